@@ -1,0 +1,140 @@
+#include "checks/comparison.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace clgrade {
+namespace {
+
+constexpr size_t kFirstBadShown = 8;
+
+/// Classifies pixel (x, y) of a width x height image by the region model.
+enum class Region { Border, TileEdge, Interior };
+Region classify(int x, int y, int width, int height, const RegionModel& m) {
+  if (x < m.haloX || y < m.haloY || x >= width - m.haloX || y >= height - m.haloY) return Region::Border;
+  if (m.tileX > 0 && m.tileY > 0) {
+    const int tx = x % m.tileX, ty = y % m.tileY;
+    if (tx < m.haloX || tx >= m.tileX - m.haloX || ty < m.haloY || ty >= m.tileY - m.haloY)
+      return Region::TileEdge;
+  }
+  return Region::Interior;
+}
+
+void count(Comparison* c, Region r) {
+  if (r == Region::Border) ++c->borderBad;
+  else if (r == Region::TileEdge) ++c->tileEdgeBad;
+  else ++c->interiorBad;
+}
+
+std::string number(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.7g", v);
+  return buffer;
+}
+
+}  // namespace
+
+Comparison compareImages(const Image& expected, const Image& actual, const CompareRule& rule,
+                         const RegionModel& regions) {
+  Comparison c;
+  c.lastRowSkipped = rule.skipLastRow;
+  c.difference = Image(expected.width, expected.height, expected.channels);
+  double sum = 0;
+  const int W = expected.width, H = expected.height;
+  for (int y = 0; y < H; ++y) {
+    const bool lastRow = (y == H - 1);
+    const bool compared = !(lastRow && rule.skipLastRow);
+    for (int ch = 0; ch < expected.channels; ++ch) {
+      for (int x = 0; x < W; ++x) {
+        const double e0 = expected.at(ch, x, y), a = actual.at(ch, x, y);
+        const double d = e0 - a;
+        const double e = d * d;
+        const bool isNan = !std::isfinite(a) || !std::isfinite(e);
+        c.difference.at(ch, x, y) = isNan ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(e);
+        const bool bad = isNan || e >= rule.maxSquaredError;
+        if (lastRow) {
+          c.lastRowBad += bad;
+          c.lastRowNan += isNan;
+        }
+        if (!compared) continue;
+        ++c.compared;
+        if (isNan) {
+          ++c.nan;
+        } else {
+          sum += e;
+          if (e > c.maxError) c.maxError = e;
+        }
+        if (bad) {
+          ++c.bad;
+          count(&c, classify(x, y, W, H, regions));
+          if (c.firstBad.size() < kFirstBadShown) c.firstBad.push_back({x, y, ch, e0, a});
+        }
+      }
+    }
+  }
+  c.meanError = c.compared ? sum / static_cast<double>(c.compared) : 0.0;
+  c.passed = c.compared > 0 && c.bad == 0 && c.nan == 0 && c.meanError < rule.meanSquaredError &&
+             c.maxError < rule.maxSquaredError;
+  return c;
+}
+
+Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual, int width,
+                        int height, bool skipLastRow, const RegionModel& regions) {
+  Comparison c;
+  c.lastRowSkipped = skipLastRow;
+  c.difference = Image(width, height, 1);
+  for (int y = 0; y < height; ++y) {
+    const bool lastRow = (y == height - 1);
+    for (int x = 0; x < width; ++x) {
+      const size_t i = static_cast<size_t>(y) * width + x;
+      const bool bad = expected[i] != actual[i];
+      c.difference.at(0, x, y) = bad ? 1.0f : 0.0f;
+      if (lastRow) c.lastRowBad += bad;
+      if (lastRow && skipLastRow) continue;
+      ++c.compared;
+      if (bad) {
+        ++c.bad;
+        c.maxError = 1;
+        count(&c, classify(x, y, width, height, regions));
+        if (c.firstBad.size() < kFirstBadShown) c.firstBad.push_back({x, y, 0, double(expected[i]), double(actual[i])});
+      }
+    }
+  }
+  c.meanError = c.compared ? double(c.bad) / double(c.compared) : 0.0;
+  c.passed = c.compared > 0 && c.bad == 0;
+  return c;
+}
+
+std::string Comparison::summary() const {
+  if (passed) {
+    return "matches the CPU reference (" + std::to_string(compared) + " values, max squared error " +
+           number(maxError) + ")";
+  }
+  std::string s = std::to_string(bad) + " of " + std::to_string(compared) + " values wrong";
+  if (nan) s += " (" + std::to_string(nan) + " NaN/inf)";
+  if (bad == 0) s = "mean squared error " + number(meanError) + " is above the limit";
+  if (bad > 0) {
+    s += ": " + std::to_string(borderBad) + " at the image border, " + std::to_string(tileEdgeBad) +
+         " at tile/halo edges, " + std::to_string(interiorBad) + " inside tiles";
+  }
+  return s;
+}
+
+std::vector<std::string> Comparison::details() const {
+  std::vector<std::string> lines;
+  for (const BadPixel& p : firstBad) {
+    lines.push_back("(x " + std::to_string(p.x) + ", y " + std::to_string(p.y) + ", channel " +
+                    std::to_string(p.channel) + "): expected " + number(p.expected) + ", got " + number(p.actual));
+  }
+  if (bad > long(firstBad.size())) lines.push_back("... " + std::to_string(bad - long(firstBad.size())) + " more");
+  std::string last = lastRowSkipped ? "last row (not graded, course rule): " : "last row: ";
+  if (lastRowBad == 0) last += "correct";
+  else last += std::to_string(lastRowBad) + " wrong values" + (lastRowNan ? ", " + std::to_string(lastRowNan) + " NaN/inf" : "");
+  lines.push_back(last);
+  if (!passed && bad == 0 && compared > 0)
+    lines.push_back("mean squared error " + number(meanError) + ", max " + number(maxError));
+  return lines;
+}
+
+}  // namespace clgrade

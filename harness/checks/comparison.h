@@ -1,0 +1,62 @@
+// Comparing a kernel's output with the CPU reference, per the course rule, with evidence.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "image/image.h"
+
+namespace clgrade {
+
+/// The course rule (spec section 5), adjustable per rubric.
+struct CompareRule {
+  double maxSquaredError = 1e-8;    ///< every pixel: e < this (|diff| < 1e-4)
+  double meanSquaredError = 1e-10;  ///< mean of e over the compared pixels < this
+  bool skipLastRow = true;          ///< the course excluded y = H-1; its state is still reported
+};
+
+/// Where errors are: near the image border, near the edges of a work-group tile, or inside.
+/// A pixel within `haloX` columns / `haloY` rows of the image edge is "border"; else within
+/// the halo of a tile edge (tiles of tileX x tileY pixels from the origin) is "tile edge".
+struct RegionModel {
+  int haloX = 1;
+  int haloY = 1;
+  int tileX = 0;  ///< 0: no tile classification
+  int tileY = 0;
+};
+
+struct BadPixel {
+  int x = 0, y = 0, channel = 0;
+  double expected = 0, actual = 0;
+};
+
+/// The outcome of comparing two images (or two flag buffers) pixel by pixel.
+struct Comparison {
+  bool passed = false;
+  long compared = 0;  ///< pixel-channels compared
+  long bad = 0;       ///< failing pixel-channels (e >= max, NaN, or unequal for exact compares)
+  long nan = 0;
+  double maxError = 0;   ///< squared error, or 1 for an exact mismatch
+  double meanError = 0;
+  long borderBad = 0, tileEdgeBad = 0, interiorBad = 0;
+  std::vector<BadPixel> firstBad;  ///< the first few, in row order
+  bool lastRowSkipped = false;
+  long lastRowBad = 0, lastRowNan = 0;  ///< always measured, compared or not
+  Image difference;  ///< squared error per pixel-channel (exact: 1 where unequal), last row included
+
+  /// One line: "1203 of 448500 pixel values wrong (max |diff| 0.5, 3 NaN): 1100 at the image border, ..."
+  std::string summary() const;
+  /// Further lines for the report: the first bad pixels, the last row's state.
+  std::vector<std::string> details() const;
+};
+
+/// Float images by the course rule (NaN always fails). Padding columns never reach this function.
+Comparison compareImages(const Image& expected, const Image& actual, const CompareRule& rule,
+                         const RegionModel& regions);
+
+/// Integer buffers (discontinuity flags) that must match exactly; `skipLastRow` as above.
+Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual, int width,
+                        int height, bool skipLastRow, const RegionModel& regions);
+
+}  // namespace clgrade

@@ -1,0 +1,59 @@
+#include "checks/evidence.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "image/pfm.h"
+#include "image/png.h"
+#include "util/files.h"
+
+namespace clgrade {
+
+std::string EvidenceWriter::prepare(const std::string& relativePath) {
+  const std::filesystem::path full = std::filesystem::path(reportDir_) / relativePath;
+  makeDirectories(full.parent_path().string(), nullptr);
+  return full.string();
+}
+
+std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const Comparison& result,
+                                                 const Image& expected, const Image& actual, double failAt) {
+  std::vector<Evidence> out;
+  std::string err;
+  float lo = 0, hi = 0;
+  bool first = true;
+  for (float v : expected.pixels) {
+    if (!std::isfinite(v)) continue;
+    if (first || v < lo) lo = v;
+    if (first || v > hi) hi = v;
+    first = false;
+  }
+  if (hi <= lo) hi = lo + 1;
+  const std::string e = "evidence/" + stem;
+  if (writePfm(prepare(e + "_diff.pfm"), result.difference, &err)) out.push_back({"difference image (PFM, squared error)", e + "_diff.pfm"});
+  // Tone-map each channel's error into one plane: the worst channel per pixel.
+  Image worst(result.difference.width, result.difference.height, 1);
+  for (int y = 0; y < worst.height; ++y)
+    for (int x = 0; x < worst.width; ++x) {
+      float w = 0;
+      for (int c = 0; c < result.difference.channels; ++c) {
+        const float v = result.difference.at(c, x, y);
+        if (std::isnan(v) || std::isnan(w)) w = NAN;
+        else if (v > w) w = v;
+      }
+      worst.at(0, x, y) = w;
+    }
+  if (writeDifferencePng(prepare(e + "_diff.png"), worst, static_cast<float>(failAt), &err))
+    out.push_back({"difference image (PNG: red/yellow fail, blue rounding, magenta NaN)", e + "_diff.png"});
+  if (writePfm(prepare(e + "_actual.pfm"), actual, &err)) out.push_back({"actual output (PFM)", e + "_actual.pfm"});
+  if (writePng(prepare(e + "_actual.png"), actual, lo, hi, &err)) out.push_back({"actual output (PNG)", e + "_actual.png"});
+  if (writePng(prepare(e + "_expected.png"), expected, lo, hi, &err)) out.push_back({"expected output (PNG)", e + "_expected.png"});
+  return out;
+}
+
+Evidence EvidenceWriter::text(const std::string& relativePath, const std::string& label, const std::string& contents) {
+  std::string err;
+  if (!writeFileAtomically(prepare(relativePath), contents, &err)) return {label, ""};
+  return {label, relativePath};
+}
+
+}  // namespace clgrade

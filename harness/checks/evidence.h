@@ -1,0 +1,33 @@
+// Writes the files a person opens to see why a check failed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "checks/comparison.h"
+#include "checks/result.h"
+
+namespace clgrade {
+
+/// Files go under <report folder>/evidence/; returned paths are relative to the report folder.
+class EvidenceWriter {
+ public:
+  explicit EvidenceWriter(std::string reportDir) : reportDir_(std::move(reportDir)) {}
+
+  /// For a failed comparison: difference image (PFM + tone-mapped PNG), actual (PFM + PNG) and
+  /// expected (PNG), both PNGs on the expected image's value range. `stem` like "conv3x3/edge/output".
+  std::vector<Evidence> comparison(const std::string& stem, const Comparison& result, const Image& expected,
+                                   const Image& actual, double failAt);
+
+  /// A text file (a build log, a listing); empty path if it could not be written.
+  Evidence text(const std::string& relativePath, const std::string& label, const std::string& contents);
+
+  const std::string& reportDir() const { return reportDir_; }
+
+ private:
+  /// Creates the parent folders of reportDir/relativePath and returns the full path.
+  std::string prepare(const std::string& relativePath);
+  std::string reportDir_;
+};
+
+}  // namespace clgrade

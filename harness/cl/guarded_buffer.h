@@ -1,0 +1,46 @@
+// A device buffer with guard bands, so writes and reads past the data are caught.
+//
+// Guards made of separate buffers caught nothing on NVIDIA (a write one past the end went
+// unseen), so the guards live inside ONE allocation: [front guard | data | back guard].
+// Kernels get a sub-buffer over the data region whose origin is aligned as the device needs.
+// After a run the host reads the whole allocation back and looks at the guards.
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "cl/runtime.h"
+
+namespace clgrade {
+
+class GuardedBuffer {
+ public:
+  /// Allocates data plus at least `minGuardBytes` before and after it.
+  GuardedBuffer(const Runtime& rt, size_t dataBytes, size_t minGuardBytes);
+
+  /// The data region: this is what a kernel argument gets.
+  const cl::Buffer& view() const { return view_; }
+  size_t frontBytes() const { return front_; }
+  size_t dataBytes() const { return data_; }
+  size_t totalBytes() const { return total_; }
+
+  /// Uploads the whole allocation (guards included); `whole.size() * sizeof(T)` must equal totalBytes().
+  template <typename T>
+  void writeAll(const Runtime& rt, const std::vector<T>& whole) {
+    rt.queue.enqueueWriteBuffer(whole_, CL_TRUE, 0, total_, whole.data());
+  }
+  /// Reads the whole allocation back (blocking).
+  template <typename T>
+  std::vector<T> readAll(const Runtime& rt) const {
+    std::vector<T> whole(total_ / sizeof(T));
+    rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, whole.data());
+    return whole;
+  }
+
+ private:
+  size_t front_ = 0, data_ = 0, total_ = 0;
+  cl::Buffer whole_;
+  cl::Buffer view_;
+};
+
+}  // namespace clgrade

@@ -1,0 +1,25 @@
+// Launching a kernel and timing it with profiling events.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "cl/runtime.h"
+
+namespace clgrade {
+
+/// A 2-D launch geometry.
+struct Geometry {
+  std::array<size_t, 2> global{0, 0};
+  std::array<size_t, 2> local{0, 0};
+  std::string str() const;  ///< "global 800x576, local 32x16"
+};
+
+/// Enqueues a 2-D kernel, waits for it, returns its event time in milliseconds.
+/// Throws cl::Error as CLHPP does; callers turn that into an `error` result.
+double launch2d(const Runtime& rt, const cl::Kernel& kernel, const Geometry& geometry);
+
+/// Enqueues a 1-D kernel (global, local), waits, returns milliseconds.
+double launch1d(const Runtime& rt, const cl::Kernel& kernel, size_t global, size_t local);
+
+}  // namespace clgrade

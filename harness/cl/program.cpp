@@ -1,0 +1,67 @@
+#include "cl/program.h"
+
+namespace clgrade {
+
+BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options) {
+  BuildResult result;
+  result.options = options;
+  try {
+    result.program = cl::Program(rt.context, source);
+  } catch (const cl::Error& e) {
+    result.error = "cannot create the program: " + describe(e);
+    return result;
+  }
+  try {
+    result.program.build(std::vector<cl::Device>{rt.device.device}, options.c_str());
+    result.ok = true;
+  } catch (const cl::BuildError& e) {
+    result.error = "the program does not compile: " + clErrorName(e.err());
+  } catch (const cl::Error& e) {
+    result.error = "the program does not compile: " + describe(e);
+  }
+  try {
+    result.log = result.program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(rt.device.device);
+    while (!result.log.empty() && (result.log.back() == '\0' || result.log.back() == '\n')) result.log.pop_back();
+  } catch (const cl::Error&) {
+    // No log is not worth failing over; the error line says what happened.
+  }
+  return result;
+}
+
+std::string kernelNames(const cl::Program& program) {
+  try {
+    std::string names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
+    while (!names.empty() && names.back() == '\0') names.pop_back();
+    for (char& c : names)
+      if (c == ';') c = ' ';
+    return names;
+  } catch (const cl::Error&) {
+    return "";
+  }
+}
+
+bool findKernel(const BuildResult& build, const std::string& name, cl::Kernel* out, std::string* err) {
+  try {
+    *out = cl::Kernel(build.program, name.c_str());
+    return true;
+  } catch (const cl::Error& e) {
+    if (err) {
+      const std::string names = kernelNames(build.program);
+      *err = "kernel '" + name + "' not found (" + clErrorName(e.err()) + "); the program defines: " +
+             (names.empty() ? "no kernels" : names);
+    }
+    return false;
+  }
+}
+
+std::array<size_t, 3> declaredGroupSize(const cl::Kernel& kernel, const cl::Device& device) {
+  std::array<size_t, 3> size{0, 0, 0};
+  try {
+    cl::detail::size_t_array raw = kernel.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(device);
+    for (int i = 0; i < 3; ++i) size[i] = raw[i];
+  } catch (const cl::Error&) {
+  }
+  return size;
+}
+
+}  // namespace clgrade

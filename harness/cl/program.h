@@ -1,0 +1,32 @@
+// Building a program from source and keeping what the compiler said.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "cl/runtime.h"
+
+namespace clgrade {
+
+/// A build attempt: the program when it compiled, and the log either way.
+struct BuildResult {
+  bool ok = false;
+  std::string options;
+  std::string log;    ///< the device's build log (may be long; warnings included)
+  std::string error;  ///< one line: why the build failed, empty when ok
+  cl::Program program;
+};
+
+/// Compiles `source` for the runtime's device with exactly `options`.
+BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options);
+
+/// A kernel looked up by name; false with a message naming the kernels that do exist.
+bool findKernel(const BuildResult& build, const std::string& name, cl::Kernel* out, std::string* err);
+
+/// CL_KERNEL_COMPILE_WORK_GROUP_SIZE: the kernel's reqd_work_group_size, {0,0,0} when undeclared.
+std::array<size_t, 3> declaredGroupSize(const cl::Kernel& kernel, const cl::Device& device);
+
+/// The kernel names a program holds, space-separated (CL_PROGRAM_KERNEL_NAMES).
+std::string kernelNames(const cl::Program& program);
+
+}  // namespace clgrade

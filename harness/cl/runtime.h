@@ -1,0 +1,19 @@
+// A context and a profiling queue on one chosen device.
+#pragma once
+
+#include "cl/device.h"
+#include "cl/opencl.h"
+
+namespace clgrade {
+
+/// The OpenCL objects one grading run shares. Copies share the same objects (CLHPP refcounts).
+struct Runtime {
+  DeviceEntry device;
+  cl::Context context;
+  cl::CommandQueue queue;  ///< in-order, CL_QUEUE_PROFILING_ENABLE
+  size_t baseAddrAlignBytes = 128;  ///< CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8, for sub-buffer origins
+
+  explicit Runtime(const DeviceEntry& entry);
+};
+
+}  // namespace clgrade

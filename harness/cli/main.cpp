@@ -1,0 +1,153 @@
+// clgrade's command line: one row per subcommand, each a small function.
+//   clgrade devices                   list OpenCL devices
+//   clgrade grade <kernels-dir>       grade every case of the rubric, write report.json
+//   clgrade check <kernels-dir>       the students' self-check: visible cases only
+//   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "cl/device.h"
+#include "grading/golden.h"
+#include "grading/grader.h"
+#include "report/json_report.h"
+#include "report/terminal_table.h"
+#include "util/files.h"
+
+#ifndef CLGRADE_SOURCE_DIR
+#define CLGRADE_SOURCE_DIR "."
+#endif
+
+namespace {
+
+using namespace clgrade;
+
+/// Exit codes: 0 done (for `check`: every measured criterion passed), 1 `check` found failures,
+/// 2 bad usage or rubric, 3 no usable OpenCL device, 4 the report could not be written.
+enum Exit { kOk = 0, kFailures = 1, kUsage = 2, kNoDevice = 3, kOutput = 4 };
+
+std::string defaultRubric() { return std::string(CLGRADE_SOURCE_DIR) + "/rubrics/four_tasks.xml"; }
+
+int listDevicesCommand() {
+  std::string err;
+  const std::vector<DeviceEntry> devices = listDevices(&err);
+  if (devices.empty()) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kNoDevice;
+  }
+  for (const DeviceEntry& d : devices) {
+    std::cout << d.info.platform << ":" << d.deviceIndex << "  [" << d.info.type << "] " << d.info.name
+              << "  (driver " << d.info.driver << ", " << d.info.version << ", max group " << d.info.maxWorkGroupSize
+              << ", local " << d.info.localMemBytes / 1024 << " KiB)\n";
+  }
+  bool gpu = false;
+  for (const DeviceEntry& d : devices) gpu = gpu || d.info.type == "gpu";
+  if (!gpu) std::cout << "no GPU listed. " << gpuSetupHint() << "\n";
+  return kOk;
+}
+
+struct GradeArgs {
+  std::string kernelsDir;
+  std::string rubric = defaultRubric();
+  std::string out;
+  std::string device = "auto";
+  bool quiet = false;
+};
+
+int gradeCommand(const GradeArgs& args, bool visibleOnly) {
+  if (!std::filesystem::is_directory(args.kernelsDir)) {
+    std::cerr << "clgrade: " << args.kernelsDir << " is not a folder\n";
+    return kUsage;
+  }
+  Rubric rubric;
+  std::vector<std::string> problems;
+  if (!loadRubric(args.rubric, &rubric, &problems)) {
+    std::cerr << "clgrade: the rubric cannot be used:\n";
+    for (const std::string& p : problems) std::cerr << "  " << p << "\n";
+    return kUsage;
+  }
+  DeviceEntry device;
+  std::string err;
+  if (!chooseDevice(args.device, &device, &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kNoDevice;
+  }
+  const std::string out = args.out.empty() ? std::string("reports/") +
+                                                 std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
+                                           : args.out;
+  GradeOptions options{args.kernelsDir, out, visibleOnly};
+  const Runtime runtime(device);
+  const GradeReport report = gradeSubmission(runtime, rubric, options);
+  const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
+  if (!writeFileAtomically(jsonPath, toJson(report), &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kOutput;
+  }
+  if (!args.quiet) std::cout << terminalTable(report);
+  std::cout << "report: " << jsonPath << "  (" << report.seconds << " s)\n";
+  if (visibleOnly) {
+    const bool ok = report.allMeasuredPassed();
+    std::cout << (ok ? "every measured criterion passed on the visible cases (hidden cases are graded later)\n"
+                     : "some criteria failed: see the reasons above and the evidence files in the report\n");
+    return ok ? kOk : kFailures;
+  }
+  return kOk;
+}
+
+int goldenCommand(const std::vector<std::string>& rubrics, const std::string& write) {
+  std::string manifest, err;
+  if (!goldenManifest(rubrics, &manifest, &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kUsage;
+  }
+  if (write.empty()) {
+    std::cout << manifest;
+    return kOk;
+  }
+  if (!writeFileAtomically(write, manifest, &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kOutput;
+  }
+  std::cout << "wrote " << write << "\n";
+  return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"clgrade: grades the OpenCL image-convolution assignment"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", clgradeVersion());
+
+  app.add_subcommand("devices", "list the OpenCL platforms and devices");
+
+  GradeArgs gradeArgs, checkArgs;
+  for (auto [name, args, help] :
+       {std::tuple{"grade", &gradeArgs, "grade a kernels folder on every case of the rubric"},
+        std::tuple{"check", &checkArgs, "self-check a kernels folder on the rubric's visible cases"}}) {
+    CLI::App* sub = app.add_subcommand(name, help);
+    sub->add_option("kernels-dir", args->kernelsDir, "folder holding the .cl files")->required();
+    sub->add_option("--rubric", args->rubric, "rubric XML file")->capture_default_str();
+    sub->add_option("--out", args->out, "report folder (default reports/<folder name>)");
+    sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")
+        ->capture_default_str();
+    sub->add_flag("--quiet", args->quiet, "print no table");
+  }
+
+  std::vector<std::string> goldenRubrics{std::string(CLGRADE_SOURCE_DIR) + "/rubrics/four_tasks.xml",
+                                         std::string(CLGRADE_SOURCE_DIR) + "/rubrics/three_tasks_histogram.xml",
+                                         std::string(CLGRADE_SOURCE_DIR) + "/rubrics/three_tasks_bilateral.xml"};
+  std::string goldenWrite;
+  CLI::App* golden = app.add_subcommand("golden", "print the golden manifest (inputs and CPU reference outputs)");
+  golden->add_option("--rubric", goldenRubrics, "rubric files whose cases it covers");
+  golden->add_option("--write", goldenWrite, "write the manifest to this file instead of printing it");
+
+  CLI11_PARSE(app, argc, argv);
+  if (app.got_subcommand("devices")) return listDevicesCommand();
+  if (app.got_subcommand("grade")) return gradeCommand(gradeArgs, false);
+  if (app.got_subcommand("check")) return gradeCommand(checkArgs, true);
+  if (app.got_subcommand("golden")) return goldenCommand(goldenRubrics, goldenWrite);
+  return kUsage;
+}

@@ -1,0 +1,46 @@
+#include "grading/golden.h"
+
+#include <filesystem>
+#include <set>
+
+#include "rubric/rubric.h"
+#include "tasks/task.h"
+#include "util/sha256.h"
+
+namespace clgrade {
+
+bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* manifest, std::string* err) {
+  InputCache inputs;
+  std::string references;
+  for (const std::string& path : rubricPaths) {
+    Rubric rubric;
+    std::vector<std::string> problems;
+    if (!loadRubric(path, &rubric, &problems)) {
+      *err = problems.empty() ? "cannot load " + path : problems.front();
+      return false;
+    }
+    const std::string name = std::filesystem::path(path).stem().string();
+    for (const TaskRubric& t : rubric.tasks) {
+      const Task* task = findTask(t.id);
+      for (const CaseSpec& spec : t.cases) {
+        for (const auto& [what, bytes] : task->referenceOutputs(inputs, spec)) {
+          references += "reference\t" + name + "/" + t.id + "/" + spec.id + "/" + what + "\t" +
+                        std::to_string(bytes.size()) + "\t" + sha256Hex(bytes) + "\n";
+        }
+      }
+    }
+  }
+  std::string text =
+      "# clgrade golden manifest: regenerate with `build/clgrade golden --write golden/manifest.tsv`\n"
+      "# kind\tname\tsize (WxHxC for inputs, bytes for references)\tsha256\n";
+  std::set<std::string> seen;
+  for (const InputRecord& r : inputs.records()) {
+    if (!seen.insert(r.name).second) continue;
+    text += "input\t" + r.name + "\t" + std::to_string(r.width) + "x" + std::to_string(r.height) + "x" +
+            std::to_string(r.channels) + "\t" + r.sha256 + "\n";
+  }
+  *manifest = text + references;
+  return true;
+}
+
+}  // namespace clgrade

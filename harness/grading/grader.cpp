@@ -1,0 +1,138 @@
+#include "grading/grader.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <regex>
+
+#include "tasks/task.h"
+#include "util/files.h"
+#include "util/sha256.h"
+
+#ifndef CLGRADE_VERSION
+#define CLGRADE_VERSION "dev"
+#endif
+
+namespace clgrade {
+
+std::string clgradeVersion() { return CLGRADE_VERSION; }
+
+std::string refuseSource(const std::string& source) {
+  // A directive may hide behind whitespace and comments between '#' and the name.
+  static const std::regex include(R"((^|\n)[ \t]*#[ \t]*(/\*[^\n]*?\*/[ \t]*)*include\b)");
+  if (std::regex_search(source, include))
+    return "the file uses #include; submit self-contained kernels (the course compiles each file alone, "
+           "and an include could read files of the grading machine)";
+  if (source.find('\0') != std::string::npos) return "the file contains NUL bytes; it is not OpenCL C source";
+  return "";
+}
+
+namespace {
+
+std::string nowUtc() {
+  const std::time_t t = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buffer;
+}
+
+/// Every check of the task fails with one message (missing file, refused source).
+void failEverything(const Task& task, const TaskRubric& rubric, const std::string& message, TaskReport* report) {
+  for (const CheckInfo& info : task.info().checks) {
+    CheckResult check;
+    check.id = info.id;
+    check.status = Status::Failed;
+    check.message = message;
+    report->checks.push_back(check);
+  }
+  (void)rubric;
+}
+
+TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& taskRubric, const Task& task,
+                     const GradeOptions& options, InputCache& inputs, EvidenceWriter& evidence) {
+  const TaskInfo& info = task.info();
+  TaskReport report;
+  report.id = info.id;
+  report.title = info.title;
+  report.file = info.file;
+  report.max = taskRubric.maxPoints();
+
+  const std::string path = (std::filesystem::path(options.kernelsDir) / info.file).string();
+  std::string source, err;
+  if (!readFile(path, &source, &err, size_t(1) << 20)) {
+    report.problem = std::filesystem::exists(path) ? err : info.file + " is missing from the kernels folder";
+    failEverything(task, taskRubric, report.problem, &report);
+  } else {
+    report.present = true;
+    report.sha256 = sha256Hex(source);
+    report.problem = refuseSource(source);
+    if (!report.problem.empty()) failEverything(task, taskRubric, report.problem, &report);
+  }
+
+  if (report.problem.empty()) {
+    TaskContext ctx(rt, info, source, evidence, inputs, rubric.settings);
+    std::map<std::string, CheckResult> checks;
+    for (const CheckInfo& ci : info.checks) checks[ci.id].id = ci.id;
+    bool anyCase = false;
+    for (const CaseSpec& spec : taskRubric.cases) {
+      if (options.visibleOnly && !spec.visible) continue;
+      anyCase = true;
+      std::map<std::string, CaseOutcome> outcomes;
+      task.runCase(ctx, spec, &outcomes);
+      for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
+    }
+    for (const CheckInfo& ci : info.checks) {
+      CheckResult& c = checks[ci.id];
+      if (!ci.notMeasuredReason.empty()) {
+        c.status = Status::NotMeasured;
+        c.message = ci.notMeasuredReason;
+      } else if (!anyCase) {
+        c.status = Status::NotMeasured;
+        c.message = "the rubric has no visible case for this task";
+      } else {
+        summarize(&c);
+      }
+      report.checks.push_back(c);
+    }
+    report.builds = ctx.builds();
+  }
+
+  std::map<std::string, CheckResult> byId;
+  for (const CheckResult& c : report.checks) byId[c.id] = c;
+  for (const Criterion& criterion : taskRubric.criteria) {
+    report.criteria.push_back(scoreCriterion(criterion, byId));
+    report.points += report.criteria.back().points;
+  }
+  return report;
+}
+
+}  // namespace
+
+GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const GradeOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  GradeReport report;
+  report.version = clgradeVersion();
+  report.mode = options.visibleOnly ? "check" : "grade";
+  report.kernelsDir = options.kernelsDir;
+  report.startedAt = nowUtc();
+  report.rubricId = rubric.id;
+  report.rubricTitle = rubric.title;
+  report.rubricPath = rubric.path;
+  report.rubricSha256 = rubric.sha256;
+  report.settings = rubric.settings;
+  report.device = rt.device.info;
+  makeDirectories(options.outDir, nullptr);
+  EvidenceWriter evidence(options.outDir);
+  InputCache inputs;
+  for (const TaskRubric& taskRubric : rubric.tasks) {
+    const Task* task = findTask(taskRubric.id);  // the rubric was validated: it exists
+    report.tasks.push_back(gradeTask(rt, rubric, taskRubric, *task, options, inputs, evidence));
+    report.total += report.tasks.back().points;
+    report.max += report.tasks.back().max;
+  }
+  report.inputs = inputs.records();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+}  // namespace clgrade

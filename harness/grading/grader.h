@@ -1,0 +1,31 @@
+// Grading one kernels folder: rubric -> device -> every task's cases -> checks -> points -> report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cl/runtime.h"
+#include "report/model.h"
+#include "rubric/rubric.h"
+
+namespace clgrade {
+
+struct GradeOptions {
+  std::string kernelsDir;
+  std::string outDir;
+  bool visibleOnly = false;  ///< the students' self-check: visible cases only
+};
+
+/// Grades `options.kernelsDir` by `rubric` on `runtime`, writing evidence under options.outDir,
+/// and returns the report (also what a renderer needs). Never throws for bad kernels.
+GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const GradeOptions& options);
+
+/// Reasons the task's source is refused before it reaches a compiler (an #include directive: the
+/// course compiled each file alone, and an include could read any file of the grading machine).
+/// Empty when the source is acceptable.
+std::string refuseSource(const std::string& source);
+
+/// clgrade's version string.
+std::string clgradeVersion();
+
+}  // namespace clgrade

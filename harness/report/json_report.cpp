@@ -1,0 +1,101 @@
+#include "report/json_report.h"
+
+#include <nlohmann/json.hpp>
+
+namespace clgrade {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json evidenceJson(const std::vector<Evidence>& evidence) {
+  ordered_json list = ordered_json::array();
+  for (const Evidence& e : evidence)
+    if (!e.path.empty()) list.push_back({{"label", e.label}, {"path", e.path}});
+  return list;
+}
+
+ordered_json checkJson(const CheckResult& check) {
+  ordered_json cases = ordered_json::array();
+  for (const CaseOutcome& o : check.cases) {
+    cases.push_back({{"case", o.caseId},
+                     {"visible", o.visible},
+                     {"status", statusName(o.status)},
+                     {"message", o.message},
+                     {"details", o.details},
+                     {"timings", o.timings},
+                     {"evidence", evidenceJson(o.evidence)}});
+  }
+  return {{"id", check.id}, {"status", statusName(check.status)}, {"message", check.message}, {"cases", cases}};
+}
+
+}  // namespace
+
+std::string toJson(const GradeReport& r) {
+  ordered_json tasks = ordered_json::array();
+  for (const TaskReport& t : r.tasks) {
+    ordered_json criteria = ordered_json::array();
+    for (const CriterionResult& c : t.criteria) {
+      criteria.push_back({{"id", c.id},
+                          {"title", c.title},
+                          {"points", c.points},
+                          {"max", c.max},
+                          {"status", statusName(c.status)},
+                          {"message", c.message},
+                          {"checks", c.checks},
+                          {"evidence", evidenceJson(c.evidence)}});
+    }
+    ordered_json checks = ordered_json::array();
+    for (const CheckResult& c : t.checks) checks.push_back(checkJson(c));
+    ordered_json builds = ordered_json::array();
+    for (const BuildRecord& b : t.builds)
+      builds.push_back({{"options", b.options}, {"ok", b.ok}, {"error", b.error}, {"log", b.logPath}});
+    tasks.push_back({{"id", t.id},
+                     {"title", t.title},
+                     {"file", t.file},
+                     {"present", t.present},
+                     {"sha256", t.sha256},
+                     {"problem", t.problem},
+                     {"points", t.points},
+                     {"max", t.max},
+                     {"criteria", criteria},
+                     {"checks", checks},
+                     {"builds", builds}});
+  }
+  ordered_json inputs = ordered_json::array();
+  for (const InputRecord& i : r.inputs)
+    inputs.push_back({{"name", i.name}, {"width", i.width}, {"height", i.height}, {"channels", i.channels},
+                      {"sha256", i.sha256}});
+  ordered_json kernelFiles = ordered_json::object();
+  for (const TaskReport& t : r.tasks)
+    if (t.present) kernelFiles[t.file] = t.sha256;
+  ordered_json j = {
+      {"schema", "clgrade-report/1"},
+      {"total", r.total},
+      {"max", r.max},
+      {"mode", r.mode},
+      {"rubric", {{"id", r.rubricId}, {"title", r.rubricTitle}, {"path", r.rubricPath}, {"sha256", r.rubricSha256}}},
+      {"device",
+       {{"platform", r.device.platform},
+        {"platform_version", r.device.platformVersion},
+        {"name", r.device.name},
+        {"driver", r.device.driver},
+        {"version", r.device.version},
+        {"type", r.device.type}}},
+      {"tasks", tasks},
+      {"reproducibility",
+       {{"clgrade_version", r.version},
+        {"kernels_dir", r.kernelsDir},
+        {"kernel_files", kernelFiles},
+        {"inputs", inputs},
+        {"settings",
+         {{"skip_last_row", r.settings.rule.skipLastRow},
+          {"max_squared_error", r.settings.rule.maxSquaredError},
+          {"mean_squared_error", r.settings.rule.meanSquaredError},
+          {"out_of_bounds_writes_fail", r.settings.outOfBoundsWritesFail}}}}},
+      {"started_at", r.startedAt},
+      {"seconds", r.seconds},
+  };
+  return j.dump(2) + "\n";
+}
+
+}  // namespace clgrade

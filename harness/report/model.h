@@ -1,0 +1,47 @@
+// The one result model every renderer reads (terminal table, report.json; HTML and JUnit later).
+// Renderers format; they never score.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cl/device.h"
+#include "rubric/scoring.h"
+#include "tasks/inputs.h"
+#include "tasks/task_context.h"
+
+namespace clgrade {
+
+struct TaskReport {
+  std::string id;
+  std::string title;
+  std::string file;     ///< file name in the kernels folder
+  bool present = false; ///< the file was found and read
+  std::string sha256;   ///< of the kernel file
+  std::string problem;  ///< why the task could not run at all (missing file, #include), empty otherwise
+  double points = 0;
+  double max = 0;
+  std::vector<CriterionResult> criteria;
+  std::vector<CheckResult> checks;
+  std::vector<BuildRecord> builds;
+};
+
+struct GradeReport {
+  std::string version;     ///< clgrade's
+  std::string mode;        ///< "grade" (all cases) or "check" (visible cases only)
+  std::string kernelsDir;
+  std::string startedAt;   ///< UTC, ISO 8601
+  double seconds = 0;      ///< wall time of the whole grade
+  std::string rubricId, rubricTitle, rubricPath, rubricSha256;
+  GradeSettings settings;
+  DeviceInfo device;
+  std::vector<InputRecord> inputs;
+  std::vector<TaskReport> tasks;
+  double total = 0;
+  double max = 0;
+
+  /// True when every criterion that was measured passed (what `clgrade check` exits 0 on).
+  bool allMeasuredPassed() const;
+};
+
+}  // namespace clgrade

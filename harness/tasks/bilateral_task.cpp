@@ -1,0 +1,288 @@
+// Task 3: bilateral filter (spec section 3). The discontinuity flags are compared exactly; the two
+// edge-stopping passes also run alone on the CPU's flags, so a student without working
+// discontinuity detection can still earn the filtering points.
+#include <cmath>
+#include <memory>
+
+#include "cpu/reference.h"
+#include "image/pfm.h"
+#include "tasks/channel_pass.h"
+#include "tasks/separable_config.h"
+#include "tasks/task_context.h"
+
+namespace clgrade {
+namespace {
+
+SeparableConfig defaults() {
+  SeparableConfig d;
+  d.input = "scene";
+  d.width = 1280;
+  d.height = 720;
+  d.hGroup = {32, 4};
+  d.vGroup = {32, 4};
+  findPreset("gauss_bilateral", &d.hWeights);
+  return d;
+}
+
+bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
+  ParamReader r(spec);
+  std::string problem;
+  readSeparableConfig(r, defaults(), c, &problem);
+  if (!r.ok(err)) return false;
+  if (problem.empty() && c->input != "scene") problem = "the bilateral filter needs input=\"scene\" (normals, depth)";
+  if (!problem.empty()) {
+    *err = "case '" + spec.id + "': " + problem;
+    return false;
+  }
+  return true;
+}
+
+/// xyz = normal, w = depth: the packed buffer the discontinuity kernels read.
+std::vector<cl_float4> packNormalDepth(const Scene& scene) {
+  std::vector<cl_float4> packed(scene.depth.planeSize());
+  const Image& n = scene.normals;
+  for (int y = 0; y < n.height; ++y)
+    for (int x = 0; x < n.width; ++x)
+      packed[size_t(y) * n.width + x] = cl_float4{{n.at(0, x, y), n.at(1, x, y), n.at(2, x, y), scene.depth.at(0, x, y)}};
+  return packed;
+}
+
+Image flagsAsImage(const std::vector<int32_t>& flags, int w, int h) {
+  Image img(w, h, 1);
+  for (size_t i = 0; i < flags.size(); ++i) img.pixels[i] = static_cast<float>(flags[i]);
+  return img;
+}
+
+/// "bit 1 (left) wrong at 12 pixels, ..." so a student sees which pass is broken.
+std::vector<std::string> bitReport(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual) {
+  static const char* kNames[4] = {"1 (left, DiscontinuityHorizontal)", "2 (right, DiscontinuityHorizontal)",
+                                  "4 (up, DiscontinuityVertical)", "8 (down, DiscontinuityVertical)"};
+  long wrong[4] = {0, 0, 0, 0}, other = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const int32_t diff = expected[i] ^ actual[i];
+    for (int b = 0; b < 4; ++b) wrong[b] += (diff >> b) & 1;
+    other += (diff & ~15) != 0;
+  }
+  std::vector<std::string> lines;
+  for (int b = 0; b < 4; ++b)
+    if (wrong[b]) lines.push_back("bit " + std::string(kNames[b]) + " wrong at " + std::to_string(wrong[b]) + " pixels");
+  if (other) lines.push_back(std::to_string(other) + " flag words have bits above 8 set (never written, or garbage)");
+  return lines;
+}
+
+/// The CPU side of a case: flags, horizontal and final result.
+struct Expected {
+  const Scene* scene = nullptr;
+  std::vector<int32_t> flags;
+  Image horizontal;
+  Image output;
+};
+
+Expected expectedFor(InputCache& inputs, const SeparableConfig& c) {
+  Expected e;
+  e.scene = &inputs.scene(c.width, c.height);
+  e.flags = ref::discontinuityFlags(e.scene->normals, e.scene->depth);
+  e.horizontal = ref::bilateralHorizontal(e.scene->colour, e.flags, c.hWeights);
+  // The vertical pass uses the vertical weights (the course reused the horizontal ones).
+  e.output = ref::bilateralVertical(e.horizontal, e.flags, c.vWeights);
+  return e;
+}
+
+struct Kernels {
+  cl::Kernel discH, discV, convH, convV;
+  Geometry discHGeometry, discVGeometry, convHGeometry, convVGeometry;
+  int rows = 0;
+};
+
+class BilateralTask : public Task {
+ public:
+  const TaskInfo& info() const override {
+    static const TaskInfo info{
+        "bilateral",
+        "Bilateral filter",
+        "ConvolutionBilateral.cl",
+        {"DiscontinuityHorizontal", "DiscontinuityVertical", "ConvHorizontal", "ConvVertical"},
+        {{"discontinuity", "DiscontinuityHorizontal then DiscontinuityVertical: flags equal to the CPU's", ""},
+         {"discontinuity_local_memory", "the discontinuity kernels read their tile from local memory",
+          "local-memory use cannot be measured yet (needs the Oclgrind counters of issue #3)"},
+         {"filter_horizontal", "ConvHorizontal alone, on the CPU's flags, against the CPU's horizontal pass", ""},
+         {"filter_vertical", "ConvVertical alone, on the CPU's flags and horizontal result, against the CPU", ""},
+         {"pipeline", "all four kernels chained against the CPU's final result", ""}}};
+    return info;
+  }
+
+  bool validateCase(const CaseSpec& spec, std::string* err) const override {
+    SeparableConfig c;
+    return readCase(spec, &c, err);
+  }
+
+  void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const override {
+    SeparableConfig c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Expected e = expectedFor(ctx.inputs(), c);
+    const Scene& scene = *e.scene;
+    const std::vector<int32_t>& flagsExpected = e.flags;
+    const Image& tmpExpected = e.horizontal;
+    const Image& expected = e.output;
+    const std::vector<cl_float4> packed = packNormalDepth(scene);
+    const int pitch = pitchOf(c.width);
+    const int W = c.width, H = c.height;
+
+    auto kernels = [&](CaseOutcome& o) {
+      Kernels k;
+      const BuildResult& program = ctx.build(c.buildOptions());
+      k.discH = ctx.kernel(program, "DiscontinuityHorizontal");
+      k.discV = ctx.kernel(program, "DiscontinuityVertical");
+      k.convH = ctx.kernel(program, "ConvHorizontal");
+      k.convV = ctx.kernel(program, "ConvVertical");
+      const std::array<size_t, 2> h{size_t(c.hGroup[0]), size_t(c.hGroup[1])};
+      const std::array<size_t, 2> v{size_t(c.vGroup[0]), size_t(c.vGroup[1])};
+      const auto dh = ctx.groupSize(k.discH, h, &o), dv = ctx.groupSize(k.discV, v, &o);
+      const auto ch = ctx.groupSize(k.convH, h, &o), cv = ctx.groupSize(k.convV, v, &o);
+      k.discHGeometry = horizontalGeometry(W, H, dh, c.hSteps);
+      k.discVGeometry = verticalGeometry(W, H, dv, c.vSteps);
+      k.convHGeometry = horizontalGeometry(W, H, ch, c.hSteps);
+      k.convVGeometry = verticalGeometry(W, H, cv, c.vSteps);
+      k.rows = std::max(c.rows(dh, dv), c.rows(ch, cv));
+      return k;
+    };
+    auto weightsBuffer = [&](const std::vector<float>& w) {
+      return cl::Buffer(ctx.runtime().context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * w.size(),
+                        const_cast<float*>(w.data()));
+    };
+    // Runs both discontinuity kernels into `disc` (filled with the sentinel first).
+    auto detect = [&](CaseOutcome& o, Kernels& k, DevicePlane<int32_t>& disc) {
+      const Runtime& rt = ctx.runtime();
+      DevicePlane<cl_float4> normalDepth(rt, W, H, pitch, k.rows);
+      const cl_float4 zero{{0, 0, 0, 0}}, nan{{NAN, NAN, NAN, NAN}};
+      normalDepth.upload(rt, packed.data(), zero, nan, nan);
+      disc.fill(rt, kIntSentinel);
+      for (cl::Kernel* kernel : {&k.discH, &k.discV}) {
+        kernel->setArg(0, disc.buffer());
+        kernel->setArg(1, normalDepth.buffer());
+        kernel->setArg(2, W);
+        kernel->setArg(3, H);
+        kernel->setArg(4, pitch);
+      }
+      ctx.timing(o, "DiscontinuityHorizontal", launch2d(rt, k.discH, k.discHGeometry), k.discHGeometry);
+      ctx.timing(o, "DiscontinuityVertical", launch2d(rt, k.discV, k.discVGeometry), k.discVGeometry);
+    };
+    // One edge-stopping pass over every channel, reading `flags` from `disc`.
+    auto filter = [&](CaseOutcome& o, cl::Kernel& kernel, const Geometry& g, const std::string& name,
+                      const Image& input, const cl::Buffer& disc, const std::vector<float>& w, int rows,
+                      WriteAudit* audit) {
+      cl::Buffer weights = weightsBuffer(w);
+      return runPerChannel(
+          ctx, o, name, kernel, g, input, rows,
+          [&](cl::Kernel& k, const cl::Buffer& dst, const cl::Buffer& src) {
+            k.setArg(0, dst);
+            k.setArg(1, src);
+            k.setArg(2, disc);
+            k.setArg(3, weights);
+            k.setArg(4, W);
+            k.setArg(5, H);
+            k.setArg(6, pitch);
+          },
+          audit);
+    };
+    auto cpuFlags = [&](int rows) {
+      auto plane = std::make_unique<DevicePlane<int32_t>>(ctx.runtime(), W, H, pitch, rows);
+      plane->upload(ctx.runtime(), flagsExpected.data(), 0, 0, 0);
+      return plane;
+    };
+
+    ctx.runCheck(spec, "discontinuity", out, [&](CaseOutcome& o) {
+      Kernels k = kernels(o);
+      DevicePlane<int32_t> disc(ctx.runtime(), W, H, pitch, k.rows);
+      detect(o, k, disc);
+      WriteAudit audit;
+      const std::vector<int32_t> flags = disc.download(ctx.runtime(), kIntSentinel, &audit);
+      const RegionModel regions{1, 1, int(k.discHGeometry.local[0]) * c.hSteps, int(k.discVGeometry.local[1]) * c.vSteps};
+      const Comparison cmp = compareExact(flagsExpected, flags, W, H, ctx.settings().rule.skipLastRow, regions);
+      ctx.judge(o, spec.id + "/discontinuity", cmp, flagsAsImage(flagsExpected, W, H), flagsAsImage(flags, W, H));
+      if (!cmp.passed) {
+        const std::vector<std::string> bits = bitReport(flagsExpected, flags);
+        o.details.insert(o.details.begin(), bits.begin(), bits.end());
+      }
+      ctx.audit(o, "DiscontinuityHorizontal/Vertical", audit, false);
+    });
+    ctx.runCheck(spec, "filter_horizontal", out, [&](CaseOutcome& o) {
+      Kernels k = kernels(o);
+      auto flags = cpuFlags(k.rows);
+      WriteAudit audit;
+      const Image actual = filter(o, k.convH, k.convHGeometry, "ConvHorizontal", scene.colour, flags->buffer(),
+                                  c.hWeights, k.rows, &audit);
+      const RegionModel regions{c.radius, 0, int(k.convHGeometry.local[0]) * c.hSteps, int(k.convHGeometry.local[1])};
+      ctx.judge(o, spec.id + "/filter_horizontal", compareImages(tmpExpected, actual, ctx.settings().rule, regions),
+                tmpExpected, actual);
+      ctx.audit(o, "ConvHorizontal", audit, false);
+    });
+    ctx.runCheck(spec, "filter_vertical", out, [&](CaseOutcome& o) {
+      Kernels k = kernels(o);
+      auto flags = cpuFlags(k.rows);
+      WriteAudit audit;
+      const Image actual = filter(o, k.convV, k.convVGeometry, "ConvVertical", tmpExpected, flags->buffer(),
+                                  c.vWeights, k.rows, &audit);
+      const RegionModel regions{0, c.radius, int(k.convVGeometry.local[0]), int(k.convVGeometry.local[1]) * c.vSteps};
+      ctx.judge(o, spec.id + "/filter_vertical", compareImages(expected, actual, ctx.settings().rule, regions),
+                expected, actual);
+      ctx.audit(o, "ConvVertical", audit, false);
+    });
+    ctx.runCheck(spec, "pipeline", out, [&](CaseOutcome& o) {
+      const Runtime& rt = ctx.runtime();
+      Kernels k = kernels(o);
+      DevicePlane<int32_t> disc(rt, W, H, pitch, k.rows);
+      detect(o, k, disc);
+      cl::Buffer hWeights = weightsBuffer(c.hWeights), vWeights = weightsBuffer(c.vWeights);
+      Image actual(W, H, scene.colour.channels);
+      WriteAudit audit;
+      for (int ch = 0; ch < scene.colour.channels; ++ch) {
+        DevicePlane<float> src(rt, W, H, pitch, k.rows), tmp(rt, W, H, pitch, k.rows), dst(rt, W, H, pitch, k.rows);
+        src.upload(rt, scene.colour.plane(ch), 0.0f, NAN, NAN);
+        tmp.fill(rt, floatSentinel());
+        dst.fill(rt, floatSentinel());
+        auto bind = [&](cl::Kernel& kernel, const cl::Buffer& d, const cl::Buffer& s, const cl::Buffer& w) {
+          kernel.setArg(0, d);
+          kernel.setArg(1, s);
+          kernel.setArg(2, disc.buffer());
+          kernel.setArg(3, w);
+          kernel.setArg(4, W);
+          kernel.setArg(5, H);
+          kernel.setArg(6, pitch);
+        };
+        bind(k.convH, tmp.buffer(), src.buffer(), hWeights);
+        bind(k.convV, dst.buffer(), tmp.buffer(), vWeights);
+        ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, k.convH, k.convHGeometry), k.convHGeometry);
+        ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, k.convV, k.convVGeometry), k.convVGeometry);
+        WriteAudit a;
+        const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
+        std::copy(plane.begin(), plane.end(), actual.plane(ch));
+        audit.add(a);
+      }
+      const RegionModel regions{c.radius, c.radius, int(k.convHGeometry.local[0]) * c.hSteps,
+                                int(k.convVGeometry.local[1]) * c.vSteps};
+      ctx.judge(o, spec.id + "/pipeline", compareImages(expected, actual, ctx.settings().rule, regions), expected, actual);
+      ctx.audit(o, "ConvVertical", audit, false);
+    });
+  }
+
+  std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
+                                                                   const CaseSpec& spec) const override {
+    SeparableConfig c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Expected e = expectedFor(inputs, c);
+    const std::string flags(reinterpret_cast<const char*>(e.flags.data()), e.flags.size() * sizeof(int32_t));
+    return {{"flags", flags}, {"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
+  }
+};
+
+}  // namespace
+
+const Task& bilateralTask() {
+  static const BilateralTask task;
+  return task;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,29 @@
+#include "tasks/channel_pass.h"
+
+#include <cmath>
+
+namespace clgrade {
+
+Image runPerChannel(TaskContext& ctx, CaseOutcome& outcome, const std::string& name, cl::Kernel& kernel,
+                    const Geometry& geometry, const Image& input, int rows, const BindPlanes& bind,
+                    WriteAudit* audit) {
+  const Runtime& rt = ctx.runtime();
+  const int pitch = pitchOf(input.width);
+  Image output(input.width, input.height, input.channels);
+  for (int ch = 0; ch < input.channels; ++ch) {
+    DevicePlane<float> src(rt, input.width, input.height, pitch, rows);
+    src.upload(rt, input.plane(ch), 0.0f, NAN, NAN);
+    DevicePlane<float> dst(rt, input.width, input.height, pitch, rows);
+    dst.fill(rt, floatSentinel());
+    bind(kernel, dst.buffer(), src.buffer());
+    const double ms = launch2d(rt, kernel, geometry);
+    TaskContext::timing(outcome, name + " channel " + std::to_string(ch), ms, geometry);
+    WriteAudit a;
+    const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
+    std::copy(plane.begin(), plane.end(), output.plane(ch));
+    audit->add(a);
+  }
+  return output;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,127 @@
+// Task 1: 3x3 convolution of one grayscale channel (spec section 1).
+#include <cmath>
+
+#include "cpu/reference.h"
+#include "image/pfm.h"
+#include "tasks/params.h"
+#include "tasks/task_context.h"
+
+namespace clgrade {
+namespace {
+
+struct Conv3x3Case {
+  std::string input;
+  int width = 0, height = 0;
+  std::array<float, 9> weights{};
+  float offset = 0;
+};
+
+bool readCase(const CaseSpec& spec, Conv3x3Case* c, std::string* err) {
+  ParamReader r(spec);
+  c->input = r.choice("input", "photo", {"photo", "scene", "extremes"});
+  c->width = r.integer("width", 780, 1, 8192);
+  c->height = r.integer("height", 575, 1, 8192);
+  const std::vector<float> w = r.weights("weights", "edge");
+  c->offset = r.number("offset", 0.0f);
+  if (!r.ok(err)) return false;
+  if (w.size() != 9) {
+    *err = "case '" + spec.id + "': a 3x3 filter needs 9 weights, got " + std::to_string(w.size());
+    return false;
+  }
+  std::copy(w.begin(), w.end(), c->weights.begin());
+  return true;
+}
+
+/// The CPU side of a case: the grayscale input, the constant buffer and the expected output.
+struct Expected {
+  Image gray;
+  std::array<float, 11> constants{};
+  Image output;
+};
+
+Expected expectedFor(InputCache& inputs, const Conv3x3Case& c) {
+  Expected e;
+  // The course filters one grayscale channel, computed here for real (spec section 8).
+  e.gray = ref::grayscale(inputs.colour(c.input, c.width, c.height));
+  e.constants = ref::conv3x3Constants(c.weights, c.offset);
+  e.output = ref::convolve3x3(e.gray, e.constants);
+  return e;
+}
+
+class Conv3x3Task : public Task {
+ public:
+  const TaskInfo& info() const override {
+    static const TaskInfo info{
+        "conv3x3",
+        "3x3 convolution",
+        "Convolution3x3.cl",
+        {"Convolution"},
+        {{"output", "Convolution against the CPU reference (course rule)", ""},
+         {"bank_conflicts", "tile and halo stored into local memory without bank conflicts",
+          "bank-conflict counting is not implemented yet (needs the Oclgrind counter of issue #3)"}}};
+    return info;
+  }
+
+  bool validateCase(const CaseSpec& spec, std::string* err) const override {
+    Conv3x3Case c;
+    return readCase(spec, &c, err);
+  }
+
+  void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const override {
+    Conv3x3Case c;
+    std::string err;
+    readCase(spec, &c, &err);
+    ctx.runCheck(spec, "output", out, [&](CaseOutcome& o) {
+      const Runtime& rt = ctx.runtime();
+      Expected e = expectedFor(ctx.inputs(), c);
+      const Image& gray = e.gray;
+      const Image& expected = e.output;
+
+      const BuildResult& program = ctx.build("");
+      cl::Kernel kernel = ctx.kernel(program, "Convolution");
+      const std::array<size_t, 2> group = ctx.groupSize(kernel, {32, 16}, &o);
+      const Geometry g{{roundUp(c.width, group[0]), roundUp(c.height, group[1])}, {group[0], group[1]}};
+      const int pitch = pitchOf(c.width);
+      const int rows = static_cast<int>(g.global[1]) + 2;  // the last tile's halo row stays inside
+
+      DevicePlane<float> src(rt, c.width, c.height, pitch, rows);
+      src.upload(rt, gray.plane(0), 0.0f, NAN, NAN);
+      DevicePlane<float> dst(rt, c.width, c.height, pitch, rows);
+      dst.fill(rt, floatSentinel());
+      cl::Buffer weights(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * e.constants.size(),
+                         e.constants.data());
+      kernel.setArg(0, dst.buffer());
+      kernel.setArg(1, src.buffer());
+      kernel.setArg(2, weights);
+      kernel.setArg(3, static_cast<cl_uint>(c.width));
+      kernel.setArg(4, static_cast<cl_uint>(c.height));
+      kernel.setArg(5, static_cast<cl_uint>(pitch));
+      const double ms = launch2d(rt, kernel, g);
+
+      WriteAudit audit;
+      Image actual(c.width, c.height, 1);
+      actual.pixels = dst.download(rt, floatSentinel(), &audit);
+      const RegionModel regions{1, 1, static_cast<int>(group[0]), static_cast<int>(group[1])};
+      ctx.judge(o, spec.id + "/output", compareImages(expected, actual, ctx.settings().rule, regions), expected, actual);
+      ctx.audit(o, "Convolution", audit, false);
+      ctx.timing(o, "Convolution", ms, g);
+    });
+  }
+
+  std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
+                                                                   const CaseSpec& spec) const override {
+    Conv3x3Case c;
+    std::string err;
+    readCase(spec, &c, &err);
+    return {{"output", pfmBytes(expectedFor(inputs, c).output)}};
+  }
+};
+
+}  // namespace
+
+const Task& conv3x3Task() {
+  static const Conv3x3Task task;
+  return task;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,142 @@
+// Task 4: 64-bin histogram of the gray image, with global atomics and with local memory (spec section 4).
+#include <cmath>
+
+#include "cpu/reference.h"
+#include "tasks/params.h"
+#include "tasks/task_context.h"
+
+namespace clgrade {
+namespace {
+
+struct HistogramCase {
+  std::string input;
+  int width = 0, height = 0;
+  int bins = 64;
+};
+
+bool readCase(const CaseSpec& spec, HistogramCase* c, std::string* err) {
+  ParamReader r(spec);
+  c->input = r.choice("input", "photo", {"photo", "scene", "extremes"});
+  c->width = r.integer("width", 780, 1, 8192);
+  c->height = r.integer("height", 575, 1, 8192);
+  c->bins = r.integer("bins", 64, 1, 256);  // the clear kernel runs on 256 items
+  return r.ok(err);
+}
+
+/// "bin 63: expected 1200, got 0" lines for the bins that differ, at most `limit`.
+std::vector<std::string> binDifferences(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual,
+                                        size_t limit, long* wrongBins) {
+  std::vector<std::string> lines;
+  *wrongBins = 0;
+  for (size_t b = 0; b < expected.size(); ++b) {
+    if (expected[b] == actual[b]) continue;
+    ++*wrongBins;
+    if (lines.size() < limit)
+      lines.push_back("bin " + std::to_string(b) + ": expected " + std::to_string(expected[b]) + ", got " +
+                      std::to_string(actual[b]));
+  }
+  return lines;
+}
+
+class HistogramTask : public Task {
+ public:
+  const TaskInfo& info() const override {
+    static const TaskInfo info{
+        "histogram",
+        "Histogram",
+        "histogram.cl",
+        {"set_array_to_constant", "compute_histogram", "compute_histogram_local_memory"},
+        {{"global", "compute_histogram: counts equal to the CPU's", ""},
+         {"local", "compute_histogram_local_memory: counts equal to the CPU's", ""},
+         {"local_atomics", "local atomics per group, merged with one global atomic per bin",
+          "atomic counts per address space cannot be measured yet (needs the Oclgrind counters of issue #3)"}}};
+    return info;
+  }
+
+  bool validateCase(const CaseSpec& spec, std::string* err) const override {
+    HistogramCase c;
+    return readCase(spec, &c, err);
+  }
+
+  void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const override {
+    HistogramCase c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
+    const std::vector<int32_t> expected = ref::histogram(gray, c.bins);
+
+    auto run = [&](CaseOutcome& o, const std::string& name, bool local) {
+      const Runtime& rt = ctx.runtime();
+      const BuildResult& program = ctx.build("");
+      cl::Kernel clear = ctx.kernel(program, "set_array_to_constant");
+      cl::Kernel count = ctx.kernel(program, name);
+      const auto group = ctx.groupSize(count, {16, 16}, &o);
+      const Geometry g{{roundUp(c.width, group[0]), roundUp(c.height, group[1])}, {group[0], group[1]}};
+      const int pitch = pitchOf(c.width);
+
+      DevicePlane<float> img(rt, c.width, c.height, pitch, static_cast<int>(g.global[1]) + 1);
+      img.upload(rt, gray.plane(0), 0.0f, NAN, NAN);
+      DevicePlane<int32_t> hist(rt, c.bins, 1, c.bins, 1);
+      hist.fill(rt, kIntSentinel);
+
+      clear.setArg(0, hist.buffer());
+      clear.setArg(1, c.bins);
+      clear.setArg(2, 0);
+      const size_t clearGroup = ctx.groupSize(clear, {256, 1}, &o)[0];
+      const double clearMs = launch1d(rt, clear, roundUp(256, clearGroup), clearGroup);
+      ctx.timing(o, "set_array_to_constant", clearMs, Geometry{{roundUp(256, clearGroup), 1}, {clearGroup, 1}});
+
+      count.setArg(0, hist.buffer());
+      count.setArg(1, img.buffer());
+      count.setArg(2, c.width);
+      count.setArg(3, c.height);
+      count.setArg(4, pitch);
+      count.setArg(5, c.bins);
+      if (local) count.setArg(6, cl::Local(sizeof(cl_int) * c.bins));
+      ctx.timing(o, name, launch2d(rt, count, g), g);
+
+      WriteAudit audit;
+      const std::vector<int32_t> actual = hist.download(rt, kIntSentinel, &audit);
+      long wrongBins = 0;
+      const std::vector<std::string> lines = binDifferences(expected, actual, 8, &wrongBins);
+      long total = 0;
+      for (int32_t v : actual) total += v;
+      if (wrongBins == 0) {
+        o.message = "all " + std::to_string(c.bins) + " bins match (" + std::to_string(total) + " pixels)";
+      } else {
+        o.status = Status::Failed;
+        o.message = std::to_string(wrongBins) + " of " + std::to_string(c.bins) + " bins wrong; counted " +
+                    std::to_string(total) + " pixels, the image has " + std::to_string(gray.planeSize());
+        o.details.insert(o.details.end(), lines.begin(), lines.end());
+        std::string listing = "bin expected actual\n";
+        for (int b = 0; b < c.bins; ++b)
+          listing += std::to_string(b) + " " + std::to_string(expected[b]) + " " + std::to_string(actual[b]) + "\n";
+        o.evidence.push_back(ctx.evidence().text("evidence/histogram/" + spec.id + "/" + name + "_bins.txt",
+                                                 "expected and actual counts per bin", listing));
+      }
+      ctx.audit(o, name, audit, false);
+    };
+    ctx.runCheck(spec, "global", out, [&](CaseOutcome& o) { run(o, "compute_histogram", false); });
+    ctx.runCheck(spec, "local", out, [&](CaseOutcome& o) { run(o, "compute_histogram_local_memory", true); });
+  }
+
+  std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
+                                                                   const CaseSpec& spec) const override {
+    HistogramCase c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const std::vector<int32_t> counts = ref::histogram(ref::grayscale(inputs.colour(c.input, c.width, c.height)), c.bins);
+    std::string text;
+    for (int32_t v : counts) text += std::to_string(v) + "\n";
+    return {{"counts", text}};
+  }
+};
+
+}  // namespace
+
+const Task& histogramTask() {
+  static const HistogramTask task;
+  return task;
+}
+
+}  // namespace clgrade

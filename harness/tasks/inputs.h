@@ -1,0 +1,43 @@
+// The generated inputs of a grading run, made once per kind and size and remembered.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "image/generator.h"
+
+namespace clgrade {
+
+/// A generated input as the report lists it, for reproducibility.
+struct InputRecord {
+  std::string name;  ///< "photo_780x575", "scene_1280x720.normals", ...
+  int width = 0, height = 0, channels = 0;
+  std::string sha256;  ///< of the PFM bytes
+};
+
+class InputCache {
+ public:
+  /// kind: "photo" (3 channels), "extremes" (3 channels with exact 0 and 1), "scene".
+  const Image& photo(int width, int height);
+  const Image& extremes(int width, int height);
+  const Scene& scene(int width, int height);
+  /// The 3-channel colour image of a kind ("photo", "extremes", "scene").
+  const Image& colour(const std::string& kind, int width, int height);
+
+  /// Everything made so far, with hashes.
+  const std::vector<InputRecord>& records() const { return records_; }
+
+ private:
+  void record(const std::string& name, const Image& image);
+  std::map<std::string, Image> images_;
+  std::map<std::string, Scene> scenes_;
+  std::vector<InputRecord> records_;
+};
+
+/// Seeds of the course inputs; changing one changes every golden hash.
+constexpr unsigned long long kPhotoSeed = 0x5eed0001ULL;
+constexpr unsigned long long kSceneSeed = 0x5eed0002ULL;
+constexpr unsigned long long kExtremesSeed = 0x5eed0003ULL;
+
+}  // namespace clgrade

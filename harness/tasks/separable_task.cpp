@@ -1,0 +1,185 @@
+// Task 2: separable convolution, horizontal then vertical pass, every colour channel (spec section 2).
+// Each pass is also run alone on the CPU's own input, so one broken pass costs only its own points.
+#include <cmath>
+
+#include "cpu/reference.h"
+#include "image/pfm.h"
+#include "tasks/channel_pass.h"
+#include "tasks/separable_config.h"
+#include "tasks/task_context.h"
+
+namespace clgrade {
+namespace {
+
+SeparableConfig defaults() {
+  SeparableConfig d;
+  findPreset("box_4x4", &d.hWeights);
+  return d;
+}
+
+bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
+  ParamReader r(spec);
+  std::string problem;
+  readSeparableConfig(r, defaults(), c, &problem);
+  if (!r.ok(err)) return false;
+  if (!problem.empty()) {
+    *err = "case '" + spec.id + "': " + problem;
+    return false;
+  }
+  return true;
+}
+
+/// The CPU side of a case: the source, the horizontal result and the final result.
+struct Expected {
+  const Image* source = nullptr;
+  Image horizontal;
+  Image output;
+};
+
+Expected expectedFor(InputCache& inputs, const SeparableConfig& c) {
+  Expected e;
+  e.source = &inputs.colour(c.input, c.width, c.height);
+  e.horizontal = ref::convolveHorizontal(*e.source, c.hWeights);
+  e.output = ref::convolveVertical(e.horizontal, c.vWeights);
+  return e;
+}
+
+/// One pass kernel (ConvHorizontal or ConvVertical) with its resolved geometry.
+struct Pass {
+  cl::Kernel kernel;
+  Geometry geometry;
+};
+
+class SeparableTask : public Task {
+ public:
+  const TaskInfo& info() const override {
+    static const TaskInfo info{
+        "separable",
+        "Separable convolution",
+        "ConvolutionSeparable.cl",
+        {"ConvHorizontal", "ConvVertical"},
+        {{"horizontal", "ConvHorizontal alone against the CPU's horizontal pass", ""},
+         {"vertical", "ConvVertical alone, on the CPU's horizontal result, against the CPU's final result", ""},
+         {"pipeline", "both passes chained against the CPU's final result", ""},
+         {"sweep", "correct over the RESULT_STEPS sweep, with the performance chart",
+          "the RESULT_STEPS sweep and its chart are not implemented yet (issue #4)"}}};
+    return info;
+  }
+
+  bool validateCase(const CaseSpec& spec, std::string* err) const override {
+    SeparableConfig c;
+    return readCase(spec, &c, err);
+  }
+
+  void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const override {
+    SeparableConfig c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Expected e = expectedFor(ctx.inputs(), c);
+    const Image& source = *e.source;
+    const Image& tmpExpected = e.horizontal;
+    const Image& expected = e.output;
+    const int pitch = pitchOf(c.width);
+
+    auto passes = [&](CaseOutcome& o, Pass* h, Pass* v) {
+      const BuildResult& program = ctx.build(c.buildOptions());
+      h->kernel = ctx.kernel(program, "ConvHorizontal");
+      v->kernel = ctx.kernel(program, "ConvVertical");
+      const auto hGroup = ctx.groupSize(h->kernel, {size_t(c.hGroup[0]), size_t(c.hGroup[1])}, &o);
+      const auto vGroup = ctx.groupSize(v->kernel, {size_t(c.vGroup[0]), size_t(c.vGroup[1])}, &o);
+      h->geometry = horizontalGeometry(c.width, c.height, hGroup, c.hSteps);
+      v->geometry = verticalGeometry(c.width, c.height, vGroup, c.vSteps);
+      return c.rows(hGroup, vGroup);
+    };
+    auto weightsBuffer = [&](const std::vector<float>& w) {
+      return cl::Buffer(ctx.runtime().context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * w.size(),
+                        const_cast<float*>(w.data()));
+    };
+    auto regions = [&](const Pass& p, bool horizontal) {
+      const int tx = int(p.geometry.local[0]) * (horizontal ? c.hSteps : 1);
+      const int ty = int(p.geometry.local[1]) * (horizontal ? 1 : c.vSteps);
+      return RegionModel{horizontal ? c.radius : 0, horizontal ? 0 : c.radius, tx, ty};
+    };
+
+    // One pass alone: `input` (the CPU's) in, one launch per channel, compared with `want`.
+    auto runAlone = [&](CaseOutcome& o, bool horizontal, const Image& input, const Image& want) {
+      Pass h, v;
+      const int rows = passes(o, &h, &v);
+      Pass& p = horizontal ? h : v;
+      const std::string name = horizontal ? "ConvHorizontal" : "ConvVertical";
+      cl::Buffer weights = weightsBuffer(horizontal ? c.hWeights : c.vWeights);
+      WriteAudit audit;
+      const Image actual = runPerChannel(
+          ctx, o, name, p.kernel, p.geometry, input, rows,
+          [&](cl::Kernel& k, const cl::Buffer& dst, const cl::Buffer& src) {
+            k.setArg(0, dst);
+            k.setArg(1, src);
+            k.setArg(2, weights);
+            k.setArg(3, horizontal ? c.width : c.height);
+            k.setArg(4, pitch);
+          },
+          &audit);
+      ctx.judge(o, spec.id + (horizontal ? "/horizontal" : "/vertical"),
+                compareImages(want, actual, ctx.settings().rule, regions(p, horizontal)), want, actual);
+      // The horizontal kernel gets no height: rows below the image are its to write.
+      ctx.audit(o, name, audit, horizontal);
+    };
+
+    ctx.runCheck(spec, "horizontal", out, [&](CaseOutcome& o) { runAlone(o, true, source, tmpExpected); });
+    ctx.runCheck(spec, "vertical", out, [&](CaseOutcome& o) { runAlone(o, false, tmpExpected, expected); });
+    ctx.runCheck(spec, "pipeline", out, [&](CaseOutcome& o) {
+      const Runtime& rt = ctx.runtime();
+      Pass h, v;
+      const int rows = passes(o, &h, &v);
+      cl::Buffer hWeights = weightsBuffer(c.hWeights);
+      cl::Buffer vWeights = weightsBuffer(c.vWeights);
+      Image actual(c.width, c.height, source.channels);
+      WriteAudit total;
+      for (int ch = 0; ch < source.channels; ++ch) {
+        DevicePlane<float> src(rt, c.width, c.height, pitch, rows);
+        src.upload(rt, source.plane(ch), 0.0f, NAN, NAN);
+        DevicePlane<float> tmp(rt, c.width, c.height, pitch, rows);
+        tmp.fill(rt, floatSentinel());
+        DevicePlane<float> dst(rt, c.width, c.height, pitch, rows);
+        dst.fill(rt, floatSentinel());
+        h.kernel.setArg(0, tmp.buffer());
+        h.kernel.setArg(1, src.buffer());
+        h.kernel.setArg(2, hWeights);
+        h.kernel.setArg(3, c.width);
+        h.kernel.setArg(4, pitch);
+        v.kernel.setArg(0, dst.buffer());
+        v.kernel.setArg(1, tmp.buffer());
+        v.kernel.setArg(2, vWeights);
+        v.kernel.setArg(3, c.height);
+        v.kernel.setArg(4, pitch);
+        ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, h.kernel, h.geometry), h.geometry);
+        ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, v.kernel, v.geometry), v.geometry);
+        WriteAudit a;
+        const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
+        std::copy(plane.begin(), plane.end(), actual.plane(ch));
+        total.add(a);
+      }
+      RegionModel r{c.radius, c.radius, int(h.geometry.local[0]) * c.hSteps, int(v.geometry.local[1]) * c.vSteps};
+      ctx.judge(o, spec.id + "/pipeline", compareImages(expected, actual, ctx.settings().rule, r), expected, actual);
+      ctx.audit(o, "ConvVertical", total, false);
+    });
+  }
+
+  std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
+                                                                   const CaseSpec& spec) const override {
+    SeparableConfig c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Expected e = expectedFor(inputs, c);
+    return {{"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
+  }
+};
+
+}  // namespace
+
+const Task& separableTask() {
+  static const SeparableTask task;
+  return task;
+}
+
+}  // namespace clgrade

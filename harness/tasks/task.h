@@ -1,0 +1,51 @@
+// A task of the assignment: its data row (file, kernels, checks) and the fixed host side that runs it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checks/result.h"
+#include "tasks/case_spec.h"
+#include "tasks/inputs.h"
+
+namespace clgrade {
+
+class TaskContext;
+
+/// A check a task offers to the rubric. A non-empty `notMeasuredReason` means clgrade cannot
+/// measure it yet: the check is reported as not_measured with that reason, never as passed.
+struct CheckInfo {
+  std::string id;     ///< "horizontal"
+  std::string title;  ///< "ConvHorizontal alone against the CPU's horizontal pass"
+  std::string notMeasuredReason;
+};
+
+struct TaskInfo {
+  std::string id;     ///< "separable"
+  std::string title;  ///< "Separable convolution"
+  std::string file;   ///< "ConvolutionSeparable.cl"
+  std::vector<std::string> kernels;
+  std::vector<CheckInfo> checks;
+};
+
+class Task {
+ public:
+  virtual ~Task() = default;
+  virtual const TaskInfo& info() const = 0;
+  /// Reads a case's parameters; false with a message naming the bad or unknown parameter.
+  virtual bool validateCase(const CaseSpec& spec, std::string* err) const = 0;
+  /// Runs one case: one CaseOutcome per measurable check, keyed by check id.
+  virtual void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const = 0;
+  /// The CPU reference results of a case as named byte strings ("output" -> PFM bytes), for the
+  /// golden manifest: the same computation runCase compares against.
+  virtual std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
+                                                                           const CaseSpec& spec) const = 0;
+};
+
+/// The four tasks, in the order of the assignment sheet.
+const std::vector<const Task*>& allTasks();
+/// nullptr when no task has this id.
+const Task* findTask(const std::string& id);
+
+}  // namespace clgrade

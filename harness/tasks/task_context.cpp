@@ -1,0 +1,151 @@
+#include "tasks/task_context.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+namespace clgrade {
+
+float floatSentinel() {
+  const uint32_t bits = 0x7FC0FEEDu;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+namespace {
+/// The first lines of a build log, for the report's one-screen view.
+std::vector<std::string> headOf(const std::string& log, size_t maxLines) {
+  std::vector<std::string> lines;
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line) && lines.size() < maxLines) lines.push_back("  " + line);
+  return lines;
+}
+}  // namespace
+
+const BuildResult& TaskContext::build(const std::string& options) {
+  auto it = programs_.find(options);
+  if (it == programs_.end()) {
+    it = programs_.emplace(options, buildProgram(rt_, source_, options)).first;
+    BuildRecord record;
+    record.options = options;
+    record.ok = it->second.ok;
+    record.error = it->second.error;
+    record.log = it->second.log;
+    const std::string path = "evidence/" + task_.id + "/build_" + std::to_string(builds_.size() + 1) + ".log";
+    record.logPath = evidence_.text(path, "build log",
+                                    "file: " + task_.file + "\noptions: " + options + "\nresult: " +
+                                        (record.ok ? "ok" : record.error) + "\n\n" + record.log + "\n")
+                         .path;
+    builds_.push_back(record);
+  }
+  if (!it->second.ok) {
+    CheckFailure failure{task_.file + " " + it->second.error +
+                             (options.empty() ? "" : " (options: " + options + ")"),
+                         headOf(it->second.log, 30), {}};
+    for (const BuildRecord& r : builds_)
+      if (r.options == options && !r.logPath.empty()) failure.evidence.push_back({"build log", r.logPath});
+    throw failure;
+  }
+  return it->second;
+}
+
+cl::Kernel TaskContext::kernel(const BuildResult& build, const std::string& name) {
+  cl::Kernel k;
+  std::string err;
+  if (!findKernel(build, name, &k, &err)) throw CheckFailure{task_.file + ": " + err, {}, {}};
+  return k;
+}
+
+std::array<size_t, 2> TaskContext::groupSize(const cl::Kernel& kernel, std::array<size_t, 2> wanted,
+                                             CaseOutcome* outcome) {
+  const std::array<size_t, 3> declared = declaredGroupSize(kernel, rt_.device.device);
+  if (declared[0] == 0) return wanted;
+  const std::array<size_t, 2> use{declared[0], declared[1]};
+  if (use != wanted && outcome) {
+    outcome->details.push_back("note: the kernel declares reqd_work_group_size(" + std::to_string(declared[0]) + ", " +
+                               std::to_string(declared[1]) + ", " + std::to_string(declared[2]) +
+                               ") where the assignment uses " + std::to_string(wanted[0]) + "x" +
+                               std::to_string(wanted[1]) + "; launched with the kernel's size");
+  }
+  return use;
+}
+
+void TaskContext::runCheck(const CaseSpec& spec, const std::string& checkId, std::map<std::string, CaseOutcome>* out,
+                           const std::function<void(CaseOutcome&)>& body) {
+  CaseOutcome outcome;
+  outcome.caseId = spec.id;
+  outcome.visible = spec.visible;
+  outcome.status = Status::Passed;
+  try {
+    body(outcome);
+  } catch (const CheckFailure& f) {
+    outcome.status = Status::Failed;
+    outcome.message = f.message;
+    outcome.details.insert(outcome.details.end(), f.details.begin(), f.details.end());
+    outcome.evidence.insert(outcome.evidence.end(), f.evidence.begin(), f.evidence.end());
+  } catch (const cl::Error& e) {
+    outcome.status = Status::Error;
+    outcome.message = "OpenCL error while running the kernels: " + describe(e);
+  } catch (const std::exception& e) {
+    outcome.status = Status::Error;
+    outcome.message = std::string("internal error: ") + e.what();
+  }
+  // A failed launch can leave commands queued; drain so the next check starts clean.
+  try {
+    rt_.queue.finish();
+  } catch (const cl::Error&) {
+  }
+  (*out)[checkId] = outcome;
+}
+
+void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Comparison& comparison,
+                        const Image& expected, const Image& actual) {
+  const std::vector<std::string> details = comparison.details();
+  outcome.details.insert(outcome.details.end(), details.begin(), details.end());
+  if (comparison.passed) {
+    if (outcome.message.empty()) outcome.message = comparison.summary();
+    return;
+  }
+  outcome.status = Status::Failed;
+  outcome.message = comparison.summary();
+  const std::vector<Evidence> files =
+      evidence_.comparison(task_.id + "/" + stem, comparison, expected, actual, settings_.rule.maxSquaredError);
+  outcome.evidence.insert(outcome.evidence.end(), files.begin(), files.end());
+}
+
+void TaskContext::audit(CaseOutcome& outcome, const std::string& kernelName, const WriteAudit& a, bool belowAllowed) {
+  if (a.padding > 0)
+    outcome.details.push_back(kernelName + " wrote " + std::to_string(a.padding) +
+                              " padding values (columns Width..Pitch-1; harmless)");
+  WriteAudit counted = a;
+  if (belowAllowed) {
+    if (a.belowImage > 0)
+      outcome.details.push_back(kernelName + " wrote " + std::to_string(a.belowImage) +
+                                " values below the image (it gets no height, so this is expected)");
+    counted.belowImage = 0;
+  }
+  const std::string text = counted.describe(kernelName);
+  if (text.empty()) return;
+  const std::string line = text + ": out-of-bounds writes";
+  if (settings_.outOfBoundsWritesFail) {
+    if (outcome.status == Status::Passed) {
+      outcome.status = Status::Failed;
+      outcome.message = line;
+    } else {
+      outcome.details.push_back(line);
+    }
+  } else {
+    outcome.details.push_back(line + " (not graded: rubric setting)");
+  }
+}
+
+void TaskContext::timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry) {
+  char buffer[160];
+  std::snprintf(buffer, sizeof buffer, "%s: %.3f ms (%s)", what.c_str(), ms, geometry.str().c_str());
+  outcome.timings.push_back(buffer);
+}
+
+}  // namespace clgrade

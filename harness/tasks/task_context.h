@@ -1,0 +1,101 @@
+// What a task needs while it runs a case: the device, the student's source and its builds,
+// the generated inputs, the comparison rule and a place for evidence.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checks/comparison.h"
+#include "checks/evidence.h"
+#include "cl/launch.h"
+#include "cl/program.h"
+#include "tasks/device_plane.h"
+#include "tasks/inputs.h"
+#include "tasks/task.h"
+
+namespace clgrade {
+
+/// Rubric settings that decide pass or fail beyond the comparison itself.
+struct GradeSettings {
+  CompareRule rule;
+  bool outOfBoundsWritesFail = true;  ///< writes past the buffer or below the image fail the check
+};
+
+/// One build of the task's file, as the report lists it.
+struct BuildRecord {
+  std::string options;
+  bool ok = false;
+  std::string error;
+  std::string logPath;  ///< relative to the report folder
+  std::string log;
+};
+
+/// Thrown inside a check to end it as failed with a message (a missing kernel, a failed build).
+struct CheckFailure {
+  std::string message;
+  std::vector<std::string> details;
+  std::vector<Evidence> evidence;
+};
+
+class TaskContext {
+ public:
+  TaskContext(const Runtime& rt, const TaskInfo& task, std::string source, EvidenceWriter& evidence,
+              InputCache& inputs, GradeSettings settings)
+      : rt_(rt), task_(task), source_(std::move(source)), evidence_(evidence), inputs_(inputs),
+        settings_(settings) {}
+
+  const Runtime& runtime() const { return rt_; }
+  InputCache& inputs() { return inputs_; }
+  EvidenceWriter& evidence() { return evidence_; }
+  const GradeSettings& settings() const { return settings_; }
+  const std::vector<BuildRecord>& builds() const { return builds_; }
+
+  /// The program built with exactly `options` (cached); throws CheckFailure with the log if it fails.
+  const BuildResult& build(const std::string& options);
+  /// A kernel of a built program; throws CheckFailure naming the kernels that exist.
+  cl::Kernel kernel(const BuildResult& build, const std::string& name);
+  /// The work-group size to launch with: the kernel's reqd_work_group_size when it declares one,
+  /// else `wanted`. A difference is noted in `outcome` (the launch follows the kernel).
+  std::array<size_t, 2> groupSize(const cl::Kernel& kernel, std::array<size_t, 2> wanted, CaseOutcome* outcome);
+
+  /// Runs `body` as check `checkId` of `spec`: catches CheckFailure (failed), cl::Error and other
+  /// exceptions (error), so one check's trouble never stops the next one.
+  void runCheck(const CaseSpec& spec, const std::string& checkId, std::map<std::string, CaseOutcome>* out,
+                const std::function<void(CaseOutcome&)>& body);
+
+  /// Judges a float comparison: sets status, message, details, evidence (files only when failed).
+  void judge(CaseOutcome& outcome, const std::string& stem, const Comparison& comparison, const Image& expected,
+             const Image& actual);
+  /// Adds what a kernel wrote outside the image; fails the outcome when the rubric says so.
+  /// `belowAllowed`: kernels without a height argument may write rows below the image.
+  void audit(CaseOutcome& outcome, const std::string& kernelName, const WriteAudit& audit, bool belowAllowed);
+  /// Records a launch time line in the outcome.
+  static void timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry);
+
+ private:
+  const Runtime& rt_;
+  const TaskInfo& task_;
+  std::string source_;
+  EvidenceWriter& evidence_;
+  InputCache& inputs_;
+  GradeSettings settings_;
+  std::map<std::string, BuildResult> programs_;
+  std::vector<BuildRecord> builds_;
+};
+
+/// roundup(n, m): n rounded up to a multiple of m.
+inline size_t roundUp(size_t n, size_t m) { return (n + m - 1) / m * m; }
+/// ceil(n / d).
+inline size_t ceilDiv(size_t n, size_t d) { return (n + d - 1) / d; }
+/// The course's pitch: width rounded up to a multiple of 32.
+inline int pitchOf(int width) { return static_cast<int>(roundUp(width, 32)); }
+
+/// A quiet NaN with a recognisable payload: what output buffers hold before a kernel runs.
+float floatSentinel();
+/// What integer output buffers (flags, histograms) hold before a kernel runs.
+constexpr int32_t kIntSentinel = static_cast<int32_t>(0xA5A5A5A5u);
+
+}  // namespace clgrade

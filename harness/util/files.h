@@ -1,0 +1,20 @@
+// Whole-file reads and writes with a message instead of an exception.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace clgrade {
+
+/// Reads a whole file. Fails (with a message in *err) on a missing file, a directory,
+/// or a file larger than `limitBytes`.
+bool readFile(const std::string& path, std::string* out, std::string* err,
+              size_t limitBytes = size_t(64) << 20);
+
+/// Writes a whole file through a temporary name and a rename, so readers never see half of it.
+bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* err);
+
+/// Creates a directory and its parents; true if it exists afterwards.
+bool makeDirectories(const std::string& path, std::string* err);
+
+}  // namespace clgrade
