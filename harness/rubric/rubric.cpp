@@ -149,8 +149,11 @@ bool parseRubric(const std::string& text, const std::string& path, Rubric* rubri
   Problems problems(path, errors);
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    problems.add(doc.ErrorLineNum(), std::string("not well-formed XML: ") + doc.ErrorName() +
-                                         (doc.ErrorStr() ? std::string(" (") + doc.ErrorStr() + ")" : ""));
+    // tinyxml2's ErrorStr repeats name and line; keep only its detail ("XMLElement name=task").
+    std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
+    const size_t colon = detail.find(": ", detail.find("Line number="));
+    detail = colon == std::string::npos ? "" : " (" + detail.substr(colon + 2) + ")";
+    problems.add(doc.ErrorLineNum(), std::string("not well-formed XML: ") + doc.ErrorName() + detail);
     return false;
   }
   const XMLElement* root = doc.RootElement();

@@ -1,0 +1,173 @@
+// Rubric parsing: the shipped variants load with the sheet's points; malformed rubrics give
+// "file:line: message" errors that name the problem.
+#include <gtest/gtest.h>
+
+#include "rubric/rubric.h"
+
+namespace clgrade {
+namespace {
+
+std::string rubricPath(const std::string& name) { return std::string(CLGRADE_SOURCE_DIR) + "/rubrics/" + name; }
+
+struct Variant {
+  const char* file;
+  std::vector<std::pair<std::string, std::vector<double>>> tasks;  // task id, criterion points in order
+};
+
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.file; }
+
+class ShippedRubric : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(ShippedRubric, LoadsWithTheSheetsPoints) {
+  const Variant& v = GetParam();
+  Rubric r;
+  std::vector<std::string> errors;
+  ASSERT_TRUE(loadRubric(rubricPath(v.file), &r, &errors)) << (errors.empty() ? "" : errors.front());
+  EXPECT_DOUBLE_EQ(r.maxPoints(), 20.0);
+  ASSERT_EQ(r.tasks.size(), v.tasks.size());
+  for (size_t i = 0; i < v.tasks.size(); ++i) {
+    EXPECT_EQ(r.tasks[i].id, v.tasks[i].first);
+    ASSERT_EQ(r.tasks[i].criteria.size(), v.tasks[i].second.size()) << r.tasks[i].id;
+    for (size_t k = 0; k < v.tasks[i].second.size(); ++k)
+      EXPECT_DOUBLE_EQ(r.tasks[i].criteria[k].points, v.tasks[i].second[k]) << r.tasks[i].criteria[k].id;
+    bool visible = false, hidden = false;
+    for (const CaseSpec& c : r.tasks[i].cases) (c.visible ? visible : hidden) = true;
+    EXPECT_TRUE(visible && hidden) << r.tasks[i].id << " needs visible and hidden cases";
+  }
+  EXPECT_TRUE(r.settings.rule.skipLastRow);
+  EXPECT_DOUBLE_EQ(r.settings.rule.maxSquaredError, 1e-8);
+  EXPECT_DOUBLE_EQ(r.settings.rule.meanSquaredError, 1e-10);
+  EXPECT_EQ(r.sha256.size(), 64u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Variants, ShippedRubric,
+    ::testing::Values(
+        // 3x3: 3 conflict-free load + 2 convolution; separable 3 + 3 + 1 chart; bilateral 1 (+2 with local
+        // memory) + 3 filtering; histogram 1 + 1.
+        Variant{"four_tasks.xml",
+                {{"conv3x3", {3, 2}}, {"separable", {3, 3, 1}}, {"bilateral", {1, 2, 3}}, {"histogram", {1, 1}}}},
+        Variant{"three_tasks_histogram.xml", {{"conv3x3", {4, 4}}, {"separable", {4, 4, 2}}, {"histogram", {1, 1}}}},
+        Variant{"three_tasks_bilateral.xml",
+                {{"conv3x3", {3, 2}}, {"separable", {3, 3, 1}}, {"bilateral", {2, 2, 4}}}}),
+    [](const auto& info) {
+      std::string name = info.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
+/// Parses `body` inside a valid rubric skeleton and returns the errors.
+std::vector<std::string> errorsOf(const std::string& text) {
+  Rubric r;
+  std::vector<std::string> errors;
+  const bool ok = parseRubric(text, "bad.xml", &r, &errors);
+  EXPECT_EQ(ok, errors.empty());
+  return errors;
+}
+
+const char* kValidTask =
+    "  <task id=\"histogram\">\n"
+    "    <criterion id=\"g\" points=\"1\" checks=\"global\">global</criterion>\n"
+    "    <case id=\"a\" visible=\"true\" width=\"64\" height=\"32\"/>\n"
+    "  </task>\n";
+
+TEST(RubricErrors, ValidSkeletonHasNoErrors) {
+  EXPECT_TRUE(errorsOf(std::string("<rubric id=\"r\">\n") + kValidTask + "</rubric>\n").empty());
+}
+
+TEST(RubricErrors, MalformedXmlNamesTheLine) {
+  const auto errors = errorsOf("<rubric id=\"r\">\n  <task id=\"histogram\">\n  </tsk>\n</rubric>\n");
+  ASSERT_EQ(errors.size(), 1u);
+  // tinyxml2 points at the element that is not closed properly.
+  EXPECT_EQ(errors[0], "bad.xml:2: not well-formed XML: XML_ERROR_MISMATCHED_ELEMENT (XMLElement name=task)");
+}
+
+TEST(RubricErrors, UnknownTaskAndCheckAndParameter) {
+  const auto errors = errorsOf(
+      "<rubric id=\"r\">\n"
+      "  <task id=\"fft\">\n"
+      "    <criterion id=\"c\" points=\"1\" checks=\"x\"/>\n"
+      "    <case id=\"a\"/>\n"
+      "  </task>\n"
+      "  <task id=\"histogram\">\n"
+      "    <criterion id=\"c\" points=\"1\" checks=\"globl\"/>\n"
+      "    <case id=\"a\" widht=\"10\"/>\n"
+      "    <case id=\"b\" width=\"-3\"/>\n"
+      "    <case id=\"c\" input=\"moon\"/>\n"
+      "  </task>\n"
+      "</rubric>\n");
+  ASSERT_EQ(errors.size(), 5u);
+  EXPECT_NE(errors[0].find("bad.xml:2: unknown task 'fft'"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("bad.xml:7: task 'histogram' has no check 'globl'"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find("bad.xml:8: case 'a': unknown parameter 'widht'"), std::string::npos) << errors[2];
+  EXPECT_NE(errors[3].find("bad.xml:9: case 'b': parameter 'width' must be an integer"), std::string::npos) << errors[3];
+  EXPECT_NE(errors[4].find("bad.xml:10: case 'c': parameter 'input' must be one of"), std::string::npos) << errors[4];
+}
+
+TEST(RubricErrors, PointsMustAddUpAndBeNumbers) {
+  const auto errors = errorsOf(std::string("<rubric id=\"r\" points=\"5\">\n") + kValidTask +
+                               "  <task id=\"conv3x3\">\n"
+                               "    <criterion id=\"c\" points=\"lots\" checks=\"output\"/>\n"
+                               "    <case id=\"a\"/>\n"
+                               "  </task>\n</rubric>\n");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("bad.xml:7: attribute 'points' must be a non-negative number"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("bad.xml:1: the rubric declares points=\"5\" but its criteria add up to 1"),
+            std::string::npos)
+      << errors[1];
+}
+
+TEST(RubricErrors, DuplicatesMissingPartsAndUnknownSettings) {
+  const auto errors = errorsOf(
+      "<rubric id=\"r\">\n"
+      "  <settings skip_last_row=\"maybe\" colour=\"red\"/>\n"
+      "  <task id=\"histogram\">\n"
+      "    <criterion id=\"g\" points=\"1\" checks=\"global\"/>\n"
+      "    <criterion id=\"g\" points=\"1\" checks=\"local\"/>\n"
+      "    <case id=\"a\"/>\n"
+      "    <case id=\"a\"/>\n"
+      "    <note/>\n"
+      "  </task>\n"
+      "  <task id=\"conv3x3\"/>\n"
+      "</rubric>\n");
+  const std::vector<std::string> expected{
+      "bad.xml:2: unknown setting 'colour'",
+      "bad.xml:2: attribute 'skip_last_row' must be true or false, not 'maybe'",
+      "bad.xml:5: criterion id 'g' appears twice",
+      "bad.xml:7: case id 'a' appears twice",
+      "bad.xml:8: unexpected <note> inside <task>",
+      "bad.xml:10: task 'conv3x3' has no <criterion>",
+      "bad.xml:10: task 'conv3x3' has no <case>",
+  };
+  ASSERT_EQ(errors.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(errors[i].rfind(expected[i], 0), 0u) << errors[i];
+}
+
+TEST(RubricErrors, SeparableCaseAssumptionsAreChecked) {
+  const auto errors = errorsOf(
+      "<rubric id=\"r\">\n"
+      "  <task id=\"separable\">\n"
+      "    <criterion id=\"h\" points=\"1\" checks=\"horizontal\"/>\n"
+      "    <case id=\"even\" weights=\"1 2\"/>\n"
+      "    <case id=\"radius\" weights=\"box_8x8\" h_group=\"4 16\"/>\n"
+      "    <case id=\"wide\" width=\"780\" v_group=\"48 8\"/>\n"
+      "    <case id=\"preset\" weights=\"gauss_9x9\"/>\n"
+      "  </task>\n"
+      "</rubric>\n");
+  ASSERT_EQ(errors.size(), 4u);
+  EXPECT_NE(errors[0].find("bad.xml:4: case 'even': the filter needs an odd number"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("bad.xml:5: case 'radius': radius 8 exceeds the group size"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find("bad.xml:6: case 'wide': the vertical launch width"), std::string::npos) << errors[2];
+  EXPECT_NE(errors[3].find("bad.xml:7: case 'preset': parameter 'weights' must be a preset"), std::string::npos)
+      << errors[3];
+}
+
+TEST(RubricErrors, MissingFileIsAnError) {
+  Rubric r;
+  std::vector<std::string> errors;
+  EXPECT_FALSE(loadRubric("/nonexistent/rubric.xml", &r, &errors));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("does not exist"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace clgrade
