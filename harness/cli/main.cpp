@@ -28,7 +28,16 @@ using namespace clgrade;
 /// 2 bad usage or rubric, 3 no usable OpenCL device, 4 the report could not be written.
 enum Exit { kOk = 0, kFailures = 1, kUsage = 2, kNoDevice = 3, kOutput = 4 };
 
-std::string defaultRubric() { return std::string(CLGRADE_SOURCE_DIR) + "/rubrics/four_tasks.xml"; }
+/// The repository root: next to the executable (build/clgrade -> ..), else where it was built.
+std::string repositoryRoot() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && std::filesystem::exists(exe.parent_path().parent_path() / "rubrics" / "four_tasks.xml", ec))
+    return exe.parent_path().parent_path().string();
+  return CLGRADE_SOURCE_DIR;
+}
+
+std::string defaultRubric() { return repositoryRoot() + "/rubrics/four_tasks.xml"; }
 
 int listDevicesCommand() {
   std::string err;
@@ -136,9 +145,9 @@ int main(int argc, char** argv) {
     sub->add_flag("--quiet", args->quiet, "print no table");
   }
 
-  std::vector<std::string> goldenRubrics{std::string(CLGRADE_SOURCE_DIR) + "/rubrics/four_tasks.xml",
-                                         std::string(CLGRADE_SOURCE_DIR) + "/rubrics/three_tasks_histogram.xml",
-                                         std::string(CLGRADE_SOURCE_DIR) + "/rubrics/three_tasks_bilateral.xml"};
+  std::vector<std::string> goldenRubrics{repositoryRoot() + "/rubrics/four_tasks.xml",
+                                         repositoryRoot() + "/rubrics/three_tasks_histogram.xml",
+                                         repositoryRoot() + "/rubrics/three_tasks_bilateral.xml"};
   std::string goldenWrite;
   CLI::App* golden = app.add_subcommand("golden", "print the golden manifest (inputs and CPU reference outputs)");
   golden->add_option("--rubric", goldenRubrics, "rubric files whose cases it covers");

@@ -1,4 +1,4 @@
-// CPU references of the four tasks: the semantics of ../spec, written plainly so students can read them.
+// CPU references of the four tasks: the semantics of docs/assignment.md, written plainly so students can read them.
 // Every function works on unpadded planar images (see image/image.h) and treats pixels outside the
 // image as absent (taps skipped), exactly as the spec says. Floats are summed in the order written
 // here; the build forbids FMA contraction so the result is the same on every machine.

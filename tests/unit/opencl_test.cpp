@@ -8,6 +8,7 @@
 #include "cl/launch.h"
 #include "cl/program.h"
 #include "tasks/device_plane.h"
+#include "../test_env.h"
 
 namespace clgrade {
 namespace {
@@ -17,7 +18,7 @@ class OpenCL : public ::testing::Test {
   void SetUp() override {
     std::string err;
     DeviceEntry entry;
-    ASSERT_TRUE(chooseDevice("cpu", &entry, &err)) << err;
+    ASSERT_TRUE(chooseDevice(test::deviceSpec(), &entry, &err)) << err;
     rt_ = std::make_unique<Runtime>(entry);
   }
   std::unique_ptr<Runtime> rt_;

@@ -2,12 +2,14 @@
 // "file:line: message" errors that name the problem.
 #include <gtest/gtest.h>
 
+#include "../test_env.h"
+
 #include "rubric/rubric.h"
 
 namespace clgrade {
 namespace {
 
-std::string rubricPath(const std::string& name) { return std::string(CLGRADE_SOURCE_DIR) + "/rubrics/" + name; }
+std::string rubricPath(const std::string& name) { return test::sourceDir() + "/rubrics/" + name; }
 
 struct Variant {
   const char* file;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine (as root) and runs clgrade:
+#   bash scripts/bootstrap.sh samples   install, build, grade every sample submission into reports/
+#   bash scripts/bootstrap.sh test      install, build, run the whole test suite through CTest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages and why:
+#   cmake g++ make           the build
+#   ocl-icd-opencl-dev       the OpenCL ICD loader (libOpenCL) and C headers
+#   opencl-clhpp-headers     CLHPP, the C++ bindings (CL/opencl.hpp)
+#   pocl-opencl-icd          PoCL: an OpenCL device on the CPU, for machines without a GPU (CI)
+#   libtinyxml2-dev          the rubric files
+#   nlohmann-json3-dev       report.json
+#   libcli11-dev             the command line
+#   libpng-dev               PNG evidence images
+#   libssl-dev               SHA-256 (OpenSSL's libcrypto) for the reproducibility block
+#   libgtest-dev             the tests
+#   clinfo                   lists OpenCL platforms in CI logs
+packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
+          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libgtest-dev clinfo)
+
+install_missing() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+}
+
+build() {
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake --build build -j"$(nproc)"
+}
+
+grade_samples() {
+  local status=0
+  for dir in submissions/*/; do
+    local name
+    name=$(basename "$dir")
+    echo "=== $name"
+    ./build/clgrade grade "$dir/kernels" --out "reports/$name" --device auto || status=$?
+  done
+  echo "reports written under reports/ (one folder per sample, each with report.json and evidence/)"
+  return $status
+}
+
+case "${1:-}" in
+  samples)
+    install_missing
+    build
+    grade_samples
+    ;;
+  test)
+    install_missing
+    build
+    clinfo -l || true
+    (cd build && ctest --output-on-failure --no-tests=error -j"$(nproc)")
+    ;;
+  *)
+    echo "usage: bash scripts/bootstrap.sh samples|test" >&2
+    exit 2
+    ;;
+esac
