@@ -1,0 +1,202 @@
+// PFM reading and writing. The header is text, the data little-endian floats, channels interleaved
+// (RGBRGB...) on disk but planar in memory, rows stored from y = 0 down (the course framework
+// never flipped, so neither do we).
+#include "image/pfm.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <utility>
+
+namespace clgrade {
+namespace {
+
+// Guards against absurd headers before anything is allocated: 65536 per side and 2^28 floats
+// (1 GiB) in all is far beyond any course image.
+constexpr long kMaxSide = 65536;
+constexpr uint64_t kMaxFloats = uint64_t{1} << 28;
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+bool fail(std::string* err, const std::string& msg) {
+  if (err) *err = msg;
+  return false;
+}
+
+// A tiny cursor over the file bytes; every read says what it expected when it fails.
+struct Cursor {
+  const std::string& bytes;
+  size_t pos = 0;
+
+  void skipSpace() {
+    while (pos < bytes.size() && isSpace(bytes[pos])) ++pos;
+  }
+  // The next whitespace-delimited token, at most `maxLen` characters (a longer one is malformed).
+  bool token(std::string* out, size_t maxLen) {
+    skipSpace();
+    const size_t start = pos;
+    while (pos < bytes.size() && !isSpace(bytes[pos])) {
+      if (pos - start >= maxLen) {
+        *out = bytes.substr(start, maxLen) + "...";
+        return false;
+      }
+      ++pos;
+    }
+    *out = bytes.substr(start, pos - start);
+    return !out->empty();  // empty: the file ended before the token
+  }
+};
+
+// A positive decimal integer without sign, within [1, kMaxSide].
+bool parseSide(const std::string& tok, long* out) {
+  if (tok.empty() || tok.size() > 9) return false;
+  long v = 0;
+  for (char c : tok) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  *out = v;
+  return v >= 1 && v <= kMaxSide;
+}
+
+uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+float bitsFloat(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+}  // namespace
+
+std::string pfmBytes(const Image& img) {
+  std::string header = std::string(img.channels == 1 ? "Pf" : "PF") + "\n" +
+                       std::to_string(img.width) + " " + std::to_string(img.height) + "\n-1.0\n";
+  std::string out = header;
+  out.resize(header.size() + img.pixels.size() * 4);
+  size_t p = header.size();
+  // Interleave the planes and write each float byte by byte, least significant first, so the
+  // file is little-endian whatever the host is.
+  for (int y = 0; y < img.height; ++y) {
+    for (int x = 0; x < img.width; ++x) {
+      for (int c = 0; c < img.channels; ++c) {
+        const uint32_t u = floatBits(img.at(c, x, y));
+        out[p++] = static_cast<char>(u & 0xffu);
+        out[p++] = static_cast<char>((u >> 8) & 0xffu);
+        out[p++] = static_cast<char>((u >> 16) & 0xffu);
+        out[p++] = static_cast<char>((u >> 24) & 0xffu);
+      }
+    }
+  }
+  return out;
+}
+
+bool writePfm(const std::string& path, const Image& img, std::string* err) {
+  if (img.channels != 1 && img.channels != 3) {
+    return fail(err, "writePfm " + path + ": PFM holds 1 or 3 channels, not " +
+                         std::to_string(img.channels));
+  }
+  if (img.width < 1 || img.height < 1) {
+    return fail(err, "writePfm " + path + ": empty image");
+  }
+  const std::string bytes = pfmBytes(img);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) return fail(err, "writePfm " + path + ": cannot open for writing: " + std::strerror(errno));
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) return fail(err, "writePfm " + path + ": write failed");
+  return true;
+}
+
+bool readPfm(const std::string& path, Image* out, std::string* err) {
+  const std::string where = "readPfm " + path + ": ";
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return fail(err, where + "cannot open: " + std::strerror(errno));
+  // Check the file size before reading it all, so a huge stray file is not pulled into memory.
+  f.seekg(0, std::ios::end);
+  const std::streamoff size = f.tellg();
+  if (size < 0) return fail(err, where + "cannot determine the file size");
+  if (static_cast<uint64_t>(size) > kMaxFloats * 4 + 1024) {
+    return fail(err, where + "file too large for a PFM image (" + std::to_string(size) + " bytes)");
+  }
+  f.seekg(0, std::ios::beg);
+  std::string bytes(static_cast<size_t>(size), '\0');
+  f.read(bytes.data(), size);
+  if (!f) return fail(err, where + "read failed");
+
+  Cursor cur{bytes};
+  std::string tok;
+  if (!cur.token(&tok, 2) || (tok != "PF" && tok != "Pf")) {
+    return fail(err, where + "not a PFM file (the magic must be PF or Pf)");
+  }
+  const int channels = tok == "PF" ? 3 : 1;
+  long w = 0, h = 0;
+  if (!cur.token(&tok, 16) || !parseSide(tok, &w)) {
+    if (tok.empty()) return fail(err, where + "truncated header: missing width");
+    return fail(err, where + "bad width '" + tok + "' (expected an integer in 1.." +
+                         std::to_string(kMaxSide) + ")");
+  }
+  if (!cur.token(&tok, 16) || !parseSide(tok, &h)) {
+    if (tok.empty()) return fail(err, where + "truncated header: missing height");
+    return fail(err, where + "bad height '" + tok + "' (expected an integer in 1.." +
+                         std::to_string(kMaxSide) + ")");
+  }
+  const uint64_t count = static_cast<uint64_t>(w) * static_cast<uint64_t>(h) * channels;
+  if (count > kMaxFloats) {
+    return fail(err, where + "image too large: " + std::to_string(w) + " x " + std::to_string(h));
+  }
+  if (!cur.token(&tok, 64)) {
+    if (tok.empty()) return fail(err, where + "truncated header: missing scale");
+    return fail(err, where + "bad scale '" + tok + "'");
+  }
+  char* end = nullptr;
+  const double scale = std::strtod(tok.c_str(), &end);
+  if (end != tok.c_str() + tok.size() || !std::isfinite(scale) || scale == 0.0) {
+    return fail(err, where + "bad scale '" + tok + "' (expected a nonzero number, -1.0)");
+  }
+  if (scale > 0.0) {
+    return fail(err, where + "big-endian PFM (positive scale " + tok +
+                         ") is not supported; write it little-endian (negative scale)");
+  }
+  // Exactly one whitespace character separates the header from the data.
+  if (cur.pos >= bytes.size() || !isSpace(bytes[cur.pos])) {
+    return fail(err, where + "truncated: no data after the header");
+  }
+  const size_t dataStart = cur.pos + 1;
+  const uint64_t need = count * 4;
+  const uint64_t have = bytes.size() - dataStart;
+  if (have < need) {
+    return fail(err, where + "truncated: " + std::to_string(w) + " x " + std::to_string(h) + " x " +
+                         std::to_string(channels) + " floats need " + std::to_string(need) +
+                         " data bytes, the file has " + std::to_string(have));
+  }
+  if (have > need) {
+    return fail(err, where + std::to_string(have - need) +
+                         " unexpected bytes after the pixel data (wrong size in the header?)");
+  }
+
+  Image img(static_cast<int>(w), static_cast<int>(h), channels);
+  const auto* d = reinterpret_cast<const unsigned char*>(bytes.data() + dataStart);
+  for (int y = 0; y < img.height; ++y) {
+    for (int x = 0; x < img.width; ++x) {
+      for (int c = 0; c < channels; ++c) {
+        const uint32_t u = uint32_t{d[0]} | (uint32_t{d[1]} << 8) | (uint32_t{d[2]} << 16) |
+                           (uint32_t{d[3]} << 24);
+        img.at(c, x, y) = bitsFloat(u);
+        d += 4;
+      }
+    }
+  }
+  *out = std::move(img);
+  return true;
+}
+
+}  // namespace clgrade
