@@ -44,7 +44,6 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
     }
   if (writeDifferencePng(prepare(e + "_diff.png"), worst, static_cast<float>(failAt), &err))
     out.push_back({"difference image (PNG: red/yellow fail, blue rounding, magenta NaN)", e + "_diff.png"});
-  if (writePfm(prepare(e + "_actual.pfm"), actual, &err)) out.push_back({"actual output (PFM)", e + "_actual.pfm"});
   if (writePng(prepare(e + "_actual.png"), actual, lo, hi, &err)) out.push_back({"actual output (PNG)", e + "_actual.png"});
   if (writePng(prepare(e + "_expected.png"), expected, lo, hi, &err)) out.push_back({"expected output (PNG)", e + "_expected.png"});
   return out;

@@ -14,8 +14,9 @@ class EvidenceWriter {
  public:
   explicit EvidenceWriter(std::string reportDir) : reportDir_(std::move(reportDir)) {}
 
-  /// For a failed comparison: difference image (PFM + tone-mapped PNG), actual (PFM + PNG) and
-  /// expected (PNG), both PNGs on the expected image's value range. `stem` like "conv3x3/edge/output".
+  /// For a failed comparison: the difference image (PFM with every channel, and a tone-mapped PNG of
+  /// the worst channel per pixel), actual and expected as PNG on the expected image's value range.
+  /// `stem` like "conv3x3/edge/output".
   std::vector<Evidence> comparison(const std::string& stem, const Comparison& result, const Image& expected,
                                    const Image& actual, double failAt);
 

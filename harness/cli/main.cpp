@@ -62,6 +62,7 @@ struct GradeArgs {
   std::string rubric = defaultRubric();
   std::string out;
   std::string device = "auto";
+  int evidenceCases = 1;
   bool quiet = false;
 };
 
@@ -86,7 +87,7 @@ int gradeCommand(const GradeArgs& args, bool visibleOnly) {
   const std::string out = args.out.empty() ? std::string("reports/") +
                                                  std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
                                            : args.out;
-  GradeOptions options{args.kernelsDir, out, visibleOnly};
+  GradeOptions options{args.kernelsDir, out, visibleOnly, args.evidenceCases};
   const Runtime runtime(device);
   const GradeReport report = gradeSubmission(runtime, rubric, options);
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
@@ -142,6 +143,10 @@ int main(int argc, char** argv) {
     sub->add_option("--out", args->out, "report folder (default reports/<folder name>)");
     sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")
         ->capture_default_str();
+    sub->add_option("--evidence-cases", args->evidenceCases,
+                    "write difference images for the first N failing cases of each check (0: all)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
     sub->add_flag("--quiet", args->quiet, "print no table");
   }
 

@@ -70,7 +70,9 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   }
 
   if (report.problem.empty()) {
-    TaskContext ctx(rt, info, source, evidence, inputs, rubric.settings);
+    GradeSettings settings = rubric.settings;
+    settings.evidenceCasesPerCheck = options.evidenceCasesPerCheck;
+    TaskContext ctx(rt, info, source, evidence, inputs, settings);
     std::map<std::string, CheckResult> checks;
     for (const CheckInfo& ci : info.checks) checks[ci.id].id = ci.id;
     bool anyCase = false;

@@ -14,6 +14,7 @@ struct GradeOptions {
   std::string kernelsDir;
   std::string outDir;
   bool visibleOnly = false;  ///< the students' self-check: visible cases only
+  int evidenceCasesPerCheck = 1;  ///< image files for the first N failing cases of a check (0: all)
 };
 
 /// Grades `options.kernelsDir` by `rubric` on `runtime`, writing evidence under options.outDir,

@@ -79,6 +79,7 @@ void TaskContext::runCheck(const CaseSpec& spec, const std::string& checkId, std
   outcome.caseId = spec.id;
   outcome.visible = spec.visible;
   outcome.status = Status::Passed;
+  currentCheck_ = checkId;
   try {
     body(outcome);
   } catch (const CheckFailure& f) {
@@ -111,6 +112,12 @@ void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Com
   }
   outcome.status = Status::Failed;
   outcome.message = comparison.summary();
+  const int limit = settings_.evidenceCasesPerCheck;
+  if (limit > 0 && imagesWritten_[currentCheck_]++ >= limit) {
+    outcome.details.push_back("no images for this case: images are written for the first " + std::to_string(limit) +
+                              " failing case(s) of each check (clgrade grade --evidence-cases)");
+    return;
+  }
   const std::vector<Evidence> files =
       evidence_.comparison(task_.id + "/" + stem, comparison, expected, actual, settings_.rule.maxSquaredError);
   outcome.evidence.insert(outcome.evidence.end(), files.begin(), files.end());

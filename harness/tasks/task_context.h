@@ -22,6 +22,9 @@ namespace clgrade {
 struct GradeSettings {
   CompareRule rule;
   bool outOfBoundsWritesFail = true;  ///< writes past the buffer or below the image fail the check
+  /// Image files are written for the first N failing cases of each check (0: all). Images of
+  /// every failing case of a template submission would take hundreds of MB per student.
+  int evidenceCasesPerCheck = 1;
 };
 
 /// One build of the task's file, as the report lists it.
@@ -83,6 +86,8 @@ class TaskContext {
   InputCache& inputs_;
   GradeSettings settings_;
   std::map<std::string, BuildResult> programs_;
+  std::string currentCheck_;                   ///< the check runCheck is running
+  std::map<std::string, int> imagesWritten_;  ///< failing cases with images, per check
   std::vector<BuildRecord> builds_;
 };
 
