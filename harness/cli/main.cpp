@@ -106,9 +106,9 @@ int gradeCommand(const GradeArgs& args, bool visibleOnly) {
   return kOk;
 }
 
-int goldenCommand(const std::vector<std::string>& rubrics, const std::string& write) {
+int goldenCommand(const std::vector<std::string>& rubrics, const std::string& write, const std::string& exportDir) {
   std::string manifest, err;
-  if (!goldenManifest(rubrics, &manifest, &err)) {
+  if (!goldenManifest(rubrics, &manifest, &err, exportDir)) {
     std::cerr << "clgrade: " << err << "\n";
     return kUsage;
   }
@@ -157,11 +157,13 @@ int main(int argc, char** argv) {
   CLI::App* golden = app.add_subcommand("golden", "print the golden manifest (inputs and CPU reference outputs)");
   golden->add_option("--rubric", goldenRubrics, "rubric files whose cases it covers");
   golden->add_option("--write", goldenWrite, "write the manifest to this file instead of printing it");
+  std::string goldenExport;
+  golden->add_option("--export", goldenExport, "also write every generated input to this folder (PFM + PNG)");
 
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("devices")) return listDevicesCommand();
   if (app.got_subcommand("grade")) return gradeCommand(gradeArgs, false);
   if (app.got_subcommand("check")) return gradeCommand(checkArgs, true);
-  if (app.got_subcommand("golden")) return goldenCommand(goldenRubrics, goldenWrite);
+  if (app.got_subcommand("golden")) return goldenCommand(goldenRubrics, goldenWrite, goldenExport);
   return kUsage;
 }

@@ -3,13 +3,29 @@
 #include <filesystem>
 #include <set>
 
+#include "image/pfm.h"
+#include "image/png.h"
 #include "rubric/rubric.h"
+#include "util/files.h"
 #include "tasks/task.h"
 #include "util/sha256.h"
 
 namespace clgrade {
 
-bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* manifest, std::string* err) {
+namespace {
+
+/// Writes an input as PFM and as PNG (normals mapped from [-1, 1]).
+bool exportInput(const std::string& dir, const std::string& name, const Image& image, std::string* err) {
+  if (!makeDirectories(dir, err)) return false;
+  const bool normals = name.find(".normals") != std::string::npos;
+  return writePfm(dir + "/" + name + ".pfm", image, err) &&
+         writePng(dir + "/" + name + ".png", image, normals ? -1.0f : 0.0f, 1.0f, err);
+}
+
+}  // namespace
+
+bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* manifest, std::string* err,
+                    const std::string& exportDir) {
   InputCache inputs;
   std::string references;
   for (const std::string& path : rubricPaths) {
@@ -36,6 +52,7 @@ bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* ma
   std::set<std::string> seen;
   for (const InputRecord& r : inputs.records()) {
     if (!seen.insert(r.name).second) continue;
+    if (!exportDir.empty() && !exportInput(exportDir, r.name, *inputs.find(r.name), err)) return false;
     text += "input\t" + r.name + "\t" + std::to_string(r.width) + "x" + std::to_string(r.height) + "x" +
             std::to_string(r.channels) + "\t" + r.sha256 + "\n";
   }

@@ -9,6 +9,8 @@ namespace clgrade {
 
 /// Text of the manifest for the cases of these rubric files (one line per input or output:
 /// kind, name, size, sha256). Deterministic: the same on every machine.
-bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* manifest, std::string* err);
+/// With `exportDir`, also writes every input there as PFM and as a PNG preview for people.
+bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* manifest, std::string* err,
+                    const std::string& exportDir = "");
 
 }  // namespace clgrade

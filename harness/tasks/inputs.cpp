@@ -43,6 +43,20 @@ const Scene& InputCache::scene(int w, int h) {
   return made;
 }
 
+const Image* InputCache::find(const std::string& name) const {
+  auto image = images_.find(name);
+  if (image != images_.end()) return &image->second;
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return nullptr;
+  auto scene = scenes_.find(name.substr(0, dot));
+  if (scene == scenes_.end()) return nullptr;
+  const std::string part = name.substr(dot + 1);
+  if (part == "colour") return &scene->second.colour;
+  if (part == "normals") return &scene->second.normals;
+  if (part == "depth") return &scene->second.depth;
+  return nullptr;
+}
+
 const Image& InputCache::colour(const std::string& kind, int w, int h) {
   if (kind == "scene") return scene(w, h).colour;
   if (kind == "extremes") return extremes(w, h);

@@ -27,6 +27,8 @@ class InputCache {
 
   /// Everything made so far, with hashes.
   const std::vector<InputRecord>& records() const { return records_; }
+  /// The image behind a record name ("scene_1280x720.normals"); nullptr if never made.
+  const Image* find(const std::string& name) const;
 
  private:
   void record(const std::string& name, const Image& image);
