@@ -1,6 +1,47 @@
 #include "cl/program.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 namespace clgrade {
+namespace {
+
+/// Some drivers (PoCL) print compiler diagnostics to the process's stderr besides the build log.
+/// While alive, this sends stderr to a temporary file, so a batch's terminal stays readable and
+/// the text can still go into the report. Single-threaded use only (it swaps file descriptor 2).
+class StderrCapture {
+ public:
+  StderrCapture() {
+    std::fflush(stderr);
+    file_ = std::tmpfile();
+    saved_ = dup(2);
+    if (file_ && saved_ >= 0) dup2(fileno(file_), 2);
+  }
+  /// Restores stderr and returns what was written meanwhile.
+  std::string finish() {
+    std::string text;
+    if (!file_ || saved_ < 0) return text;
+    std::fflush(stderr);
+    dup2(saved_, 2);
+    close(saved_);
+    saved_ = -1;
+    std::rewind(file_);
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file_)) > 0 && text.size() < (1u << 20)) text.append(buffer, n);
+    std::fclose(file_);
+    file_ = nullptr;
+    return text;
+  }
+  ~StderrCapture() { finish(); }
+
+ private:
+  std::FILE* file_ = nullptr;
+  int saved_ = -1;
+};
+
+}  // namespace
 
 BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options) {
   BuildResult result;
@@ -11,6 +52,7 @@ BuildResult buildProgram(const Runtime& rt, const std::string& source, const std
     result.error = "cannot create the program: " + describe(e);
     return result;
   }
+  StderrCapture capture;
   try {
     result.program.build(std::vector<cl::Device>{rt.device.device}, options.c_str());
     result.ok = true;
@@ -19,12 +61,15 @@ BuildResult buildProgram(const Runtime& rt, const std::string& source, const std
   } catch (const cl::Error& e) {
     result.error = "the program does not compile: " + describe(e);
   }
+  const std::string printed = capture.finish();
   try {
     result.log = result.program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(rt.device.device);
     while (!result.log.empty() && (result.log.back() == '\0' || result.log.back() == '\n')) result.log.pop_back();
   } catch (const cl::Error&) {
     // No log is not worth failing over; the error line says what happened.
   }
+  if (!printed.empty() && result.log.find(printed.substr(0, printed.find('\n'))) == std::string::npos)
+    result.log += (result.log.empty() ? "" : "\n") + std::string("[printed by the driver]\n") + printed;
   return result;
 }
 

@@ -101,7 +101,14 @@ class BilateralTask : public Task {
         "bilateral",
         "Bilateral filter",
         "ConvolutionBilateral.cl",
-        {"DiscontinuityHorizontal", "DiscontinuityVertical", "ConvHorizontal", "ConvVertical"},
+        {"DiscontinuityHorizontal(__global int* d_Disc, __global const float4* d_NormDepth, int Width, int Height, "
+         "int Pitch)",
+         "DiscontinuityVertical(__global int* d_Disc, __global const float4* d_NormDepth, int Width, int Height, "
+         "int Pitch)",
+         "ConvHorizontal(__global float* d_Dst, __global const float* d_Src, __global const int* d_Disc, "
+         "__constant float* c_Kernel, int Width, int Height, int Pitch)",
+         "ConvVertical(__global float* d_Dst, __global const float* d_Src, __global const int* d_Disc, "
+         "__constant float* c_Kernel, int Width, int Height, int Pitch)"},
         {{"discontinuity", "DiscontinuityHorizontal then DiscontinuityVertical: flags equal to the CPU's", ""},
          {"discontinuity_local_memory", "the discontinuity kernels read their tile from local memory",
           "local-memory use cannot be measured yet (needs the Oclgrind counters of issue #3)"},

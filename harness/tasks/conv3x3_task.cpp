@@ -55,7 +55,8 @@ class Conv3x3Task : public Task {
         "conv3x3",
         "3x3 convolution",
         "Convolution3x3.cl",
-        {"Convolution"},
+        {"Convolution(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel, uint Width, "
+         "uint Height, uint Pitch)"},
         {{"output", "Convolution against the CPU reference (course rule)", ""},
          {"bank_conflicts", "tile and halo stored into local memory without bank conflicts",
           "bank-conflict counting is not implemented yet (needs the Oclgrind counter of issue #3)"}}};

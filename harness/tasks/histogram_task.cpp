@@ -45,7 +45,11 @@ class HistogramTask : public Task {
         "histogram",
         "Histogram",
         "histogram.cl",
-        {"set_array_to_constant", "compute_histogram", "compute_histogram_local_memory"},
+        {"set_array_to_constant(__global int* array, int num_elements, int val)",
+         "compute_histogram(__global int* histogram, __global const float* img, int width, int height, int pitch, "
+         "int num_hist_bins)",
+         "compute_histogram_local_memory(__global int* histogram, __global const float* img, int width, int height, "
+         "int pitch, int num_hist_bins, __local int* local_hist)"},
         {{"global", "compute_histogram: counts equal to the CPU's", ""},
          {"local", "compute_histogram_local_memory: counts equal to the CPU's", ""},
          {"local_atomics", "local atomics per group, merged with one global atomic per bin",

@@ -57,7 +57,10 @@ class SeparableTask : public Task {
         "separable",
         "Separable convolution",
         "ConvolutionSeparable.cl",
-        {"ConvHorizontal", "ConvVertical"},
+        {"ConvHorizontal(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel, int Width, "
+         "int Pitch)",
+         "ConvVertical(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel, int Height, "
+         "int Pitch)"},
         {{"horizontal", "ConvHorizontal alone against the CPU's horizontal pass", ""},
          {"vertical", "ConvVertical alone, on the CPU's horizontal result, against the CPU's final result", ""},
          {"pipeline", "both passes chained against the CPU's final result", ""},

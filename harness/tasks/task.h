@@ -25,6 +25,7 @@ struct TaskInfo {
   std::string id;     ///< "separable"
   std::string title;  ///< "Separable convolution"
   std::string file;   ///< "ConvolutionSeparable.cl"
+  /// The kernels' signatures as the spec fixes them: "ConvVertical(__global float* d_Dst, ...)".
   std::vector<std::string> kernels;
   std::vector<CheckInfo> checks;
 };

@@ -1,5 +1,6 @@
 #include "tasks/task_context.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -56,6 +57,15 @@ cl::Kernel TaskContext::kernel(const BuildResult& build, const std::string& name
   cl::Kernel k;
   std::string err;
   if (!findKernel(build, name, &k, &err)) throw CheckFailure{task_.file + ": " + err, {}, {}};
+  for (const std::string& signature : task_.kernels) {
+    if (signature.compare(0, name.size() + 1, name + "(") != 0) continue;
+    const size_t expected = static_cast<size_t>(std::count(signature.begin(), signature.end(), ',')) + 1;
+    const cl_uint actual = k.getInfo<CL_KERNEL_NUM_ARGS>();
+    if (actual != expected)
+      throw CheckFailure{task_.file + ": kernel '" + name + "' takes " + std::to_string(actual) +
+                             " arguments; the assignment calls it with " + std::to_string(expected) + ": " + signature,
+                         {}, {}};
+  }
   return k;
 }
 

@@ -58,7 +58,8 @@ class TaskContext {
 
   /// The program built with exactly `options` (cached); throws CheckFailure with the log if it fails.
   const BuildResult& build(const std::string& options);
-  /// A kernel of a built program; throws CheckFailure naming the kernels that exist.
+  /// A kernel of a built program; throws CheckFailure naming the kernels that exist, or quoting the
+  /// assignment's signature when the kernel takes another number of arguments.
   cl::Kernel kernel(const BuildResult& build, const std::string& name);
   /// The work-group size to launch with: the kernel's reqd_work_group_size when it declares one,
   /// else `wanted`. A difference is noted in `outcome` (the launch follows the kernel).
