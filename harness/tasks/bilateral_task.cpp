@@ -25,16 +25,10 @@ SeparableConfig defaults() {
 }
 
 bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
-  ParamReader r(spec);
-  std::string problem;
-  readSeparableConfig(r, defaults(), c, &problem);
-  if (!r.ok(err)) return false;
-  if (problem.empty() && c->input != "scene") problem = "the bilateral filter needs input=\"scene\" (normals, depth)";
-  if (!problem.empty()) {
-    *err = "case '" + spec.id + "': " + problem;
-    return false;
-  }
-  return true;
+  if (!readSeparableCase(spec, defaults(), c, err)) return false;
+  if (c->input == "scene") return true;
+  *err = "case '" + spec.id + "': the bilateral filter needs input=\"scene\" (normals, depth)";
+  return false;
 }
 
 /// xyz = normal, w = depth: the packed buffer the discontinuity kernels read.
@@ -154,10 +148,7 @@ class BilateralTask : public Task {
       k.rows = std::max(c.rows(dh, dv), c.rows(ch, cv));
       return k;
     };
-    auto weightsBuffer = [&](const std::vector<float>& w) {
-      return cl::Buffer(ctx.runtime().context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * w.size(),
-                        const_cast<float*>(w.data()));
-    };
+    auto weightsBuffer = [&](const std::vector<float>& w) { return constantFloats(ctx.runtime(), w); };
     // Runs both discontinuity kernels into `disc` (filled with the sentinel first).
     auto detect = [&](CaseOutcome& o, Kernels& k, DevicePlane<int32_t>& disc) {
       const Runtime& rt = ctx.runtime();

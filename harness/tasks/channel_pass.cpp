@@ -4,6 +4,11 @@
 
 namespace clgrade {
 
+cl::Buffer constantFloats(const Runtime& rt, const std::vector<float>& values) {
+  return cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * values.size(),
+                    const_cast<float*>(values.data()));
+}
+
 Image runPerChannel(TaskContext& ctx, CaseOutcome& outcome, const std::string& name, cl::Kernel& kernel,
                     const Geometry& geometry, const Image& input, int rows, const BindPlanes& bind,
                     WriteAudit* audit) {

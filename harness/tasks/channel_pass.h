@@ -9,6 +9,9 @@
 
 namespace clgrade {
 
+/// A read-only buffer holding `values` (a filter's c_Kernel).
+cl::Buffer constantFloats(const Runtime& rt, const std::vector<float>& values);
+
 /// Binds a pass's arguments: the output plane and the input plane of the current channel.
 using BindPlanes = std::function<void(cl::Kernel& kernel, const cl::Buffer& dst, const cl::Buffer& src)>;
 

@@ -55,6 +55,18 @@ void readSeparableConfig(ParamReader& r, const SeparableConfig& d, SeparableConf
   }
 }
 
+bool readSeparableCase(const CaseSpec& spec, const SeparableConfig& defaults, SeparableConfig* c, std::string* err) {
+  ParamReader r(spec);
+  std::string problem;
+  readSeparableConfig(r, defaults, c, &problem);
+  if (!r.ok(err)) return false;
+  if (!problem.empty()) {
+    *err = "case '" + spec.id + "': " + problem;
+    return false;
+  }
+  return true;
+}
+
 Geometry horizontalGeometry(int width, int height, std::array<size_t, 2> group, int steps) {
   return {{roundUp(ceilDiv(width, steps), group[0]), roundUp(height, group[1])}, {group[0], group[1]}};
 }

@@ -27,6 +27,9 @@ struct SeparableConfig {
   int rows(std::array<size_t, 2> hGroupUsed, std::array<size_t, 2> vGroupUsed) const;
 };
 
+/// Reads a whole case (readSeparableConfig + unknown parameters); false with "case 'id': ..." in *err.
+bool readSeparableCase(const CaseSpec& spec, const SeparableConfig& defaults, SeparableConfig* c, std::string* err);
+
 /// Reads the parameters input, width, height, weights, vertical_weights, h_group, v_group, h_steps,
 /// v_steps (defaults from `defaults`) and checks the spec's assumptions (R <= group size along the
 /// filter, vertical launch width <= Pitch). The caller still calls r.ok().

@@ -18,15 +18,7 @@ SeparableConfig defaults() {
 }
 
 bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
-  ParamReader r(spec);
-  std::string problem;
-  readSeparableConfig(r, defaults(), c, &problem);
-  if (!r.ok(err)) return false;
-  if (!problem.empty()) {
-    *err = "case '" + spec.id + "': " + problem;
-    return false;
-  }
-  return true;
+  return readSeparableCase(spec, defaults(), c, err);
 }
 
 /// The CPU side of a case: the source, the horizontal result and the final result.
@@ -94,10 +86,7 @@ class SeparableTask : public Task {
       v->geometry = verticalGeometry(c.width, c.height, vGroup, c.vSteps);
       return c.rows(hGroup, vGroup);
     };
-    auto weightsBuffer = [&](const std::vector<float>& w) {
-      return cl::Buffer(ctx.runtime().context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * w.size(),
-                        const_cast<float*>(w.data()));
-    };
+    auto weightsBuffer = [&](const std::vector<float>& w) { return constantFloats(ctx.runtime(), w); };
     auto regions = [&](const Pass& p, bool horizontal) {
       const int tx = int(p.geometry.local[0]) * (horizontal ? c.hSteps : 1);
       const int ty = int(p.geometry.local[1]) * (horizontal ? 1 : c.vSteps);
