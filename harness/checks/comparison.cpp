@@ -21,6 +21,13 @@ Region classify(int x, int y, int width, int height, const RegionModel& m) {
   return Region::Interior;
 }
 
+void extend(Comparison* c, int x, int y) {
+  if (c->minX < 0 || x < c->minX) c->minX = x;
+  if (x > c->maxX) c->maxX = x;
+  if (c->minY < 0 || y < c->minY) c->minY = y;
+  if (y > c->maxY) c->maxY = y;
+}
+
 void count(Comparison* c, Region r) {
   if (r == Region::Border) ++c->borderBad;
   else if (r == Region::TileEdge) ++c->tileEdgeBad;
@@ -68,6 +75,7 @@ Comparison compareImages(const Image& expected, const Image& actual, const Compa
         if (bad) {
           ++c.bad;
           count(&c, classify(x, y, W, H, regions));
+          extend(&c, x, y);
           if (c.firstBad.size() < kFirstBadShown) c.firstBad.push_back({x, y, ch, e0, a});
         }
       }
@@ -97,6 +105,7 @@ Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<
         ++c.bad;
         c.maxError = 1;
         count(&c, classify(x, y, width, height, regions));
+        extend(&c, x, y);
         if (c.firstBad.size() < kFirstBadShown) c.firstBad.push_back({x, y, 0, double(expected[i]), double(actual[i])});
       }
     }
@@ -123,6 +132,9 @@ std::string Comparison::summary() const {
 
 std::vector<std::string> Comparison::details() const {
   std::vector<std::string> lines;
+  if (bad > 0)
+    lines.push_back("wrong values lie in x " + std::to_string(minX) + ".." + std::to_string(maxX) + ", y " +
+                    std::to_string(minY) + ".." + std::to_string(maxY));
   for (const BadPixel& p : firstBad) {
     lines.push_back("(x " + std::to_string(p.x) + ", y " + std::to_string(p.y) + ", channel " +
                     std::to_string(p.channel) + "): expected " + number(p.expected) + ", got " + number(p.actual));

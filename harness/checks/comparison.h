@@ -41,6 +41,7 @@ struct Comparison {
   double meanError = 0;
   long borderBad = 0, tileEdgeBad = 0, interiorBad = 0;
   std::vector<BadPixel> firstBad;  ///< the first few, in row order
+  int minX = -1, maxX = -1, minY = -1, maxY = -1;  ///< bounding box of the bad values (-1: none)
   bool lastRowSkipped = false;
   long lastRowBad = 0, lastRowNan = 0;  ///< always measured, compared or not
   Image difference;  ///< squared error per pixel-channel (exact: 1 where unequal), last row included

@@ -32,7 +32,8 @@ struct CaseOutcome {
 
 /// The result of one check over every case it ran on.
 struct CheckResult {
-  std::string id;  ///< e.g. "horizontal"
+  std::string id;     ///< e.g. "horizontal"
+  std::string title;  ///< what it checks, for people
   Status status = Status::NotMeasured;
   std::string message;
   std::vector<CaseOutcome> cases;

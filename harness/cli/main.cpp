@@ -95,7 +95,11 @@ int gradeCommand(const GradeArgs& args, bool visibleOnly) {
     std::cerr << "clgrade: " << err << "\n";
     return kOutput;
   }
-  if (!args.quiet) std::cout << terminalTable(report);
+  if (!args.quiet) {
+    std::cout << terminalTable(report);
+    const std::string failures = failureDetails(report, out);
+    if (!failures.empty()) std::cout << "\nWhat failed:\n\n" << failures;
+  }
   std::cout << "report: " << jsonPath << "  (" << report.seconds << " s)\n";
   if (visibleOnly) {
     const bool ok = report.allMeasuredPassed();

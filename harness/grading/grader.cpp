@@ -41,6 +41,7 @@ void failEverything(const Task& task, const TaskRubric& rubric, const std::strin
   for (const CheckInfo& info : task.info().checks) {
     CheckResult check;
     check.id = info.id;
+    check.title = info.title;
     check.status = Status::Failed;
     check.message = message;
     report->checks.push_back(check);
@@ -74,7 +75,10 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
     settings.evidenceCasesPerCheck = options.evidenceCasesPerCheck;
     TaskContext ctx(rt, info, source, evidence, inputs, settings);
     std::map<std::string, CheckResult> checks;
-    for (const CheckInfo& ci : info.checks) checks[ci.id].id = ci.id;
+    for (const CheckInfo& ci : info.checks) {
+      checks[ci.id].id = ci.id;
+      checks[ci.id].title = ci.title;
+    }
     bool anyCase = false;
     for (const CaseSpec& spec : taskRubric.cases) {
       if (options.visibleOnly && !spec.visible) continue;

@@ -25,7 +25,7 @@ ordered_json checkJson(const CheckResult& check) {
                      {"timings", o.timings},
                      {"evidence", evidenceJson(o.evidence)}});
   }
-  return {{"id", check.id}, {"status", statusName(check.status)}, {"message", check.message}, {"cases", cases}};
+  return {{"id", check.id}, {"title", check.title}, {"status", statusName(check.status)}, {"message", check.message}, {"cases", cases}};
 }
 
 }  // namespace

@@ -40,4 +40,33 @@ std::string terminalTable(const GradeReport& r, size_t width) {
   return out.str();
 }
 
+std::string failureDetails(const GradeReport& r, const std::string& reportDir, size_t detailLines) {
+  std::ostringstream out;
+  for (const TaskReport& t : r.tasks) {
+    if (!t.problem.empty()) {
+      out << t.id << ": " << t.problem << "\n\n";
+      continue;
+    }
+    for (const CheckResult& c : t.checks) {
+      if (c.status != Status::Failed && c.status != Status::Error) continue;
+      out << t.id << "." << c.id << " " << statusName(c.status) << ": " << c.title << "\n";
+      for (const CaseOutcome& o : c.cases) {
+        if (o.status != Status::Failed && o.status != Status::Error) continue;
+        out << "  case " << o.caseId << (o.visible ? "" : " (hidden)") << ": " << o.message << "\n";
+        for (size_t i = 0; i < o.details.size() && i < detailLines; ++i) out << "    " << o.details[i] << "\n";
+        if (o.details.size() > detailLines) out << "    ... (" << o.details.size() - detailLines << " more lines in report.json)\n";
+        // The difference image, a build log or a bins listing: the one file to open first.
+        for (const Evidence& e : o.evidence) {
+          const std::string& p = e.path;
+          if (p.find("_diff.png") != std::string::npos || p.find(".log") != std::string::npos ||
+              p.find(".txt") != std::string::npos)
+            out << "    see " << reportDir << "/" << p << "\n";
+        }
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
 }  // namespace clgrade

@@ -10,4 +10,8 @@ namespace clgrade {
 /// The table as text; `width` caps the reason column so lines fit a terminal.
 std::string terminalTable(const GradeReport& report, size_t width = 120);
 
+/// What went wrong, for each failed or errored check: its cases' reasons, the first details
+/// (wrong pixels, compiler errors) and the evidence files under `reportDir`. Empty when nothing failed.
+std::string failureDetails(const GradeReport& report, const std::string& reportDir, size_t detailLines = 4);
+
 }  // namespace clgrade

@@ -79,6 +79,7 @@ TEST(Comparison, RegionsSayWhereTheErrorsAre) {
   EXPECT_EQ(c.interiorBad, 2);
   EXPECT_NE(c.summary().find("1 at the image border, 1 at tile/halo edges, 2 inside tiles"), std::string::npos)
       << c.summary();
+  EXPECT_EQ(c.details().front(), "wrong values lie in x 0..13, y 5..6");
 }
 
 TEST(Comparison, DifferenceImageHoldsSquaredErrorIncludingLastRow) {
