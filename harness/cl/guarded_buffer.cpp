@@ -7,10 +7,11 @@ size_t roundUp(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
 GuardedBuffer::GuardedBuffer(const Runtime& rt, size_t dataBytes, size_t minGuardBytes) {
   const size_t align = std::max<size_t>(rt.baseAddrAlignBytes, 64);
-  front_ = roundUp(std::max<size_t>(minGuardBytes, 1), align);
+  if (!rt.guardBands) minGuardBytes = 0;
+  front_ = minGuardBytes ? roundUp(minGuardBytes, align) : 0;
   data_ = dataBytes;
   // The back guard starts right after the data (no alignment gap a kernel could write unseen).
-  total_ = roundUp(front_ + data_ + std::max<size_t>(minGuardBytes, 1), 16);
+  total_ = minGuardBytes ? roundUp(front_ + data_ + minGuardBytes, 16) : data_;
   whole_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, total_);
   cl_buffer_region region{front_, data_};
   view_ = whole_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);

@@ -10,11 +10,13 @@
 #include <iostream>
 
 #include "cl/device.h"
+#include "grading/analysis.h"
 #include "grading/golden.h"
 #include "grading/grader.h"
 #include "report/json_report.h"
 #include "report/terminal_table.h"
 #include "util/files.h"
+#include "util/subprocess.h"
 
 #ifndef CLGRADE_SOURCE_DIR
 #define CLGRADE_SOURCE_DIR "."
@@ -87,7 +89,8 @@ int gradeCommand(const GradeArgs& args, bool visibleOnly) {
   const std::string out = args.out.empty() ? std::string("reports/") +
                                                  std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
                                            : args.out;
-  GradeOptions options{args.kernelsDir, out, visibleOnly, args.evidenceCases};
+  GradeOptions options{args.kernelsDir, out, visibleOnly, args.evidenceCases,
+                       std::filesystem::path(selfExecutable()).parent_path().string()};
   const Runtime runtime(device);
   const GradeReport report = gradeSubmission(runtime, rubric, options);
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
@@ -108,6 +111,18 @@ int gradeCommand(const GradeArgs& args, bool visibleOnly) {
     return ok ? kOk : kFailures;
   }
   return kOk;
+}
+
+/// The child side of the simulated checks (started by grade/check, not by people).
+int analyzeCommand(const std::string& kernelsDir, const std::string& rubricPath, const std::string& task,
+                   const std::string& out) {
+  Rubric rubric;
+  std::vector<std::string> problems;
+  if (!loadRubric(rubricPath, &rubric, &problems)) {
+    for (const std::string& p : problems) std::cerr << p << "\n";
+    return kUsage;
+  }
+  return analyzeInChild(kernelsDir, rubric, task, out);
 }
 
 int goldenCommand(const std::vector<std::string>& rubrics, const std::string& write, const std::string& exportDir) {
@@ -164,10 +179,19 @@ int main(int argc, char** argv) {
   std::string goldenExport;
   golden->add_option("--export", goldenExport, "also write every generated input to this folder (PFM + PNG)");
 
+  std::string analyzeDir, analyzeRubric = defaultRubric(), analyzeTask, analyzeOut;
+  CLI::App* analyze = app.add_subcommand("analyze", "(internal) run a task's analysis case on Oclgrind");
+  analyze->add_option("kernels-dir", analyzeDir)->required();
+  analyze->add_option("--rubric", analyzeRubric);
+  analyze->add_option("--task", analyzeTask)->required();
+  analyze->add_option("--out", analyzeOut)->required();
+  analyze->group("");  // hidden from --help: grade and check start it
+
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("devices")) return listDevicesCommand();
   if (app.got_subcommand("grade")) return gradeCommand(gradeArgs, false);
   if (app.got_subcommand("check")) return gradeCommand(checkArgs, true);
+  if (app.got_subcommand("analyze")) return analyzeCommand(analyzeDir, analyzeRubric, analyzeTask, analyzeOut);
   if (app.got_subcommand("golden")) return goldenCommand(goldenRubrics, goldenWrite, goldenExport);
   return kUsage;
 }

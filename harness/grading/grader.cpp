@@ -1,10 +1,12 @@
 #include "grading/grader.h"
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <regex>
 
+#include "grading/analysis.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/sha256.h"
@@ -49,6 +51,94 @@ void failEverything(const Task& task, const TaskRubric& rubric, const std::strin
   (void)rubric;
 }
 
+/// True when a criterion of the task needs check `id`.
+bool needed(const TaskRubric& t, const std::string& id) {
+  for (const Criterion& c : t.criteria)
+    for (const std::string& check : c.checks)
+      if (check == id) return true;
+  return false;
+}
+
+/// One outcome of the simulator run, named after the analysis case.
+CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run) {
+  CaseOutcome o;
+  o.caseId = "analysis (" + t.analysis.caseId + " at " + std::to_string(t.analysis.width) + "x" +
+             std::to_string(t.analysis.height) + ")";
+  o.visible = true;
+  if (!run.logPath.empty()) o.evidence.push_back({"simulator log (Oclgrind)", run.logPath});
+  return o;
+}
+
+/// A data race or out-of-bounds access in a kernel fails (or annotates) the checks it decides.
+void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric, const AnalysisRun& run,
+                    std::map<std::string, CheckResult>* checks) {
+  std::map<std::string, std::vector<const SanitizerFinding*>> byCheck;
+  for (const SanitizerFinding& f : run.sanitizer.findings) {
+    auto it = task.info().kernelChecks.find(f.kernel);
+    if (it == task.info().kernelChecks.end()) continue;
+    for (const std::string& check : it->second) byCheck[check].push_back(&f);
+  }
+  for (const auto& [checkId, findings] : byCheck) {
+    CaseOutcome o = analysisOutcome(t, run);
+    const bool fail = rubric.settings.sanitizerFindingsFail;
+    o.status = fail ? Status::Failed : Status::Passed;
+    o.message = findings.front()->explanation();
+    if (findings.size() > 1) o.message += " (and " + std::to_string(findings.size() - 1) + " more findings)";
+    if (!fail) o.message = "not graded (rubric setting): " + o.message;
+    for (const SanitizerFinding* f : findings) {
+      o.details.push_back(f->kind + (f->space.empty() ? "" : " in " + f->space + " memory") + ", " + f->kernel +
+                          " line " + std::to_string(f->line) + ": " + f->code +
+                          (f->otherLine ? "  /  line " + std::to_string(f->otherLine) + ": " + f->otherCode : "") +
+                          " (" + std::to_string(f->count) + " reports)");
+    }
+    if (run.sanitizer.truncated) o.details.push_back("Oclgrind stopped after its error limit; there may be more");
+    (*checks)[checkId].cases.push_back(o);
+  }
+}
+
+/// Runs the simulator for a task with an <analysis> case: judges the simulated checks a criterion
+/// needs and applies the sanitizers' findings to the device checks.
+void runSimulator(const Task& task, const TaskRubric& taskRubric, const Rubric& rubric, const GradeOptions& options,
+                  std::map<std::string, CheckResult>* checks) {
+  std::vector<const CheckInfo*> simulated;
+  for (const CheckInfo& ci : task.info().checks)
+    if (ci.simulated) simulated.push_back(&ci);
+  CaseSpec spec;
+  if (!taskRubric.analysisCase(&spec)) {
+    for (const CheckInfo* ci : simulated) {
+      CaseOutcome o;
+      o.caseId = "analysis";
+      o.status = Status::NotMeasured;
+      o.message = "the rubric has no <analysis> case for this task";
+      (*checks)[ci->id].cases = {o};
+    }
+    return;
+  }
+  const AnalysisRun run = runAnalysis(options.toolsDir.empty() ? defaultToolsDir() : options.toolsDir,
+                                      options.kernelsDir, rubric, taskRubric, options.outDir);
+  for (const CheckInfo* ci : simulated) {
+    CaseOutcome o = analysisOutcome(taskRubric, run);
+    if (!needed(taskRubric, ci->id)) {
+      o.status = Status::NotMeasured;
+      o.message = "no criterion of the rubric needs it";
+    } else if (run.outcome == AnalysisRun::Outcome::Unavailable) {
+      o.status = Status::NotMeasured;
+      o.message = run.message;
+    } else if (run.outcome == AnalysisRun::Outcome::Failed) {
+      o.status = Status::Error;
+      o.message = run.message;
+    } else {
+      task.judgeSimulation(ci->id, run.counters, spec, &o);
+      o.evidence.push_back({"simulated counters (JSON)", "evidence/" + taskRubric.id + "/counters.json"});
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%.1f", run.seconds);
+      o.timings.push_back(std::string("simulator run: ") + seconds + " s");
+    }
+    (*checks)[ci->id].cases = {o};
+  }
+  if (run.outcome != AnalysisRun::Outcome::Unavailable) applySanitizer(task, taskRubric, rubric, run, checks);
+}
+
 TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& taskRubric, const Task& task,
                      const GradeOptions& options, InputCache& inputs, EvidenceWriter& evidence) {
   const TaskInfo& info = task.info();
@@ -87,9 +177,12 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
       task.runCase(ctx, spec, &outcomes);
       for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
     }
+    runSimulator(task, taskRubric, rubric, options, &checks);
     for (const CheckInfo& ci : info.checks) {
       CheckResult& c = checks[ci.id];
-      if (!ci.notMeasuredReason.empty()) {
+      if (ci.simulated) {
+        summarize(&c);
+      } else if (!ci.notMeasuredReason.empty()) {
         c.status = Status::NotMeasured;
         c.message = ci.notMeasuredReason;
       } else if (!anyCase) {

@@ -15,6 +15,7 @@ struct GradeOptions {
   std::string outDir;
   bool visibleOnly = false;  ///< the students' self-check: visible cases only
   int evidenceCasesPerCheck = 1;  ///< image files for the first N failing cases of a check (0: all)
+  std::string toolsDir;           ///< clgrade, the Oclgrind plugin and ICD folder (empty: defaultToolsDir())
 };
 
 /// Grades `options.kernelsDir` by `rubric` on `runtime`, writing evidence under options.outDir,

@@ -18,6 +18,19 @@ double TaskRubric::maxPoints() const {
   return sum;
 }
 
+bool TaskRubric::analysisCase(CaseSpec* spec) const {
+  if (!analysis.present) return false;
+  for (const CaseSpec& c : cases) {
+    if (c.id != analysis.caseId) continue;
+    *spec = c;
+    spec->id = "analysis";
+    spec->params["width"] = std::to_string(analysis.width);
+    spec->params["height"] = std::to_string(analysis.height);
+    return true;
+  }
+  return false;
+}
+
 double Rubric::maxPoints() const {
   double sum = 0;
   for (const TaskRubric& t : tasks) sum += t.maxPoints();
@@ -78,13 +91,21 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
     const std::string name = a->Name();
     if (name != "skip_last_row" && name != "max_squared_error" && name != "mean_squared_error" &&
-        name != "out_of_bounds_writes_fail")
+        name != "out_of_bounds_writes_fail" && name != "banks" && name != "bank_bytes" && name != "warp_size" &&
+        name != "analysis_timeout" && name != "sanitizer_findings_fail")
       problems.add(e->GetLineNum(), "unknown setting '" + name + "'");
   }
   s->rule.skipLastRow = readBool(e, "skip_last_row", s->rule.skipLastRow, problems);
   s->rule.maxSquaredError = readNumber(e, "max_squared_error", s->rule.maxSquaredError, problems);
   s->rule.meanSquaredError = readNumber(e, "mean_squared_error", s->rule.meanSquaredError, problems);
   s->outOfBoundsWritesFail = readBool(e, "out_of_bounds_writes_fail", s->outOfBoundsWritesFail, problems);
+  s->banks = static_cast<int>(readNumber(e, "banks", s->banks, problems));
+  s->bankBytes = static_cast<int>(readNumber(e, "bank_bytes", s->bankBytes, problems));
+  s->warpSize = static_cast<int>(readNumber(e, "warp_size", s->warpSize, problems));
+  s->analysisTimeoutSeconds = readNumber(e, "analysis_timeout", s->analysisTimeoutSeconds, problems);
+  s->sanitizerFindingsFail = readBool(e, "sanitizer_findings_fail", s->sanitizerFindingsFail, problems);
+  if (s->banks < 1 || s->bankBytes < 1 || s->warpSize < 1)
+    problems.add(e->GetLineNum(), "banks, bank_bytes and warp_size must be at least 1");
 }
 
 void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
@@ -135,9 +156,35 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       if (task && !task->validateCase(spec, &err)) problems.add(spec.line, err);
       if (!caseIds.insert(spec.id).second) problems.add(spec.line, "case id '" + spec.id + "' appears twice");
       t->cases.push_back(spec);
+    } else if (kind == "analysis") {
+      if (t->analysis.present) problems.add(child->GetLineNum(), "a task has at most one <analysis>");
+      t->analysis.present = true;
+      t->analysis.line = child->GetLineNum();
+      t->analysis.caseId = child->Attribute("case") ? child->Attribute("case") : "";
+      t->analysis.width = static_cast<int>(readNumber(child, "width", 0, problems, true));
+      t->analysis.height = static_cast<int>(readNumber(child, "height", 0, problems, true));
+      if (t->analysis.width < 1 || t->analysis.height < 1)
+        problems.add(child->GetLineNum(), "<analysis> needs a width and a height of at least 1");
     } else {
-      problems.add(child->GetLineNum(), "unexpected <" + kind + "> inside <task> (expected <criterion> or <case>)");
+      problems.add(child->GetLineNum(),
+                   "unexpected <" + kind + "> inside <task> (expected <criterion>, <case> or <analysis>)");
     }
+  }
+  if (t->analysis.present) {
+    CaseSpec spec;
+    std::string err;
+    if (!t->analysisCase(&spec))
+      problems.add(t->analysis.line, "<analysis case=\"" + t->analysis.caseId + "\"> names no case of this task");
+    else if (task && !task->validateCase(spec, &err))
+      problems.add(t->analysis.line, err);
+  }
+  if (task) {
+    for (const Criterion& c : t->criteria)
+      for (const std::string& id : c.checks)
+        for (const CheckInfo& ci : task->info().checks)
+          if (ci.id == id && ci.simulated && !t->analysis.present)
+            problems.add(c.line, "criterion '" + c.id + "' needs the simulated check '" + id +
+                                     "': the task needs an <analysis case=\"...\" width=\"...\" height=\"...\"/>");
   }
   if (t->criteria.empty()) problems.add(t->line, "task '" + t->id + "' has no <criterion>");
   if (t->cases.empty()) problems.add(t->line, "task '" + t->id + "' has no <case>");

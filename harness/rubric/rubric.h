@@ -19,12 +19,24 @@ struct Criterion {
   int line = 0;
 };
 
+/// The case the simulator runs for the simulated checks: one of the task's cases at a small size
+/// (counts scale exactly with the number of work-groups, and Oclgrind is slow).
+struct AnalysisSpec {
+  bool present = false;
+  std::string caseId;
+  int width = 0, height = 0;
+  int line = 0;
+};
+
 struct TaskRubric {
   std::string id;  ///< a task id of the registry: conv3x3, separable, bilateral, histogram
   std::vector<Criterion> criteria;
   std::vector<CaseSpec> cases;
+  AnalysisSpec analysis;
   int line = 0;
   double maxPoints() const;
+  /// The analysis case: the named case with the analysis size, id "analysis". False without <analysis>.
+  bool analysisCase(CaseSpec* spec) const;
 };
 
 struct Rubric {

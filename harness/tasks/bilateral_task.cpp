@@ -8,6 +8,7 @@
 #include "image/pfm.h"
 #include "tasks/channel_pass.h"
 #include "tasks/separable_config.h"
+#include "tasks/technique.h"
 #include "tasks/task_context.h"
 
 namespace clgrade {
@@ -104,11 +105,15 @@ class BilateralTask : public Task {
          "ConvVertical(__global float* d_Dst, __global const float* d_Src, __global const int* d_Disc, "
          "__constant float* c_Kernel, int Width, int Height, int Pitch)"},
         {{"discontinuity", "DiscontinuityHorizontal then DiscontinuityVertical: flags equal to the CPU's", ""},
-         {"discontinuity_local_memory", "the discontinuity kernels read their tile from local memory",
-          "local-memory use cannot be measured yet (needs the Oclgrind counters of issue #3)"},
+         {"discontinuity_local_memory", "the discontinuity kernels read their tile from local memory (simulated)", "",
+          true},
          {"filter_horizontal", "ConvHorizontal alone, on the CPU's flags, against the CPU's horizontal pass", ""},
          {"filter_vertical", "ConvVertical alone, on the CPU's flags and horizontal result, against the CPU", ""},
-         {"pipeline", "all four kernels chained against the CPU's final result", ""}}};
+         {"pipeline", "all four kernels chained against the CPU's final result", ""}},
+        {{"DiscontinuityHorizontal", {"discontinuity", "pipeline"}},
+         {"DiscontinuityVertical", {"discontinuity", "pipeline"}},
+         {"ConvHorizontal", {"filter_horizontal", "pipeline"}},
+         {"ConvVertical", {"filter_vertical", "pipeline"}}}};
     return info;
   }
 
@@ -263,6 +268,13 @@ class BilateralTask : public Task {
       ctx.judge(o, spec.id + "/pipeline", compareImages(expected, actual, ctx.settings().rule, regions), expected, actual);
       ctx.audit(o, "ConvVertical", audit, false);
     });
+  }
+
+  void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
+                       CaseOutcome* o) const override {
+    (void)checkId;
+    (void)spec;
+    judgeLocalReads(counters, {"DiscontinuityHorizontal", "DiscontinuityVertical"}, o);
   }
 
   std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,

@@ -4,6 +4,7 @@
 #include "cpu/reference.h"
 #include "image/pfm.h"
 #include "tasks/params.h"
+#include "tasks/technique.h"
 #include "tasks/task_context.h"
 
 namespace clgrade {
@@ -58,8 +59,9 @@ class Conv3x3Task : public Task {
         {"Convolution(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel, uint Width, "
          "uint Height, uint Pitch)"},
         {{"output", "Convolution against the CPU reference (course rule)", ""},
-         {"bank_conflicts", "tile and halo stored into local memory without bank conflicts",
-          "bank-conflict counting is not implemented yet (needs the Oclgrind counter of issue #3)"}}};
+         {"bank_conflicts", "tile and halo stored into local memory without bank conflicts (simulated)", "",
+          true}},
+        {{"Convolution", {"output"}}}};
     return info;
   }
 
@@ -107,6 +109,13 @@ class Conv3x3Task : public Task {
       ctx.audit(o, "Convolution", audit, false);
       ctx.timing(o, "Convolution", ms, g);
     });
+  }
+
+  void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
+                       CaseOutcome* o) const override {
+    (void)checkId;
+    (void)spec;
+    judgeTileLoad(counters, "Convolution", o);
   }
 
   std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,

@@ -3,6 +3,7 @@
 
 #include "cpu/reference.h"
 #include "tasks/params.h"
+#include "tasks/technique.h"
 #include "tasks/task_context.h"
 
 namespace clgrade {
@@ -52,8 +53,9 @@ class HistogramTask : public Task {
          "int pitch, int num_hist_bins, __local int* local_hist)"},
         {{"global", "compute_histogram: counts equal to the CPU's", ""},
          {"local", "compute_histogram_local_memory: counts equal to the CPU's", ""},
-         {"local_atomics", "local atomics per group, merged with one global atomic per bin",
-          "atomic counts per address space cannot be measured yet (needs the Oclgrind counters of issue #3)"}}};
+         {"local_atomics", "local atomics per group, merged with at most one global atomic per bin (simulated)", "",
+          true}},
+        {{"compute_histogram", {"global"}}, {"compute_histogram_local_memory", {"local"}}}};
     return info;
   }
 
@@ -122,6 +124,15 @@ class HistogramTask : public Task {
     };
     ctx.runCheck(spec, "global", out, [&](CaseOutcome& o) { run(o, "compute_histogram", false); });
     ctx.runCheck(spec, "local", out, [&](CaseOutcome& o) { run(o, "compute_histogram_local_memory", true); });
+  }
+
+  void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
+                       CaseOutcome* o) const override {
+    (void)checkId;
+    HistogramCase c;
+    std::string err;
+    readCase(spec, &c, &err);
+    judgeLocalHistogram(counters, "compute_histogram_local_memory", c.bins, o);
   }
 
   std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,

@@ -57,7 +57,8 @@ class SeparableTask : public Task {
          {"vertical", "ConvVertical alone, on the CPU's horizontal result, against the CPU's final result", ""},
          {"pipeline", "both passes chained against the CPU's final result", ""},
          {"sweep", "correct over the RESULT_STEPS sweep, with the performance chart",
-          "the RESULT_STEPS sweep and its chart are not implemented yet (issue #4)"}}};
+          "the RESULT_STEPS sweep and its chart are not implemented yet (issue #4)"}},
+        {{"ConvHorizontal", {"horizontal", "pipeline"}}, {"ConvVertical", {"vertical", "pipeline"}}}};
     return info;
   }
 

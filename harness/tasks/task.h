@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checks/result.h"
+#include "counters/counters.h"
 #include "tasks/case_spec.h"
 #include "tasks/inputs.h"
 
@@ -15,10 +16,13 @@ class TaskContext;
 
 /// A check a task offers to the rubric. A non-empty `notMeasuredReason` means clgrade cannot
 /// measure it yet: the check is reported as not_measured with that reason, never as passed.
+/// A `simulated` check is judged from the counters of a run in the simulator (Oclgrind with
+/// clgrade's plugin), not from the device's outputs.
 struct CheckInfo {
   std::string id;     ///< "horizontal"
   std::string title;  ///< "ConvHorizontal alone against the CPU's horizontal pass"
   std::string notMeasuredReason;
+  bool simulated = false;
 };
 
 struct TaskInfo {
@@ -28,6 +32,8 @@ struct TaskInfo {
   /// The kernels' signatures as the spec fixes them: "ConvVertical(__global float* d_Dst, ...)".
   std::vector<std::string> kernels;
   std::vector<CheckInfo> checks;
+  /// Kernel name -> the checks its correctness decides: a sanitizer finding in the kernel fails them.
+  std::map<std::string, std::vector<std::string>> kernelChecks;
 };
 
 class Task {
@@ -42,6 +48,15 @@ class Task {
   /// golden manifest: the same computation runCase compares against.
   virtual std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
                                                                            const CaseSpec& spec) const = 0;
+  /// Judges simulated check `checkId` from the counters of the analysis run of `spec`:
+  /// sets the outcome's status, message and details.
+  virtual void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
+                               CaseOutcome* outcome) const {
+    (void)counters;
+    (void)spec;
+    outcome->status = Status::NotMeasured;
+    outcome->message = "task has no simulated check '" + checkId + "'";
+  }
 };
 
 /// The four tasks, in the order of the assignment sheet.

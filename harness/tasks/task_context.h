@@ -25,6 +25,12 @@ struct GradeSettings {
   /// Image files are written for the first N failing cases of each check (0: all). Images of
   /// every failing case of a template submission would take hundreds of MB per student.
   int evidenceCasesPerCheck = 1;
+  /// The bank model of the simulated counters (the plugin's CLGRADE_BANKS, ...).
+  int banks = 32, bankBytes = 4, warpSize = 32;
+  /// Longest a simulator run may take before it is killed and reported as an error.
+  double analysisTimeoutSeconds = 600;
+  /// A data race or out-of-bounds access found by the simulator fails the kernel's checks.
+  bool sanitizerFindingsFail = true;
 };
 
 /// One build of the task's file, as the report lists it.

@@ -62,7 +62,7 @@ TEST_P(Sample, GradesAsExpected) {
   ASSERT_TRUE(loadRubric(kRoot + "/rubrics/" + rubricName + ".xml", &rubric, &problems));
   const std::string out = std::string(::testing::TempDir()) + "clgrade_e2e/" + sample + "_" + rubricName;
   std::filesystem::remove_all(out);
-  const GradeReport report = gradeSubmission(runtime(), rubric, {dir + "/kernels", out, false, 1});
+  const GradeReport report = gradeSubmission(runtime(), rubric, {dir + "/kernels", out, false, 1, ""});
   ASSERT_TRUE(writeFileAtomically(out + "/report.json", toJson(report), &err)) << err;
 
   for (const TaskReport& t : report.tasks) {

@@ -1,0 +1,124 @@
+#include "checks/sanitizer.h"
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace clgrade {
+
+bool SanitizerFinding::isRace() const { return kind.find("data race") != std::string::npos; }
+bool SanitizerFinding::isOutOfBounds() const { return kind.rfind("Invalid", 0) == 0; }
+
+std::string SanitizerFinding::explanation() const {
+  const std::string at = "line " + std::to_string(line);
+  if (isRace() && space == "local") {
+    if (otherLine && otherLine != line) {
+      const int a = std::min(line, otherLine), b = std::max(line, otherLine);
+      return "work-items use local memory that other work-items of the group write, with no barrier in between: "
+             "a barrier(CLK_LOCAL_MEM_FENCE) is missing between lines " + std::to_string(a) + " and " +
+             std::to_string(b) + " (" + kernel + ")";
+    }
+    return "work-items of one group access the same local address at " + at +
+           " without synchronisation: use a local atomic or a barrier (" + kernel + ")";
+  }
+  if (isRace()) {
+    return "work-items access the same " + (space.empty() ? std::string("memory") : space + " memory") +
+           " address at " + at + (otherLine && otherLine != line ? " and line " + std::to_string(otherLine) : "") +
+           " without synchronisation: an increment shared by work-items needs an atomic (" + kernel + ")";
+  }
+  if (isOutOfBounds()) {
+    const bool write = kind.find("write") != std::string::npos;
+    return std::string(write ? "writes" : "reads") + " outside the " + (space.empty() ? "" : space + " ") +
+           "buffer at " + at + ": check the coordinates against Width/Height (or the array size) before the " +
+           (write ? "store" : "load") + " (" + kernel + ")";
+  }
+  if (kind.find("ninitiali") != std::string::npos)
+    return "uses a value that was never written, at " + at + ": initialise it (" + kernel + ")";
+  return kind + " at " + at + " (" + kernel + ")";
+}
+
+namespace {
+
+/// "Invalid read of size 4 at global memory address 0x..." -> kind, space.
+void splitHeader(const std::string& header, std::string* kind, std::string* space) {
+  const size_t at = header.find(" at ");
+  *kind = header.substr(0, at);
+  space->clear();
+  const size_t memory = header.find(" memory address");
+  if (at != std::string::npos && memory != std::string::npos && memory > at + 4)
+    *space = header.substr(at + 4, memory - at - 4);
+}
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+}  // namespace
+
+SanitizerLog parseOclgrindLog(const std::string& text) {
+  SanitizerLog log;
+  std::map<std::tuple<std::string, std::string, std::string, int, int>, size_t> index;
+  std::istringstream in(text);
+  std::string line;
+  SanitizerFinding current;
+  bool open = false;
+  int atLines = 0;
+  auto flush = [&]() {
+    if (!open) return;
+    open = false;
+    const auto key = std::make_tuple(current.kind, current.space, current.kernel, current.line, current.otherLine);
+    auto it = index.find(key);
+    if (it != index.end()) {
+      ++log.findings[it->second].count;
+    } else {
+      index[key] = log.findings.size();
+      log.findings.push_back(current);
+    }
+  };
+  std::string pendingCodeFor;  // "first" or "second": the next indented line is that access's source
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line[0] != '\t' && line[0] != ' ') {
+      if (line.rfind("Oclgrind: ", 0) == 0) {
+        if (line.find("suppressing") != std::string::npos) log.truncated = true;
+        else log.fatal.push_back(line);
+        continue;
+      }
+      if (line.rfind("clgrade: ", 0) == 0) continue;  // our own notes in the log
+      if (line.find(" at ") == std::string::npos && line.find("error") == std::string::npos &&
+          line.find("Invalid") == std::string::npos && line.find("race") == std::string::npos)
+        continue;
+      flush();
+      current = SanitizerFinding();
+      splitHeader(line, &current.kind, &current.space);
+      open = true;
+      atLines = 0;
+      pendingCodeFor.clear();
+      continue;
+    }
+    if (!open) continue;
+    const std::string t = trim(line);
+    if (t.rfind("Kernel: ", 0) == 0) {
+      current.kernel = t.substr(8);
+    } else if (t.rfind("At line ", 0) == 0) {
+      const int n = std::atoi(t.c_str() + 8);
+      if (atLines++ == 0) {
+        current.line = n;
+        pendingCodeFor = "first";
+      } else {
+        current.otherLine = n;
+        pendingCodeFor = "second";
+      }
+    } else if (!pendingCodeFor.empty()) {
+      (pendingCodeFor == "first" ? current.code : current.otherCode) = t;
+      pendingCodeFor.clear();
+    }
+  }
+  flush();
+  return log;
+}
+
+}  // namespace clgrade

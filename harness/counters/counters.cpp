@@ -1,0 +1,67 @@
+#include "counters/counters.h"
+
+#include <nlohmann/json.hpp>
+
+#include "util/files.h"
+
+namespace clgrade {
+
+const KernelCounters* CounterReport::find(const std::string& name) const {
+  for (const KernelCounters& k : kernels)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+namespace {
+
+using nlohmann::json;
+
+AccessCounts accesses(const json& j) { return {j.value("loads", 0L), j.value("stores", 0L), j.value("atomics", 0L)}; }
+
+BankTally tally(const json& j) {
+  return {j.value("requests", 0L), j.value("wavefronts", 0L), j.value("conflicts", 0L)};
+}
+
+BankCounts bankCounts(const json& j) {
+  return {tally(j.value("load", json::object())), tally(j.value("store", json::object())),
+          tally(j.value("atomic", json::object()))};
+}
+
+}  // namespace
+
+bool readCounters(const std::string& path, CounterReport* report, std::string* err) {
+  std::string text;
+  if (!readFile(path, &text, err)) return false;
+  try {
+    const json j = json::parse(text);
+    CounterReport r;
+    const json model = j.value("model", json::object());
+    r.banks = model.value("banks", 32);
+    r.bankBytes = model.value("bank_bytes", 4);
+    r.warpSize = model.value("warp_size", 32);
+    for (const json& k : j.at("kernels")) {
+      KernelCounters c;
+      c.name = k.at("name").get<std::string>();
+      c.invocations = k.value("invocations", 0L);
+      c.workGroups = k.value("work_groups", 0L);
+      c.global = accesses(k.value("global", json::object()));
+      c.local = accesses(k.value("local", json::object()));
+      c.bank = bankCounts(k.value("bank", json::object()));
+      const json phases = k.value("phases", json::object());
+      c.loadPhase = bankCounts(phases.value("load", json::object()));
+      c.computePhase = bankCounts(phases.value("compute", json::object()));
+      for (const json& l : k.value("lines", json::array())) {
+        c.lines.push_back({l.value("line", 0), l.value("kind", std::string()), l.value("phase", std::string()),
+                           l.value("requests", 0L), l.value("wavefronts", 0L), l.value("conflicts", 0L)});
+      }
+      r.kernels.push_back(c);
+    }
+    *report = r;
+    return true;
+  } catch (const std::exception& e) {
+    if (err) *err = path + ": not a counters file: " + e.what();
+    return false;
+  }
+}
+
+}  // namespace clgrade

@@ -1,0 +1,53 @@
+// Counts of memory accesses and local-memory bank conflicts per kernel, as the Oclgrind plugin
+// (harness/counters/oclgrind) writes them: the evidence for the technique criteria.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace clgrade {
+
+struct AccessCounts {
+  long loads = 0, stores = 0, atomics = 0;
+};
+
+/// Warp requests to local memory, the wavefronts they took, and the conflicts:
+/// wavefronts - ceil(distinct words / banks) summed over requests (0 when conflict-free).
+struct BankTally {
+  long requests = 0, wavefronts = 0, conflicts = 0;
+};
+
+struct BankCounts {
+  BankTally load, store, atomic;
+};
+
+/// A source line responsible for conflicts.
+struct LineConflicts {
+  int line = 0;
+  std::string kind;   ///< load, store, atomic
+  std::string phase;  ///< load (before the first barrier) or compute
+  long requests = 0, wavefronts = 0, conflicts = 0;
+};
+
+struct KernelCounters {
+  std::string name;
+  long invocations = 0;
+  long workGroups = 0;
+  AccessCounts global, local;
+  BankCounts bank;
+  BankCounts loadPhase;     ///< before the first barrier a work-item passes: the tile load
+  BankCounts computePhase;  ///< after it
+  std::vector<LineConflicts> lines;
+};
+
+struct CounterReport {
+  int banks = 32, bankBytes = 4, warpSize = 32;
+  std::vector<KernelCounters> kernels;
+  /// nullptr when the kernel never ran.
+  const KernelCounters* find(const std::string& name) const;
+};
+
+/// Parses the plugin's JSON; false with a message when the file is missing or malformed.
+bool readCounters(const std::string& path, CounterReport* report, std::string* err);
+
+}  // namespace clgrade

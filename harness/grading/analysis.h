@@ -1,0 +1,36 @@
+// The simulator run behind the simulated checks: the task's host code runs the analysis case on
+// Oclgrind with clgrade's counting plugin, in a child process (Oclgrind is slow, can abort, and
+// takes its options from the environment), and the counters come back as a file.
+#pragma once
+
+#include <string>
+
+#include "checks/sanitizer.h"
+#include "counters/counters.h"
+#include "rubric/rubric.h"
+
+namespace clgrade {
+
+/// Where the child finds `clgrade`, the plugin and the Oclgrind ICD folder: the build folder
+/// (CLGRADE_TOOLS_DIR in the environment overrides it).
+std::string defaultToolsDir();
+
+struct AnalysisRun {
+  enum class Outcome { Ran, Unavailable, Failed } outcome = Outcome::Failed;
+  std::string message;   ///< why it is unavailable or failed
+  std::string logPath;   ///< the simulator's output, relative to the report folder
+  CounterReport counters;
+  SanitizerLog sanitizer;  ///< what Oclgrind's checkers found
+  double seconds = 0;
+};
+
+/// Runs `clgrade analyze` for one task in a child process and reads the counters it leaves.
+AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsDir, const Rubric& rubric,
+                        const TaskRubric& task, const std::string& reportDir);
+
+/// The child's side (`clgrade analyze`): runs the task's analysis case on the Oclgrind device.
+/// Returns a process exit code.
+int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
+                   const std::string& reportDir);
+
+}  // namespace clgrade
