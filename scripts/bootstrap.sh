@@ -17,8 +17,12 @@ cd "$(dirname "$0")/.."
 #   libssl-dev               SHA-256 (OpenSSL's libcrypto) for the reproducibility block
 #   libgtest-dev             the tests
 #   clinfo                   lists OpenCL platforms in CI logs
+#   oclgrind liboclgrind-dev the simulator and its plugin headers: clgrade's plugin counts local-memory
+#                            bank conflicts and accesses (harness/counters/oclgrind)
+#   llvm-14-dev              LLVM headers that Oclgrind's own headers include (liboclgrind-dev lacks the dependency)
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
-          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libgtest-dev clinfo)
+          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libgtest-dev clinfo
+          oclgrind liboclgrind-dev llvm-14-dev)
 
 install_missing() {
   local missing=()

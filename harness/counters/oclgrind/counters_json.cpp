@@ -1,0 +1,122 @@
+#include "counters_json.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace clgrade::counters {
+namespace {
+
+/// A JSON string literal; kernel names are identifiers, but the file must stay valid whatever comes.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", c);
+      out += escape;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string triple(const BankTally& t) {
+  std::ostringstream out;
+  out << "{\"requests\": " << t.requests << ", \"wavefronts\": " << t.wavefronts << ", \"conflicts\": " << t.conflicts
+      << "}";
+  return out.str();
+}
+
+std::string counts(const AccessCounts& c) {
+  std::ostringstream out;
+  out << "{\"loads\": " << c.loads << ", \"stores\": " << c.stores << ", \"atomics\": " << c.atomics << "}";
+  return out.str();
+}
+
+/// {"load": ..., "store": ..., "atomic": ...} from a per-kind getter.
+template <typename PerKind>
+std::string byKind(PerKind perKind) {
+  return "{\"load\": " + triple(perKind(AccessKind::Load)) + ", \"store\": " + triple(perKind(AccessKind::Store)) +
+         ", \"atomic\": " + triple(perKind(AccessKind::Atomic)) + "}";
+}
+
+std::string linesJson(const KernelTally& k) {
+  std::vector<std::pair<LineKey, BankTally>> conflicting;
+  for (const auto& entry : k.lines)
+    if (entry.second.conflicts > 0) conflicting.push_back(entry);
+  // Most conflicts first; ties in source order, so the file is the same from run to run.
+  std::stable_sort(conflicting.begin(), conflicting.end(),
+                   [](const auto& a, const auto& b) { return a.second.conflicts > b.second.conflicts; });
+  std::ostringstream out;
+  out << "[";
+  for (size_t i = 0; i < conflicting.size(); ++i) {
+    const auto& [key, t] = conflicting[i];
+    out << (i ? ",\n    " : "\n    ") << "{\"line\": " << key.line << ", \"kind\": \"" << kindName(key.kind)
+        << "\", \"phase\": \"" << phaseName(key.phase) << "\", \"requests\": " << t.requests
+        << ", \"wavefronts\": " << t.wavefronts << ", \"conflicts\": " << t.conflicts << "}";
+  }
+  out << (conflicting.empty() ? "]" : "\n   ]");
+  return out.str();
+}
+
+std::string kernelJson(const std::string& name, const KernelTally& k) {
+  std::ostringstream out;
+  out << "  {\"name\": " << quoted(name) << ", \"invocations\": " << k.invocations
+      << ", \"work_groups\": " << k.workGroups << ",\n"
+      << "   \"global\": " << counts(k.global) << ",\n"
+      << "   \"local\": " << counts(k.local) << ",\n"
+      << "   \"bank\": " << byKind([&](AccessKind kind) { return k.bankTotal(kind); }) << ",\n"
+      << "   \"phases\": {\"load\": " << byKind([&](AccessKind kind) { return k.bankTotal(kind, Phase::Load); })
+      << ",\n              \"compute\": "
+      << byKind([&](AccessKind kind) { return k.bankTotal(kind, Phase::Compute); }) << "},\n"
+      << "   \"lines\": " << linesJson(k) << "}";
+  return out.str();
+}
+
+}  // namespace
+
+std::string countersJson(const BankModel& model, const KernelTallies& kernels) {
+  std::ostringstream out;
+  out << "{\"model\": {\"banks\": " << model.banks << ", \"bank_bytes\": " << model.bankBytes
+      << ", \"warp_size\": " << model.warpSize << "},\n \"kernels\": [";
+  bool first = true;
+  for (const auto& [name, tally] : kernels) {
+    out << (first ? "\n" : ",\n") << kernelJson(name, tally);
+    first = false;
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+bool replaceFile(const std::string& path, const std::string& text, std::string* error) {
+  const std::string temp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      *error = "cannot write " + temp + ": " + std::strerror(errno);
+      std::remove(temp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    *error = "cannot rename " + temp + " to " + path + ": " + std::strerror(errno);
+    std::remove(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace clgrade::counters

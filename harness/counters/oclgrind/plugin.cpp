@@ -1,0 +1,242 @@
+// The Oclgrind side: hooks that feed the tallies, one results store for the whole process, and the
+// entry points Oclgrind looks for when OCLGRIND_PLUGINS names this library.
+#include <oclgrind/Context.h>
+#include <oclgrind/Kernel.h>
+#include <oclgrind/KernelInvocation.h>
+#include <oclgrind/Memory.h>
+#include <oclgrind/Plugin.h>
+#include <oclgrind/WorkGroup.h>
+#include <oclgrind/WorkItem.h>
+
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Instruction.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "counters_json.h"
+#include "warp_regrouper.h"
+
+namespace clgrade::counters {
+namespace {
+
+/// A positive integer from the environment, `fallback` if unset; a bad value is said and ignored.
+uint32_t envCount(const char* name, uint32_t fallback, uint32_t maximum) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  const unsigned long value = std::strtoul(text, &end, 10);
+  if (*end != '\0' || value == 0 || value > maximum) {
+    std::cerr << "clgrade_oclgrind: ignoring " << name << "=" << text << " (want 1.." << maximum << "), using "
+              << fallback << "\n";
+    return fallback;
+  }
+  return static_cast<uint32_t>(value);
+}
+
+/// What the process has counted. Oclgrind loads plugins once per OpenCL context, and every
+/// instance adds to this one store, so the file always holds every kernel of the process.
+struct Results {
+  std::mutex mutex;
+  BankModel model;
+  std::string outPath;
+  KernelTallies kernels;
+  bool warnedWrite = false;
+  bool warnedOrder = false;
+
+  Results() {
+    model.banks = envCount("CLGRADE_BANKS", 32, 1u << 16);
+    model.bankBytes = envCount("CLGRADE_BANK_BYTES", 4, 1u << 16);
+    model.warpSize = envCount("CLGRADE_WARP_SIZE", 32, 1u << 16);
+    if (const char* out = std::getenv("CLGRADE_COUNTERS_OUT")) outPath = out;
+  }
+
+  /// Rewrites the counters file; the caller holds `mutex`.
+  void write() {
+    if (outPath.empty()) return;
+    std::string error;
+    if (!replaceFile(outPath, countersJson(model, kernels), &error) && !warnedWrite) {
+      std::cerr << "clgrade_oclgrind: " << error << "\n";
+      warnedWrite = true;
+    }
+  }
+};
+
+Results& results() {
+  static Results r;
+  return r;
+}
+
+/// What one Oclgrind worker thread holds for the work-group it runs (a worker runs a group from
+/// begin to completion), merged into the kernel's tally under the lock only once, at its end.
+struct WorkerState {
+  KernelTally* kernel = nullptr;
+  KernelTally group;
+  oclgrind::Size3 groupSize;
+  WarpRegrouper regrouper;
+};
+thread_local WorkerState worker;
+
+/// std::stack hides its container; a derived class may reach it, so the chain is read in place.
+struct CallStackView : std::stack<const llvm::Instruction*> {
+  static const container_type& of(const std::stack<const llvm::Instruction*>& s) { return s.*(&CallStackView::c); }
+};
+
+/// Hash of the calls that led here: the same instruction in a function called from two places
+/// makes two sites, as the warp executes them as two instructions.
+uint64_t callChainHash(const oclgrind::WorkItem* workItem) {
+  uint64_t hash = 0;
+  for (const llvm::Instruction* call : CallStackView::of(workItem->getCallStack()))
+    hash = (hash ^ reinterpret_cast<uintptr_t>(call)) * 0x100000001b3ull + 1;
+  return hash;
+}
+
+/// The source line of an instruction. Oclgrind adds debug information itself when it builds a
+/// program, so this works without -g; 0 if an instruction has none.
+uint32_t sourceLine(const llvm::Instruction* instruction) {
+  if (!instruction) return 0;
+  const llvm::DILocation* location = instruction->getDebugLoc().get();
+  return location ? location->getLine() : 0;
+}
+
+class BankConflictPlugin final : public oclgrind::Plugin {
+ public:
+  explicit BankConflictPlugin(const oclgrind::Context* context) : oclgrind::Plugin(context) {}
+
+  ~BankConflictPlugin() override {
+    Results& r = results();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.write();
+  }
+
+  void kernelBegin(const oclgrind::KernelInvocation* invocation) override {
+    Results& r = results();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    current_ = &r.kernels[invocation->getKernel()->getName()];
+    ++current_->invocations;
+  }
+
+  void kernelEnd(const oclgrind::KernelInvocation*) override {
+    Results& r = results();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.write();
+  }
+
+  void workGroupBegin(const oclgrind::WorkGroup* workGroup) override {
+    worker.kernel = current_;
+    worker.group = KernelTally{};
+    worker.group.workGroups = 1;
+    worker.groupSize = workGroup->getGroupSize();
+    worker.regrouper.begin(results().model, &worker.group);
+  }
+
+  void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override { worker.regrouper.barrier(); }
+
+  void workGroupComplete(const oclgrind::WorkGroup*) override {
+    worker.regrouper.finish();
+    Results& r = results();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (worker.kernel) worker.kernel->merge(worker.group);
+    if (worker.regrouper.sawOutOfOrderLanes() && !r.warnedOrder) {
+      std::cerr << "clgrade_oclgrind: work-items ran out of linear order; bank counts are approximate\n";
+      r.warnedOrder = true;
+    }
+  }
+
+  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t address,
+                  size_t size) override {
+    access(memory, workItem, AccessKind::Load, address, size);
+  }
+
+  void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t address, size_t size,
+                   const uint8_t*) override {
+    access(memory, workItem, AccessKind::Store, address, size);
+  }
+
+  // async_work_group_copy: Oclgrind has the group copy element by element, with no lane and so no
+  // request to pair. Counted as accesses (a kernel that fills its tile so does use local memory),
+  // not as bank requests.
+  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t) override {
+    countAccess(memory, AccessKind::Load);
+  }
+
+  void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t,
+                   const uint8_t*) override {
+    countAccess(memory, AccessKind::Store);
+  }
+
+  // An atomic is reported as an atomic load and then an atomic store (no store when a cmpxchg
+  // fails), so only the load hook counts it.
+  void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, oclgrind::AtomicOp,
+                        size_t address, size_t size) override {
+    access(memory, workItem, AccessKind::Atomic, address, size);
+  }
+
+ private:
+  /// Adds the access to its address space's counts; true if it was to local memory.
+  static bool countAccess(const oclgrind::Memory* memory, AccessKind kind) {
+    if (!worker.kernel) return false;
+    switch (memory->getAddressSpace()) {
+      case oclgrind::AddrSpaceGlobal:
+      case oclgrind::AddrSpaceConstant:
+        worker.group.global.count(kind);
+        return false;
+      case oclgrind::AddrSpaceLocal:
+        worker.group.local.count(kind);
+        return true;
+      default:
+        return false;  // private memory
+    }
+  }
+
+  void access(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, AccessKind kind, size_t address,
+              size_t size) {
+    if (!countAccess(memory, kind)) return;
+    const oclgrind::Size3 id = workItem->getLocalID();
+    const oclgrind::Size3& size3 = worker.groupSize;
+    const uint32_t lane = static_cast<uint32_t>(id.x + size3.x * (id.y + size3.y * id.z));
+    const llvm::Instruction* instruction = workItem->getCurrentInstruction();
+    worker.regrouper.record(lane, Site{instruction, callChainHash(workItem), kind}, sourceLine(instruction), address,
+                            static_cast<uint32_t>(size));
+  }
+
+  KernelTally* current_ = nullptr;  // the running kernel's tally; std::map nodes stay put
+};
+
+/// The plugin of each Oclgrind context (one per OpenCL context); guarded by Results::mutex.
+std::map<const oclgrind::Context*, BankConflictPlugin*>& plugins() {
+  static std::map<const oclgrind::Context*, BankConflictPlugin*> byContext;
+  return byContext;
+}
+
+}  // namespace
+}  // namespace clgrade::counters
+
+/// Called by Oclgrind for each context it creates, once OCLGRIND_PLUGINS names this library.
+extern "C" void initializePlugins(oclgrind::Context* context) {
+  using namespace clgrade::counters;
+  auto* plugin = new BankConflictPlugin(context);
+  {
+    std::lock_guard<std::mutex> lock(results().mutex);
+    plugins()[context] = plugin;
+  }
+  context->registerPlugin(plugin);
+}
+
+/// Called by Oclgrind when that context goes away; the plugin writes the counters file once more.
+extern "C" void releasePlugins(oclgrind::Context* context) {
+  using namespace clgrade::counters;
+  BankConflictPlugin* plugin = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(results().mutex);
+    auto found = plugins().find(context);
+    if (found == plugins().end()) return;
+    plugin = found->second;
+    plugins().erase(found);
+  }
+  context->unregisterPlugin(plugin);
+  delete plugin;
+}

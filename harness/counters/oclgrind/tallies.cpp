@@ -1,0 +1,64 @@
+#include "tallies.h"
+
+#include <tuple>
+
+namespace clgrade::counters {
+
+const char* kindName(AccessKind kind) {
+  switch (kind) {
+    case AccessKind::Load: return "load";
+    case AccessKind::Store: return "store";
+    case AccessKind::Atomic: return "atomic";
+  }
+  return "?";
+}
+
+const char* phaseName(Phase phase) { return phase == Phase::Load ? "load" : "compute"; }
+
+void BankTally::add(const BankTally& other) {
+  requests += other.requests;
+  wavefronts += other.wavefronts;
+  conflicts += other.conflicts;
+}
+
+void AccessCounts::count(AccessKind kind) {
+  switch (kind) {
+    case AccessKind::Load: ++loads; break;
+    case AccessKind::Store: ++stores; break;
+    case AccessKind::Atomic: ++atomics; break;
+  }
+}
+
+void AccessCounts::add(const AccessCounts& other) {
+  loads += other.loads;
+  stores += other.stores;
+  atomics += other.atomics;
+}
+
+bool LineKey::operator<(const LineKey& other) const {
+  return std::tie(line, kind, phase) < std::tie(other.line, other.kind, other.phase);
+}
+
+void KernelTally::merge(const KernelTally& other) {
+  invocations += other.invocations;
+  workGroups += other.workGroups;
+  global.add(other.global);
+  local.add(other.local);
+  for (const auto& [key, tally] : other.lines) lines[key].add(tally);
+}
+
+BankTally KernelTally::bankTotal(AccessKind kind) const {
+  BankTally sum;
+  for (const auto& [key, tally] : lines)
+    if (key.kind == kind) sum.add(tally);
+  return sum;
+}
+
+BankTally KernelTally::bankTotal(AccessKind kind, Phase phase) const {
+  BankTally sum;
+  for (const auto& [key, tally] : lines)
+    if (key.kind == kind && key.phase == phase) sum.add(tally);
+  return sum;
+}
+
+}  // namespace clgrade::counters

@@ -1,0 +1,67 @@
+// What the plugin counts, per kernel name: accesses by address space, and local-memory requests,
+// wavefronts and conflicts per source line, access kind and phase. Plain C++ with no Oclgrind.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace clgrade::counters {
+
+/// How a lane touched memory. Atomics are their own kind: Oclgrind reports an atomic as a load
+/// and a store, the plugin counts it once.
+enum class AccessKind : uint8_t { Load, Store, Atomic };
+
+/// "load": before the first barrier of the work-group; "compute": after it. For a tiled kernel
+/// that separates filling the tile from reading it.
+enum class Phase : uint8_t { Load, Compute };
+
+/// "load", "store", "atomic": the names report.json uses.
+const char* kindName(AccessKind kind);
+/// "load", "compute".
+const char* phaseName(Phase phase);
+
+/// Local-memory requests (warp instructions) and what they cost.
+struct BankTally {
+  uint64_t requests = 0;
+  uint64_t wavefronts = 0;
+  uint64_t conflicts = 0;
+  void add(const BankTally& other);
+};
+
+/// Number of accesses (one per lane and instruction, whatever its size) in one address space.
+struct AccessCounts {
+  uint64_t loads = 0;
+  uint64_t stores = 0;
+  uint64_t atomics = 0;
+  void count(AccessKind kind);
+  void add(const AccessCounts& other);
+};
+
+/// Where requests come from: a source line (0 when the instruction has none), kind and phase.
+struct LineKey {
+  uint32_t line = 0;
+  AccessKind kind = AccessKind::Load;
+  Phase phase = Phase::Load;
+  bool operator<(const LineKey& other) const;
+};
+
+/// Everything counted for one kernel name (all its launches summed), or for one work-group
+/// before it is merged into its kernel.
+struct KernelTally {
+  uint64_t invocations = 0;
+  uint64_t workGroups = 0;
+  AccessCounts global;  // __global and __constant: Oclgrind keeps both in one memory
+  AccessCounts local;
+  std::map<LineKey, BankTally> lines;  // every line with local requests, conflicting or not
+
+  void merge(const KernelTally& other);
+  /// Sum over lines of one kind; with a phase, of that phase only.
+  BankTally bankTotal(AccessKind kind) const;
+  BankTally bankTotal(AccessKind kind, Phase phase) const;
+};
+
+/// Kernel name -> its tally; std::map so the output is in a stable order.
+using KernelTallies = std::map<std::string, KernelTally>;
+
+}  // namespace clgrade::counters

@@ -1,0 +1,205 @@
+// The bank model, the lane regrouping and the counters file on their own: no Oclgrind needed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "bank_model.h"
+#include "counters_json.h"
+#include "warp_regrouper.h"
+
+namespace clgrade::counters {
+namespace {
+
+/// 32 lanes, lane l at byte `base + l * strideBytes`, `size` bytes each.
+std::vector<LaneAccess> warp(uint64_t strideBytes, uint32_t size, uint64_t base = 0) {
+  std::vector<LaneAccess> lanes;
+  for (uint64_t l = 0; l < 32; ++l) lanes.push_back({base + l * strideBytes, size});
+  return lanes;
+}
+
+std::pair<uint64_t, uint64_t> cost(const std::vector<LaneAccess>& lanes, BankModel model = {}) {
+  CostScratch scratch;
+  const RequestCost c = requestCost(model, lanes, &scratch);
+  return {c.wavefronts, c.conflicts};
+}
+
+using Cost = std::pair<uint64_t, uint64_t>;  // wavefronts, conflicts
+
+TEST(BankModel, ConsecutiveFloatsTakeOneWavefront) { EXPECT_EQ(cost(warp(4, 4)), (Cost{1, 0})); }
+
+TEST(BankModel, StridesConflictByTheirSharedBanks) {
+  EXPECT_EQ(cost(warp(8, 4)), (Cost{2, 1}));
+  EXPECT_EQ(cost(warp(16, 4)), (Cost{4, 3}));
+  EXPECT_EQ(cost(warp(128, 4)), (Cost{32, 31}));
+  EXPECT_EQ(cost(warp(132, 4)), (Cost{1, 0}));
+}
+
+TEST(BankModel, SameWordIsABroadcast) {
+  EXPECT_EQ(cost(warp(0, 4)), (Cost{1, 0}));
+  // Two bytes of one word count as the word once.
+  EXPECT_EQ(cost({{0, 1}, {1, 1}, {2, 2}}), (Cost{1, 0}));
+}
+
+TEST(BankModel, WideAccessesCountOnlyExtraWavefronts) {
+  EXPECT_EQ(cost(warp(16, 16)), (Cost{4, 0}));  // float4, consecutive
+  EXPECT_EQ(cost(warp(8, 8)), (Cost{2, 0}));    // double or float2, consecutive
+  EXPECT_EQ(cost(warp(32, 16)), (Cost{8, 4}));  // float4, stride 2
+}
+
+TEST(BankModel, UnalignedAccessCoversBothWords) {
+  // Bytes 2..5 lie in words 0 and 1; bytes 130..133 in words 32 and 33: banks 0 and 1 twice.
+  EXPECT_EQ(cost({{2, 4}, {130, 4}}), (Cost{2, 1}));
+}
+
+TEST(BankModel, OtherModels) {
+  BankModel sixteen;
+  sixteen.banks = 16;
+  EXPECT_EQ(cost(warp(8, 4), sixteen), (Cost{4, 2}));
+  BankModel wide;
+  wide.bankBytes = 8;
+  EXPECT_EQ(cost(warp(8, 4), wide), (Cost{1, 0}));
+}
+
+TEST(BankModel, NoLanesCostNothing) { EXPECT_EQ(cost({}), (Cost{0, 0})); }
+
+// --- Regrouping lanes, fed in the order Oclgrind runs them: lane 0 to the barrier, then lane 1, ...
+
+const int kSiteA = 1, kSiteB = 2;  // only their addresses matter: two instructions
+const Site storeA{&kSiteA, 0, AccessKind::Store};
+const Site loadB{&kSiteB, 0, AccessKind::Load};
+
+TEST(WarpRegrouper, PairsTheKthExecutionOfEachLane) {
+  KernelTally tally;
+  WarpRegrouper r;
+  r.begin(BankModel{}, &tally);
+  // Lane l runs 1 + l % 3 iterations, word i * 32 + l in iteration i: three requests, no conflict.
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (uint32_t i = 0; i <= lane % 3; ++i) r.record(lane, storeA, 7, (i * 32 + lane) * 4, 4);
+  r.finish();
+  const BankTally t = tally.lines.at(LineKey{7, AccessKind::Store, Phase::Load});
+  EXPECT_EQ(t.requests, 3u);
+  EXPECT_EQ(t.wavefronts, 3u);
+  EXPECT_EQ(t.conflicts, 0u);
+  EXPECT_FALSE(r.sawOutOfOrderLanes());
+}
+
+TEST(WarpRegrouper, WarpsAreSeparateRequests) {
+  KernelTally tally;
+  WarpRegrouper r;
+  r.begin(BankModel{}, &tally);
+  // 64 lanes at stride 32 words: within a warp all in bank 0; each warp its own request.
+  for (uint32_t lane = 0; lane < 64; ++lane) r.record(lane, storeA, 1, lane * 128, 4);
+  r.finish();
+  const BankTally t = tally.lines.at(LineKey{1, AccessKind::Store, Phase::Load});
+  EXPECT_EQ(t.requests, 2u);
+  EXPECT_EQ(t.conflicts, 62u);
+}
+
+TEST(WarpRegrouper, BarrierEndsRequestsAndStartsTheComputePhase) {
+  KernelTally tally;
+  WarpRegrouper r;
+  r.begin(BankModel{}, &tally);
+  for (uint32_t lane = 0; lane < 32; ++lane) r.record(lane, storeA, 1, lane * 4, 4);
+  r.barrier();
+  // The same instruction again after the barrier (a loop around it): a new request, phase compute.
+  for (uint32_t lane = 0; lane < 32; ++lane) r.record(lane, storeA, 1, lane * 8, 4);
+  for (uint32_t lane = 0; lane < 32; ++lane) r.record(lane, loadB, 2, 0, 4);
+  r.finish();
+  EXPECT_EQ(tally.lines.at(LineKey{1, AccessKind::Store, Phase::Load}).requests, 1u);
+  const BankTally after = tally.lines.at(LineKey{1, AccessKind::Store, Phase::Compute});
+  EXPECT_EQ(after.requests, 1u);
+  EXPECT_EQ(after.conflicts, 1u);
+  EXPECT_EQ(tally.lines.at(LineKey{2, AccessKind::Load, Phase::Compute}).requests, 1u);
+}
+
+TEST(WarpRegrouper, SameInstructionFromTwoCallSitesIsTwoRequests) {
+  KernelTally tally;
+  WarpRegrouper r;
+  r.begin(BankModel{}, &tally);
+  Site viaFirstCall = storeA, viaSecondCall = storeA;
+  viaFirstCall.callChain = 11;
+  viaSecondCall.callChain = 22;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    r.record(lane, viaFirstCall, 1, lane * 4, 4);
+    r.record(lane, viaSecondCall, 1, 512 + lane * 4, 4);
+  }
+  r.finish();
+  const BankTally t = tally.lines.at(LineKey{1, AccessKind::Store, Phase::Load});
+  EXPECT_EQ(t.requests, 2u);
+  EXPECT_EQ(t.conflicts, 0u);
+}
+
+TEST(WarpRegrouper, NoticesLanesOutOfLinearOrder) {
+  KernelTally tally;
+  WarpRegrouper r;
+  r.begin(BankModel{}, &tally);
+  r.record(0, storeA, 1, 0, 4);
+  r.record(32, storeA, 1, 4, 4);
+  r.record(1, storeA, 1, 8, 4);
+  r.finish();
+  EXPECT_TRUE(r.sawOutOfOrderLanes());
+}
+
+// --- The counters file.
+
+TEST(CountersJson, HasTheAgreedShape) {
+  KernelTallies kernels;
+  KernelTally& k = kernels["Convolution"];
+  k.invocations = 2;
+  k.workGroups = 8;
+  k.global.loads = 5;
+  k.local.atomics = 3;
+  k.lines[LineKey{31, AccessKind::Store, Phase::Load}] = BankTally{16, 32, 16};
+  k.lines[LineKey{40, AccessKind::Load, Phase::Compute}] = BankTally{10, 10, 0};
+  k.lines[LineKey{12, AccessKind::Atomic, Phase::Compute}] = BankTally{4, 24, 20};
+  BankModel model;
+  model.banks = 16;
+  const nlohmann::json j = nlohmann::json::parse(countersJson(model, kernels));
+
+  EXPECT_EQ(j["model"], (nlohmann::json{{"banks", 16}, {"bank_bytes", 4}, {"warp_size", 32}}));
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  const nlohmann::json& c = j["kernels"][0];
+  EXPECT_EQ(c["name"], "Convolution");
+  EXPECT_EQ(c["invocations"], 2);
+  EXPECT_EQ(c["work_groups"], 8);
+  EXPECT_EQ(c["global"], (nlohmann::json{{"loads", 5}, {"stores", 0}, {"atomics", 0}}));
+  EXPECT_EQ(c["local"]["atomics"], 3);
+  EXPECT_EQ(c["bank"]["store"], (nlohmann::json{{"requests", 16}, {"wavefronts", 32}, {"conflicts", 16}}));
+  EXPECT_EQ(c["bank"]["load"]["requests"], 10);
+  EXPECT_EQ(c["phases"]["load"]["store"]["conflicts"], 16);
+  EXPECT_EQ(c["phases"]["compute"]["store"]["requests"], 0);
+  EXPECT_EQ(c["phases"]["compute"]["atomic"]["wavefronts"], 24);
+  // Only conflicting lines, most conflicts first.
+  ASSERT_EQ(c["lines"].size(), 2u);
+  EXPECT_EQ(c["lines"][0], (nlohmann::json{{"line", 12}, {"kind", "atomic"}, {"phase", "compute"}, {"requests", 4},
+                                           {"wavefronts", 24}, {"conflicts", 20}}));
+  EXPECT_EQ(c["lines"][1]["line"], 31);
+}
+
+TEST(CountersJson, OddKernelNamesStayValidJson) {
+  KernelTallies kernels;
+  kernels["we\"ird\\name\n"].invocations = 1;
+  const nlohmann::json j = nlohmann::json::parse(countersJson(BankModel{}, kernels));
+  EXPECT_EQ(j["kernels"][0]["name"], "we\"ird\\name\n");
+}
+
+TEST(CountersJson, ReplaceFileLeavesOnlyTheFile) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "clgrade_counters_replace";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "counters.json").string();
+  std::string error;
+  ASSERT_TRUE(replaceFile(path, "first", &error)) << error;
+  ASSERT_TRUE(replaceFile(path, "second", &error)) << error;
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "second");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
+  EXPECT_FALSE(replaceFile((dir / "missing" / "x.json").string(), "x", &error));
+  EXPECT_NE(error.find("missing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace clgrade::counters

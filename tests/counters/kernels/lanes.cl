@@ -1,0 +1,75 @@
+/*
+ * Kernels for how lanes are paired into requests, what counts as which kind, and phases.
+ * Launch: 1-D, local size 64 (two warps a group).
+ */
+
+/* Lane l runs 1 + l % 3 iterations and stores word i * 32 + l in iteration i. A warp runs the
+ * loop three times; iteration i holds the lanes still in it, one word per bank: 3 requests a warp,
+ * no conflict. Paired by instruction alone, a bank would get up to 3 words. buf: 128 floats. */
+__kernel void UnevenLoop(__global float* out, __local float* buf)
+{
+    const int l = get_local_id(0);
+    const int n = 1 + l % 3;
+    for (int i = 0; i < n; ++i)
+        buf[i * 32 + l] = (float)i;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = buf[l];
+}
+
+/* One cost per kind: stores stride 2 (1 conflict a request), loads stride 4 (8 banks with 4 words:
+ * 3 conflicts), atomics on words 0 and 32 (both bank 0: 1 conflict). buf: 256 ints. */
+__kernel void Kinds(__global int* out, __local int* buf)
+{
+    const int l = get_local_id(0);
+    buf[2 * l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int v = buf[4 * l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_add(&buf[(l & 1) * 32], 1);
+    out[get_global_id(0)] = v;
+}
+
+/* Phase "load" holds what happens before the first barrier only: a stride-2 store (1 conflict).
+ * Phase "compute": a stride-2 load (1 conflict), a consecutive store and load (none). buf: 128 floats. */
+__kernel void Phases(__global float* out, __local float* buf)
+{
+    const int l = get_local_id(0);
+    buf[2 * l] = (float)l; /* PHASE-LOAD-STORE */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const float v = buf[2 * l]; /* PHASE-COMPUTE-LOAD */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    buf[l] = v + 1.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = buf[63 - l];
+}
+
+/* Accesses per address space, a lane at a time: global loads 3 (two of a, one of the __constant
+ * c, which Oclgrind keeps in global memory), global stores 1, global atomics 1; local stores 1
+ * (plus 1 for lane 0), local loads 1 for even lanes, local atomics 1. a: global size + 1 floats. */
+__kernel void Counts(__global float* a, __global int* hist, __constant float* c, __local float* buf)
+{
+    __local int count[1];
+    const int l = get_local_id(0);
+    const int g = get_global_id(0);
+    float x = (a[g] + a[g + 1]) * c[0];
+    buf[l] = x;
+    if (l == 0)
+        count[0] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l % 2 == 0)
+        x += buf[l + 1];
+    atomic_inc(&count[0]);
+    atomic_inc(&hist[l % 4]);
+    a[g] = x;
+}
+
+/* The group copies 64 floats into local memory with async_work_group_copy, then each lane loads
+ * one. Oclgrind performs the copy for the group, element by element, with no lane: 64 global loads
+ * and 64 local stores a group that form no request. wait_group_events is a barrier for Oclgrind:
+ * the lanes' loads are phase "compute". buf: 64 floats. */
+__kernel void AsyncCopy(__global float* out, __global const float* in, __local float* buf)
+{
+    event_t e = async_work_group_copy(buf, in + get_group_id(0) * 64, 64, 0);
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = buf[get_local_id(0)];
+}
