@@ -1,0 +1,1 @@
+../../../reference/kernels/histogram.cl

@@ -1,0 +1,1 @@
+../../../reference/kernels/Convolution3x3.cl
