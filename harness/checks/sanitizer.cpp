@@ -34,20 +34,28 @@ std::string SanitizerFinding::explanation() const {
            (write ? "store" : "load") + " (" + kernel + ")";
   }
   if (kind.find("ninitiali") != std::string::npos)
-    return "uses a value that was never written, at " + at + ": initialise it (" + kernel + ")";
+    return "uses a value that was never written, at " + at + (space == "local" ? " (is the local array cleared before use?)" : "") +
+           ": initialise it (" + kernel + ")";
   return kind + " at " + at + " (" + kernel + ")";
 }
 
 namespace {
 
-/// "Invalid read of size 4 at global memory address 0x..." -> kind, space.
+/// "Invalid read of size 4 at global memory address 0x..." -> "Invalid read of size 4", "global";
+/// "Uninitialized value written to local memory address 0x..." -> "Uninitialized value written to", "local".
 void splitHeader(const std::string& header, std::string* kind, std::string* space) {
-  const size_t at = header.find(" at ");
-  *kind = header.substr(0, at);
   space->clear();
   const size_t memory = header.find(" memory address");
-  if (at != std::string::npos && memory != std::string::npos && memory > at + 4)
-    *space = header.substr(at + 4, memory - at - 4);
+  if (memory == std::string::npos) {
+    *kind = header.substr(0, header.find(" at "));
+    return;
+  }
+  std::string prefix = header.substr(0, memory);
+  const size_t lastSpace = prefix.rfind(' ');
+  *space = prefix.substr(lastSpace + 1);
+  prefix = prefix.substr(0, lastSpace);
+  if (prefix.size() >= 3 && prefix.compare(prefix.size() - 3, 3, " at") == 0) prefix.resize(prefix.size() - 3);
+  *kind = prefix;
 }
 
 std::string trim(const std::string& s) {
@@ -88,9 +96,11 @@ SanitizerLog parseOclgrindLog(const std::string& text) {
         continue;
       }
       if (line.rfind("clgrade: ", 0) == 0) continue;  // our own notes in the log
-      if (line.find(" at ") == std::string::npos && line.find("error") == std::string::npos &&
-          line.find("Invalid") == std::string::npos && line.find("race") == std::string::npos)
-        continue;
+      // A finding's first line names memory, a race, an invalid access or an error.
+      static const char* kMarks[] = {"memory address", "Invalid", "race", "ninitiali", "rror"};
+      bool header = false;
+      for (const char* mark : kMarks) header = header || line.find(mark) != std::string::npos;
+      if (!header) continue;
       flush();
       current = SanitizerFinding();
       splitHeader(line, &current.kind, &current.space);

@@ -41,7 +41,7 @@ AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsD
   const std::string countersPath = reportDir + "/" + dir + "/counters.json";
   fs::remove(countersPath, ec);
   run.logPath = dir + "/simulator.log";
-  const std::map<std::string, std::string> env{
+  std::map<std::string, std::string> env{
       {"OCL_ICD_VENDORS", icd},
       {"OCLGRIND_PLUGINS", plugin},
       {"CLGRADE_COUNTERS_OUT", countersPath},
@@ -50,6 +50,7 @@ AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsD
       {"CLGRADE_WARP_SIZE", std::to_string(rubric.settings.warpSize)},
       {"OCLGRIND_DATA_RACES", "1"},  // out-of-bounds checks are always on
   };
+  if (rubric.settings.uninitializedCheck) env["OCLGRIND_UNINITIALIZED"] = "1";
   const ProcessResult p = runProcess({clgrade, "analyze", kernelsDir, "--rubric", rubric.path, "--task", task.id,
                                       "--out", reportDir},
                                      env, rubric.settings.analysisTimeoutSeconds, "", reportDir + "/" + run.logPath);

@@ -86,7 +86,7 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
     if (findings.size() > 1) o.message += " (and " + std::to_string(findings.size() - 1) + " more findings)";
     if (!fail) o.message = "not graded (rubric setting): " + o.message;
     for (const SanitizerFinding* f : findings) {
-      o.details.push_back(f->kind + (f->space.empty() ? "" : " in " + f->space + " memory") + ", " + f->kernel +
+      o.details.push_back(f->kind + (f->space.empty() ? "" : " (" + f->space + " memory)") + ", " + f->kernel +
                           " line " + std::to_string(f->line) + ": " + f->code +
                           (f->otherLine ? "  /  line " + std::to_string(f->otherLine) + ": " + f->otherCode : "") +
                           " (" + std::to_string(f->count) + " reports)");

@@ -31,6 +31,8 @@ struct GradeSettings {
   double analysisTimeoutSeconds = 600;
   /// A data race or out-of-bounds access found by the simulator fails the kernel's checks.
   bool sanitizerFindingsFail = true;
+  /// Also track uninitialized values in the simulator (about 4 times slower).
+  bool uninitializedCheck = false;
 };
 
 /// One build of the task's file, as the report lists it.

@@ -40,6 +40,7 @@ TEST(Sanitizer, MissingBarrierBecomesOneFindingWithBothLines) {
   ASSERT_EQ(log.findings.size(), 1u);
   const SanitizerFinding& f = log.findings[0];
   EXPECT_EQ(f.kind, "Read-write data race");
+  EXPECT_EQ(log.findings.size(), 1u);
   EXPECT_EQ(f.space, "local");
   EXPECT_EQ(f.kernel, "Convolution");
   EXPECT_EQ(f.line, 49);
@@ -77,6 +78,19 @@ TEST(Sanitizer, GlobalRaceAsksForAnAtomic) {
       "\tAt line 20 (column 3) of input.cl:\n\t  histogram[bin]++;\n");
   ASSERT_EQ(log.findings.size(), 1u);
   EXPECT_NE(log.findings[0].explanation().find("needs an atomic"), std::string::npos);
+}
+
+TEST(Sanitizer, UninitializedLocalValueIsGroupedAcrossAddresses) {
+  const SanitizerLog log = parseOclgrindLog(
+      "\nUninitialized value written to local memory address 0x1000000000054\n"
+      "\tKernel: compute_histogram_local_memory\n\tAt line 14 (column 5) of input.cl:\n\t  atomic_inc(&local_hist[bin]);\n"
+      "\nUninitialized value written to local memory address 0x1000000000050\n"
+      "\tKernel: compute_histogram_local_memory\n\tAt line 14 (column 5) of input.cl:\n\t  atomic_inc(&local_hist[bin]);\n");
+  ASSERT_EQ(log.findings.size(), 1u);
+  EXPECT_EQ(log.findings[0].kind, "Uninitialized value written to");
+  EXPECT_EQ(log.findings[0].space, "local");
+  EXPECT_EQ(log.findings[0].count, 2);
+  EXPECT_NE(log.findings[0].explanation().find("is the local array cleared before use?"), std::string::npos);
 }
 
 TEST(Sanitizer, CleanLogHasNoFindings) {

@@ -8,16 +8,22 @@
 #include <oclgrind/WorkGroup.h>
 #include <oclgrind/WorkItem.h>
 
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Instruction.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <stack>
 #include <string>
 
 #include "counters_json.h"
+#include "lane_loops.h"
+#include "loop_cache.h"
 #include "warp_regrouper.h"
 
 namespace clgrade::counters {
@@ -70,6 +76,11 @@ Results& results() {
   return r;
 }
 
+using LoopState = LaneLoops<llvm::Loop, llvm::BasicBlock>;
+
+/// Bumped at each kernel launch; a worker whose loop cache is older clears it.
+std::atomic<uint64_t> launchGeneration{0};
+
 /// What one Oclgrind worker thread holds for the work-group it runs (a worker runs a group from
 /// begin to completion), merged into the kernel's tally under the lock only once, at its end.
 struct WorkerState {
@@ -77,6 +88,10 @@ struct WorkerState {
   KernelTally group;
   oclgrind::Size3 groupSize;
   WarpRegrouper regrouper;
+  std::vector<LoopState> lanes;  // by linear local id
+  LoopCache loops;
+  uint64_t loopsGeneration = ~0ull;
+  LoopState::Frames frames;      // scratch for framesOf
 };
 thread_local WorkerState worker;
 
@@ -85,13 +100,25 @@ struct CallStackView : std::stack<const llvm::Instruction*> {
   static const container_type& of(const std::stack<const llvm::Instruction*>& s) { return s.*(&CallStackView::c); }
 };
 
-/// Hash of the calls that led here: the same instruction in a function called from two places
-/// makes two sites, as the warp executes them as two instructions.
-uint64_t callChainHash(const oclgrind::WorkItem* workItem) {
-  uint64_t hash = 0;
-  for (const llvm::Instruction* call : CallStackView::of(workItem->getCallStack()))
-    hash = (hash ^ reinterpret_cast<uintptr_t>(call)) * 0x100000001b3ull + 1;
-  return hash;
+/// The lane's position per call level: the block of each pending call, then `block`, each with a
+/// hash of the calls that led there. The same instruction in a function called from two places is
+/// two instructions for the warp.
+const LoopState::Frames& framesOf(const oclgrind::WorkItem* workItem, const llvm::BasicBlock* block) {
+  LoopState::Frames& frames = worker.frames;
+  frames.clear();
+  uint64_t chain = 0;
+  for (const llvm::Instruction* call : CallStackView::of(workItem->getCallStack())) {
+    frames.push_back({call->getParent(), chain});
+    chain = (chain ^ reinterpret_cast<uintptr_t>(call)) * 0x100000001b3ull + 1;
+  }
+  frames.push_back({block, chain});
+  return frames;
+}
+
+uint32_t laneOf(const oclgrind::WorkItem* workItem) {
+  const oclgrind::Size3 id = workItem->getLocalID();
+  const oclgrind::Size3& size = worker.groupSize;
+  return static_cast<uint32_t>(id.x + size.x * (id.y + size.y * id.z));
 }
 
 /// The source line of an instruction. Oclgrind adds debug information itself when it builds a
@@ -117,6 +144,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     std::lock_guard<std::mutex> lock(r.mutex);
     current_ = &r.kernels[invocation->getKernel()->getName()];
     ++current_->invocations;
+    ++launchGeneration;
   }
 
   void kernelEnd(const oclgrind::KernelInvocation*) override {
@@ -131,6 +159,22 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     worker.group.workGroups = 1;
     worker.groupSize = workGroup->getGroupSize();
     worker.regrouper.begin(results().model, &worker.group);
+    worker.lanes.resize(worker.groupSize.x * worker.groupSize.y * worker.groupSize.z);
+    for (LoopState& lane : worker.lanes) lane.clear();
+    if (worker.loopsGeneration != launchGeneration) {
+      worker.loops.clear();
+      worker.loopsGeneration = launchGeneration;
+    }
+  }
+
+  // Called for every instruction a lane executes, phis included, so a block's first instruction
+  // marks the lane entering it; entering a loop header starts an iteration.
+  void instructionExecuted(const oclgrind::WorkItem* workItem, const llvm::Instruction* instruction,
+                           const oclgrind::TypedValue&) override {
+    const llvm::BasicBlock* block = instruction->getParent();
+    if (instruction != &block->front() || !worker.kernel) return;
+    const llvm::Loop* loop = worker.loops.loopHeadedBy(block);
+    if (loop) worker.lanes[laneOf(workItem)].enterHeader(loop, framesOf(workItem, block));
   }
 
   void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override { worker.regrouper.barrier(); }
@@ -195,11 +239,12 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   void access(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, AccessKind kind, size_t address,
               size_t size) {
     if (!countAccess(memory, kind)) return;
-    const oclgrind::Size3 id = workItem->getLocalID();
-    const oclgrind::Size3& size3 = worker.groupSize;
-    const uint32_t lane = static_cast<uint32_t>(id.x + size3.x * (id.y + size3.y * id.z));
+    const uint32_t lane = laneOf(workItem);
     const llvm::Instruction* instruction = workItem->getCurrentInstruction();
-    worker.regrouper.record(lane, Site{instruction, callChainHash(workItem), kind}, sourceLine(instruction), address,
+    if (!instruction) return;
+    const LoopState::Frames& frames = framesOf(workItem, instruction->getParent());
+    const uint64_t context = frames.back().chain ^ worker.lanes[lane].iterationHash(frames) * 0x9e3779b97f4a7c15ull;
+    worker.regrouper.record(lane, Site{instruction, context, kind}, sourceLine(instruction), address,
                             static_cast<uint32_t>(size));
   }
 

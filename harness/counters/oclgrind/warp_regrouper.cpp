@@ -13,13 +13,13 @@ uint64_t mix(uint64_t x) {
 }
 
 uint64_t siteHash(const Site& s) {
-  return mix(reinterpret_cast<uintptr_t>(s.instruction) ^ mix(s.callChain + static_cast<uint64_t>(s.kind)));
+  return mix(reinterpret_cast<uintptr_t>(s.instruction) ^ mix(s.context + static_cast<uint64_t>(s.kind)));
 }
 
 }  // namespace
 
 bool Site::operator==(const Site& other) const {
-  return instruction == other.instruction && callChain == other.callChain && kind == other.kind;
+  return instruction == other.instruction && context == other.context && kind == other.kind;
 }
 
 size_t WarpRegrouper::Hash::operator()(const LaneSite& k) const { return mix(siteHash(k.site) + k.lane); }

@@ -13,19 +13,20 @@
 
 namespace clgrade::counters {
 
-/// One static access point: the instruction, the chain of calls that led to it (a hash; 0 in the
-/// kernel itself) and the kind, since one call (an atomic, a builtin) can both load and store.
+/// Where a lane's access belongs in the warp's instruction stream: the instruction, a hash of its
+/// dynamic context (the calls that led to it and the lane's iteration in each loop around it; 0 in
+/// the kernel body outside loops) and the kind, since one call (an atomic, a builtin) can load and store.
 struct Site {
   const void* instruction = nullptr;
-  uint64_t callChain = 0;
+  uint64_t context = 0;
   AccessKind kind = AccessKind::Load;
   bool operator==(const Site& other) const;
 };
 
-/// Collects one work-group's local accesses into requests. Lane i's k-th execution of a site pairs
-/// with lane j's k-th execution of it since the last barrier (a per-lane occurrence counter stands
-/// for the iteration counts of the loops around the site), as a warp runs a loop whose trip count
-/// differs per lane: iteration k holds the lanes that are still in the loop.
+/// Collects one work-group's local accesses into requests: lanes of one warp whose accesses have the
+/// same site (same loop iterations included) form one request. Lane i's k-th access at a site pairs
+/// with lane j's k-th one since the last barrier, which tells apart several accesses of one
+/// instruction (a builtin that accesses memory twice) and stands in for loops LLVM does not see.
 class WarpRegrouper {
  public:
   /// Starts a work-group: phase "load", requests tallied into `out`.
