@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "grading/grader.h"
 #include "report/json_report.h"
 #include "tasks/task.h"
@@ -60,7 +62,9 @@ TEST_P(Sample, GradesAsExpected) {
   Rubric rubric;
   std::vector<std::string> problems;
   ASSERT_TRUE(loadRubric(kRoot + "/rubrics/" + rubricName + ".xml", &rubric, &problems));
-  const std::string out = std::string(::testing::TempDir()) + "clgrade_e2e/" + sample + "_" + rubricName;
+  // One folder per process: two test runs on one machine must not clean each other's reports.
+  const std::string out = std::string(::testing::TempDir()) + "clgrade_e2e_" + std::to_string(getpid()) + "/" +
+                          sample + "_" + rubricName;
   std::filesystem::remove_all(out);
   const GradeReport report = gradeSubmission(runtime(), rubric, {dir + "/kernels", out, false, 1, ""});
   ASSERT_TRUE(writeFileAtomically(out + "/report.json", toJson(report), &err)) << err;
