@@ -85,6 +85,7 @@ TEST_P(Sample, GradesAsExpected) {
   ASSERT_TRUE(expected["scores"].contains(rubricName)) << "expected.json has no score for " << rubricName;
   EXPECT_DOUBLE_EQ(report.total, expected["scores"][rubricName].get<double>());
   EXPECT_DOUBLE_EQ(report.max, 20.0);
+  if (!HasFailure()) std::filesystem::remove_all(out);  // keep the report only when it explains a failure
 }
 
 INSTANTIATE_TEST_SUITE_P(Submissions, Sample, ::testing::Combine(::testing::ValuesIn(samples()),
