@@ -1,12 +1,14 @@
 // The bank model, the lane regrouping and the counters file on their own: no Oclgrind needed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "bank_model.h"
 #include "counters_json.h"
+#include "lane_loops.h"
 #include "warp_regrouper.h"
 
 namespace clgrade::counters {
@@ -119,8 +121,8 @@ TEST(WarpRegrouper, SameInstructionFromTwoCallSitesIsTwoRequests) {
   WarpRegrouper r;
   r.begin(BankModel{}, &tally);
   Site viaFirstCall = storeA, viaSecondCall = storeA;
-  viaFirstCall.callChain = 11;
-  viaSecondCall.callChain = 22;
+  viaFirstCall.context = 11;
+  viaSecondCall.context = 22;
   for (uint32_t lane = 0; lane < 32; ++lane) {
     r.record(lane, viaFirstCall, 1, lane * 4, 4);
     r.record(lane, viaSecondCall, 1, 512 + lane * 4, 4);
@@ -140,6 +142,89 @@ TEST(WarpRegrouper, NoticesLanesOutOfLinearOrder) {
   r.record(1, storeA, 1, 8, 4);
   r.finish();
   EXPECT_TRUE(r.sawOutOfOrderLanes());
+}
+
+// --- Loop iterations per lane, with stand-ins for LLVM's loops and blocks.
+
+struct Block {};
+struct FakeLoop {
+  std::vector<const Block*> blocks;
+  bool contains(const Block* b) const { return std::find(blocks.begin(), blocks.end(), b) != blocks.end(); }
+};
+using Loops = LaneLoops<FakeLoop, Block>;
+
+// for (outer) { for (inner) { body } after } end: blocks of a kernel, and of a helper it calls.
+const Block kOuterHead, kInnerHead, kBody, kAfter, kEnd, kCallBlock, kHelperHead, kHelperBody;
+const FakeLoop kOuter{{&kOuterHead, &kInnerHead, &kBody, &kAfter}};
+const FakeLoop kInner{{&kInnerHead, &kBody}};
+const FakeLoop kCaller{{&kOuterHead, &kCallBlock}};
+const FakeLoop kHelper{{&kHelperHead, &kHelperBody}};
+
+Loops::Frames at(const Block* b) { return {{b, 0}}; }
+
+/// Runs the nest with `inner[o]` inner iterations in outer iteration o; the hash at each body visit.
+std::vector<uint64_t> runNest(Loops& lane, const std::vector<int>& inner) {
+  std::vector<uint64_t> hashes;
+  for (int trips : inner) {
+    lane.enterHeader(&kOuter, at(&kOuterHead));
+    for (int i = 0; i < trips; ++i) {
+      lane.enterHeader(&kInner, at(&kInnerHead));
+      hashes.push_back(lane.iterationHash(at(&kBody)));
+    }
+    lane.enterHeader(&kInner, at(&kInnerHead));  // the failing test that leaves the inner loop
+  }
+  lane.enterHeader(&kOuter, at(&kOuterHead));
+  return hashes;
+}
+
+TEST(LaneLoops, SameIterationsGiveTheSameHash) {
+  Loops a, b;
+  const std::vector<uint64_t> two = runNest(a, {2, 2});  // (0,0) (0,1) (1,0) (1,1)
+  const std::vector<uint64_t> one = runNest(b, {1, 1});  // (0,0) (1,0)
+  ASSERT_EQ(two.size(), 4u);
+  ASSERT_EQ(one.size(), 2u);
+  EXPECT_EQ(one[0], two[0]);
+  EXPECT_EQ(one[1], two[2]);  // outer iteration 1, inner 0: not lane a's second body visit
+  EXPECT_NE(two[1], two[2]);
+  EXPECT_NE(two[0], two[1]);
+}
+
+TEST(LaneLoops, LeavingLoopsForgetsThem) {
+  Loops lane;
+  EXPECT_EQ(lane.iterationHash(at(&kEnd)), 0u);
+  runNest(lane, {3});
+  EXPECT_EQ(lane.iterationHash(at(&kEnd)), 0u);
+  // In the outer loop after the inner one: only the outer iteration counts.
+  Loops other;
+  other.enterHeader(&kOuter, at(&kOuterHead));
+  lane.clear();
+  lane.enterHeader(&kOuter, at(&kOuterHead));
+  lane.enterHeader(&kInner, at(&kInnerHead));
+  lane.enterHeader(&kInner, at(&kInnerHead));
+  EXPECT_EQ(lane.iterationHash(at(&kAfter)), other.iterationHash(at(&kAfter)));
+}
+
+TEST(LaneLoops, CalleeLoopsBelongToTheirCall) {
+  // A caller loop calls a helper with a loop; the call's block stands for the caller's level.
+  Loops lane;
+  lane.enterHeader(&kCaller, at(&kOuterHead));
+  const Loops::Frames viaCall{{&kCallBlock, 0}, {&kHelperHead, 7}};
+  lane.enterHeader(&kHelper, viaCall);
+  lane.enterHeader(&kHelper, viaCall);
+  const uint64_t second = lane.iterationHash({{&kCallBlock, 0}, {&kHelperBody, 7}});
+  // The same helper reached through another call starts its loop afresh.
+  const Loops::Frames viaOtherCall{{&kCallBlock, 0}, {&kHelperHead, 9}};
+  lane.enterHeader(&kHelper, viaOtherCall);
+  const uint64_t first = lane.iterationHash({{&kCallBlock, 0}, {&kHelperBody, 9}});
+  Loops fresh;
+  fresh.enterHeader(&kCaller, at(&kOuterHead));
+  fresh.enterHeader(&kHelper, viaOtherCall);
+  EXPECT_EQ(first, fresh.iterationHash({{&kCallBlock, 0}, {&kHelperBody, 9}}));
+  EXPECT_NE(first, second);
+  // Back in the caller, the helper's loop is gone.
+  Loops callerOnly;
+  callerOnly.enterHeader(&kCaller, at(&kOuterHead));
+  EXPECT_EQ(lane.iterationHash(at(&kCallBlock)), callerOnly.iterationHash(at(&kCallBlock)));
 }
 
 // --- The counters file.

@@ -165,6 +165,22 @@ TEST(Lanes, UnevenLoopPairsLanesByOccurrence) {
   EXPECT_EQ(k["local"]["stores"], 2 * 127);
 }
 
+TEST(Lanes, NestedLoopsPairLanesByIterationOfEachLoop) {
+  const json k = launch64(kLanes, "NestedLoops", {"512", "544"});
+  ASSERT_FALSE(k.is_null());
+  // 4 requests a warp, 4 warps, all conflict-free.
+  EXPECT_EQ(triple(k["bank"]["store"]), (Triple{16, 16, 0}));
+}
+
+TEST(Lanes, OneInstructionFromTwoCallSitesIsTwoRequests) {
+  const json k = launch64(kLanes, "TwoCallSites", {"512", "512"});
+  ASSERT_FALSE(k.is_null());
+  EXPECT_EQ(triple(k["bank"]["store"]), (Triple{8, 12, 4}));
+  // The line is the helper's store, where the access is, not the call.
+  ASSERT_EQ(k["lines"].size(), 1u) << k["lines"];
+  EXPECT_EQ(k["lines"][0]["line"], lineOf(kLanes, "HELPER-STORE"));
+}
+
 TEST(Lanes, LoadsStoresAndAtomicsAreCountedApart) {
   const json k = launch64(kLanes, "Kinds", {"512", "1024"});
   ASSERT_FALSE(k.is_null());

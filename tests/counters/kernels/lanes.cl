@@ -73,3 +73,37 @@ __kernel void AsyncCopy(__global float* out, __global const float* in, __local f
     wait_group_events(1, &e);
     out[get_global_id(0)] = buf[get_local_id(0)];
 }
+
+/* Each warp fills 2 rows of 34 words: a row loop outside, a column loop inside that runs twice
+ * for lanes 0 and 1 (x = lx, lx + 32) and once for the others. The warp issues (row 0, first
+ * column pass: 32 lanes), (row 0, second pass: lanes 0 and 1), then the same for row 1:
+ * 4 requests, each on consecutive words, no conflict. Pairing each lane's k-th store instead
+ * would put lanes 0 and 1's second store (words 32, 33) with the others' row-1 store (words
+ * 36..65): 32 and 64 share bank 0, a conflict the hardware never sees. buf: 136 floats. */
+__kernel void NestedLoops(__global float* out, __local float* buf)
+{
+    const int lx = get_local_id(0) % 32;
+    const int warp = get_local_id(0) / 32;
+    for (int y = 0; y < 2; ++y)
+        for (int x = lx; x < 34; x += 32)
+            buf[warp * 68 + y * 34 + x] = 1.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = buf[get_local_id(0)];
+}
+
+/* A helper kept as a call, called from two places: one store instruction, two for the warp.
+ * The first call stores consecutive words (free), the second stride 2 (1 conflict a request).
+ * buf: 128 floats. */
+__attribute__((noinline)) void put(__local float* p, int i, float v)
+{
+    p[i] = v; /* HELPER-STORE */
+}
+
+__kernel void TwoCallSites(__global float* out, __local float* buf)
+{
+    const int l = get_local_id(0);
+    put(buf, l, 1.0f);
+    put(buf, 2 * l, 2.0f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = buf[l];
+}
