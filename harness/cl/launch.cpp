@@ -1,5 +1,7 @@
 #include "cl/launch.h"
 
+#include "cl/kernel_args.h"
+
 namespace clgrade {
 namespace {
 
@@ -25,14 +27,18 @@ double launch2d(const Runtime& rt, const cl::Kernel& kernel, const Geometry& g) 
   rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(g.global[0], g.global[1]),
                                 cl::NDRange(g.local[0], g.local[1]), nullptr, &event);
   event.wait();
-  return eventMilliseconds(event);
+  const double ms = eventMilliseconds(event);
+  if (rt.observer) rt.observer->launched(rt, kernel, rt.observer->args[kernel()], g);
+  return ms;
 }
 
 double launch1d(const Runtime& rt, const cl::Kernel& kernel, size_t global, size_t local) {
   cl::Event event;
   rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &event);
   event.wait();
-  return eventMilliseconds(event);
+  const double ms = eventMilliseconds(event);
+  if (rt.observer) rt.observer->launched(rt, kernel, rt.observer->args[kernel()], Geometry{{global, 1}, {local, 1}});
+  return ms;
 }
 
 }  // namespace clgrade

@@ -1,10 +1,14 @@
 // A context and a profiling queue on one chosen device.
 #pragma once
 
+#include <memory>
+
 #include "cl/device.h"
 #include "cl/opencl.h"
 
 namespace clgrade {
+
+class LaunchObserver;
 
 /// The OpenCL objects one grading run shares. Copies share the same objects (CLHPP refcounts).
 struct Runtime {
@@ -15,6 +19,8 @@ struct Runtime {
   /// Guard bands around buffers (see guarded_buffer.h). Off in the simulator, whose own checker
   /// must see a read past the data as out of bounds.
   bool guardBands = true;
+  /// Sees every launch and its arguments (see kernel_args.h); none while grading.
+  std::shared_ptr<LaunchObserver> observer;
 
   explicit Runtime(const DeviceEntry& entry);
 };

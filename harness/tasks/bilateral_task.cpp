@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 
+#include "cl/kernel_args.h"
 #include "cpu/reference.h"
 #include "image/pfm.h"
 #include "tasks/channel_pass.h"
@@ -162,11 +163,11 @@ class BilateralTask : public Task {
       normalDepth.upload(rt, packed.data(), zero, nan, nan);
       disc.fill(rt, kIntSentinel);
       for (cl::Kernel* kernel : {&k.discH, &k.discV}) {
-        kernel->setArg(0, disc.buffer());
-        kernel->setArg(1, normalDepth.buffer());
-        kernel->setArg(2, W);
-        kernel->setArg(3, H);
-        kernel->setArg(4, pitch);
+        setArg(ctx.runtime(), *kernel, 0, disc.buffer());
+        setArg(ctx.runtime(), *kernel, 1, normalDepth.buffer());
+        setArg(ctx.runtime(), *kernel, 2, W);
+        setArg(ctx.runtime(), *kernel, 3, H);
+        setArg(ctx.runtime(), *kernel, 4, pitch);
       }
       ctx.timing(o, "DiscontinuityHorizontal", launch2d(rt, k.discH, k.discHGeometry), k.discHGeometry);
       ctx.timing(o, "DiscontinuityVertical", launch2d(rt, k.discV, k.discVGeometry), k.discVGeometry);
@@ -179,13 +180,13 @@ class BilateralTask : public Task {
       return runPerChannel(
           ctx, o, name, kernel, g, input, rows,
           [&](cl::Kernel& k, const cl::Buffer& dst, const cl::Buffer& src) {
-            k.setArg(0, dst);
-            k.setArg(1, src);
-            k.setArg(2, disc);
-            k.setArg(3, weights);
-            k.setArg(4, W);
-            k.setArg(5, H);
-            k.setArg(6, pitch);
+            setArg(ctx.runtime(), k, 0, dst);
+            setArg(ctx.runtime(), k, 1, src);
+            setArg(ctx.runtime(), k, 2, disc);
+            setArg(ctx.runtime(), k, 3, weights);
+            setArg(ctx.runtime(), k, 4, W);
+            setArg(ctx.runtime(), k, 5, H);
+            setArg(ctx.runtime(), k, 6, pitch);
           },
           audit);
     };
@@ -246,13 +247,13 @@ class BilateralTask : public Task {
         tmp.fill(rt, floatSentinel());
         dst.fill(rt, floatSentinel());
         auto bind = [&](cl::Kernel& kernel, const cl::Buffer& d, const cl::Buffer& s, const cl::Buffer& w) {
-          kernel.setArg(0, d);
-          kernel.setArg(1, s);
-          kernel.setArg(2, disc.buffer());
-          kernel.setArg(3, w);
-          kernel.setArg(4, W);
-          kernel.setArg(5, H);
-          kernel.setArg(6, pitch);
+          setArg(ctx.runtime(), kernel, 0, d);
+          setArg(ctx.runtime(), kernel, 1, s);
+          setArg(ctx.runtime(), kernel, 2, disc.buffer());
+          setArg(ctx.runtime(), kernel, 3, w);
+          setArg(ctx.runtime(), kernel, 4, W);
+          setArg(ctx.runtime(), kernel, 5, H);
+          setArg(ctx.runtime(), kernel, 6, pitch);
         };
         bind(k.convH, tmp.buffer(), src.buffer(), hWeights);
         bind(k.convV, dst.buffer(), tmp.buffer(), vWeights);

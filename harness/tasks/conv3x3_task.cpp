@@ -1,6 +1,7 @@
 // Task 1: 3x3 convolution of one grayscale channel (spec section 1).
 #include <cmath>
 
+#include "cl/kernel_args.h"
 #include "cpu/reference.h"
 #include "image/pfm.h"
 #include "tasks/params.h"
@@ -93,12 +94,12 @@ class Conv3x3Task : public Task {
       dst.fill(rt, floatSentinel());
       cl::Buffer weights(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * e.constants.size(),
                          e.constants.data());
-      kernel.setArg(0, dst.buffer());
-      kernel.setArg(1, src.buffer());
-      kernel.setArg(2, weights);
-      kernel.setArg(3, static_cast<cl_uint>(c.width));
-      kernel.setArg(4, static_cast<cl_uint>(c.height));
-      kernel.setArg(5, static_cast<cl_uint>(pitch));
+      setArg(ctx.runtime(), kernel, 0, dst.buffer());
+      setArg(ctx.runtime(), kernel, 1, src.buffer());
+      setArg(ctx.runtime(), kernel, 2, weights);
+      setArg(ctx.runtime(), kernel, 3, static_cast<cl_uint>(c.width));
+      setArg(ctx.runtime(), kernel, 4, static_cast<cl_uint>(c.height));
+      setArg(ctx.runtime(), kernel, 5, static_cast<cl_uint>(pitch));
       const double ms = launch2d(rt, kernel, g);
 
       WriteAudit audit;

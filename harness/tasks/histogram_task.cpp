@@ -1,6 +1,7 @@
 // Task 4: 64-bin histogram of the gray image, with global atomics and with local memory (spec section 4).
 #include <cmath>
 
+#include "cl/kernel_args.h"
 #include "cpu/reference.h"
 #include "tasks/params.h"
 #include "tasks/technique.h"
@@ -85,20 +86,20 @@ class HistogramTask : public Task {
       DevicePlane<int32_t> hist(rt, c.bins, 1, c.bins, 1);
       hist.fill(rt, kIntSentinel);
 
-      clear.setArg(0, hist.buffer());
-      clear.setArg(1, c.bins);
-      clear.setArg(2, 0);
+      setArg(ctx.runtime(), clear, 0, hist.buffer());
+      setArg(ctx.runtime(), clear, 1, c.bins);
+      setArg(ctx.runtime(), clear, 2, 0);
       const size_t clearGroup = ctx.groupSize(clear, {256, 1}, &o)[0];
       const double clearMs = launch1d(rt, clear, roundUp(256, clearGroup), clearGroup);
       ctx.timing(o, "set_array_to_constant", clearMs, Geometry{{roundUp(256, clearGroup), 1}, {clearGroup, 1}});
 
-      count.setArg(0, hist.buffer());
-      count.setArg(1, img.buffer());
-      count.setArg(2, c.width);
-      count.setArg(3, c.height);
-      count.setArg(4, pitch);
-      count.setArg(5, c.bins);
-      if (local) count.setArg(6, cl::Local(sizeof(cl_int) * c.bins));
+      setArg(ctx.runtime(), count, 0, hist.buffer());
+      setArg(ctx.runtime(), count, 1, img.buffer());
+      setArg(ctx.runtime(), count, 2, c.width);
+      setArg(ctx.runtime(), count, 3, c.height);
+      setArg(ctx.runtime(), count, 4, pitch);
+      setArg(ctx.runtime(), count, 5, c.bins);
+      if (local) setArg(ctx.runtime(), count, 6, cl::Local(sizeof(cl_int) * c.bins));
       ctx.timing(o, name, launch2d(rt, count, g), g);
 
       WriteAudit audit;

@@ -2,6 +2,7 @@
 // Each pass is also run alone on the CPU's own input, so one broken pass costs only its own points.
 #include <cmath>
 
+#include "cl/kernel_args.h"
 #include "cpu/reference.h"
 #include "image/pfm.h"
 #include "tasks/channel_pass.h"
@@ -105,11 +106,11 @@ class SeparableTask : public Task {
       const Image actual = runPerChannel(
           ctx, o, name, p.kernel, p.geometry, input, rows,
           [&](cl::Kernel& k, const cl::Buffer& dst, const cl::Buffer& src) {
-            k.setArg(0, dst);
-            k.setArg(1, src);
-            k.setArg(2, weights);
-            k.setArg(3, horizontal ? c.width : c.height);
-            k.setArg(4, pitch);
+            setArg(ctx.runtime(), k, 0, dst);
+            setArg(ctx.runtime(), k, 1, src);
+            setArg(ctx.runtime(), k, 2, weights);
+            setArg(ctx.runtime(), k, 3, horizontal ? c.width : c.height);
+            setArg(ctx.runtime(), k, 4, pitch);
           },
           &audit);
       ctx.judge(o, spec.id + (horizontal ? "/horizontal" : "/vertical"),
@@ -135,16 +136,16 @@ class SeparableTask : public Task {
         tmp.fill(rt, floatSentinel());
         DevicePlane<float> dst(rt, c.width, c.height, pitch, rows);
         dst.fill(rt, floatSentinel());
-        h.kernel.setArg(0, tmp.buffer());
-        h.kernel.setArg(1, src.buffer());
-        h.kernel.setArg(2, hWeights);
-        h.kernel.setArg(3, c.width);
-        h.kernel.setArg(4, pitch);
-        v.kernel.setArg(0, dst.buffer());
-        v.kernel.setArg(1, tmp.buffer());
-        v.kernel.setArg(2, vWeights);
-        v.kernel.setArg(3, c.height);
-        v.kernel.setArg(4, pitch);
+        setArg(ctx.runtime(), h.kernel, 0, tmp.buffer());
+        setArg(ctx.runtime(), h.kernel, 1, src.buffer());
+        setArg(ctx.runtime(), h.kernel, 2, hWeights);
+        setArg(ctx.runtime(), h.kernel, 3, c.width);
+        setArg(ctx.runtime(), h.kernel, 4, pitch);
+        setArg(ctx.runtime(), v.kernel, 0, dst.buffer());
+        setArg(ctx.runtime(), v.kernel, 1, tmp.buffer());
+        setArg(ctx.runtime(), v.kernel, 2, vWeights);
+        setArg(ctx.runtime(), v.kernel, 3, c.height);
+        setArg(ctx.runtime(), v.kernel, 4, pitch);
         ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, h.kernel, h.geometry), h.geometry);
         ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, v.kernel, v.geometry), v.geometry);
         WriteAudit a;

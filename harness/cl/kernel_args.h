@@ -1,0 +1,67 @@
+// Setting kernel arguments through the runtime, so a launch can be observed and replayed
+// elsewhere (the NVIDIA hardware counters replay each launch through the CUDA driver).
+#pragma once
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "cl/runtime.h"
+
+namespace clgrade {
+
+struct Geometry;
+
+/// One argument as the host set it.
+struct KernelArg {
+  enum class Kind { Buffer, Local, Bytes } kind = Kind::Bytes;
+  cl::Buffer buffer;
+  size_t localBytes = 0;
+  std::vector<unsigned char> bytes;
+};
+
+/// Sees every launch of a runtime with the arguments set before it. Installed on a Runtime
+/// only where launches must be observed; grading runs without one.
+class LaunchObserver {
+ public:
+  virtual ~LaunchObserver() = default;
+  /// Called after the OpenCL launch has finished.
+  virtual void launched(const Runtime& rt, const cl::Kernel& kernel, const std::vector<KernelArg>& args,
+                        const Geometry& geometry) = 0;
+  /// The arguments recorded per kernel object.
+  std::map<cl_kernel, std::vector<KernelArg>> args;
+  void record(const cl::Kernel& kernel, cl_uint index, KernelArg arg) {
+    std::vector<KernelArg>& list = args[kernel()];
+    if (list.size() <= index) list.resize(index + 1);
+    list[index] = std::move(arg);
+  }
+};
+
+/// Sets a buffer argument (and records it when the runtime has an observer).
+inline void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const cl::Buffer& buffer) {
+  kernel.setArg(index, buffer);
+  if (rt.observer) rt.observer->record(kernel, index, {KernelArg::Kind::Buffer, buffer, 0, {}});
+}
+
+/// Sets a __local allocation argument.
+inline void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const cl::LocalSpaceArg& local) {
+  kernel.setArg(index, local);
+  if (rt.observer) rt.observer->record(kernel, index, {KernelArg::Kind::Local, cl::Buffer(), local.size_, {}});
+}
+
+/// Sets a scalar argument (int, uint, float).
+template <typename T>
+void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const T& value) {
+  static_assert(std::is_arithmetic<T>::value, "scalars only: buffers and local allocations have their own overloads");
+  kernel.setArg(index, value);
+  if (rt.observer) {
+    KernelArg arg;
+    arg.bytes.resize(sizeof(T));
+    std::memcpy(arg.bytes.data(), &value, sizeof(T));
+    rt.observer->record(kernel, index, std::move(arg));
+  }
+}
+
+}  // namespace clgrade
