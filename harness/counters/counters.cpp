@@ -29,6 +29,31 @@ BankCounts bankCounts(const json& j) {
 
 }  // namespace
 
+std::vector<CounterRow> counterRows(const CounterReport& r) {
+  std::vector<CounterRow> rows;
+  const std::string provider = "simulated (Oclgrind, " + std::to_string(r.banks) + " banks of " +
+                               std::to_string(r.bankBytes) + " bytes, warps of " + std::to_string(r.warpSize) + ")";
+  for (const KernelCounters& k : r.kernels) {
+    rows.push_back({k.name,
+                    provider,
+                    {{"work_groups", double(k.workGroups)},
+                     {"local_store_conflicts_before_first_barrier", double(k.loadPhase.store.conflicts)},
+                     {"local_store_requests_before_first_barrier", double(k.loadPhase.store.requests)},
+                     {"local_load_conflicts", double(k.bank.load.conflicts)},
+                     {"local_load_requests", double(k.bank.load.requests)},
+                     {"local_store_conflicts", double(k.bank.store.conflicts)},
+                     {"local_store_requests", double(k.bank.store.requests)},
+                     {"local_atomic_conflicts", double(k.bank.atomic.conflicts)},
+                     {"local_loads", double(k.local.loads)},
+                     {"local_stores", double(k.local.stores)},
+                     {"local_atomics", double(k.local.atomics)},
+                     {"global_loads", double(k.global.loads)},
+                     {"global_stores", double(k.global.stores)},
+                     {"global_atomics", double(k.global.atomics)}}});
+  }
+  return rows;
+}
+
 bool readCounters(const std::string& path, CounterReport* report, std::string* err) {
   std::string text;
   if (!readFile(path, &text, err)) return false;

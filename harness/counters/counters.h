@@ -47,6 +47,16 @@ struct CounterReport {
   const KernelCounters* find(const std::string& name) const;
 };
 
+/// One kernel's figures from one provider, as a report lists them side by side.
+struct CounterRow {
+  std::string kernel;
+  std::string provider;  ///< "simulated (Oclgrind, 32 banks of 4 bytes, warps of 32)", "hardware (ncu, ...)"
+  std::vector<std::pair<std::string, double>> values;  ///< in display order
+};
+
+/// The simulated counts of every kernel as rows.
+std::vector<CounterRow> counterRows(const CounterReport& report);
+
 /// Parses the plugin's JSON; false with a message when the file is missing or malformed.
 bool readCounters(const std::string& path, CounterReport* report, std::string* err);
 

@@ -99,7 +99,7 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
 /// Runs the simulator for a task with an <analysis> case: judges the simulated checks a criterion
 /// needs and applies the sanitizers' findings to the device checks.
 void runSimulator(const Task& task, const TaskRubric& taskRubric, const Rubric& rubric, const GradeOptions& options,
-                  std::map<std::string, CheckResult>* checks) {
+                  std::map<std::string, CheckResult>* checks, std::vector<CounterRow>* rows) {
   std::vector<const CheckInfo*> simulated;
   for (const CheckInfo& ci : task.info().checks)
     if (ci.simulated) simulated.push_back(&ci);
@@ -137,6 +137,7 @@ void runSimulator(const Task& task, const TaskRubric& taskRubric, const Rubric& 
     (*checks)[ci->id].cases = {o};
   }
   if (run.outcome != AnalysisRun::Outcome::Unavailable) applySanitizer(task, taskRubric, rubric, run, checks);
+  if (run.outcome == AnalysisRun::Outcome::Ran) *rows = counterRows(run.counters);
 }
 
 TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& taskRubric, const Task& task,
@@ -177,7 +178,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
       task.runCase(ctx, spec, &outcomes);
       for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
     }
-    runSimulator(task, taskRubric, rubric, options, &checks);
+    runSimulator(task, taskRubric, rubric, options, &checks, &report.counters);
     for (const CheckInfo& ci : info.checks) {
       CheckResult& c = checks[ci.id];
       if (ci.simulated) {

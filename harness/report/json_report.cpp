@@ -49,6 +49,12 @@ std::string toJson(const GradeReport& r) {
     ordered_json builds = ordered_json::array();
     for (const BuildRecord& b : t.builds)
       builds.push_back({{"options", b.options}, {"ok", b.ok}, {"error", b.error}, {"log", b.logPath}});
+    ordered_json counters = ordered_json::array();
+    for (const CounterRow& row : t.counters) {
+      ordered_json values = ordered_json::object();
+      for (const auto& [name, value] : row.values) values[name] = value;
+      counters.push_back({{"kernel", row.kernel}, {"provider", row.provider}, {"values", values}});
+    }
     tasks.push_back({{"id", t.id},
                      {"title", t.title},
                      {"file", t.file},
@@ -59,7 +65,8 @@ std::string toJson(const GradeReport& r) {
                      {"max", t.max},
                      {"criteria", criteria},
                      {"checks", checks},
-                     {"builds", builds}});
+                     {"builds", builds},
+                     {"counters", counters}});
   }
   ordered_json inputs = ordered_json::array();
   for (const InputRecord& i : r.inputs)

@@ -24,6 +24,7 @@ struct TaskReport {
   std::vector<CriterionResult> criteria;
   std::vector<CheckResult> checks;
   std::vector<BuildRecord> builds;
+  std::vector<CounterRow> counters;  ///< per kernel and provider (simulator, hardware), for people
 };
 
 struct GradeReport {

@@ -46,6 +46,7 @@ GradeReport sample() {
   check.cases = {o};
   t.checks = {check};
   t.builds = {BuildRecord{"", true, "", "evidence/conv3x3/build_1.log", ""}};
+  t.counters = {{"Convolution", "simulated (Oclgrind, 32 banks of 4 bytes, warps of 32)", {{"local_store_conflicts", 0}}}};
   r.tasks = {t};
   r.total = 2;
   r.max = 5;
@@ -74,6 +75,8 @@ TEST(JsonReport, FollowsTheSchema) {
   EXPECT_EQ(repro["inputs"][0]["sha256"], std::string(64, 'b'));
   EXPECT_TRUE(repro["settings"]["skip_last_row"].get<bool>());
   EXPECT_EQ(task["builds"][0]["options"], "");
+  EXPECT_EQ(task["counters"][0]["kernel"], "Convolution");
+  EXPECT_EQ(task["counters"][0]["values"]["local_store_conflicts"], 0);
 }
 
 TEST(TerminalTable, OneRowPerCriterionAndTheTotal) {

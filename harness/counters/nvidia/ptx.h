@@ -1,0 +1,49 @@
+// NVIDIA OpenCL program binaries (PTX text) made loadable by the CUDA driver, so a launch can be
+// replayed where NVIDIA's profiler sees it (it does not see OpenCL kernels).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace clgrade {
+
+/// True when an OpenCL program binary is NVIDIA PTX (what CL_PROGRAM_BINARIES holds on NVIDIA).
+bool isNvidiaPtx(const std::string& binary);
+
+/// Makes NVIDIA OpenCL PTX loadable by cuModuleLoadData: strips NUL bytes, replaces every
+/// `%envregN` with 0 (the OpenCL driver's global and group offsets, zero without a global offset)
+/// and drops the trailing `.metadata_section { ... }`, which ptxas does not know.
+std::string patchPtx(const std::string& binary);
+
+/// Where a kernel parameter points, as its `.param` line says.
+enum class PtxSpace { Value, Global, Constant, Shared };
+
+/// One `.param` of an `.entry`.
+struct PtxParam {
+  std::string name;  ///< e.g. Convolution_param_2
+  PtxSpace space = PtxSpace::Value;
+  size_t bytes = 0;  ///< size of the parameter itself (8 for a 64-bit pointer)
+};
+
+struct PtxEntry {
+  std::string name;
+  std::vector<PtxParam> params;
+};
+
+/// The kernels of a PTX module and their parameters, in order.
+std::vector<PtxEntry> ptxEntries(const std::string& ptx);
+
+/// Module-scope symbols that rebasePointerParams adds.
+extern const char* const kDynamicSharedSymbol;  ///< `.extern .shared` array: the __local arguments
+extern const char* const kConstantSymbol;       ///< `.const` array: the __constant arguments
+constexpr size_t kConstantBytes = 32768;        ///< size of kConstantSymbol; half the constant bank
+
+/// NVIDIA's OpenCL passes __constant and __local pointer parameters as addresses in the constant
+/// and shared windows, which a CUDA host cannot know. This rewrites every `ld.param` of such a
+/// parameter so that the value passed becomes a byte OFFSET into kConstantSymbol (for __constant)
+/// or into dynamic shared memory (for __local): the kernel adds the symbol's address itself.
+/// False with a message when a parameter is used in a way other than one plain `ld.param`.
+bool rebasePointerParams(const std::string& ptx, std::string* out, std::string* err);
+
+}  // namespace clgrade
