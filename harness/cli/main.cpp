@@ -12,6 +12,7 @@
 #include "cl/device.h"
 #include "grading/analysis.h"
 #include "grading/golden.h"
+#include "grading/hardware.h"
 #include "grading/grader.h"
 #include "report/json_report.h"
 #include "report/terminal_table.h"
@@ -187,11 +188,25 @@ int main(int argc, char** argv) {
   analyze->add_option("--out", analyzeOut)->required();
   analyze->group("");  // hidden from --help: grade and check start it
 
+  std::string hwDir, hwRubric = defaultRubric(), hwTask, hwOut;
+  CLI::App* hwcount = app.add_subcommand("hwcount", "(internal) replay a task's analysis case through CUDA for ncu");
+  hwcount->add_option("kernels-dir", hwDir)->required();
+  hwcount->add_option("--rubric", hwRubric);
+  hwcount->add_option("--task", hwTask)->required();
+  hwcount->add_option("--out", hwOut)->required();
+  hwcount->group("");
+
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("devices")) return listDevicesCommand();
   if (app.got_subcommand("grade")) return gradeCommand(gradeArgs, false);
   if (app.got_subcommand("check")) return gradeCommand(checkArgs, true);
   if (app.got_subcommand("analyze")) return analyzeCommand(analyzeDir, analyzeRubric, analyzeTask, analyzeOut);
+  if (app.got_subcommand("hwcount")) {
+    Rubric rubric;
+    std::vector<std::string> problems;
+    if (!loadRubric(hwRubric, &rubric, &problems)) return kUsage;
+    return hwcountInChild(hwDir, rubric, hwTask, hwOut);
+  }
   if (app.got_subcommand("golden")) return goldenCommand(goldenRubrics, goldenWrite, goldenExport);
   return kUsage;
 }

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "grading/analysis.h"
+#include "grading/hardware.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/sha256.h"
@@ -140,6 +141,55 @@ void runSimulator(const Task& task, const TaskRubric& taskRubric, const Rubric& 
   if (run.outcome == AnalysisRun::Outcome::Ran) *rows = counterRows(run.counters);
 }
 
+/// On an NVIDIA GPU: the hardware counts of the analysis case, next to the simulated ones, and
+/// in the simulated checks' details; where the simulator is missing, the tile-load check is judged
+/// from them (conflicts per shared store instruction within the rubric's tolerance).
+void runHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+                 const GradeOptions& options, std::map<std::string, CheckResult>* checks, TaskReport* report) {
+  if (!taskRubric.analysis.present) return;
+  const HardwareRun run = runHardwareCounters(options.toolsDir.empty() ? defaultToolsDir() : options.toolsDir,
+                                              rt.device.info, options.kernelsDir, rubric, taskRubric, options.outDir);
+  if (run.outcome == HardwareRun::Outcome::Unavailable && rt.device.info.type != "gpu") return;  // nothing to say
+  const std::vector<CounterRow> rows = hardwareRows(run, rt.device.info.name);
+  report->counters.insert(report->counters.end(), rows.begin(), rows.end());
+  for (const CheckInfo& ci : task.info().checks) {
+    if (!ci.simulated) continue;
+    for (CaseOutcome& o : (*checks)[ci.id].cases) {
+      if (run.outcome != HardwareRun::Outcome::Ran) {
+        o.details.push_back("hardware counters: " + run.message);
+        continue;
+      }
+      if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (ncu CSV)", run.logPath});
+      for (const HardwareCounts& c : run.counts) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "hardware (ncu, %s): %s: %.0f shared store conflicts in %.0f store instructions, %.0f load "
+                      "conflicts in %.0f load instructions",
+                      rt.device.info.name.c_str(), c.kernel.c_str(), c.sharedStoreConflicts, c.sharedStoreInstructions,
+                      c.sharedLoadConflicts, c.sharedLoadInstructions);
+        o.details.push_back(line);
+      }
+      // No simulator here: the hardware decides the tile-load check, with a tolerance for its noise.
+      if (ci.id == "bank_conflicts" && o.status == Status::NotMeasured) {
+        for (const HardwareCounts& c : run.counts) {
+          if (c.kernel != "Convolution") continue;
+          const double perStore = c.sharedStoreInstructions > 0 ? c.sharedStoreConflicts / c.sharedStoreInstructions : 0;
+          char message[200];
+          if (c.sharedStoreInstructions == 0) {
+            o.status = Status::Failed;
+            o.message = "Convolution stores nothing into shared (local) memory on the GPU";
+          } else {
+            std::snprintf(message, sizeof message, "%.3f bank conflicts per shared store instruction on the GPU (tolerance %.3f)",
+                          perStore, rubric.settings.hardwareConflictTolerance);
+            o.status = perStore <= rubric.settings.hardwareConflictTolerance ? Status::Passed : Status::Failed;
+            o.message = message;
+          }
+        }
+      }
+    }
+  }
+}
+
 TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& taskRubric, const Task& task,
                      const GradeOptions& options, InputCache& inputs, EvidenceWriter& evidence) {
   const TaskInfo& info = task.info();
@@ -179,6 +229,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
       for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
     }
     runSimulator(task, taskRubric, rubric, options, &checks, &report.counters);
+    runHardware(rt, task, taskRubric, rubric, options, &checks, &report);
     for (const CheckInfo& ci : info.checks) {
       CheckResult& c = checks[ci.id];
       if (ci.simulated) {

@@ -92,7 +92,8 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
     const std::string name = a->Name();
     if (name != "skip_last_row" && name != "max_squared_error" && name != "mean_squared_error" &&
         name != "out_of_bounds_writes_fail" && name != "banks" && name != "bank_bytes" && name != "warp_size" &&
-        name != "analysis_timeout" && name != "sanitizer_findings_fail" && name != "uninitialized_check")
+        name != "analysis_timeout" && name != "sanitizer_findings_fail" && name != "uninitialized_check" &&
+        name != "hardware_conflict_tolerance")
       problems.add(e->GetLineNum(), "unknown setting '" + name + "'");
   }
   s->rule.skipLastRow = readBool(e, "skip_last_row", s->rule.skipLastRow, problems);
@@ -105,6 +106,7 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   s->analysisTimeoutSeconds = readNumber(e, "analysis_timeout", s->analysisTimeoutSeconds, problems);
   s->sanitizerFindingsFail = readBool(e, "sanitizer_findings_fail", s->sanitizerFindingsFail, problems);
   s->uninitializedCheck = readBool(e, "uninitialized_check", s->uninitializedCheck, problems);
+  s->hardwareConflictTolerance = readNumber(e, "hardware_conflict_tolerance", s->hardwareConflictTolerance, problems);
   if (s->banks < 1 || s->bankBytes < 1 || s->warpSize < 1)
     problems.add(e->GetLineNum(), "banks, bank_bytes and warp_size must be at least 1");
 }

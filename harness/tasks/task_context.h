@@ -33,6 +33,8 @@ struct GradeSettings {
   bool sanitizerFindingsFail = true;
   /// Also track uninitialized values in the simulator (about 4 times slower).
   bool uninitializedCheck = false;
+  /// Hardware counters are noisy: conflicts per shared store instruction up to this pass.
+  double hardwareConflictTolerance = 0.02;
 };
 
 /// One build of the task's file, as the report lists it.

@@ -152,6 +152,13 @@ bool rebasePointerParams(const std::string& ptx, std::string* out, std::string* 
         ++loads;
       }
       rewritten.append(text, last, std::string::npos);
+      if (shared) {
+        // The value is an offset now, not a shared-window pointer: declared as a plain integer, as
+        // CUDA's own kernels declare parameters (the driver refused `.ptr .shared` ones).
+        const std::regex declRe("\\.param\\s+\\.u" + bits + "\\s+\\.ptr\\s+\\.shared(\\s+\\.align\\s+\\d+)?\\s+" +
+                                param.name + "\\b");
+        rewritten = std::regex_replace(rewritten, declRe, ".param .u" + bits + " " + param.name);
+      }
       // One use in the parameter list itself; every other use must have been a load we rewrote.
       if (countIdentifier(text, param.name) != loads + 1) {
         *err = std::string(shared ? "__local" : "__constant") + " argument layout not understood: " + param.name +
@@ -167,6 +174,13 @@ bool rebasePointerParams(const std::string& ptx, std::string* out, std::string* 
   if (anyShared) decls += ".extern .shared .align 16 .b8 " + std::string(kDynamicSharedSymbol) + "[];\n";
   if (anyConstant)
     decls += ".const .align 16 .b8 " + std::string(kConstantSymbol) + "[" + std::to_string(kConstantBytes) + "];\n";
+  if (anyShared) {
+    // The driver refuses (CUDA_ERROR_INVALID_IMAGE) an `.extern .shared` array in OpenCL's
+    // texmode_independent PTX; the assignment's kernels use no images, so the default mode serves.
+    const std::string mode = ", texmode_independent";
+    const size_t at = text.find(mode);
+    if (at != std::string::npos) text.erase(at, mode.size());
+  }
   if (!decls.empty()) {
     const size_t at = text.find(".address_size");
     if (at == std::string::npos) {

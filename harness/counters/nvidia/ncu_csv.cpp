@@ -1,0 +1,116 @@
+#include "counters/nvidia/ncu_csv.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+namespace clgrade {
+
+const char* const kNcuSharedMetrics =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
+    "smsp__sass_inst_executed_op_shared_ld.sum,"
+    "smsp__sass_inst_executed_op_shared_st.sum";
+
+namespace {
+
+/// Splits one CSV line with double-quoted fields ("" inside quotes is a quote); false when the
+/// line is not a quoted CSV row (ncu quotes every field).
+bool splitCsv(const std::string& line, std::vector<std::string>* fields) {
+  fields->clear();
+  if (line.empty() || line[0] != '"') return false;
+  std::string field;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields->push_back(field);
+      field.clear();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  fields->push_back(field);
+  return !quoted;
+}
+
+/// "1,234.5" -> 1234.5 (ncu may group digits); false for "n/a" and other non-numbers.
+bool parseNumber(std::string text, double* value) {
+  text.erase(std::remove(text.begin(), text.end(), ','), text.end());
+  if (text.empty()) return false;
+  char* end = nullptr;
+  *value = std::strtod(text.c_str(), &end);
+  return end && *end == '\0';
+}
+
+int column(const std::vector<std::string>& header, const std::string& name) {
+  const auto it = std::find(header.begin(), header.end(), name);
+  return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+}
+
+}  // namespace
+
+bool parseNcuCsv(const std::string& csv, std::vector<HardwareCounts>* counts, std::string* err) {
+  counts->clear();
+  if (csv.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+    *err = "ncu has no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM): run as root, or set the "
+           "driver option NVreg_RestrictProfilingToAdminUsers=0";
+    return false;
+  }
+  std::istringstream lines(csv);
+  std::string line;
+  std::vector<std::string> header, fields;
+  int idCol = -1, kernelCol = -1, metricCol = -1, valueCol = -1;
+  std::set<std::pair<std::string, std::string>> launches;  // (kernel, ID)
+  bool sawRow = false;
+  while (std::getline(lines, line)) {
+    if (!splitCsv(line, &fields)) continue;
+    if (column(fields, "Metric Name") >= 0 && column(fields, "Metric Value") >= 0) {
+      header = fields;
+      idCol = column(header, "ID");
+      kernelCol = column(header, "Kernel Name");
+      metricCol = column(header, "Metric Name");
+      valueCol = column(header, "Metric Value");
+      continue;
+    }
+    if (header.empty() || fields.size() != header.size() || kernelCol < 0) continue;
+    double value = 0;
+    if (!parseNumber(fields[valueCol], &value)) continue;
+    const std::string& kernel = fields[kernelCol];
+    auto it = std::find_if(counts->begin(), counts->end(), [&](const HardwareCounts& c) { return c.kernel == kernel; });
+    if (it == counts->end()) {
+      counts->push_back(HardwareCounts{});
+      counts->back().kernel = kernel;
+      it = counts->end() - 1;
+    }
+    if (launches.insert({kernel, idCol >= 0 ? fields[idCol] : std::to_string(launches.size())}).second) ++it->launches;
+    const std::string& metric = fields[metricCol];
+    if (metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") it->sharedLoadConflicts += value;
+    else if (metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum") it->sharedStoreConflicts += value;
+    else if (metric == "smsp__sass_inst_executed_op_shared_ld.sum") it->sharedLoadInstructions += value;
+    else if (metric == "smsp__sass_inst_executed_op_shared_st.sum") it->sharedStoreInstructions += value;
+    sawRow = true;
+  }
+  if (sawRow) return true;
+  if (csv.find("No kernels were profiled") != std::string::npos)
+    *err = "ncu profiled no kernels (it does not see OpenCL launches; were they replayed through CUDA?)";
+  else if (header.empty())
+    *err = "no ncu CSV header (\"Metric Name\", \"Metric Value\") in the output";
+  else
+    *err = "ncu CSV has a header but no metric rows";
+  return false;
+}
+
+}  // namespace clgrade

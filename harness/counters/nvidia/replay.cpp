@@ -1,0 +1,237 @@
+#include "counters/nvidia/replay.h"
+
+#include "util/files.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace clgrade {
+namespace {
+
+constexpr size_t kArgAlign = 16;  // covers every OpenCL C type up to float4/long2
+constexpr size_t kDefaultDynamicShared = 48 * 1024;
+
+size_t alignUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+/// Device copies of the buffers of one launch, freed on every way out.
+struct DeviceBuffers {
+  CudaDriver* driver = nullptr;
+  struct Entry {
+    cl_mem handle;
+    cl::Buffer buffer;
+    CUdeviceptr ptr;
+    size_t bytes;
+  };
+  std::vector<Entry> entries;
+  ~DeviceBuffers() {
+    std::string ignored;
+    for (const Entry& e : entries) driver->free(e.ptr, &ignored);
+  }
+};
+
+std::vector<unsigned char> readBuffer(const Runtime& rt, const cl::Buffer& buffer) {
+  std::vector<unsigned char> bytes(buffer.getInfo<CL_MEM_SIZE>());
+  if (!bytes.empty()) rt.queue.enqueueReadBuffer(buffer, CL_TRUE, 0, bytes.size(), bytes.data());
+  return bytes;
+}
+
+/// Little-endian bytes of an offset or address, as wide as the parameter.
+std::vector<unsigned char> paramValue(unsigned long long value, size_t bytes) {
+  std::vector<unsigned char> out(bytes);
+  for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<unsigned char>(value >> (8 * i));
+  return out;
+}
+
+}  // namespace
+
+RecordedArg RecordedArg::ofBuffer(const cl::Buffer& buffer) {
+  RecordedArg arg;
+  arg.kind = Kind::Buffer;
+  arg.buffer = buffer;
+  return arg;
+}
+
+RecordedArg RecordedArg::ofLocal(size_t bytes) {
+  RecordedArg arg;
+  arg.kind = Kind::Local;
+  arg.localBytes = bytes;
+  return arg;
+}
+
+std::unique_ptr<PtxReplay> PtxReplay::open(std::string* err) {
+  std::unique_ptr<CudaDriver> driver = CudaDriver::load(err);
+  if (!driver) return nullptr;
+  std::unique_ptr<PtxReplay> replay(new PtxReplay);
+  replay->driver_ = std::move(driver);
+  return replay;
+}
+
+PtxReplay::~PtxReplay() {
+  std::string ignored;
+  for (const Module& m : modules_) driver_->unloadModule(m.module, &ignored);
+}
+
+const PtxReplay::Module* PtxReplay::moduleFor(const Runtime& rt, const cl::Program& program, std::string* err) {
+  for (const Module& m : modules_)
+    if (m.program() == program()) return &m;
+
+  std::string binary;
+  for (const std::vector<unsigned char>& b : program.getInfo<CL_PROGRAM_BINARIES>())
+    if (!b.empty()) binary.assign(b.begin(), b.end());
+  if (!isNvidiaPtx(binary)) {
+    *err = "not an NVIDIA program (its binary is not PTX; platform " + rt.device.info.platform + ")";
+    return nullptr;
+  }
+  const std::string patched = patchPtx(binary);
+  std::string ptx;
+  if (!rebasePointerParams(patched, &ptx, err)) return nullptr;
+  // For looking at what the driver was given when it refuses a module.
+  if (const char* dump = std::getenv("CLGRADE_REPLAY_PTX_DUMP")) {
+    std::string ignored;
+    writeFileAtomically(dump, ptx, &ignored);
+  }
+
+  if (deviceOrdinal_ < 0) {
+    // NVIDIA's OpenCL and CUDA list the same GPUs in the same order.
+    if (!driver_->useDevice(rt.device.deviceIndex, err)) return nullptr;
+    deviceOrdinal_ = rt.device.deviceIndex;
+  }
+  Module m;
+  m.program = program;
+  m.entries = ptxEntries(patched);  // before the rebase, which hides which parameters were __local
+  if (!driver_->loadModule(ptx, &m.module, err)) return nullptr;
+  modules_.push_back(m);
+  return &modules_.back();
+}
+
+bool PtxReplay::replay(const Runtime& rt, const cl::Kernel& kernel, const std::vector<RecordedArg>& args,
+                       const Geometry& geometry, std::string* err) {
+  try {
+    if (rt.device.info.platform.find("NVIDIA") == std::string::npos) {
+      *err = "not an NVIDIA program (platform " + rt.device.info.platform + ")";
+      return false;
+    }
+    const Module* module = moduleFor(rt, kernel.getInfo<CL_KERNEL_PROGRAM>(), err);
+    if (!module) return false;
+    return launch(rt, *module, kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), args, geometry, err);
+  } catch (const cl::Error& e) {
+    *err = describe(e);
+    return false;
+  }
+}
+
+bool PtxReplay::launch(const Runtime& rt, const Module& module, const std::string& name,
+                       const std::vector<RecordedArg>& args, const Geometry& geometry, std::string* err) {
+  const auto entry = std::find_if(module.entries.begin(), module.entries.end(),
+                                  [&](const PtxEntry& e) { return e.name == name; });
+  if (entry == module.entries.end()) {
+    *err = "kernel " + name + " is not in the program's PTX";
+    return false;
+  }
+  if (entry->params.size() != args.size()) {
+    *err = name + ": " + std::to_string(args.size()) + " arguments recorded, the PTX has " +
+           std::to_string(entry->params.size());
+    return false;
+  }
+
+  DeviceBuffers buffers;
+  buffers.driver = driver_.get();
+  std::vector<unsigned char> constants;
+  size_t dynamicShared = 0;
+  std::vector<std::vector<unsigned char>> values;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const PtxParam& param = entry->params[i];
+    const RecordedArg& arg = args[i];
+    const std::string where = name + " argument " + std::to_string(i) + ": ";
+    const bool wantsBuffer = param.space == PtxSpace::Global || param.space == PtxSpace::Constant;
+    if (wantsBuffer != (arg.kind == RecordedArg::Kind::Buffer) ||
+        (param.space == PtxSpace::Shared) != (arg.kind == RecordedArg::Kind::Local)) {
+      *err = where + "recorded kind does not match the PTX parameter " + param.name;
+      return false;
+    }
+    switch (param.space) {
+      case PtxSpace::Global: {
+        const cl_mem handle = arg.buffer();
+        auto same = std::find_if(buffers.entries.begin(), buffers.entries.end(),
+                                 [&](const DeviceBuffers::Entry& e) { return e.handle == handle; });
+        if (same == buffers.entries.end()) {
+          const std::vector<unsigned char> host = readBuffer(rt, arg.buffer);
+          CUdeviceptr ptr = 0;
+          if (!driver_->alloc(std::max<size_t>(host.size(), 1), &ptr, err)) return false;
+          buffers.entries.push_back({handle, arg.buffer, ptr, host.size()});
+          if (!driver_->copyToDevice(ptr, host.data(), host.size(), err)) return false;
+          same = buffers.entries.end() - 1;
+        }
+        values.push_back(paramValue(same->ptr, param.bytes));
+        break;
+      }
+      case PtxSpace::Constant: {
+        const std::vector<unsigned char> host = readBuffer(rt, arg.buffer);
+        const size_t offset = alignUp(constants.size(), kArgAlign);
+        if (offset + host.size() > kConstantBytes) {
+          *err = where + "__constant arguments exceed " + std::to_string(kConstantBytes) + " bytes";
+          return false;
+        }
+        constants.resize(offset);
+        constants.insert(constants.end(), host.begin(), host.end());
+        values.push_back(paramValue(offset, param.bytes));
+        break;
+      }
+      case PtxSpace::Shared: {
+        const size_t offset = alignUp(dynamicShared, kArgAlign);
+        dynamicShared = offset + arg.localBytes;
+        values.push_back(paramValue(offset, param.bytes));
+        break;
+      }
+      case PtxSpace::Value:
+        if (arg.bytes.size() != param.bytes) {
+          *err = where + std::to_string(arg.bytes.size()) + " bytes recorded, " + param.name + " has " +
+                 std::to_string(param.bytes);
+          return false;
+        }
+        values.push_back(arg.bytes);
+        break;
+    }
+  }
+
+  CUfunction function = nullptr;
+  if (!driver_->function(module.module, name, &function, err)) return false;
+  if (!constants.empty()) {
+    CUdeviceptr ptr = 0;
+    size_t bytes = 0;
+    if (!driver_->global(module.module, kConstantSymbol, &ptr, &bytes, err) ||
+        !driver_->copyToDevice(ptr, constants.data(), constants.size(), err))
+      return false;
+  }
+  if (dynamicShared > kDefaultDynamicShared &&
+      !driver_->setMaxDynamicShared(function, static_cast<int>(dynamicShared), err))
+    return false;
+
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  for (int d = 0; d < 2; ++d) {
+    const size_t local = geometry.local[d] ? geometry.local[d] : 1;
+    const size_t global = geometry.global[d] ? geometry.global[d] : 1;
+    if (global % local != 0) {
+      *err = "global size is not a multiple of the local size (" + geometry.str() + ")";
+      return false;
+    }
+    grid[d] = static_cast<unsigned>(global / local);
+    block[d] = static_cast<unsigned>(local);
+  }
+  std::vector<void*> params;
+  for (std::vector<unsigned char>& v : values) params.push_back(v.data());
+  if (!driver_->launch(function, grid, block, static_cast<unsigned>(dynamicShared), params.data(), err))
+    return false;
+
+  if (writeBack_) {
+    for (const DeviceBuffers::Entry& e : buffers.entries) {
+      if (e.bytes == 0) continue;
+      std::vector<unsigned char> host(e.bytes);
+      if (!driver_->copyToHost(host.data(), e.ptr, e.bytes, err)) return false;
+      rt.queue.enqueueWriteBuffer(e.buffer, CL_TRUE, 0, e.bytes, host.data());
+    }
+  }
+  return true;
+}
+
+}  // namespace clgrade

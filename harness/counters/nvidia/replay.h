@@ -1,0 +1,71 @@
+// Replaying an OpenCL launch through the CUDA driver, from the program's own PTX, so that NVIDIA's
+// profiler (ncu), which does not see OpenCL kernels, can count its shared-memory bank conflicts.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cl/launch.h"
+#include "cl/runtime.h"
+#include "counters/nvidia/cuda_driver.h"
+#include "counters/nvidia/ptx.h"
+
+namespace clgrade {
+
+/// One kernel argument as the host set it.
+struct RecordedArg {
+  enum class Kind { Buffer, Local, Bytes } kind = Kind::Bytes;
+  cl::Buffer buffer;                 ///< Buffer: a __global or __constant pointer argument
+  size_t localBytes = 0;             ///< Local: the size of the __local allocation
+  std::vector<unsigned char> bytes;  ///< Bytes: a scalar or vector, as passed to clSetKernelArg
+
+  static RecordedArg ofBuffer(const cl::Buffer& buffer);
+  static RecordedArg ofLocal(size_t bytes);
+  template <typename T>
+  static RecordedArg of(const T& value) {
+    RecordedArg arg;
+    const auto* p = reinterpret_cast<const unsigned char*>(&value);
+    arg.bytes.assign(p, p + sizeof(T));
+    return arg;
+  }
+};
+
+/// Replays an OpenCL launch through the CUDA driver from the program's PTX: buffers are copied
+/// (contents read back from OpenCL), scalars passed as bytes, __local pointer arguments become
+/// dynamic shared memory, __constant ones a constant array of the module (see
+/// rebasePointerParams). Global buffers are written back to OpenCL afterwards (setWriteBack), so a
+/// replay has the effects of the launch. Returns false with a message (e.g. "not an NVIDIA
+/// program", "__local argument layout not understood").
+class PtxReplay {
+ public:
+  /// Loads the CUDA driver; nullptr with a message where there is none.
+  static std::unique_ptr<PtxReplay> open(std::string* err);
+  ~PtxReplay();
+
+  bool replay(const Runtime& rt, const cl::Kernel& kernel, const std::vector<RecordedArg>& args,
+              const Geometry& geometry, std::string* err);
+
+  /// Copy __global buffers back into the OpenCL buffers after the launch (default on).
+  void setWriteBack(bool on) { writeBack_ = on; }
+
+ private:
+  /// A program's PTX, loaded once.
+  struct Module {
+    cl::Program program;
+    CUmodule module = nullptr;
+    std::vector<PtxEntry> entries;
+  };
+
+  PtxReplay() = default;
+  const Module* moduleFor(const Runtime& rt, const cl::Program& program, std::string* err);
+  bool launch(const Runtime& rt, const Module& module, const std::string& name, const std::vector<RecordedArg>& args,
+              const Geometry& geometry, std::string* err);
+
+  std::unique_ptr<CudaDriver> driver_;
+  std::vector<Module> modules_;
+  bool writeBack_ = true;
+  int deviceOrdinal_ = -1;
+};
+
+}  // namespace clgrade

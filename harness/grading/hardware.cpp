@@ -1,0 +1,154 @@
+#include "grading/hardware.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "checks/evidence.h"
+#include "cl/kernel_args.h"
+#include "counters/nvidia/replay.h"
+#include "tasks/task_context.h"
+#include "util/files.h"
+#include "util/subprocess.h"
+
+namespace clgrade {
+
+namespace fs = std::filesystem;
+
+std::string findNcu() {
+  if (const char* env = std::getenv("CLGRADE_NCU"); env && *env) return env;
+  std::error_code ec;
+  if (const char* path = std::getenv("PATH")) {
+    std::string dirs = path;
+    size_t start = 0;
+    while (start <= dirs.size()) {
+      const size_t end = dirs.find(':', start);
+      const std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      if (!dir.empty() && fs::exists(dir + "/ncu", ec)) return dir + "/ncu";
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  if (fs::exists("/usr/local/cuda/bin/ncu", ec)) return "/usr/local/cuda/bin/ncu";
+  if (fs::is_directory("/opt/nvidia/nsight-compute", ec))
+    for (const auto& entry : fs::directory_iterator("/opt/nvidia/nsight-compute", ec))
+      if (fs::exists(entry.path() / "ncu", ec)) return (entry.path() / "ncu").string();
+  return "";
+}
+
+HardwareRun runHardwareCounters(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
+                                const Rubric& rubric, const TaskRubric& task, const std::string& reportDir) {
+  HardwareRun run;
+  if (device.type != "gpu" || device.platform.find("NVIDIA") == std::string::npos) {
+    run.message = "hardware counters are read on NVIDIA GPUs only; " + device.platform + " does not expose them";
+    return run;
+  }
+  const std::string ncu = findNcu();
+  if (ncu.empty()) {
+    run.message = "NVIDIA's profiler ncu was not found (set CLGRADE_NCU or put ncu on the PATH)";
+    return run;
+  }
+  const std::string dir = "evidence/" + task.id;
+  makeDirectories(reportDir + "/" + dir, nullptr);
+  run.logPath = dir + "/ncu.csv";
+  const std::string childLog = reportDir + "/" + dir + "/hardware.log";
+  const ProcessResult p = runProcess(
+      {ncu, "--csv", "--log-file", reportDir + "/" + run.logPath, "--metrics",
+       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
+       "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum",
+       toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
+      {}, rubric.settings.analysisTimeoutSeconds, childLog, childLog);
+  run.seconds = p.seconds;
+  std::string csv, err;
+  readFile(reportDir + "/" + run.logPath, &csv, nullptr);
+  if (!parseNcuCsv(csv, &run.counts, &err)) {
+    // The permission error and "no kernels" come back here as messages a person can act on.
+    run.outcome = err.find("ERR_NVGPUCTRPERM") != std::string::npos ? HardwareRun::Outcome::Unavailable
+                                                                   : HardwareRun::Outcome::Failed;
+    run.message = err + (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
+    return run;
+  }
+  run.outcome = HardwareRun::Outcome::Ran;
+  return run;
+}
+
+namespace {
+
+/// Replays every launch through CUDA; remembers what could not be replayed.
+class ReplayObserver : public LaunchObserver {
+ public:
+  explicit ReplayObserver(std::unique_ptr<PtxReplay> replay) : replay_(std::move(replay)) {}
+  void launched(const Runtime& rt, const cl::Kernel& kernel, const std::vector<KernelArg>& args,
+                const Geometry& geometry) override {
+    std::vector<RecordedArg> recorded;
+    for (const KernelArg& a : args) {
+      if (a.kind == KernelArg::Kind::Buffer) recorded.push_back(RecordedArg::ofBuffer(a.buffer));
+      else if (a.kind == KernelArg::Kind::Local) recorded.push_back(RecordedArg::ofLocal(a.localBytes));
+      else {
+        RecordedArg r;
+        r.bytes = a.bytes;
+        recorded.push_back(r);
+      }
+    }
+    std::string err;
+    if (!replay_->replay(rt, kernel, recorded, geometry, &err)) {
+      ++failures;
+      std::cerr << "clgrade: replay of " << kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() << " failed: " << err << "\n";
+    }
+  }
+  int failures = 0;
+
+ private:
+  std::unique_ptr<PtxReplay> replay_;
+};
+
+}  // namespace
+
+int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
+                   const std::string& reportDir) {
+  const TaskRubric* taskRubric = nullptr;
+  for (const TaskRubric& t : rubric.tasks)
+    if (t.id == taskId) taskRubric = &t;
+  const Task* task = findTask(taskId);
+  CaseSpec spec;
+  if (!taskRubric || !task || !taskRubric->analysisCase(&spec)) {
+    std::cerr << "clgrade hwcount: the rubric has no <analysis> for task '" << taskId << "'\n";
+    return 2;
+  }
+  DeviceEntry device;
+  std::string err, source;
+  if (!chooseDevice("gpu", &device, &err) || !readFile(kernelsDir + "/" + task->info().file, &source, &err)) {
+    std::cerr << "clgrade hwcount: " << err << "\n";
+    return 3;
+  }
+  std::unique_ptr<PtxReplay> replay = PtxReplay::open(&err);
+  if (!replay) {
+    std::cerr << "clgrade hwcount: " << err << "\n";
+    return 3;
+  }
+  Runtime runtime(device);
+  auto observer = std::make_shared<ReplayObserver>(std::move(replay));
+  runtime.observer = observer;
+  EvidenceWriter evidence(reportDir + "/evidence/" + taskId + "/hardware");
+  InputCache inputs;
+  TaskContext ctx(runtime, task->info(), source, evidence, inputs, rubric.settings);
+  std::map<std::string, CaseOutcome> outcomes;
+  task->runCase(ctx, spec, &outcomes);
+  return observer->failures ? 4 : 0;
+}
+
+std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& deviceName) {
+  std::vector<CounterRow> rows;
+  for (const HardwareCounts& c : run.counts) {
+    rows.push_back({c.kernel,
+                    "hardware (ncu, " + deviceName + ")",
+                    {{"launches", double(c.launches)},
+                     {"shared_store_conflicts", c.sharedStoreConflicts},
+                     {"shared_store_instructions", c.sharedStoreInstructions},
+                     {"shared_load_conflicts", c.sharedLoadConflicts},
+                     {"shared_load_instructions", c.sharedLoadInstructions}}});
+  }
+  return rows;
+}
+
+}  // namespace clgrade
