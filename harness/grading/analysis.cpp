@@ -1,5 +1,6 @@
 #include "grading/analysis.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -30,7 +31,13 @@ AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsD
   const std::string plugin = toolsDir + "/libclgrade_oclgrind.so";
   const std::string icd = toolsDir + "/oclgrind-icd";
   std::error_code ec;
-  if (!fs::exists(plugin, ec) || !fs::exists(icd, ec) || !fs::exists(clgrade, ec)) {
+  // The ICD file names Oclgrind's runtime library: a build carried to a machine without Oclgrind
+  // has the plugin but not the simulator.
+  std::string runtimeLibrary;
+  readFile(icd + "/oclgrind.icd", &runtimeLibrary, nullptr);
+  while (!runtimeLibrary.empty() && std::isspace(static_cast<unsigned char>(runtimeLibrary.back()))) runtimeLibrary.pop_back();
+  if (!fs::exists(plugin, ec) || !fs::exists(icd, ec) || !fs::exists(clgrade, ec) ||
+      !fs::exists(runtimeLibrary, ec)) {
     run.outcome = AnalysisRun::Outcome::Unavailable;
     run.message = "the simulated counters need Oclgrind and clgrade's plugin (apt-get install oclgrind "
                   "liboclgrind-dev, then rebuild); not found in " + toolsDir;

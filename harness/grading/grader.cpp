@@ -169,6 +169,22 @@ void runHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubr
                       c.sharedLoadConflicts, c.sharedLoadInstructions);
         o.details.push_back(line);
       }
+      // No simulator here: shared-memory loads on the GPU show that the discontinuity kernels use
+      // local memory.
+      if (ci.id == "discontinuity_local_memory" && o.status == Status::NotMeasured) {
+        std::string without;
+        int seen = 0;
+        for (const HardwareCounts& c : run.counts) {
+          if (c.kernel != "DiscontinuityHorizontal" && c.kernel != "DiscontinuityVertical") continue;
+          ++seen;
+          if (c.sharedLoadInstructions == 0) without += (without.empty() ? "" : ", ") + c.kernel;
+        }
+        if (seen == 2) {
+          o.status = without.empty() ? Status::Passed : Status::Failed;
+          o.message = without.empty() ? "both discontinuity kernels load from shared (local) memory on the GPU"
+                                      : without + " load nothing from shared (local) memory on the GPU";
+        }
+      }
       // No simulator here: the hardware decides the tile-load check, with a tolerance for its noise.
       if (ci.id == "bank_conflicts" && o.status == Status::NotMeasured) {
         for (const HardwareCounts& c : run.counts) {
