@@ -78,38 +78,44 @@ AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsD
   return run;
 }
 
-int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
-                   const std::string& reportDir) {
+bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId, AnalysisInput* in,
+                   std::string* err) {
   const TaskRubric* taskRubric = nullptr;
   for (const TaskRubric& t : rubric.tasks)
     if (t.id == taskId) taskRubric = &t;
-  const Task* task = findTask(taskId);
-  CaseSpec spec;
-  if (!taskRubric || !task || !taskRubric->analysisCase(&spec)) {
-    std::cerr << "clgrade analyze: the rubric has no <analysis> for task '" << taskId << "'\n";
-    return 2;
+  in->task = findTask(taskId);
+  if (!taskRubric || !in->task || !taskRubric->analysisCase(&in->spec)) {
+    *err = "the rubric has no <analysis> for task '" + taskId + "'";
+    return false;
   }
+  return readFile(kernelsDir + "/" + in->task->info().file, &in->source, err);
+}
+
+void runAnalysisCase(const Runtime& runtime, const Rubric& rubric, const AnalysisInput& in,
+                     const std::string& evidenceDir) {
+  EvidenceWriter evidence(evidenceDir);
+  InputCache inputs;
+  TaskContext ctx(runtime, in.task->info(), in.source, evidence, inputs, rubric.settings);
+  std::map<std::string, CaseOutcome> outcomes;
+  in.task->runCase(ctx, in.spec, &outcomes);
+  for (const auto& [id, o] : outcomes)
+    std::cerr << "clgrade: " << id << " on " << runtime.device.info.name << ": " << statusName(o.status) << ": "
+              << o.message << "\n";
+}
+
+int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
+                   const std::string& reportDir) {
+  AnalysisInput in;
   DeviceEntry device;
   std::string err;
-  if (!chooseDevice("oclgrind", &device, &err)) {
+  if (!analysisInput(kernelsDir, rubric, taskId, &in, &err) || !chooseDevice("oclgrind", &device, &err)) {
     std::cerr << "clgrade analyze: " << err << "\n";
     return 3;
   }
-  std::string source;
-  if (!readFile(kernelsDir + "/" + task->info().file, &source, &err)) {
-    std::cerr << "clgrade analyze: " << err << "\n";
-    return 2;
-  }
   Runtime runtime(device);
   runtime.guardBands = false;  // Oclgrind must see reads and writes past a buffer
-  EvidenceWriter evidence(reportDir + "/evidence/" + taskId + "/simulator");
-  InputCache inputs;
-  TaskContext ctx(runtime, task->info(), source, evidence, inputs, rubric.settings);
-  std::map<std::string, CaseOutcome> outcomes;
-  task->runCase(ctx, spec, &outcomes);
   // The outcomes on the simulator go to its log: Oclgrind is strict, its view helps a person.
-  for (const auto& [id, o] : outcomes) std::cerr << "clgrade: " << id << " on the simulator: " << statusName(o.status)
-                                                 << ": " << o.message << "\n";
+  runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/simulator");
   return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "checks/sanitizer.h"
 #include "counters/counters.h"
+#include "cl/runtime.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
@@ -27,6 +28,22 @@ struct AnalysisRun {
 /// Runs `clgrade analyze` for one task in a child process and reads the counters it leaves.
 AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsDir, const Rubric& rubric,
                         const TaskRubric& task, const std::string& reportDir);
+
+/// What a child run of a task's analysis case needs (`clgrade analyze` and `clgrade hwcount`).
+struct AnalysisInput {
+  const Task* task = nullptr;
+  CaseSpec spec;       ///< the analysis case
+  std::string source;  ///< the task's kernel file
+};
+
+/// Finds the task, its analysis case and the kernel source; false with a message.
+bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId, AnalysisInput* in,
+                   std::string* err);
+
+/// Runs the analysis case on `runtime`, evidence under `evidenceDir`; the outcomes go to stderr,
+/// which the parent keeps as the run's log.
+void runAnalysisCase(const Runtime& runtime, const Rubric& rubric, const AnalysisInput& in,
+                     const std::string& evidenceDir);
 
 /// The child's side (`clgrade analyze`): runs the task's analysis case on the Oclgrind device.
 /// Returns a process exit code.

@@ -7,6 +7,7 @@
 #include "checks/evidence.h"
 #include "cl/kernel_args.h"
 #include "counters/nvidia/replay.h"
+#include "grading/analysis.h"
 #include "tasks/task_context.h"
 #include "util/files.h"
 #include "util/subprocess.h"
@@ -106,34 +107,19 @@ class ReplayObserver : public LaunchObserver {
 
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
                    const std::string& reportDir) {
-  const TaskRubric* taskRubric = nullptr;
-  for (const TaskRubric& t : rubric.tasks)
-    if (t.id == taskId) taskRubric = &t;
-  const Task* task = findTask(taskId);
-  CaseSpec spec;
-  if (!taskRubric || !task || !taskRubric->analysisCase(&spec)) {
-    std::cerr << "clgrade hwcount: the rubric has no <analysis> for task '" << taskId << "'\n";
-    return 2;
-  }
+  AnalysisInput in;
   DeviceEntry device;
-  std::string err, source;
-  if (!chooseDevice("gpu", &device, &err) || !readFile(kernelsDir + "/" + task->info().file, &source, &err)) {
-    std::cerr << "clgrade hwcount: " << err << "\n";
-    return 3;
-  }
-  std::unique_ptr<PtxReplay> replay = PtxReplay::open(&err);
-  if (!replay) {
+  std::string err;
+  std::unique_ptr<PtxReplay> replay;
+  if (!analysisInput(kernelsDir, rubric, taskId, &in, &err) || !chooseDevice("gpu", &device, &err) ||
+      !(replay = PtxReplay::open(&err))) {
     std::cerr << "clgrade hwcount: " << err << "\n";
     return 3;
   }
   Runtime runtime(device);
   auto observer = std::make_shared<ReplayObserver>(std::move(replay));
   runtime.observer = observer;
-  EvidenceWriter evidence(reportDir + "/evidence/" + taskId + "/hardware");
-  InputCache inputs;
-  TaskContext ctx(runtime, task->info(), source, evidence, inputs, rubric.settings);
-  std::map<std::string, CaseOutcome> outcomes;
-  task->runCase(ctx, spec, &outcomes);
+  runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/hardware");
   return observer->failures ? 4 : 0;
 }
 
