@@ -5,7 +5,12 @@
 //   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
 #include <filesystem>
 #include <iostream>
 
@@ -28,7 +33,8 @@ namespace {
 using namespace clgrade;
 
 /// Exit codes: 0 done (for `check`: every measured criterion passed), 1 `check` found failures,
-/// 2 bad usage or rubric, 3 no usable OpenCL device, 4 the report could not be written.
+/// 2 bad usage or rubric, 3 no usable OpenCL device, 4 the report could not be written,
+/// 5 a task ran past --task-timeout.
 enum Exit { kOk = 0, kFailures = 1, kUsage = 2, kNoDevice = 3, kOutput = 4 };
 
 /// The repository root: next to the executable (build/clgrade -> ..), else where it was built.
@@ -41,6 +47,50 @@ std::string repositoryRoot() {
 }
 
 std::string defaultRubric() { return repositoryRoot() + "/rubrics/four_tasks.xml"; }
+
+/// Ends the process with exit code 5 when one task runs longer than its limit.
+class TaskWatchdog {
+ public:
+  explicit TaskWatchdog(double seconds) : seconds_(seconds), thread_([this] { watch(); }) {}
+  ~TaskWatchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  void started(const std::string& task) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    task_ = task;
+    since_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  void watch() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!done_) {
+      wake_.wait_for(lock, std::chrono::milliseconds(200));
+      if (done_ || task_.empty() || seconds_ <= 0) continue;
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
+      if (elapsed > seconds_) {
+        std::fprintf(stderr,
+                     "clgrade: task %s did not finish within %.0f s: a kernel probably never ends (an endless loop, "
+                     "or a barrier not every work-item reaches); no report was written\n",
+                     task_.c_str(), seconds_);
+        std::fflush(stderr);
+        std::_Exit(5);
+      }
+    }
+  }
+  double seconds_;
+  std::string task_;
+  std::chrono::steady_clock::time_point since_;
+  bool done_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;  // last: it starts running in the constructor
+};
 
 int listDevicesCommand() {
   std::string err;
@@ -66,6 +116,7 @@ struct GradeArgs {
   std::string out;
   std::string device = "auto";
   int evidenceCases = 1;
+  double taskTimeout = 600;
   bool quiet = false;
 };
 
@@ -91,7 +142,11 @@ int gradeCommand(const GradeArgs& args, bool visibleOnly) {
                                                  std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
                                            : args.out;
   GradeOptions options{args.kernelsDir, out, visibleOnly, args.evidenceCases,
-                       std::filesystem::path(selfExecutable()).parent_path().string()};
+                       std::filesystem::path(selfExecutable()).parent_path().string(), nullptr};
+  // A kernel that never ends blocks the OpenCL driver and this process with it. Until grading
+  // runs in a child process per submission, a watchdog ends the grade with a message naming the task.
+  TaskWatchdog watchdog(args.taskTimeout);
+  options.onTaskStart = [&](const std::string& task) { watchdog.started(task); };
   const Runtime runtime(device);
   const GradeReport report = gradeSubmission(runtime, rubric, options);
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
@@ -167,6 +222,8 @@ int main(int argc, char** argv) {
                     "write difference images for the first N failing cases of each check (0: all)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
+    sub->add_option("--task-timeout", args->taskTimeout, "seconds one task may take before clgrade gives up (exit 5)")
+        ->capture_default_str();
     sub->add_flag("--quiet", args->quiet, "print no table");
   }
 

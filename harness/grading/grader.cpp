@@ -293,6 +293,7 @@ GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const Grade
   InputCache inputs;
   for (const TaskRubric& taskRubric : rubric.tasks) {
     const Task* task = findTask(taskRubric.id);  // the rubric was validated: it exists
+    if (options.onTaskStart) options.onTaskStart(taskRubric.id);
     report.tasks.push_back(gradeTask(rt, rubric, taskRubric, *task, options, inputs, evidence));
     report.total += report.tasks.back().points;
     report.max += report.tasks.back().max;

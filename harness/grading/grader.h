@@ -1,6 +1,7 @@
 // Grading one kernels folder: rubric -> device -> every task's cases -> checks -> points -> report.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ struct GradeOptions {
   bool visibleOnly = false;  ///< the students' self-check: visible cases only
   int evidenceCasesPerCheck = 1;  ///< image files for the first N failing cases of a check (0: all)
   std::string toolsDir;           ///< clgrade, the Oclgrind plugin and ICD folder (empty: defaultToolsDir())
+  /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).
+  std::function<void(const std::string& taskId)> onTaskStart;
 };
 
 /// Grades `options.kernelsDir` by `rubric` on `runtime`, writing evidence under options.outDir,
