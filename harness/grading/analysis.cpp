@@ -1,6 +1,7 @@
 #include "grading/analysis.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -76,6 +77,96 @@ AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsD
   }
   run.outcome = AnalysisRun::Outcome::Ran;
   return run;
+}
+
+namespace {
+
+/// True when a criterion of the task needs check `id`.
+bool needed(const TaskRubric& t, const std::string& id) {
+  for (const Criterion& c : t.criteria)
+    for (const std::string& check : c.checks)
+      if (check == id) return true;
+  return false;
+}
+
+/// One outcome of the simulator run, named after the analysis case.
+CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run) {
+  CaseOutcome o;
+  o.caseId = "analysis (" + t.analysis.caseId + " at " + std::to_string(t.analysis.width) + "x" +
+             std::to_string(t.analysis.height) + ")";
+  o.visible = true;
+  if (!run.logPath.empty()) o.evidence.push_back({"simulator log (Oclgrind)", run.logPath});
+  return o;
+}
+
+/// A data race or out-of-bounds access in a kernel fails (or annotates) the checks it decides.
+void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric, const AnalysisRun& run,
+                    std::map<std::string, CheckResult>* checks) {
+  std::map<std::string, std::vector<const SanitizerFinding*>> byCheck;
+  for (const SanitizerFinding& f : run.sanitizer.findings) {
+    auto it = task.info().kernelChecks.find(f.kernel);
+    if (it == task.info().kernelChecks.end()) continue;
+    for (const std::string& check : it->second) byCheck[check].push_back(&f);
+  }
+  for (const auto& [checkId, findings] : byCheck) {
+    CaseOutcome o = analysisOutcome(t, run);
+    const bool fail = rubric.settings.sanitizerFindingsFail;
+    o.status = fail ? Status::Failed : Status::Passed;
+    o.message = findings.front()->explanation();
+    if (findings.size() > 1) o.message += " (and " + std::to_string(findings.size() - 1) + " more findings)";
+    if (!fail) o.message = "not graded (rubric setting): " + o.message;
+    for (const SanitizerFinding* f : findings) {
+      o.details.push_back(f->kind + (f->space.empty() ? "" : " (" + f->space + " memory)") + ", " + f->kernel +
+                          " line " + std::to_string(f->line) + ": " + f->code +
+                          (f->otherLine ? "  /  line " + std::to_string(f->otherLine) + ": " + f->otherCode : "") +
+                          " (" + std::to_string(f->count) + " reports)");
+    }
+    if (run.sanitizer.truncated) o.details.push_back("Oclgrind stopped after its error limit; there may be more");
+    (*checks)[checkId].cases.push_back(o);
+  }
+}
+
+}  // namespace
+
+void judgeWithSimulator(const Task& task, const TaskRubric& taskRubric, const Rubric& rubric, const AnalysisFolders& folders,
+                        std::map<std::string, CheckResult>* checks, std::vector<CounterRow>* rows) {
+  std::vector<const CheckInfo*> simulated;
+  for (const CheckInfo& ci : task.info().checks)
+    if (ci.simulated) simulated.push_back(&ci);
+  CaseSpec spec;
+  if (!taskRubric.analysisCase(&spec)) {
+    for (const CheckInfo* ci : simulated) {
+      CaseOutcome o;
+      o.caseId = "analysis";
+      o.status = Status::NotMeasured;
+      o.message = "the rubric has no <analysis> case for this task";
+      (*checks)[ci->id].cases = {o};
+    }
+    return;
+  }
+  const AnalysisRun run = runAnalysis(folders.tools, folders.kernels, rubric, taskRubric, folders.report);
+  for (const CheckInfo* ci : simulated) {
+    CaseOutcome o = analysisOutcome(taskRubric, run);
+    if (!needed(taskRubric, ci->id)) {
+      o.status = Status::NotMeasured;
+      o.message = "no criterion of the rubric needs it";
+    } else if (run.outcome == AnalysisRun::Outcome::Unavailable) {
+      o.status = Status::NotMeasured;
+      o.message = run.message;
+    } else if (run.outcome == AnalysisRun::Outcome::Failed) {
+      o.status = Status::Error;
+      o.message = run.message;
+    } else {
+      task.judgeSimulation(ci->id, run.counters, spec, &o);
+      o.evidence.push_back({"simulated counters (JSON)", "evidence/" + taskRubric.id + "/counters.json"});
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%.1f", run.seconds);
+      o.timings.push_back(std::string("simulator run: ") + seconds + " s");
+    }
+    (*checks)[ci->id].cases = {o};
+  }
+  if (run.outcome != AnalysisRun::Outcome::Unavailable) applySanitizer(task, taskRubric, rubric, run, checks);
+  if (run.outcome == AnalysisRun::Outcome::Ran) *rows = counterRows(run.counters);
 }
 
 bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId, AnalysisInput* in,

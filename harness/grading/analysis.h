@@ -3,7 +3,9 @@
 // takes its options from the environment), and the counters come back as a file.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "checks/sanitizer.h"
 #include "counters/counters.h"
@@ -28,6 +30,20 @@ struct AnalysisRun {
 /// Runs `clgrade analyze` for one task in a child process and reads the counters it leaves.
 AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsDir, const Rubric& rubric,
                         const TaskRubric& task, const std::string& reportDir);
+
+/// The folders a simulator or hardware run works with.
+struct AnalysisFolders {
+  std::string tools;    ///< clgrade, the plugin, the Oclgrind ICD folder
+  std::string kernels;  ///< the submission
+  std::string report;   ///< where evidence goes
+};
+
+/// Runs the simulator for a task with an <analysis> case: judges the simulated checks a criterion
+/// needs (adding their outcomes to `checks`), applies the sanitizers' findings to the device checks,
+/// and adds the simulated counts to `rows`.
+void judgeWithSimulator(const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
+                        std::vector<CounterRow>* rows);
 
 /// What a child run of a task's analysis case needs (`clgrade analyze` and `clgrade hwcount`).
 struct AnalysisInput {

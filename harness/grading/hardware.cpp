@@ -1,5 +1,6 @@
 #include "grading/hardware.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -121,6 +122,69 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   runtime.observer = observer;
   runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/hardware");
   return observer->failures ? 4 : 0;
+}
+
+void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+                       const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
+                       std::vector<CounterRow>* counters) {
+  if (!taskRubric.analysis.present) return;
+  const HardwareRun run = runHardwareCounters(folders.tools, rt.device.info, folders.kernels, rubric, taskRubric,
+                                              folders.report);
+  if (run.outcome == HardwareRun::Outcome::Unavailable && rt.device.info.type != "gpu") return;  // nothing to say
+  const std::vector<CounterRow> rows = hardwareRows(run, rt.device.info.name);
+  counters->insert(counters->end(), rows.begin(), rows.end());
+  for (const CheckInfo& ci : task.info().checks) {
+    if (!ci.simulated) continue;
+    for (CaseOutcome& o : (*checks)[ci.id].cases) {
+      if (run.outcome != HardwareRun::Outcome::Ran) {
+        o.details.push_back("hardware counters: " + run.message);
+        continue;
+      }
+      if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (ncu CSV)", run.logPath});
+      for (const HardwareCounts& c : run.counts) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "hardware (ncu, %s): %s: %.0f shared store conflicts in %.0f store instructions, %.0f load "
+                      "conflicts in %.0f load instructions",
+                      rt.device.info.name.c_str(), c.kernel.c_str(), c.sharedStoreConflicts, c.sharedStoreInstructions,
+                      c.sharedLoadConflicts, c.sharedLoadInstructions);
+        o.details.push_back(line);
+      }
+      // No simulator here: shared-memory loads on the GPU show that the discontinuity kernels use
+      // local memory.
+      if (ci.id == "discontinuity_local_memory" && o.status == Status::NotMeasured) {
+        std::string without;
+        int seen = 0;
+        for (const HardwareCounts& c : run.counts) {
+          if (c.kernel != "DiscontinuityHorizontal" && c.kernel != "DiscontinuityVertical") continue;
+          ++seen;
+          if (c.sharedLoadInstructions == 0) without += (without.empty() ? "" : ", ") + c.kernel;
+        }
+        if (seen == 2) {
+          o.status = without.empty() ? Status::Passed : Status::Failed;
+          o.message = without.empty() ? "both discontinuity kernels load from shared (local) memory on the GPU"
+                                      : without + " load nothing from shared (local) memory on the GPU";
+        }
+      }
+      // No simulator here: the hardware decides the tile-load check, with a tolerance for its noise.
+      if (ci.id == "bank_conflicts" && o.status == Status::NotMeasured) {
+        for (const HardwareCounts& c : run.counts) {
+          if (c.kernel != "Convolution") continue;
+          const double perStore = c.sharedStoreInstructions > 0 ? c.sharedStoreConflicts / c.sharedStoreInstructions : 0;
+          char message[200];
+          if (c.sharedStoreInstructions == 0) {
+            o.status = Status::Failed;
+            o.message = "Convolution stores nothing into shared (local) memory on the GPU";
+          } else {
+            std::snprintf(message, sizeof message, "%.3f bank conflicts per shared store instruction on the GPU (tolerance %.3f)",
+                          perStore, rubric.settings.hardwareConflictTolerance);
+            o.status = perStore <= rubric.settings.hardwareConflictTolerance ? Status::Passed : Status::Failed;
+            o.message = message;
+          }
+        }
+      }
+    }
+  }
 }
 
 std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& deviceName) {

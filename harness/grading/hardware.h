@@ -8,6 +8,7 @@
 
 #include "counters/counters.h"
 #include "counters/nvidia/ncu_csv.h"
+#include "grading/analysis.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
@@ -31,6 +32,14 @@ HardwareRun runHardwareCounters(const std::string& toolsDir, const DeviceInfo& d
 /// replayed through CUDA. Returns a process exit code.
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
                    const std::string& reportDir);
+
+/// On an NVIDIA GPU: the hardware counts of the task's analysis case go to `counters` next to the
+/// simulated ones and into the simulated checks' details; where the simulator is missing, the
+/// tile-load check is judged from them (conflicts per shared store instruction within the rubric's
+/// tolerance) and the discontinuity technique from the shared loads.
+void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+                       const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
+                       std::vector<CounterRow>* counters);
 
 /// The hardware counts as report rows.
 std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& deviceName);
