@@ -102,7 +102,9 @@ std::string toJson(const GradeReport& r) {
       {"started_at", r.startedAt},
       {"seconds", r.seconds},
   };
-  return j.dump(2) + "\n";
+  // Compiler logs and source lines quoted in messages may hold bytes that are not UTF-8 (a student's
+  // Latin-1 comment): replace them instead of failing the whole report.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace clgrade

@@ -79,6 +79,15 @@ TEST(JsonReport, FollowsTheSchema) {
   EXPECT_EQ(task["counters"][0]["values"]["local_store_conflicts"], 0);
 }
 
+TEST(JsonReport, SurvivesBytesThatAreNotUtf8) {
+  GradeReport r = sample();
+  r.tasks[0].criteria[0].message = "line 3: // Fa\xe7" "ade";
+  std::string text;
+  ASSERT_NO_THROW(text = toJson(r));
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["tasks"][0]["criteria"][0]["message"], "line 3: // Fa\xef\xbf\xbd" "ade");
+}
+
 TEST(TerminalTable, OneRowPerCriterionAndTheTotal) {
   const std::string table = terminalTable(sample(), 100);
   EXPECT_NE(table.find("conv3x3     tile_load"), std::string::npos) << table;
