@@ -7,6 +7,8 @@ void WriteAudit::add(const WriteAudit& o) {
   belowImage += o.belowImage;
   guardBefore += o.guardBefore;
   guardAfter += o.guardAfter;
+  untouched += o.untouched;
+  imageValues += o.imageValues;
   if (firstRowBelow < 0 || (o.firstRowBelow >= 0 && o.firstRowBelow < firstRowBelow)) firstRowBelow = o.firstRowBelow;
 }
 

@@ -17,6 +17,8 @@ struct WriteAudit {
   int firstRowBelow = -1;
   long guardBefore = 0;  ///< in front of the buffer
   long guardAfter = 0;   ///< past the end of the buffer
+  long untouched = 0;    ///< values inside the image that still hold the sentinel: never written
+  long imageValues = 0;  ///< values inside the image
 
   bool outsideBuffer() const { return guardBefore + guardAfter > 0; }
   /// Adds another plane's counts (one audit for all channels of a pass).
@@ -67,6 +69,8 @@ class DevicePlane {
         const size_t i = front + size_t(y) * pitch_ + x;
         if (y < height_ && x < width_) {
           image[size_t(y) * width_ + x] = whole[i];
+          ++a.imageValues;
+          a.untouched += !changed(i);
         } else if (changed(i)) {
           if (y < height_) {
             ++a.padding;

@@ -134,6 +134,15 @@ void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Com
 }
 
 void TaskContext::audit(CaseOutcome& outcome, const std::string& kernelName, const WriteAudit& a, bool belowAllowed) {
+  // Outputs start as a sentinel (a NaN, or 0xA5A5A5A5 for ints): values that still hold it were never written.
+  if (a.untouched > 0 && a.untouched == a.imageValues && outcome.status == Status::Failed) {
+    outcome.details.insert(outcome.details.begin(), outcome.message);
+    outcome.message = kernelName + " wrote nothing into the output image (every value still holds what "
+                                   "clgrade fills it with before the run)";
+  } else if (a.untouched > 0) {
+    outcome.details.push_back(std::to_string(a.untouched) + " of " + std::to_string(a.imageValues) +
+                              " output values inside the image were never written by " + kernelName);
+  }
   if (a.padding > 0)
     outcome.details.push_back(kernelName + " wrote " + std::to_string(a.padding) +
                               " padding values (columns Width..Pitch-1; harmless)");

@@ -102,6 +102,8 @@ TEST_F(OpenCL, GuardBandsCatchOutOfBoundsWrites) {
     EXPECT_EQ(audit.guardAfter, mode == 2 ? 1 : 0) << "mode " << mode;
     EXPECT_EQ(audit.belowImage, mode == 3 ? 1 : 0) << "mode " << mode;
     EXPECT_EQ(audit.padding, mode == 4 ? 1 : 0) << "mode " << mode;
+    EXPECT_EQ(audit.imageValues, width * height);
+    EXPECT_EQ(audit.untouched, width * height - 1);  // only d[0] was written inside the image
     if (mode == 3) {
       EXPECT_EQ(audit.firstRowBelow, height);
     }
