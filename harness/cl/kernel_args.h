@@ -20,6 +20,17 @@ struct KernelArg {
   cl::Buffer buffer;
   size_t localBytes = 0;
   std::vector<unsigned char> bytes;
+
+  static KernelArg ofBuffer(const cl::Buffer& buffer) { return {Kind::Buffer, buffer, 0, {}}; }
+  static KernelArg ofLocal(size_t bytes) { return {Kind::Local, cl::Buffer(), bytes, {}}; }
+  template <typename T>
+  static KernelArg of(const T& value) {
+    static_assert(std::is_arithmetic<T>::value, "scalars only");
+    KernelArg arg;
+    arg.bytes.resize(sizeof(T));
+    std::memcpy(arg.bytes.data(), &value, sizeof(T));
+    return arg;
+  }
 };
 
 /// Sees every launch of a runtime with the arguments set before it. Installed on a Runtime
@@ -42,13 +53,13 @@ class LaunchObserver {
 /// Sets a buffer argument (and records it when the runtime has an observer).
 inline void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const cl::Buffer& buffer) {
   kernel.setArg(index, buffer);
-  if (rt.observer) rt.observer->record(kernel, index, {KernelArg::Kind::Buffer, buffer, 0, {}});
+  if (rt.observer) rt.observer->record(kernel, index, KernelArg::ofBuffer(buffer));
 }
 
 /// Sets a __local allocation argument.
 inline void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const cl::LocalSpaceArg& local) {
   kernel.setArg(index, local);
-  if (rt.observer) rt.observer->record(kernel, index, {KernelArg::Kind::Local, cl::Buffer(), local.size_, {}});
+  if (rt.observer) rt.observer->record(kernel, index, KernelArg::ofLocal(local.size_));
 }
 
 /// Sets a scalar argument (int, uint, float).
@@ -56,12 +67,7 @@ template <typename T>
 void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const T& value) {
   static_assert(std::is_arithmetic<T>::value, "scalars only: buffers and local allocations have their own overloads");
   kernel.setArg(index, value);
-  if (rt.observer) {
-    KernelArg arg;
-    arg.bytes.resize(sizeof(T));
-    std::memcpy(arg.bytes.data(), &value, sizeof(T));
-    rt.observer->record(kernel, index, std::move(arg));
-  }
+  if (rt.observer) rt.observer->record(kernel, index, KernelArg::of(value));
 }
 
 }  // namespace clgrade

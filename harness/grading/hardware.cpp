@@ -82,18 +82,8 @@ class ReplayObserver : public LaunchObserver {
   explicit ReplayObserver(std::unique_ptr<PtxReplay> replay) : replay_(std::move(replay)) {}
   void launched(const Runtime& rt, const cl::Kernel& kernel, const std::vector<KernelArg>& args,
                 const Geometry& geometry) override {
-    std::vector<RecordedArg> recorded;
-    for (const KernelArg& a : args) {
-      if (a.kind == KernelArg::Kind::Buffer) recorded.push_back(RecordedArg::ofBuffer(a.buffer));
-      else if (a.kind == KernelArg::Kind::Local) recorded.push_back(RecordedArg::ofLocal(a.localBytes));
-      else {
-        RecordedArg r;
-        r.bytes = a.bytes;
-        recorded.push_back(r);
-      }
-    }
     std::string err;
-    if (!replay_->replay(rt, kernel, recorded, geometry, &err)) {
+    if (!replay_->replay(rt, kernel, args, geometry, &err)) {
       ++failures;
       std::cerr << "clgrade: replay of " << kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() << " failed: " << err << "\n";
     }

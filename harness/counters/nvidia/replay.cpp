@@ -44,20 +44,6 @@ std::vector<unsigned char> paramValue(unsigned long long value, size_t bytes) {
 
 }  // namespace
 
-RecordedArg RecordedArg::ofBuffer(const cl::Buffer& buffer) {
-  RecordedArg arg;
-  arg.kind = Kind::Buffer;
-  arg.buffer = buffer;
-  return arg;
-}
-
-RecordedArg RecordedArg::ofLocal(size_t bytes) {
-  RecordedArg arg;
-  arg.kind = Kind::Local;
-  arg.localBytes = bytes;
-  return arg;
-}
-
 std::unique_ptr<PtxReplay> PtxReplay::open(std::string* err) {
   std::unique_ptr<CudaDriver> driver = CudaDriver::load(err);
   if (!driver) return nullptr;

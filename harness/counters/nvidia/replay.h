@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cl/kernel_args.h"
 #include "cl/launch.h"
 #include "cl/runtime.h"
 #include "counters/nvidia/cuda_driver.h"
@@ -13,23 +14,8 @@
 
 namespace clgrade {
 
-/// One kernel argument as the host set it.
-struct RecordedArg {
-  enum class Kind { Buffer, Local, Bytes } kind = Kind::Bytes;
-  cl::Buffer buffer;                 ///< Buffer: a __global or __constant pointer argument
-  size_t localBytes = 0;             ///< Local: the size of the __local allocation
-  std::vector<unsigned char> bytes;  ///< Bytes: a scalar or vector, as passed to clSetKernelArg
-
-  static RecordedArg ofBuffer(const cl::Buffer& buffer);
-  static RecordedArg ofLocal(size_t bytes);
-  template <typename T>
-  static RecordedArg of(const T& value) {
-    RecordedArg arg;
-    const auto* p = reinterpret_cast<const unsigned char*>(&value);
-    arg.bytes.assign(p, p + sizeof(T));
-    return arg;
-  }
-};
+/// One kernel argument as the host set it (the record kept by the runtime's LaunchObserver).
+using RecordedArg = KernelArg;
 
 /// Replays an OpenCL launch through the CUDA driver from the program's PTX: buffers are copied
 /// (contents read back from OpenCL), scalars passed as bytes, __local pointer arguments become
