@@ -17,6 +17,7 @@ struct GradeOptions {
   bool visibleOnly = false;  ///< the students' self-check: visible cases only
   int evidenceCasesPerCheck = 1;  ///< image files for the first N failing cases of a check (0: all)
   std::string toolsDir;           ///< clgrade, the Oclgrind plugin and ICD folder (empty: defaultToolsDir())
+  std::vector<std::string> onlyTasks;  ///< grade only these task ids (empty: every task of the rubric)
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).
   std::function<void(const std::string& taskId)> onTaskStart;
 };
@@ -24,11 +25,6 @@ struct GradeOptions {
 /// Grades `options.kernelsDir` by `rubric` on `runtime`, writing evidence under options.outDir,
 /// and returns the report (also what a renderer needs). Never throws for bad kernels.
 GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const GradeOptions& options);
-
-/// Reasons the task's source is refused before it reaches a compiler (an #include directive: the
-/// course compiled each file alone, and an include could read any file of the grading machine).
-/// Empty when the source is acceptable.
-std::string refuseSource(const std::string& source);
 
 /// clgrade's version string.
 std::string clgradeVersion();

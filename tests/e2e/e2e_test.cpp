@@ -66,7 +66,10 @@ TEST_P(Sample, GradesAsExpected) {
   const std::string out = std::string(::testing::TempDir()) + "clgrade_e2e_" + std::to_string(getpid()) + "/" +
                           sample + "_" + rubricName;
   std::filesystem::remove_all(out);
-  const GradeReport report = gradeSubmission(runtime(), rubric, {dir + "/kernels", out, false, 1, "", nullptr});
+  GradeOptions options;
+  options.kernelsDir = dir + "/kernels";
+  options.outDir = out;
+  const GradeReport report = gradeSubmission(runtime(), rubric, options);
   ASSERT_TRUE(writeFileAtomically(out + "/report.json", toJson(report), &err)) << err;
 
   for (const TaskReport& t : report.tasks) {

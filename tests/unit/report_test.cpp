@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "grading/grader.h"
+#include "grading/source_policy.h"
 #include "report/json_report.h"
 #include "report/terminal_table.h"
 

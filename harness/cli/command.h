@@ -1,0 +1,39 @@
+// The subcommand table: each command file registers its subcommand(s) on the CLI app and says what
+// runs when one was chosen. main.cpp lists the files' add functions once, like ninja's table.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rubric/rubric.h"
+
+namespace clgrade::cli {
+
+/// Exit codes: 0 done (for `check`: every measured criterion passed), 1 `check` found failures,
+/// 2 bad usage or rubric, 3 no usable OpenCL device, 4 the report could not be written,
+/// 5 a task ran past --task-timeout.
+enum Exit { kOk = 0, kFailures = 1, kUsage = 2, kNoDevice = 3, kOutput = 4, kTaskTimeout = 5 };
+
+/// A registered subcommand and what runs when it was chosen.
+struct Command {
+  CLI::App* sub = nullptr;
+  std::function<int()> run;
+};
+using Commands = std::vector<Command>;
+
+/// The repository root: next to the executable (build/clgrade -> ..), else where it was built.
+std::string repositoryRoot();
+/// rubrics/four_tasks.xml of the repository.
+std::string defaultRubric();
+/// Loads a rubric; prints its problems and returns false when it cannot be used.
+bool loadRubricOrComplain(const std::string& path, Rubric* rubric);
+
+void addDevicesCommand(CLI::App& app, Commands* commands);
+void addGradeCommands(CLI::App& app, Commands* commands);
+void addGoldenCommand(CLI::App& app, Commands* commands);
+void addInternalCommands(CLI::App& app, Commands* commands);
+
+}  // namespace clgrade::cli
