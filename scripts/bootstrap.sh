@@ -20,9 +20,11 @@ cd "$(dirname "$0")/.."
 #   oclgrind liboclgrind-dev the simulator and its plugin headers: clgrade's plugin counts local-memory
 #                            bank conflicts and accesses (harness/counters/oclgrind)
 #   llvm-14-dev              LLVM headers that Oclgrind's own headers include (liboclgrind-dev lacks the dependency)
+#   libstb-dev               stb_easy_font: the text of the PNG charts (performance sweep, class summary)
+#   chromium                 a headless browser: the tests open report.html / summary.html and take screenshots
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
           nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libgtest-dev clinfo
-          oclgrind liboclgrind-dev llvm-14-dev)
+          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium)
 
 install_missing() {
   local missing=()
