@@ -56,6 +56,10 @@ std::vector<DeviceEntry> listDevices(std::string* err) {
       entry.info.type = typeName(devices[d].getInfo<CL_DEVICE_TYPE>());
       entry.info.maxWorkGroupSize = devices[d].getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
       entry.info.localMemBytes = devices[d].getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+      entry.info.globalMemBytes = devices[d].getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+      entry.info.computeUnits = devices[d].getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+      entry.info.maxClockMHz = devices[d].getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
+      entry.info.timerResolutionNs = devices[d].getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();
       entries.push_back(entry);
     }
   }

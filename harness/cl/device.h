@@ -18,6 +18,10 @@ struct DeviceInfo {
   std::string type;             ///< "gpu", "cpu", "accelerator" or "other"
   size_t maxWorkGroupSize = 0;
   unsigned long long localMemBytes = 0;
+  unsigned long long globalMemBytes = 0;
+  unsigned computeUnits = 0;
+  unsigned maxClockMHz = 0;      ///< CL_DEVICE_MAX_CLOCK_FREQUENCY (the rated clock, not the current one)
+  size_t timerResolutionNs = 0;  ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION
 };
 
 /// One device with its position, as `clgrade devices` lists it.

@@ -19,6 +19,55 @@ std::string clip(const std::string& s, size_t n) {
   return one.size() <= n ? one : one.substr(0, n > 3 ? n - 3 : n) + "...";
 }
 
+std::string figureRow(const std::string& task, const KernelFigure& f) {
+  char line[240];
+  if (!f.error.empty()) {
+    std::snprintf(line, sizeof line, "%-11s %-31s %s\n", task.c_str(), f.kernel.c_str(), f.error.c_str());
+    return line;
+  }
+  char ratio[16] = "";
+  if (f.vsReference > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", f.vsReference);
+  std::snprintf(line, sizeof line, "%-11s %-31s %10.1f %6.1f%% %9.1f %7.0f%% %8s%s\n", task.c_str(), f.kernel.c_str(),
+                f.time.medianMs * 1e3, 100 * f.time.robustCv, f.gbPerS, 100 * f.ofRoofline, ratio,
+                f.untrusted.empty() ? "" : "  *");
+  return line;
+}
+
+/// Kernel times of every task's performance case, with the copy roofline and the reference.
+std::string performanceSection(const GradeReport& r) {
+  std::ostringstream out;
+  bool any = false, untrusted = false;
+  for (const TaskReport& t : r.tasks) {
+    const PerformanceReport& p = t.performance;
+    if (!p.measured && p.problem.empty()) continue;
+    if (!any) {
+      out << "\nperformance (median of the timed launches; of copy = share of a plain copy's GB/s in the same run; "
+             "vs reference = the reference kernel's time / this one's)\n";
+      char head[200];
+      std::snprintf(head, sizeof head, "%-11s %-31s %10s %7s %9s %8s %8s\n", "task", "kernel", "median us", "rCV",
+                    "GB/s", "of copy", "vs ref");
+      out << head;
+      any = true;
+    }
+    if (!p.problem.empty()) {
+      out << pad(t.id, 12) << p.problem << "\n";
+      continue;
+    }
+    for (const KernelFigure& f : p.kernels) {
+      out << figureRow(t.id, f);
+      untrusted = untrusted || !f.untrusted.empty();
+    }
+    out << figureRow(t.id, p.copy);
+    if (!p.note.empty()) out << pad("", 12) << "(" << p.width << "x" << p.height << "; " << p.note << ")\n";
+  }
+  if (untrusted) out << "* not trusted for grading (see report.json: a CPU device, a wide spread, or too short to time)\n";
+  for (const TaskReport& t : r.tasks)
+    if (t.sweep.ran)
+      out << t.id << " sweep: " << t.sweep.points.size() << " points, " << t.sweep.incorrect() << " incorrect"
+          << (t.sweep.chartSvg.empty() ? "" : "; chart " + t.sweep.chartSvg + " and .png") << "\n";
+  return out.str();
+}
+
 }  // namespace
 
 std::string terminalTable(const GradeReport& r, size_t width) {
@@ -37,6 +86,7 @@ std::string terminalTable(const GradeReport& r, size_t width) {
   }
   out << std::string(std::min(width, fixed + reasonWidth), '-') << "\n";
   out << pad("total", 42) << points(r.total) << "/" << points(r.max) << "\n";
+  out << performanceSection(r);
   return out.str();
 }
 

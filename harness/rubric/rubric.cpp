@@ -3,6 +3,7 @@
 #include <tinyxml2.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -29,6 +30,22 @@ bool TaskRubric::analysisCase(CaseSpec* spec) const {
     return true;
   }
   return false;
+}
+
+const CaseSpec* TaskRubric::findCase(const std::string& id) const {
+  for (const CaseSpec& c : cases)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+bool TaskRubric::performanceCase(bool gpu, CaseSpec* spec) const {
+  const CaseSpec* c = performance.present ? findCase(performance.caseId) : nullptr;
+  if (!c) return false;
+  *spec = *c;
+  spec->id = "performance";
+  if (gpu && performance.width > 0) spec->params["width"] = std::to_string(performance.width);
+  if (gpu && performance.height > 0) spec->params["height"] = std::to_string(performance.height);
+  return true;
 }
 
 double Rubric::maxPoints() const {
@@ -87,13 +104,45 @@ std::string readId(const XMLElement* e, Problems& problems) {
   return v;
 }
 
+/// Space-separated numbers of attribute `name` ("1 2 4 8").
+std::vector<double> readList(const XMLElement* e, const char* name, Problems& problems) {
+  std::vector<double> values;
+  std::istringstream in(e->Attribute(name) ? e->Attribute(name) : "");
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    const double d = std::strtod(word.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(d) || d <= 0)
+      problems.add(e->GetLineNum(), std::string("attribute '") + name + "': '" + word + "' is not a positive number");
+    else
+      values.push_back(d);
+  }
+  return values;
+}
+
+void readPerfSettings(const XMLElement* e, PerfSettings* p, Problems& problems) {
+  p->warmups = static_cast<int>(readNumber(e, "perf_warmups", p->warmups, problems));
+  p->runs = static_cast<int>(readNumber(e, "perf_runs", p->runs, problems));
+  p->maxCv = readNumber(e, "perf_max_cv", p->maxCv, problems);
+  p->minTimerMultiple = readNumber(e, "perf_min_timer_multiple", p->minTimerMultiple, problems);
+  p->cpuRuns = static_cast<int>(readNumber(e, "perf_cpu_runs", p->cpuRuns, problems));
+  if (p->runs < 3 || p->cpuRuns < 1)
+    problems.add(e->GetLineNum(), "perf_runs must be at least 3 (a median and a spread) and perf_cpu_runs at least 1");
+}
+
 void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
     const std::string name = a->Name();
     if (name != "skip_last_row" && name != "max_squared_error" && name != "mean_squared_error" &&
         name != "out_of_bounds_writes_fail" && name != "banks" && name != "bank_bytes" && name != "warp_size" &&
         name != "analysis_timeout" && name != "sanitizer_findings_fail" && name != "uninitialized_check" &&
-        name != "hardware_conflict_tolerance")
+        name != "hardware_conflict_tolerance" && name.rfind("perf_", 0) != 0)
+      problems.add(e->GetLineNum(), "unknown setting '" + name + "'");
+  }
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    const std::string name = a->Name();
+    if (name.rfind("perf_", 0) == 0 && name != "perf_warmups" && name != "perf_runs" && name != "perf_max_cv" &&
+        name != "perf_min_timer_multiple" && name != "perf_cpu_runs")
       problems.add(e->GetLineNum(), "unknown setting '" + name + "'");
   }
   s->rule.skipLastRow = readBool(e, "skip_last_row", s->rule.skipLastRow, problems);
@@ -109,6 +158,71 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   s->hardwareConflictTolerance = readNumber(e, "hardware_conflict_tolerance", s->hardwareConflictTolerance, problems);
   if (s->banks < 1 || s->bankBytes < 1 || s->warpSize < 1)
     problems.add(e->GetLineNum(), "banks, bank_bytes and warp_size must be at least 1");
+}
+
+/// The kernel name of a signature "ConvHorizontal(__global ...".
+std::string kernelName(const std::string& signature) { return signature.substr(0, signature.find('(')); }
+
+/// A performance criterion: performance="kernel ..." and <level ratio="..." points="..."/> children.
+void readSpeed(const XMLElement* e, const Task* task, Criterion* c, Problems& problems) {
+  std::istringstream kernels(e->Attribute("performance") ? e->Attribute("performance") : "");
+  std::string k;
+  while (kernels >> k) {
+    bool known = !task;
+    std::string list;
+    if (task)
+      for (const std::string& sig : task->info().kernels) {
+        known = known || kernelName(sig) == k;
+        list += (list.empty() ? "" : ", ") + kernelName(sig);
+      }
+    if (!known) problems.add(c->line, "criterion '" + c->id + "': the task has no kernel '" + k + "' (it has: " + list + ")");
+    c->kernels.push_back(k);
+  }
+  for (const XMLElement* l = e->FirstChildElement(); l; l = l->NextSiblingElement()) {
+    if (std::string(l->Name()) != "level") {
+      problems.add(l->GetLineNum(), std::string("unexpected <") + l->Name() + "> inside <criterion> (expected <level>)");
+      continue;
+    }
+    SpeedLevel level{readNumber(l, "ratio", 0, problems, true), readNumber(l, "points", 0, problems, true)};
+    if (level.ratio <= 0) problems.add(l->GetLineNum(), "<level ratio> must be above 0");
+    if (level.points > c->points)
+      problems.add(l->GetLineNum(), "<level points> cannot exceed the criterion's points");
+    if (!c->levels.empty() && level.ratio <= c->levels.back().ratio)
+      problems.add(l->GetLineNum(), "<level> elements must have increasing ratios");
+    c->levels.push_back(level);
+  }
+  if (c->kernels.empty() != c->levels.empty())
+    problems.add(c->line, "criterion '" + c->id + "': a performance criterion needs both performance=\"kernels\" and <level> elements");
+}
+
+/// <performance> and <sweep> name a case of the task, and every sweep point is a valid case.
+void checkPerformanceAndSweep(const Task* task, const TaskRubric& t, Problems& problems) {
+  std::string err;
+  if (t.performance.present) {
+    CaseSpec spec;
+    if (!t.performanceCase(true, &spec))
+      problems.add(t.performance.line, "<performance case=\"" + t.performance.caseId + "\"> names no case of this task");
+    else if (task && !task->validateCase(spec, &err))
+      problems.add(t.performance.line, err);
+  }
+  if (!t.sweep.present) return;
+  const CaseSpec* base = t.findCase(t.sweep.caseId);
+  if (!base) {
+    problems.add(t.sweep.line, "<sweep case=\"" + t.sweep.caseId + "\"> names no case of this task");
+    return;
+  }
+  bool swept = false;
+  if (task)
+    for (const CheckInfo& ci : task->info().checks) swept = swept || ci.swept;
+  if (task && !swept) problems.add(t.sweep.line, "task '" + t.id + "' has no check a <sweep> decides");
+  for (int steps : t.sweep.steps)
+    for (const auto& g : t.sweep.groups) {
+      CaseSpec spec = sweepPoint(*base, steps, g);
+      if (task && !task->validateCase(spec, &err)) {
+        problems.add(t.sweep.line, "sweep point " + spec.id + ": " + err);
+        return;
+      }
+    }
 }
 
 void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
@@ -129,10 +243,12 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       c.line = child->GetLineNum();
       c.points = readNumber(child, "points", 0, problems, true);
       c.title = child->GetText() ? child->GetText() : (child->Attribute("title") ? child->Attribute("title") : c.id);
+      c.title.erase(c.title.find_last_not_of(" \t\r\n") + 1);  // the text before a <level> ends in its indentation
       std::istringstream checks(child->Attribute("checks") ? child->Attribute("checks") : "");
       std::string check;
       while (checks >> check) c.checks.push_back(check);
       if (c.checks.empty()) problems.add(c.line, "criterion '" + c.id + "' names no checks (attribute 'checks')");
+      readSpeed(child, task, &c, problems);
       if (task) {
         for (const std::string& id : c.checks) {
           bool known = false;
@@ -159,6 +275,33 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       if (task && !task->validateCase(spec, &err)) problems.add(spec.line, err);
       if (!caseIds.insert(spec.id).second) problems.add(spec.line, "case id '" + spec.id + "' appears twice");
       t->cases.push_back(spec);
+    } else if (kind == "performance") {
+      if (t->performance.present) problems.add(child->GetLineNum(), "a task has at most one <performance>");
+      t->performance.present = true;
+      t->performance.line = child->GetLineNum();
+      t->performance.caseId = child->Attribute("case") ? child->Attribute("case") : "";
+      t->performance.width = static_cast<int>(readNumber(child, "width", 0, problems));
+      t->performance.height = static_cast<int>(readNumber(child, "height", 0, problems));
+    } else if (kind == "sweep") {
+      if (t->sweep.present) problems.add(child->GetLineNum(), "a task has at most one <sweep>");
+      t->sweep.present = true;
+      t->sweep.line = child->GetLineNum();
+      t->sweep.caseId = child->Attribute("case") ? child->Attribute("case") : "";
+      for (double v : readList(child, "steps", problems)) t->sweep.steps.push_back(static_cast<int>(v));
+      std::istringstream groups(child->Attribute("groups") ? child->Attribute("groups") : "");
+      std::string g;
+      while (groups >> g) {
+        int x = 0, y = 0;
+        char sep = 0, extra = 0;
+        if (std::sscanf(g.c_str(), "%d%c%d%c", &x, &sep, &y, &extra) != 3 || sep != 'x' || x < 1 || y < 1)
+          problems.add(child->GetLineNum(), "<sweep groups>: '" + g + "' is not a group size like 32x16");
+        else
+          t->sweep.groups.push_back({x, y});
+      }
+      t->sweep.width = static_cast<int>(readNumber(child, "width", 0, problems));
+      t->sweep.height = static_cast<int>(readNumber(child, "height", 0, problems));
+      if (t->sweep.steps.empty() || t->sweep.groups.empty())
+        problems.add(child->GetLineNum(), "<sweep> needs steps=\"1 2 ...\" and groups=\"32x16 ...\"");
     } else if (kind == "analysis") {
       if (t->analysis.present) problems.add(child->GetLineNum(), "a task has at most one <analysis>");
       t->analysis.present = true;
@@ -170,7 +313,8 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
         problems.add(child->GetLineNum(), "<analysis> needs a width and a height of at least 1");
     } else {
       problems.add(child->GetLineNum(),
-                   "unexpected <" + kind + "> inside <task> (expected <criterion>, <case> or <analysis>)");
+                   "unexpected <" + kind +
+                       "> inside <task> (expected <criterion>, <case>, <analysis>, <performance> or <sweep>)");
     }
   }
   if (t->analysis.present) {
@@ -181,13 +325,21 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
     else if (task && !task->validateCase(spec, &err))
       problems.add(t->analysis.line, err);
   }
+  checkPerformanceAndSweep(task, *t, problems);
   if (task) {
-    for (const Criterion& c : t->criteria)
+    for (const Criterion& c : t->criteria) {
       for (const std::string& id : c.checks)
-        for (const CheckInfo& ci : task->info().checks)
+        for (const CheckInfo& ci : task->info().checks) {
           if (ci.id == id && ci.simulated && !t->analysis.present)
             problems.add(c.line, "criterion '" + c.id + "' needs the simulated check '" + id +
                                      "': the task needs an <analysis case=\"...\" width=\"...\" height=\"...\"/>");
+          if (ci.id == id && ci.swept && !t->sweep.present)
+            problems.add(c.line, "criterion '" + c.id + "' needs the check '" + id +
+                                     "': the task needs a <sweep case=\"...\" steps=\"...\" groups=\"...\"/>");
+        }
+      if (!c.kernels.empty() && !t->performance.present)
+        problems.add(c.line, "criterion '" + c.id + "' grades speed: the task needs a <performance case=\"...\"/>");
+    }
   }
   if (t->criteria.empty()) problems.add(t->line, "task '" + t->id + "' has no <criterion>");
   if (t->cases.empty()) problems.add(t->line, "task '" + t->id + "' has no <case>");
@@ -221,6 +373,7 @@ bool parseRubric(const std::string& text, const std::string& path, Rubric* rubri
     const std::string kind = child->Name();
     if (kind == "settings") {
       readSettings(child, &rubric->settings, problems);
+      readPerfSettings(child, &rubric->perf, problems);
     } else if (kind == "task") {
       TaskRubric t;
       readTask(child, &t, problems);

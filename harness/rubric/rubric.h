@@ -2,20 +2,51 @@
 // Instructors change the assignment by editing the XML file, never the C++.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
+#include "perf/sweep.h"
+#include "perf/timer.h"
 #include "tasks/case_spec.h"
 #include "tasks/task_context.h"
 
 namespace clgrade {
 
-/// Points a student earns when every check listed passes.
+/// A step of a performance criterion: at least `ratio` times the reference's speed earns `points`.
+struct SpeedLevel {
+  double ratio = 0;
+  double points = 0;
+};
+
+/// Points a student earns when every check listed passes; a performance criterion (non-empty
+/// `kernels`) then earns the points of the highest speed level its kernels reach.
 struct Criterion {
   std::string id;
   std::string title;
   double points = 0;
   std::vector<std::string> checks;  ///< check ids of the task; all must pass
+  std::vector<std::string> kernels; ///< timed kernels whose speed against the reference counts
+  std::vector<SpeedLevel> levels;   ///< ascending ratio
+  int line = 0;
+};
+
+/// The case whose kernels are timed, at the size given here (0: the case's own); on a CPU device
+/// the case's own size is used, since the figures are only indicative there.
+struct PerformanceSpec {
+  bool present = false;
+  std::string caseId;
+  int width = 0, height = 0;
+  int line = 0;
+};
+
+/// The case rerun over RESULT_STEPS and group sizes: correctness at every point, times for the chart.
+struct SweepSpec {
+  bool present = false;
+  std::string caseId;
+  std::vector<int> steps;                  ///< set as both h_steps and v_steps
+  std::vector<std::array<int, 2>> groups;  ///< set as both h_group and v_group
+  int width = 0, height = 0;               ///< the timing size on a GPU (0: the case's own)
   int line = 0;
 };
 
@@ -33,10 +64,16 @@ struct TaskRubric {
   std::vector<Criterion> criteria;
   std::vector<CaseSpec> cases;
   AnalysisSpec analysis;
+  PerformanceSpec performance;
+  SweepSpec sweep;
   int line = 0;
   double maxPoints() const;
   /// The analysis case: the named case with the analysis size, id "analysis". False without <analysis>.
   bool analysisCase(CaseSpec* spec) const;
+  /// The performance case, id "performance"; `gpu` false keeps the case's own size. False without <performance>.
+  bool performanceCase(bool gpu, CaseSpec* spec) const;
+  /// The named case, or nullptr.
+  const CaseSpec* findCase(const std::string& id) const;
 };
 
 struct Rubric {
@@ -45,6 +82,7 @@ struct Rubric {
   std::string path;
   std::string sha256;  ///< of the file, for the report
   GradeSettings settings;
+  PerfSettings perf;
   std::vector<TaskRubric> tasks;
   double maxPoints() const;
 };

@@ -1,8 +1,42 @@
 #include "rubric/scoring.h"
 
+#include <algorithm>
+#include <cstdio>
+
 namespace clgrade {
 
-CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::string, CheckResult>& checks) {
+namespace {
+
+/// Points of the highest level `speed` reaches (the checks have passed).
+void scoreSpeed(const Criterion& criterion, const SpeedMeasure* speed, CriterionResult* r) {
+  if (!speed || !speed->available) {
+    r->status = Status::NotMeasured;
+    r->message = "speed not graded: " + (speed ? speed->reason : std::string("the task's performance was not measured"));
+    return;
+  }
+  double points = 0;
+  const SpeedLevel* next = nullptr;
+  for (const SpeedLevel& l : criterion.levels) {
+    if (speed->ratio >= l.ratio) points = std::max(points, l.points);
+    else if (!next) next = &l;
+  }
+  char text[200];
+  std::snprintf(text, sizeof text, "%.2fx the reference's speed: %g of %g points", speed->ratio, points,
+                criterion.points);
+  r->message = text;
+  if (next) {
+    std::snprintf(text, sizeof text, " (%.2fx earns %g)", next->ratio, next->points);
+    r->message += text;
+  }
+  r->message += "; " + speed->detail;
+  r->points = points;
+  r->status = points > 0 ? Status::Passed : Status::Failed;
+}
+
+}  // namespace
+
+CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::string, CheckResult>& checks,
+                               const SpeedMeasure* speed) {
   CriterionResult r;
   r.id = criterion.id;
   r.title = criterion.title;
@@ -28,6 +62,10 @@ CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::s
     if (!c) continue;
     r.status = s;
     r.message = c->id + ": " + c->message;
+    return r;
+  }
+  if (!criterion.kernels.empty()) {
+    scoreSpeed(criterion, speed, &r);
     return r;
   }
   r.status = Status::Passed;

@@ -90,6 +90,47 @@ struct Kernels {
   int rows = 0;
 };
 
+Kernels buildKernels(TaskContext& ctx, const SeparableConfig& c, CaseOutcome* o) {
+  Kernels k;
+  const BuildResult& program = ctx.build(c.buildOptions());
+  k.discH = ctx.kernel(program, "DiscontinuityHorizontal");
+  k.discV = ctx.kernel(program, "DiscontinuityVertical");
+  k.convH = ctx.kernel(program, "ConvHorizontal");
+  k.convV = ctx.kernel(program, "ConvVertical");
+  const std::array<size_t, 2> h{size_t(c.hGroup[0]), size_t(c.hGroup[1])};
+  const std::array<size_t, 2> v{size_t(c.vGroup[0]), size_t(c.vGroup[1])};
+  const auto dh = ctx.groupSize(k.discH, h, o), dv = ctx.groupSize(k.discV, v, o);
+  const auto ch = ctx.groupSize(k.convH, h, o), cv = ctx.groupSize(k.convV, v, o);
+  k.discHGeometry = horizontalGeometry(c.width, c.height, dh, c.hSteps);
+  k.discVGeometry = verticalGeometry(c.width, c.height, dv, c.vSteps);
+  k.convHGeometry = horizontalGeometry(c.width, c.height, ch, c.hSteps);
+  k.convVGeometry = verticalGeometry(c.width, c.height, cv, c.vSteps);
+  k.rows = std::max(c.rows(dh, dv), c.rows(ch, cv));
+  return k;
+}
+
+/// Binds a discontinuity kernel: flags, packed normals and depth, Width, Height, Pitch.
+void bindDiscontinuity(const Runtime& rt, cl::Kernel& k, const cl::Buffer& disc, const cl::Buffer& normalDepth, int W,
+                       int H, int pitch) {
+  setArg(rt, k, 0, disc);
+  setArg(rt, k, 1, normalDepth);
+  setArg(rt, k, 2, W);
+  setArg(rt, k, 3, H);
+  setArg(rt, k, 4, pitch);
+}
+
+/// Binds an edge-stopping pass: output, input, flags, weights, Width, Height, Pitch.
+void bindFilter(const Runtime& rt, cl::Kernel& k, const cl::Buffer& dst, const cl::Buffer& src, const cl::Buffer& disc,
+                const cl::Buffer& weights, int W, int H, int pitch) {
+  setArg(rt, k, 0, dst);
+  setArg(rt, k, 1, src);
+  setArg(rt, k, 2, disc);
+  setArg(rt, k, 3, weights);
+  setArg(rt, k, 4, W);
+  setArg(rt, k, 5, H);
+  setArg(rt, k, 6, pitch);
+}
+
 class BilateralTask : public Task {
  public:
   const TaskInfo& info() const override {
@@ -136,24 +177,7 @@ class BilateralTask : public Task {
     const int pitch = pitchOf(c.width);
     const int W = c.width, H = c.height;
 
-    auto kernels = [&](CaseOutcome& o) {
-      Kernels k;
-      const BuildResult& program = ctx.build(c.buildOptions());
-      k.discH = ctx.kernel(program, "DiscontinuityHorizontal");
-      k.discV = ctx.kernel(program, "DiscontinuityVertical");
-      k.convH = ctx.kernel(program, "ConvHorizontal");
-      k.convV = ctx.kernel(program, "ConvVertical");
-      const std::array<size_t, 2> h{size_t(c.hGroup[0]), size_t(c.hGroup[1])};
-      const std::array<size_t, 2> v{size_t(c.vGroup[0]), size_t(c.vGroup[1])};
-      const auto dh = ctx.groupSize(k.discH, h, &o), dv = ctx.groupSize(k.discV, v, &o);
-      const auto ch = ctx.groupSize(k.convH, h, &o), cv = ctx.groupSize(k.convV, v, &o);
-      k.discHGeometry = horizontalGeometry(W, H, dh, c.hSteps);
-      k.discVGeometry = verticalGeometry(W, H, dv, c.vSteps);
-      k.convHGeometry = horizontalGeometry(W, H, ch, c.hSteps);
-      k.convVGeometry = verticalGeometry(W, H, cv, c.vSteps);
-      k.rows = std::max(c.rows(dh, dv), c.rows(ch, cv));
-      return k;
-    };
+    auto kernels = [&](CaseOutcome& o) { return buildKernels(ctx, c, &o); };
     auto weightsBuffer = [&](const std::vector<float>& w) { return constantFloats(ctx.runtime(), w); };
     // Runs both discontinuity kernels into `disc` (filled with the sentinel first).
     auto detect = [&](CaseOutcome& o, Kernels& k, DevicePlane<int32_t>& disc) {
@@ -162,13 +186,8 @@ class BilateralTask : public Task {
       const cl_float4 zero{{0, 0, 0, 0}}, nan{{NAN, NAN, NAN, NAN}};
       normalDepth.upload(rt, packed.data(), zero, nan, nan);
       disc.fill(rt, kIntSentinel);
-      for (cl::Kernel* kernel : {&k.discH, &k.discV}) {
-        setArg(ctx.runtime(), *kernel, 0, disc.buffer());
-        setArg(ctx.runtime(), *kernel, 1, normalDepth.buffer());
-        setArg(ctx.runtime(), *kernel, 2, W);
-        setArg(ctx.runtime(), *kernel, 3, H);
-        setArg(ctx.runtime(), *kernel, 4, pitch);
-      }
+      for (cl::Kernel* kernel : {&k.discH, &k.discV})
+        bindDiscontinuity(rt, *kernel, disc.buffer(), normalDepth.buffer(), W, H, pitch);
       ctx.timing(o, "DiscontinuityHorizontal", launch2d(rt, k.discH, k.discHGeometry), k.discHGeometry);
       ctx.timing(o, "DiscontinuityVertical", launch2d(rt, k.discV, k.discVGeometry), k.discVGeometry);
     };
@@ -180,13 +199,7 @@ class BilateralTask : public Task {
       return runPerChannel(
           ctx, o, name, kernel, g, input, rows,
           [&](cl::Kernel& k, const cl::Buffer& dst, const cl::Buffer& src) {
-            setArg(ctx.runtime(), k, 0, dst);
-            setArg(ctx.runtime(), k, 1, src);
-            setArg(ctx.runtime(), k, 2, disc);
-            setArg(ctx.runtime(), k, 3, weights);
-            setArg(ctx.runtime(), k, 4, W);
-            setArg(ctx.runtime(), k, 5, H);
-            setArg(ctx.runtime(), k, 6, pitch);
+            bindFilter(ctx.runtime(), k, dst, src, disc, weights, W, H, pitch);
           },
           audit);
     };
@@ -246,17 +259,8 @@ class BilateralTask : public Task {
         src.upload(rt, scene.colour.plane(ch), 0.0f, NAN, NAN);
         tmp.fill(rt, floatSentinel());
         dst.fill(rt, floatSentinel());
-        auto bind = [&](cl::Kernel& kernel, const cl::Buffer& d, const cl::Buffer& s, const cl::Buffer& w) {
-          setArg(ctx.runtime(), kernel, 0, d);
-          setArg(ctx.runtime(), kernel, 1, s);
-          setArg(ctx.runtime(), kernel, 2, disc.buffer());
-          setArg(ctx.runtime(), kernel, 3, w);
-          setArg(ctx.runtime(), kernel, 4, W);
-          setArg(ctx.runtime(), kernel, 5, H);
-          setArg(ctx.runtime(), kernel, 6, pitch);
-        };
-        bind(k.convH, tmp.buffer(), src.buffer(), hWeights);
-        bind(k.convV, dst.buffer(), tmp.buffer(), vWeights);
+        bindFilter(rt, k.convH, tmp.buffer(), src.buffer(), disc.buffer(), hWeights, W, H, pitch);
+        bindFilter(rt, k.convV, dst.buffer(), tmp.buffer(), disc.buffer(), vWeights, W, H, pitch);
         ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, k.convH, k.convHGeometry), k.convHGeometry);
         ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, k.convV, k.convVGeometry), k.convVGeometry);
         WriteAudit a;
@@ -269,6 +273,48 @@ class BilateralTask : public Task {
       ctx.judge(o, spec.id + "/pipeline", compareImages(expected, actual, ctx.settings().rule, regions), expected, actual);
       ctx.audit(o, "ConvVertical", audit, false);
     });
+  }
+
+  std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const override {
+    SeparableConfig c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Runtime& rt = ctx.runtime();
+    const Scene& scene = ctx.inputs().scene(c.width, c.height);
+    const std::vector<cl_float4> packed = packNormalDepth(scene);
+    const int W = c.width, H = c.height, pitch = pitchOf(W);
+    CaseOutcome notes;
+    Kernels k = buildKernels(ctx, c, &notes);
+    struct Buffers {
+      std::unique_ptr<DevicePlane<cl_float4>> normalDepth;
+      std::unique_ptr<DevicePlane<int32_t>> disc;
+      std::unique_ptr<DevicePlane<float>> src, tmp, dst;
+      cl::Buffer hWeights, vWeights;
+    };
+    auto b = std::make_shared<Buffers>();
+    const cl_float4 zero{{0, 0, 0, 0}};
+    b->normalDepth = std::make_unique<DevicePlane<cl_float4>>(rt, W, H, pitch, k.rows);
+    b->normalDepth->upload(rt, packed.data(), zero, zero, zero);
+    b->disc = std::make_unique<DevicePlane<int32_t>>(rt, W, H, pitch, k.rows);
+    b->disc->fill(rt, 0);
+    b->src = std::make_unique<DevicePlane<float>>(rt, W, H, pitch, k.rows);
+    b->src->upload(rt, scene.colour.plane(0), 0.0f, 0.0f, 0.0f);
+    b->tmp = std::make_unique<DevicePlane<float>>(rt, W, H, pitch, k.rows);
+    b->tmp->fill(rt, 0.0f);
+    b->dst = std::make_unique<DevicePlane<float>>(rt, W, H, pitch, k.rows);
+    b->hWeights = constantFloats(rt, c.hWeights);
+    b->vWeights = constantFloats(rt, c.vWeights);
+    bindDiscontinuity(rt, k.discH, b->disc->buffer(), b->normalDepth->buffer(), W, H, pitch);
+    bindDiscontinuity(rt, k.discV, b->disc->buffer(), b->normalDepth->buffer(), W, H, pitch);
+    bindFilter(rt, k.convH, b->tmp->buffer(), b->src->buffer(), b->disc->buffer(), b->hWeights, W, H, pitch);
+    bindFilter(rt, k.convV, b->dst->buffer(), b->tmp->buffer(), b->disc->buffer(), b->vWeights, W, H, pitch);
+    const double px = double(W) * H;
+    // Bytes per pixel: a float4 read and a flag written; the vertical kernel also reads the flag
+    // it ORs into; a filter pass reads a value and a flag and writes a value.
+    return {{"DiscontinuityHorizontal", "flags", k.discH, k.discHGeometry, 20 * px, px, b},
+            {"DiscontinuityVertical", "flags", k.discV, k.discVGeometry, 24 * px, px, b},
+            {"ConvHorizontal", "one channel", k.convH, k.convHGeometry, 12 * px, px, b},
+            {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b}};
   }
 
   void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,

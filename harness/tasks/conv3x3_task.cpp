@@ -50,6 +50,40 @@ Expected expectedFor(InputCache& inputs, const Conv3x3Case& c) {
   return e;
 }
 
+/// A launch made ready: the kernel with every argument bound to uploaded planes.
+struct Prepared {
+  cl::Kernel kernel;
+  Geometry geometry;
+  std::shared_ptr<DevicePlane<float>> src, dst;
+  cl::Buffer constants;
+};
+
+Prepared prepare(TaskContext& ctx, const Conv3x3Case& c, const Image& gray, const std::array<float, 11>& constants,
+                 CaseOutcome* o) {
+  const Runtime& rt = ctx.runtime();
+  Prepared p;
+  const BuildResult& program = ctx.build("");
+  p.kernel = ctx.kernel(program, "Convolution");
+  const std::array<size_t, 2> group = ctx.groupSize(p.kernel, {32, 16}, o);
+  p.geometry = Geometry{{roundUp(c.width, group[0]), roundUp(c.height, group[1])}, {group[0], group[1]}};
+  const int pitch = pitchOf(c.width);
+  const int rows = static_cast<int>(p.geometry.global[1]) + 2;  // the last tile's halo row stays inside
+
+  p.src = std::make_shared<DevicePlane<float>>(rt, c.width, c.height, pitch, rows);
+  p.src->upload(rt, gray.plane(0), 0.0f, NAN, NAN);
+  p.dst = std::make_shared<DevicePlane<float>>(rt, c.width, c.height, pitch, rows);
+  p.dst->fill(rt, floatSentinel());
+  p.constants = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * constants.size(),
+                           const_cast<float*>(constants.data()));
+  setArg(rt, p.kernel, 0, p.dst->buffer());
+  setArg(rt, p.kernel, 1, p.src->buffer());
+  setArg(rt, p.kernel, 2, p.constants);
+  setArg(rt, p.kernel, 3, static_cast<cl_uint>(c.width));
+  setArg(rt, p.kernel, 4, static_cast<cl_uint>(c.height));
+  setArg(rt, p.kernel, 5, static_cast<cl_uint>(pitch));
+  return p;
+}
+
 class Conv3x3Task : public Task {
  public:
   const TaskInfo& info() const override {
@@ -81,25 +115,11 @@ class Conv3x3Task : public Task {
       const Image& gray = e.gray;
       const Image& expected = e.output;
 
-      const BuildResult& program = ctx.build("");
-      cl::Kernel kernel = ctx.kernel(program, "Convolution");
-      const std::array<size_t, 2> group = ctx.groupSize(kernel, {32, 16}, &o);
-      const Geometry g{{roundUp(c.width, group[0]), roundUp(c.height, group[1])}, {group[0], group[1]}};
-      const int pitch = pitchOf(c.width);
-      const int rows = static_cast<int>(g.global[1]) + 2;  // the last tile's halo row stays inside
-
-      DevicePlane<float> src(rt, c.width, c.height, pitch, rows);
-      src.upload(rt, gray.plane(0), 0.0f, NAN, NAN);
-      DevicePlane<float> dst(rt, c.width, c.height, pitch, rows);
-      dst.fill(rt, floatSentinel());
-      cl::Buffer weights(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * e.constants.size(),
-                         e.constants.data());
-      setArg(ctx.runtime(), kernel, 0, dst.buffer());
-      setArg(ctx.runtime(), kernel, 1, src.buffer());
-      setArg(ctx.runtime(), kernel, 2, weights);
-      setArg(ctx.runtime(), kernel, 3, static_cast<cl_uint>(c.width));
-      setArg(ctx.runtime(), kernel, 4, static_cast<cl_uint>(c.height));
-      setArg(ctx.runtime(), kernel, 5, static_cast<cl_uint>(pitch));
+      Prepared run = prepare(ctx, c, gray, e.constants, &o);
+      cl::Kernel& kernel = run.kernel;
+      const Geometry& g = run.geometry;
+      const std::array<size_t, 2> group{g.local[0], g.local[1]};
+      DevicePlane<float>& dst = *run.dst;
       const double ms = launch2d(rt, kernel, g);
 
       WriteAudit audit;
@@ -110,6 +130,18 @@ class Conv3x3Task : public Task {
       ctx.audit(o, "Convolution", audit, false);
       ctx.timing(o, "Convolution", ms, g);
     });
+  }
+
+  std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const override {
+    Conv3x3Case c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
+    CaseOutcome notes;
+    Prepared p = prepare(ctx, c, gray, ref::conv3x3Constants(c.weights, c.offset), &notes);
+    const double pixels = double(c.width) * c.height;
+    return {{"Convolution", "one gray plane", p.kernel, p.geometry, 2 * sizeof(float) * pixels, pixels,
+             std::make_shared<Prepared>(p)}};
   }
 
   void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,

@@ -40,6 +40,18 @@ std::vector<std::string> binDifferences(const std::vector<int32_t>& expected, co
   return lines;
 }
 
+/// Binds a histogram kernel's six arguments (and the local array of the local-memory variant).
+void bindCount(const Runtime& rt, cl::Kernel& count, const cl::Buffer& hist, const cl::Buffer& img,
+               const HistogramCase& c, int pitch, bool local) {
+  setArg(rt, count, 0, hist);
+  setArg(rt, count, 1, img);
+  setArg(rt, count, 2, c.width);
+  setArg(rt, count, 3, c.height);
+  setArg(rt, count, 4, pitch);
+  setArg(rt, count, 5, c.bins);
+  if (local) setArg(rt, count, 6, cl::Local(sizeof(cl_int) * c.bins));
+}
+
 class HistogramTask : public Task {
  public:
   const TaskInfo& info() const override {
@@ -93,13 +105,7 @@ class HistogramTask : public Task {
       const double clearMs = launch1d(rt, clear, roundUp(256, clearGroup), clearGroup);
       ctx.timing(o, "set_array_to_constant", clearMs, Geometry{{roundUp(256, clearGroup), 1}, {clearGroup, 1}});
 
-      setArg(ctx.runtime(), count, 0, hist.buffer());
-      setArg(ctx.runtime(), count, 1, img.buffer());
-      setArg(ctx.runtime(), count, 2, c.width);
-      setArg(ctx.runtime(), count, 3, c.height);
-      setArg(ctx.runtime(), count, 4, pitch);
-      setArg(ctx.runtime(), count, 5, c.bins);
-      if (local) setArg(ctx.runtime(), count, 6, cl::Local(sizeof(cl_int) * c.bins));
+      bindCount(rt, count, hist.buffer(), img.buffer(), c, pitch, local);
       ctx.timing(o, name, launch2d(rt, count, g), g);
 
       WriteAudit audit;
@@ -125,6 +131,41 @@ class HistogramTask : public Task {
     };
     ctx.runCheck(spec, "global", out, [&](CaseOutcome& o) { run(o, "compute_histogram", false); });
     ctx.runCheck(spec, "local", out, [&](CaseOutcome& o) { run(o, "compute_histogram_local_memory", true); });
+  }
+
+  std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const override {
+    HistogramCase c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Runtime& rt = ctx.runtime();
+    const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
+    const BuildResult& program = ctx.build("");
+    CaseOutcome notes;
+    struct Buffers {
+      std::unique_ptr<DevicePlane<float>> img;
+      std::unique_ptr<DevicePlane<int32_t>> hist;
+    };
+    auto b = std::make_shared<Buffers>();
+    std::vector<TimedLaunch> launches;
+    const int pitch = pitchOf(c.width);
+    const double pixels = double(c.width) * c.height;
+    for (bool local : {false, true}) {
+      const std::string name = local ? "compute_histogram_local_memory" : "compute_histogram";
+      cl::Kernel count = ctx.kernel(program, name);
+      const auto group = ctx.groupSize(count, {16, 16}, &notes);
+      const Geometry g{{roundUp(c.width, group[0]), roundUp(c.height, group[1])}, {group[0], group[1]}};
+      if (!b->img) {
+        b->img = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, static_cast<int>(g.global[1]) + 16);
+        b->img->upload(rt, gray.plane(0), 0.0f, NAN, NAN);
+        b->hist = std::make_unique<DevicePlane<int32_t>>(rt, c.bins, 1, c.bins, 1);
+        b->hist->fill(rt, 0);
+      }
+      bindCount(rt, count, b->hist->buffer(), b->img->buffer(), c, pitch, local);
+      // Repeated launches keep adding to the same bins: the counts are not looked at, and
+      // clearing between launches would time the clear as well.
+      launches.push_back({name, "gray image", count, g, sizeof(float) * pixels + 2 * sizeof(int32_t) * c.bins, pixels, b});
+    }
+    return launches;
   }
 
   void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,

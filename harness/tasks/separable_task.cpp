@@ -43,6 +43,35 @@ struct Pass {
   Geometry geometry;
 };
 
+/// Both pass kernels of a build with their launch geometry, and the rows every plane allocates.
+struct Passes {
+  Pass h, v;
+  int rows = 0;
+};
+
+Passes buildPasses(TaskContext& ctx, const SeparableConfig& c, CaseOutcome* o) {
+  Passes p;
+  const BuildResult& program = ctx.build(c.buildOptions());
+  p.h.kernel = ctx.kernel(program, "ConvHorizontal");
+  p.v.kernel = ctx.kernel(program, "ConvVertical");
+  const auto hGroup = ctx.groupSize(p.h.kernel, {size_t(c.hGroup[0]), size_t(c.hGroup[1])}, o);
+  const auto vGroup = ctx.groupSize(p.v.kernel, {size_t(c.vGroup[0]), size_t(c.vGroup[1])}, o);
+  p.h.geometry = horizontalGeometry(c.width, c.height, hGroup, c.hSteps);
+  p.v.geometry = verticalGeometry(c.width, c.height, vGroup, c.vSteps);
+  p.rows = c.rows(hGroup, vGroup);
+  return p;
+}
+
+/// Binds a pass: output, input, weights, its extent (Width or Height), Pitch.
+void bindPass(const Runtime& rt, cl::Kernel& k, const cl::Buffer& dst, const cl::Buffer& src, const cl::Buffer& weights,
+              int extent, int pitch) {
+  setArg(rt, k, 0, dst);
+  setArg(rt, k, 1, src);
+  setArg(rt, k, 2, weights);
+  setArg(rt, k, 3, extent);
+  setArg(rt, k, 4, pitch);
+}
+
 class SeparableTask : public Task {
  public:
   const TaskInfo& info() const override {
@@ -57,8 +86,8 @@ class SeparableTask : public Task {
         {{"horizontal", "ConvHorizontal alone against the CPU's horizontal pass", ""},
          {"vertical", "ConvVertical alone, on the CPU's horizontal result, against the CPU's final result", ""},
          {"pipeline", "both passes chained against the CPU's final result", ""},
-         {"sweep", "correct over the RESULT_STEPS sweep, with the performance chart",
-          "the RESULT_STEPS sweep and its chart are not implemented yet (issue #4)"}},
+         {"sweep", "both passes correct at every point of the RESULT_STEPS sweep, with the performance chart", "",
+          false, true}},
         {{"ConvHorizontal", {"horizontal", "pipeline"}}, {"ConvVertical", {"vertical", "pipeline"}}}};
     return info;
   }
@@ -78,16 +107,6 @@ class SeparableTask : public Task {
     const Image& expected = e.output;
     const int pitch = pitchOf(c.width);
 
-    auto passes = [&](CaseOutcome& o, Pass* h, Pass* v) {
-      const BuildResult& program = ctx.build(c.buildOptions());
-      h->kernel = ctx.kernel(program, "ConvHorizontal");
-      v->kernel = ctx.kernel(program, "ConvVertical");
-      const auto hGroup = ctx.groupSize(h->kernel, {size_t(c.hGroup[0]), size_t(c.hGroup[1])}, &o);
-      const auto vGroup = ctx.groupSize(v->kernel, {size_t(c.vGroup[0]), size_t(c.vGroup[1])}, &o);
-      h->geometry = horizontalGeometry(c.width, c.height, hGroup, c.hSteps);
-      v->geometry = verticalGeometry(c.width, c.height, vGroup, c.vSteps);
-      return c.rows(hGroup, vGroup);
-    };
     auto weightsBuffer = [&](const std::vector<float>& w) { return constantFloats(ctx.runtime(), w); };
     auto regions = [&](const Pass& p, bool horizontal) {
       const int tx = int(p.geometry.local[0]) * (horizontal ? c.hSteps : 1);
@@ -97,20 +116,16 @@ class SeparableTask : public Task {
 
     // One pass alone: `input` (the CPU's) in, one launch per channel, compared with `want`.
     auto runAlone = [&](CaseOutcome& o, bool horizontal, const Image& input, const Image& want) {
-      Pass h, v;
-      const int rows = passes(o, &h, &v);
-      Pass& p = horizontal ? h : v;
+      Passes both = buildPasses(ctx, c, &o);
+      const int rows = both.rows;
+      Pass& p = horizontal ? both.h : both.v;
       const std::string name = horizontal ? "ConvHorizontal" : "ConvVertical";
       cl::Buffer weights = weightsBuffer(horizontal ? c.hWeights : c.vWeights);
       WriteAudit audit;
       const Image actual = runPerChannel(
           ctx, o, name, p.kernel, p.geometry, input, rows,
           [&](cl::Kernel& k, const cl::Buffer& dst, const cl::Buffer& src) {
-            setArg(ctx.runtime(), k, 0, dst);
-            setArg(ctx.runtime(), k, 1, src);
-            setArg(ctx.runtime(), k, 2, weights);
-            setArg(ctx.runtime(), k, 3, horizontal ? c.width : c.height);
-            setArg(ctx.runtime(), k, 4, pitch);
+            bindPass(ctx.runtime(), k, dst, src, weights, horizontal ? c.width : c.height, pitch);
           },
           &audit);
       ctx.judge(o, spec.id + (horizontal ? "/horizontal" : "/vertical"),
@@ -123,8 +138,9 @@ class SeparableTask : public Task {
     ctx.runCheck(spec, "vertical", out, [&](CaseOutcome& o) { runAlone(o, false, tmpExpected, expected); });
     ctx.runCheck(spec, "pipeline", out, [&](CaseOutcome& o) {
       const Runtime& rt = ctx.runtime();
-      Pass h, v;
-      const int rows = passes(o, &h, &v);
+      Passes both = buildPasses(ctx, c, &o);
+      Pass &h = both.h, &v = both.v;
+      const int rows = both.rows;
       cl::Buffer hWeights = weightsBuffer(c.hWeights);
       cl::Buffer vWeights = weightsBuffer(c.vWeights);
       Image actual(c.width, c.height, source.channels);
@@ -136,16 +152,8 @@ class SeparableTask : public Task {
         tmp.fill(rt, floatSentinel());
         DevicePlane<float> dst(rt, c.width, c.height, pitch, rows);
         dst.fill(rt, floatSentinel());
-        setArg(ctx.runtime(), h.kernel, 0, tmp.buffer());
-        setArg(ctx.runtime(), h.kernel, 1, src.buffer());
-        setArg(ctx.runtime(), h.kernel, 2, hWeights);
-        setArg(ctx.runtime(), h.kernel, 3, c.width);
-        setArg(ctx.runtime(), h.kernel, 4, pitch);
-        setArg(ctx.runtime(), v.kernel, 0, dst.buffer());
-        setArg(ctx.runtime(), v.kernel, 1, tmp.buffer());
-        setArg(ctx.runtime(), v.kernel, 2, vWeights);
-        setArg(ctx.runtime(), v.kernel, 3, c.height);
-        setArg(ctx.runtime(), v.kernel, 4, pitch);
+        bindPass(rt, h.kernel, tmp.buffer(), src.buffer(), hWeights, c.width, pitch);
+        bindPass(rt, v.kernel, dst.buffer(), tmp.buffer(), vWeights, c.height, pitch);
         ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, h.kernel, h.geometry), h.geometry);
         ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, v.kernel, v.geometry), v.geometry);
         WriteAudit a;
@@ -157,6 +165,35 @@ class SeparableTask : public Task {
       ctx.judge(o, spec.id + "/pipeline", compareImages(expected, actual, ctx.settings().rule, r), expected, actual);
       ctx.audit(o, "ConvVertical", total, false);
     });
+  }
+
+  std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const override {
+    SeparableConfig c;
+    std::string err;
+    readCase(spec, &c, &err);
+    const Runtime& rt = ctx.runtime();
+    const Image& source = ctx.inputs().colour(c.input, c.width, c.height);
+    CaseOutcome notes;
+    Passes p = buildPasses(ctx, c, &notes);
+    // One channel: the course launches each pass once per channel on the same geometry.
+    struct Buffers {
+      std::unique_ptr<DevicePlane<float>> src, tmp, dst;
+      cl::Buffer hWeights, vWeights;
+    };
+    auto b = std::make_shared<Buffers>();
+    const int pitch = pitchOf(c.width);
+    b->src = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);
+    b->src->upload(rt, source.plane(0), 0.0f, NAN, NAN);
+    b->tmp = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);
+    b->tmp->fill(rt, 0.0f);
+    b->dst = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);
+    b->hWeights = constantFloats(rt, c.hWeights);
+    b->vWeights = constantFloats(rt, c.vWeights);
+    bindPass(rt, p.h.kernel, b->tmp->buffer(), b->src->buffer(), b->hWeights, c.width, pitch);
+    bindPass(rt, p.v.kernel, b->dst->buffer(), b->tmp->buffer(), b->vWeights, c.height, pitch);
+    const double pixels = double(c.width) * c.height;
+    return {{"ConvHorizontal", "one channel", p.h.kernel, p.h.geometry, 2 * sizeof(float) * pixels, pixels, b},
+            {"ConvVertical", "one channel", p.v.kernel, p.v.geometry, 2 * sizeof(float) * pixels, pixels, b}};
   }
 
   std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,

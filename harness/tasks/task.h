@@ -2,10 +2,12 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "checks/result.h"
+#include "cl/launch.h"
 #include "counters/counters.h"
 #include "tasks/case_spec.h"
 #include "tasks/inputs.h"
@@ -23,6 +25,21 @@ struct CheckInfo {
   std::string title;  ///< "ConvHorizontal alone against the CPU's horizontal pass"
   std::string notMeasuredReason;
   bool simulated = false;
+  /// Judged by the rubric's <sweep> (the case rerun over parameter values, with a chart), not by a case.
+  bool swept = false;
+};
+
+/// One kernel launch made ready for timing: inputs uploaded, every argument set. The performance
+/// code enqueues it repeatedly; `bytes` is what the launch must move at the least (each input
+/// element read once, each output element written once), for the effective bandwidth.
+struct TimedLaunch {
+  std::string kernel;  ///< "ConvHorizontal"
+  std::string what;    ///< "one channel", "one gray plane"
+  cl::Kernel handle;
+  Geometry geometry;
+  double bytes = 0;
+  double pixels = 0;
+  std::shared_ptr<void> keepAlive;  ///< the buffers the arguments point to
 };
 
 struct TaskInfo {
@@ -48,6 +65,13 @@ class Task {
   /// golden manifest: the same computation runCase compares against.
   virtual std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
                                                                            const CaseSpec& spec) const = 0;
+  /// The launches to time for case `spec` (built from the context's source), in launch order.
+  /// Throws CheckFailure like runCase when the source does not build or lacks a kernel.
+  virtual std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const {
+    (void)ctx;
+    (void)spec;
+    return {};
+  }
   /// Judges simulated check `checkId` from the counters of the analysis run of `spec`:
   /// sets the outcome's status, message and details.
   virtual void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,

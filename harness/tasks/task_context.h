@@ -5,6 +5,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,8 @@ class TaskContext {
   /// Adds what a kernel wrote outside the image; fails the outcome when the rubric says so.
   /// `belowAllowed`: kernels without a height argument may write rows below the image.
   void audit(CaseOutcome& outcome, const std::string& kernelName, const WriteAudit& audit, bool belowAllowed);
+  /// From now on runCheck runs only these checks (empty: all); the sweep reruns only what it decides on.
+  void restrictChecks(std::set<std::string> checks) { onlyChecks_ = std::move(checks); }
   /// Records a launch time line in the outcome.
   static void timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry);
 
@@ -100,6 +103,7 @@ class TaskContext {
   std::string currentCheck_;                   ///< the check runCheck is running
   std::map<std::string, int> imagesWritten_;  ///< failing cases with images, per check
   std::vector<BuildRecord> builds_;
+  std::set<std::string> onlyChecks_;
 };
 
 /// roundup(n, m): n rounded up to a multiple of m.

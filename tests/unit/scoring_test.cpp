@@ -21,7 +21,68 @@ std::map<std::string, CheckResult> checks(std::initializer_list<CheckResult> lis
   return m;
 }
 
-const Criterion kCriterion{"tile_load", "Tile loaded", 3, {"output", "bank_conflicts"}, 1};
+Criterion makeCriterion() {
+  Criterion c;
+  c.id = "tile_load";
+  c.title = "Tile loaded";
+  c.points = 3;
+  c.checks = {"output", "bank_conflicts"};
+  c.line = 1;
+  return c;
+}
+const Criterion kCriterion = makeCriterion();
+
+/// A speed criterion: 1 point from 0.5x the reference's speed, 2 points from 0.8x.
+Criterion speedCriterion() {
+  Criterion c;
+  c.id = "speed";
+  c.points = 2;
+  c.checks = {"output"};
+  c.kernels = {"Convolution"};
+  c.levels = {{0.5, 1}, {0.8, 2}};
+  return c;
+}
+
+SpeedMeasure measured(double ratio) {
+  SpeedMeasure m;
+  m.available = true;
+  m.ratio = ratio;
+  m.detail = "Convolution 10.0 us (reference 9.0 us)";
+  return m;
+}
+
+TEST(Scoring, SpeedEarnsTheHighestLevelReached) {
+  const auto ok = checks({check("output", Status::Passed)});
+  SpeedMeasure m = measured(0.9);
+  auto r = scoreCriterion(speedCriterion(), ok, &m);
+  EXPECT_EQ(r.status, Status::Passed);
+  EXPECT_DOUBLE_EQ(r.points, 2);
+  m = measured(0.6);
+  r = scoreCriterion(speedCriterion(), ok, &m);
+  EXPECT_DOUBLE_EQ(r.points, 1);
+  EXPECT_NE(r.message.find("0.80x earns 2"), std::string::npos) << r.message;
+  m = measured(0.3);
+  r = scoreCriterion(speedCriterion(), ok, &m);
+  EXPECT_EQ(r.status, Status::Failed);
+  EXPECT_DOUBLE_EQ(r.points, 0);
+}
+
+TEST(Scoring, UntrustedSpeedIsNotMeasuredNeverFullMarks) {
+  SpeedMeasure m;
+  m.reason = "measured on a cpu device (pocl): indicative only, not graded";
+  const auto r = scoreCriterion(speedCriterion(), checks({check("output", Status::Passed)}), &m);
+  EXPECT_EQ(r.status, Status::NotMeasured);
+  EXPECT_DOUBLE_EQ(r.points, 0);
+  EXPECT_NE(r.message.find("cpu device"), std::string::npos);
+  EXPECT_EQ(scoreCriterion(speedCriterion(), checks({check("output", Status::Passed)})).status, Status::NotMeasured);
+}
+
+TEST(Scoring, AFastWrongKernelEarnsNoSpeedPoints) {
+  SpeedMeasure m = measured(2.0);
+  const auto r = scoreCriterion(speedCriterion(), checks({check("output", Status::Failed)}), &m);
+  EXPECT_EQ(r.status, Status::Failed);
+  EXPECT_DOUBLE_EQ(r.points, 0);
+}
 
 TEST(Scoring, AllPassedEarnsThePoints) {
   const auto r = scoreCriterion(kCriterion, checks({check("output", Status::Passed), check("bank_conflicts", Status::Passed)}));

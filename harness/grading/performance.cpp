@@ -1,0 +1,161 @@
+#include "grading/performance.h"
+
+#include <sys/file.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <filesystem>
+
+#include "perf/measure.h"
+#include "perf/sweep.h"
+#include "util/files.h"
+
+#ifndef CLGRADE_SOURCE_DIR
+#define CLGRADE_SOURCE_DIR "."
+#endif
+
+namespace clgrade {
+namespace {
+
+/// Holds an exclusive flock on a file while timing, so parallel grading jobs on one GPU take
+/// their timings one at a time (no lock file: nothing to wait for).
+class TimingLock {
+ public:
+  explicit TimingLock(const std::string& path) {
+    if (path.empty()) return;
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~TimingLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  TimingLock(const TimingLock&) = delete;
+  TimingLock& operator=(const TimingLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+std::string pointLine(const SweepPoint& p) {
+  std::string line;
+  char text[160];
+  for (const KernelFigure& f : p.figures) {
+    std::snprintf(text, sizeof text, "%s%s %.3f ms (%.1f GB/s)", line.empty() ? "" : ", ", f.kernel.c_str(),
+                  f.time.medianMs, f.gbPerS);
+    line += text;
+  }
+  return line;
+}
+
+/// The swept check from a sweep: one case per point.
+CheckResult sweptCheck(const CheckInfo& info, const SweepReport& sweep, const std::vector<CaseOutcome>& failures,
+                       bool visible) {
+  CheckResult c;
+  c.id = info.id;
+  c.title = info.title;
+  for (const SweepPoint& p : sweep.points) {
+    CaseOutcome o;
+    o.caseId = p.caseId;
+    o.visible = visible;
+    o.status = p.correct ? Status::Passed : Status::Failed;
+    o.message = p.correct ? "correct" : p.problem;
+    for (const CaseOutcome& f : failures)
+      if (f.caseId.rfind(p.caseId + " ", 0) == 0) {
+        o.details.push_back(f.caseId + ": " + f.message);
+        o.details.insert(o.details.end(), f.details.begin(), f.details.end());
+        o.evidence.insert(o.evidence.end(), f.evidence.begin(), f.evidence.end());
+      }
+    if (!p.figures.empty()) o.timings.push_back(pointLine(p));
+    c.cases.push_back(o);
+  }
+  summarize(&c);
+  if (c.status == Status::Passed)
+    c.message = "correct at all " + std::to_string(sweep.points.size()) + " points of the sweep";
+  else
+    c.message = "wrong at " + std::to_string(sweep.incorrect()) + " of " + std::to_string(sweep.points.size()) +
+                " points of the sweep; first: " + c.message;
+  return c;
+}
+
+void runTaskSweep(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
+                  const GradeOptions& options, const std::string& source, const GradeSettings& settings,
+                  InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
+                  TaskReport* report) {
+  const CaseSpec* base = t.findCase(t.sweep.caseId);
+  for (const CheckInfo& ci : task.info().checks) {
+    if (!ci.swept) continue;
+    CheckResult& c = (*checks)[ci.id];
+    c.id = ci.id;
+    c.title = ci.title;
+    if (!t.sweep.present || !base) {
+      c.status = Status::NotMeasured;
+      c.message = "the rubric has no <sweep> for this task";
+      continue;
+    }
+    if (options.visibleOnly && !base->visible) {
+      c.status = Status::NotMeasured;
+      c.message = "the sweep's case is hidden: graded later";
+      continue;
+    }
+    // A point is correct when the other checks of the criteria that use the sweep pass there
+    // (separable: each pass alone), so a kernel that only works for the default steps is found out.
+    std::set<std::string> decide;
+    for (const Criterion& criterion : t.criteria)
+      if (std::find(criterion.checks.begin(), criterion.checks.end(), ci.id) != criterion.checks.end())
+        for (const std::string& other : criterion.checks)
+          if (other != ci.id) decide.insert(other);
+    SweepRequest request{&task, *base, t.sweep.steps, t.sweep.groups, t.sweep.width, t.sweep.height, source,
+                         decide, rubric.perf, settings};
+    std::vector<CaseOutcome> failures;
+    {
+      TimingLock lock(options.timingLock);
+      report->sweep = runSweep(rt, request, inputs, evidence, &failures);
+    }
+    const std::string stem = "evidence/" + task.info().id + "/sweep";
+    std::string err;
+    if (writeSweepChart(report->sweep, evidence.reportDir(), stem, &err)) {
+      report->sweep.chartSvg = stem + ".svg";
+      report->sweep.chartPng = stem + ".png";
+    } else {
+      report->sweep.note += (report->sweep.note.empty() ? "" : "; ") + ("the chart could not be written: " + err);
+    }
+    c = sweptCheck(ci, report->sweep, failures, base->visible);
+    if (!report->sweep.chartSvg.empty()) c.message += "; chart: " + report->sweep.chartSvg;
+  }
+}
+
+}  // namespace
+
+std::string defaultReferenceKernelsDir() { return std::string(CLGRADE_SOURCE_DIR) + "/reference/kernels"; }
+
+void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
+                      const GradeOptions& options, const std::string& source, const GradeSettings& settings,
+                      InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
+                      TaskReport* report) {
+  runTaskSweep(rt, task, t, rubric, options, source, settings, inputs, evidence, checks, report);
+  if (!t.performance.present) return;
+  PerfRequest request;
+  request.task = &task;
+  if (!t.performanceCase(rt.device.info.type == "gpu", &request.spec)) return;
+  const CaseSpec* own = t.findCase(t.performance.caseId);
+  if (options.visibleOnly && own && !own->visible) return;
+  request.source = source;
+  request.settings = rubric.perf;
+  request.grade = settings;
+  const std::string dir = options.referenceKernelsDir.empty() ? defaultReferenceKernelsDir() : options.referenceKernelsDir;
+  const std::string path = (std::filesystem::path(dir) / task.info().file).string();
+  std::string err;
+  if (!readFile(path, &request.referenceSource, &err, size_t(1) << 20))
+    request.referenceNote = "no reference kernels (" + err + "): no ratio to the reference";
+  TimingLock lock(options.timingLock);
+  report->performance = measurePerformance(rt, request, inputs, evidence);
+}
+
+SpeedMeasure speedFor(const Criterion& criterion, const TaskReport& report) {
+  return speedOf(report.performance, criterion.kernels);
+}
+
+}  // namespace clgrade

@@ -1,0 +1,26 @@
+// The performance part of grading a task: the rubric's <performance> case timed against the
+// reference kernels and the copy roofline, and the <sweep> that decides the swept check.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "grading/grader.h"
+#include "tasks/task.h"
+
+namespace clgrade {
+
+/// Runs the task's <sweep> (the swept checks' result goes into *checks) and times its
+/// <performance> case (into report->performance). `source` is the submission's file.
+void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+                      const GradeOptions& options, const std::string& source, const GradeSettings& settings,
+                      InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
+                      TaskReport* report);
+
+/// The speed of a performance criterion's kernels from the task's report.
+SpeedMeasure speedFor(const Criterion& criterion, const TaskReport& report);
+
+/// Where the reference kernels are when GradeOptions names none: the source tree's reference/kernels.
+std::string defaultReferenceKernelsDir();
+
+}  // namespace clgrade

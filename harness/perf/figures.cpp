@@ -1,0 +1,88 @@
+#include "perf/figures.h"
+
+#include <cstdio>
+
+#include "perf/vendor_clocks.h"
+
+namespace clgrade {
+
+const KernelFigure* PerformanceReport::find(const std::string& kernel) const {
+  for (const KernelFigure& f : kernels)
+    if (f.kernel == kernel) return &f;
+  return nullptr;
+}
+
+KernelFigure figureOf(const TimedLaunch& launch, const TimingStats& time) {
+  KernelFigure f;
+  f.kernel = launch.kernel;
+  f.what = launch.what;
+  f.geometry = launch.geometry.str();
+  f.bytes = launch.bytes;
+  f.pixels = launch.pixels;
+  f.time = time;
+  if (time.medianMs > 0) {
+    f.gbPerS = launch.bytes / (time.medianMs * 1e-3) / 1e9;
+    f.gpixPerS = launch.pixels / (time.medianMs * 1e-3) / 1e9;
+  }
+  return f;
+}
+
+SpeedMeasure speedOf(const PerformanceReport& report, const std::vector<std::string>& kernels) {
+  SpeedMeasure m;
+  if (!report.measured) {
+    m.reason = report.problem.empty() ? "the task's performance was not measured" : report.problem;
+    return m;
+  }
+  double mine = 0, theirs = 0;
+  char text[160];
+  for (const std::string& k : kernels) {
+    const KernelFigure* f = report.find(k);
+    const KernelFigure* r = nullptr;
+    for (const KernelFigure& x : report.reference)
+      if (x.kernel == k) r = &x;
+    if (!f) m.reason = k + " was not timed";
+    else if (!f->error.empty()) m.reason = k + ": " + f->error;
+    else if (!f->untrusted.empty()) m.reason = k + ": " + f->untrusted;
+    else if (!r || r->time.medianMs <= 0) m.reason = "no reference time for " + k + (report.note.empty() ? "" : " (" + report.note + ")");
+    else if (!r->untrusted.empty()) m.reason = "the reference's " + k + ": " + r->untrusted;
+    if (!m.reason.empty()) return m;
+    mine += f->time.medianMs;
+    theirs += r->time.medianMs;
+    std::snprintf(text, sizeof text, "%s%s %.1f us (reference %.1f us)", m.detail.empty() ? "" : ", ", k.c_str(),
+                  f->time.medianMs * 1e3, r->time.medianMs * 1e3);
+    m.detail += text;
+  }
+  m.available = mine > 0;
+  m.ratio = mine > 0 ? theirs / mine : 0;
+  if (!m.available) m.reason = "no kernel time";
+  return m;
+}
+
+std::string untrustedReason(const DeviceInfo& device, const TimingStats& time, const PerfSettings& settings) {
+  char text[200];
+  if (device.type != "gpu")
+    return "measured on a " + device.type + " device (" + device.name + "): indicative only, not graded";
+  if (time.runs == 0 || time.medianMs <= 0) return "no timed launch";
+  if (time.robustCv > settings.maxCv) {
+    std::snprintf(text, sizeof text, "the times spread too much: robust CV %.1f %% > %.1f %% over %d launches",
+                  100 * time.robustCv, 100 * settings.maxCv, time.runs);
+    return text;
+  }
+  const double resolutionMs = device.timerResolutionNs * 1e-6;
+  if (time.medianMs < settings.minTimerMultiple * resolutionMs) {
+    std::snprintf(text, sizeof text, "%.1f us is under %.0f x the timer resolution (%zu ns): use a larger case",
+                  time.medianMs * 1e3, settings.minTimerMultiple, device.timerResolutionNs);
+    return text;
+  }
+  return "";
+}
+
+std::string deviceLine(const DeviceInfo& device) {
+  std::string line = device.name + ", driver " + device.driver + ", " + std::to_string(device.computeUnits) +
+                     " compute units, rated " + std::to_string(device.maxClockMHz) + " MHz";
+  const std::string clocks = currentClocks(device);
+  if (!clocks.empty()) line += ", " + clocks;
+  return line;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,99 @@
+#include "perf/measure.h"
+
+#include "perf/roofline.h"
+
+namespace clgrade {
+namespace {
+
+bool onCpu(const Runtime& rt) { return rt.device.info.type != "gpu"; }
+
+/// Times one launch; a spread above the limit on a GPU gets one more try with three times the runs
+/// (a clock ramping up, another process), and the second measurement is the one kept.
+KernelFigure measureOne(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& s) {
+  const bool cpu = onCpu(rt);
+  const int warmups = cpu ? s.cpuWarmups : s.warmups;
+  const int runs = cpu ? s.cpuRuns : s.runs;
+  KernelFigure f;
+  try {
+    TimingStats t = timeLaunch(rt, launch, warmups, runs);
+    if (!cpu && t.robustCv > s.maxCv) t = timeLaunch(rt, launch, warmups, 3 * runs);
+    f = figureOf(launch, t);
+    f.untrusted = untrustedReason(rt.device.info, t, s);
+  } catch (const cl::Error& e) {
+    f = figureOf(launch, TimingStats{});
+    f.error = std::string("the launch failed: ") + e.what() + " (" + std::to_string(e.err()) + ")";
+  }
+  return f;
+}
+
+/// The launches of `source` timed; throws CheckFailure when it does not build.
+std::vector<KernelFigure> measureSource(const Runtime& rt, const PerfRequest& r, const std::string& source,
+                                        InputCache& inputs, EvidenceWriter& evidence) {
+  TaskContext ctx(rt, r.task->info(), source, evidence, inputs, r.grade);
+  std::vector<KernelFigure> figures;
+  for (const TimedLaunch& launch : r.task->timedLaunches(ctx, r.spec)) figures.push_back(measureOne(rt, launch, r.settings));
+  return figures;
+}
+
+std::string caseSize(const CaseSpec& spec, const char* key) {
+  for (const auto& [k, v] : spec.params)
+    if (k == key) return v;
+  return "";
+}
+
+}  // namespace
+
+PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, InputCache& inputs,
+                                     EvidenceWriter& evidence) {
+  PerformanceReport report;
+  report.caseId = r.spec.id;
+  report.width = std::atoi(caseSize(r.spec, "width").c_str());
+  report.height = std::atoi(caseSize(r.spec, "height").c_str());
+  report.device = deviceLine(rt.device.info);
+  if (onCpu(rt))
+    report.note = "measured on a CPU device with " + std::to_string(r.settings.cpuRuns) +
+                  " timed launches: indicative only, never graded";
+  try {
+    report.kernels = measureSource(rt, r, r.source, inputs, evidence);
+  } catch (const CheckFailure& f) {
+    report.problem = "not measured: " + f.message;
+    return report;
+  } catch (const std::exception& e) {
+    report.problem = std::string("not measured: ") + e.what();
+    return report;
+  }
+  report.measured = true;
+  if (!report.kernels.empty()) {
+    // The roofline at the size of one plane of the case (every timed launch of a case has one size).
+    const size_t planeBytes = static_cast<size_t>(report.kernels.front().pixels) * sizeof(float);
+    try {
+      report.copy = measureOne(rt, copyLaunch(rt, planeBytes), r.settings);
+    } catch (const cl::Error& e) {
+      report.copy.kernel = "copy";
+      report.copy.error = std::string("the copy kernel failed: ") + e.what();
+    }
+  }
+  if (!r.referenceSource.empty()) {
+    try {
+      report.reference = measureSource(rt, r, r.referenceSource, inputs, evidence);
+    } catch (const CheckFailure& f) {
+      report.note += (report.note.empty() ? "" : "; ") + std::string("the reference kernels failed: ") + f.message;
+    }
+  } else if (!r.referenceNote.empty()) {
+    report.note += (report.note.empty() ? "" : "; ") + r.referenceNote;
+  }
+  auto relate = [&](KernelFigure& f) {
+    if (report.copy.gbPerS > 0 && f.gbPerS > 0) f.ofRoofline = f.gbPerS / report.copy.gbPerS;
+  };
+  relate(report.copy);
+  for (KernelFigure& f : report.reference) relate(f);
+  for (KernelFigure& f : report.kernels) {
+    relate(f);
+    for (const KernelFigure& ref : report.reference)
+      if (ref.kernel == f.kernel && f.time.medianMs > 0 && ref.time.medianMs > 0)
+        f.vsReference = ref.time.medianMs / f.time.medianMs;
+  }
+  return report;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,28 @@
+// A task's performance case measured in one run: the submission's kernels, the reference kernels
+// and the copy roofline, on the same device, inputs and geometry.
+#pragma once
+
+#include <string>
+
+#include "perf/figures.h"
+#include "tasks/task_context.h"
+
+namespace clgrade {
+
+/// What measuring needs besides the device.
+struct PerfRequest {
+  const Task* task = nullptr;
+  CaseSpec spec;                ///< the performance case (at the size it runs)
+  std::string source;           ///< the submission's kernel file
+  std::string referenceSource;  ///< the reference kernel file (empty: no ratio; `referenceNote` says why)
+  std::string referenceNote;
+  PerfSettings settings;
+  GradeSettings grade;
+};
+
+/// Times every launch of the case (TimedLaunch order), the reference's, and the copy of one plane.
+/// Never throws: a build failure or a failing launch becomes `problem` or a figure's `error`.
+PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& request, InputCache& inputs,
+                                     EvidenceWriter& evidence);
+
+}  // namespace clgrade

@@ -1,0 +1,107 @@
+#include "perf/sweep.h"
+
+#include "perf/roofline.h"
+
+namespace clgrade {
+
+CaseSpec sweepPoint(const CaseSpec& base, int steps, const std::array<int, 2>& group) {
+  CaseSpec spec = base;
+  const std::string g = std::to_string(group[0]) + " " + std::to_string(group[1]);
+  spec.id = "steps" + std::to_string(steps) + "_" + std::to_string(group[0]) + "x" + std::to_string(group[1]);
+  spec.params["h_steps"] = spec.params["v_steps"] = std::to_string(steps);
+  spec.params["h_group"] = spec.params["v_group"] = g;
+  return spec;
+}
+
+int SweepReport::incorrect() const {
+  int n = 0;
+  for (const SweepPoint& p : points) n += !p.correct;
+  return n;
+}
+
+SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& inputs, EvidenceWriter& evidence,
+                     std::vector<CaseOutcome>* failures) {
+  SweepReport report;
+  report.ran = true;
+  report.caseId = r.base.id;
+  report.device = deviceLine(rt.device.info);
+  const bool gpu = rt.device.info.type == "gpu";
+  if (!gpu) report.note = "measured on a CPU device: times indicative only";
+  TaskContext ctx(rt, r.task->info(), r.source, evidence, inputs, r.grade);
+  ctx.restrictChecks(r.checks);
+  const int warmups = gpu ? r.settings.warmups : r.settings.cpuWarmups;
+  const int runs = gpu ? r.settings.runs : r.settings.cpuRuns;
+  for (int steps : r.steps) {
+    for (const auto& group : r.groups) {
+      SweepPoint point;
+      point.steps = steps;
+      point.group = group;
+      const CaseSpec spec = sweepPoint(r.base, steps, group);
+      point.caseId = spec.id;
+      // Correctness at the case's own size: the task's ordinary checks.
+      std::map<std::string, CaseOutcome> outcomes;
+      r.task->runCase(ctx, spec, &outcomes);
+      point.correct = !outcomes.empty();
+      for (auto& [check, o] : outcomes) {
+        if (o.status == Status::Passed) continue;
+        if (point.correct) point.problem = check + ": " + o.message;
+        point.correct = false;
+        if (failures) {
+          CaseOutcome f = o;
+          f.caseId = spec.id + " (" + check + ")";
+          failures->push_back(f);
+        }
+      }
+      // Times at the timing size (on a GPU), whatever the correctness: the chart marks wrong points.
+      CaseSpec timed = spec;
+      if (gpu && r.timingWidth > 0) timed.params["width"] = std::to_string(r.timingWidth);
+      if (gpu && r.timingHeight > 0) timed.params["height"] = std::to_string(r.timingHeight);
+      try {
+        for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) {
+          KernelFigure f;
+          try {
+            const TimingStats t = timeLaunch(rt, l, warmups, runs);
+            f = figureOf(l, t);
+            f.untrusted = untrustedReason(rt.device.info, t, r.settings);
+          } catch (const cl::Error& e) {
+            f = figureOf(l, TimingStats{});
+            f.error = std::string("the launch failed: ") + e.what();
+          }
+          point.figures.push_back(f);
+        }
+      } catch (const CheckFailure& f) {
+        if (point.problem.empty()) point.problem = f.message;
+        point.correct = false;
+      }
+      report.points.push_back(point);
+    }
+  }
+  // The timing size and the roofline at that size.
+  CaseSpec timed = r.base;
+  const auto size = [&](const char* key, int gpuValue) {
+    if (gpu && gpuValue > 0) return gpuValue;
+    auto it = timed.params.find(key);
+    return it == timed.params.end() ? 0 : std::atoi(it->second.c_str());
+  };
+  report.width = size("width", r.timingWidth);
+  report.height = size("height", r.timingHeight);
+  for (const SweepPoint& p : report.points) {
+    if (p.figures.empty()) continue;
+    try {
+      const TimedLaunch copy = copyLaunch(rt, static_cast<size_t>(p.figures.front().pixels) * sizeof(float));
+      const TimingStats t = timeLaunch(rt, copy, warmups, runs);
+      report.copy = figureOf(copy, t);
+      report.copy.untrusted = untrustedReason(rt.device.info, t, r.settings);
+    } catch (const cl::Error& e) {
+      report.copy.kernel = "copy";
+      report.copy.error = e.what();
+    }
+    break;
+  }
+  for (SweepPoint& p : report.points)
+    for (KernelFigure& f : p.figures)
+      if (report.copy.gbPerS > 0) f.ofRoofline = f.gbPerS / report.copy.gbPerS;
+  return report;
+}
+
+}  // namespace clgrade
