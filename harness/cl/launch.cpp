@@ -1,6 +1,7 @@
 #include "cl/launch.h"
 
 #include "cl/kernel_args.h"
+#include "util/progress.h"
 
 namespace clgrade {
 namespace {
@@ -17,12 +18,27 @@ double eventMilliseconds(const cl::Event& event) {
 
 }  // namespace
 
+namespace {
+/// A kernel that never ends or crashes the driver is named by the progress file (task children).
+void noteLaunch(const cl::Kernel& kernel) {
+  if (!progress::enabled()) return;
+  std::string name;
+  try {
+    name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+  } catch (const cl::Error&) {
+  }
+  while (!name.empty() && name.back() == '\0') name.pop_back();
+  progress::note(progress::Step::Kernel, name);
+}
+}  // namespace
+
 std::string Geometry::str() const {
   return "global " + std::to_string(global[0]) + "x" + std::to_string(global[1]) + ", local " +
          std::to_string(local[0]) + "x" + std::to_string(local[1]);
 }
 
 double launch2d(const Runtime& rt, const cl::Kernel& kernel, const Geometry& g) {
+  noteLaunch(kernel);
   cl::Event event;
   rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(g.global[0], g.global[1]),
                                 cl::NDRange(g.local[0], g.local[1]), nullptr, &event);
@@ -33,6 +49,7 @@ double launch2d(const Runtime& rt, const cl::Kernel& kernel, const Geometry& g) 
 }
 
 double launch1d(const Runtime& rt, const cl::Kernel& kernel, size_t global, size_t local) {
+  noteLaunch(kernel);
   cl::Event event;
   rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &event);
   event.wait();

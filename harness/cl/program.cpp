@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "util/progress.h"
+
 namespace clgrade {
 namespace {
 
@@ -52,6 +54,8 @@ BuildResult buildProgram(const Runtime& rt, const std::string& source, const std
     result.error = "cannot create the program: " + describe(e);
     return result;
   }
+  // A compiler that hangs or crashes is named by its options (the line before comes back afterwards).
+  const progress::Scope building(progress::Step::Build, options);
   StderrCapture capture;
   try {
     result.program.build(std::vector<cl::Device>{rt.device.device}, options.c_str());

@@ -14,7 +14,7 @@ namespace clgrade::cli {
 
 /// Exit codes: 0 done (for `check`: every measured criterion passed), 1 `check` found failures,
 /// 2 bad usage or rubric, 3 no usable OpenCL device, 4 the report could not be written,
-/// 5 a task ran past --task-timeout.
+/// 5 a task ran past --task-timeout in an --in-process grade (isolated grades stop the task instead).
 enum Exit { kOk = 0, kFailures = 1, kUsage = 2, kNoDevice = 3, kOutput = 4, kTaskTimeout = 5 };
 
 /// A registered subcommand and what runs when it was chosen.
@@ -35,5 +35,9 @@ void addDevicesCommand(CLI::App& app, Commands* commands);
 void addGradeCommands(CLI::App& app, Commands* commands);
 void addGoldenCommand(CLI::App& app, Commands* commands);
 void addInternalCommands(CLI::App& app, Commands* commands);
+void addBenchCommand(CLI::App& app, Commands* commands);
+void addSweepCommand(CLI::App& app, Commands* commands);
+void addBatchCommand(CLI::App& app, Commands* commands);
+void addCriterionCommands(CLI::App& app, Commands* commands);
 
 }  // namespace clgrade::cli

@@ -1,5 +1,11 @@
-// clgrade grade / check: one kernels folder, every case of the rubric (grade) or the visible
-// ones (check, the students' self-check); report.json, a table and what failed.
+// clgrade grade / check: one submission, every case of the rubric (grade) or the visible ones
+// (check, the students' self-check); report.json, a table and what failed.
+//
+// By default each task runs in its own child process (this same command with --in-process
+// --task T, see batch/isolation.h): a kernel that never ends, a compiler bomb or a driver crash
+// costs that task only, with a message saying where it happened. --in-process grades in this
+// process (for debugging), where a watchdog ends the whole grade with exit 5 after --task-timeout.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -10,18 +16,24 @@
 #include <mutex>
 #include <thread>
 
+#include "batch/isolation.h"
+#include "batch/outputs.h"
+#include "batch/report_summary.h"
+#include "batch/submission.h"
 #include "cl/device.h"
 #include "cli/command.h"
 #include "grading/grader.h"
+#include "report/json_read.h"
 #include "report/json_report.h"
 #include "report/terminal_table.h"
 #include "util/files.h"
+#include "util/progress.h"
 #include "util/subprocess.h"
 
 namespace clgrade::cli {
 namespace {
 
-/// Ends the process with exit code 5 when one task runs longer than its limit.
+/// --in-process only: ends the process with exit code 5 when one task runs longer than its limit.
 class TaskWatchdog {
  public:
   explicit TaskWatchdog(double seconds) : seconds_(seconds), thread_([this] { watch(); }) {}
@@ -72,11 +84,39 @@ struct GradeArgs {
   std::string device = "auto";
   std::vector<std::string> tasks;
   int evidenceCases = 1;
-  double taskTimeout = 600;
+  double taskTimeout = 300;
+  double buildTimeout = 120;
+  double taskMemoryMiB = 0;
+  std::string timingLock;
+  bool inProcess = false;
+  bool visibleOnlyFlag = false;
   bool quiet = false;
+  // A task child of an isolated grade: its report goes to this file, nothing to stdout (which
+  // holds what the kernels print), and its steps to the progress file.
+  std::string childReport;
+  std::string progressFile;
 };
 
-int gradeCommand(const GradeArgs& args, bool visibleOnly) {
+/// The table, what failed, where the report is; the exit code of grade or check.
+int finish(const GradeReport& report, const std::string& out, const std::string& jsonPath, bool visibleOnly,
+           bool quiet, bool checkCommand) {
+  if (!quiet) {
+    std::cout << terminalTable(report);
+    const std::string failures = failureDetails(report, out);
+    if (!failures.empty()) std::cout << "\nWhat failed:\n\n" << failures;
+  }
+  std::cout << "report: " << jsonPath << "  (" << report.seconds << " s)\n";
+  if (visibleOnly && checkCommand) {
+    const bool ok = report.allMeasuredPassed();
+    std::cout << (ok ? "every measured criterion passed on the visible cases (hidden cases are graded later)\n"
+                     : "some criteria failed: see the reasons above and the evidence files in the report\n");
+    return ok ? kOk : kFailures;
+  }
+  return kOk;
+}
+
+int gradeCommand(const GradeArgs& args, bool checkCommand) {
+  const bool visibleOnly = checkCommand || args.visibleOnlyFlag;
   if (!std::filesystem::is_directory(args.kernelsDir)) {
     std::cerr << "clgrade: " << args.kernelsDir << " is not a folder\n";
     return kUsage;
@@ -97,51 +137,110 @@ int gradeCommand(const GradeArgs& args, bool visibleOnly) {
     std::cerr << "clgrade: " << err << "\n";
     return kNoDevice;
   }
+  // A submission folder may hold the .cl files or a kernels/ subfolder with them.
+  const SubmissionFolder folder = resolveSubmission(args.kernelsDir);
   const std::string out = args.out.empty() ? std::string("reports/") +
                                                  std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
                                            : args.out;
+  const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
+  const std::string toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
+
+  if (!args.inProcess) {
+    IsolationSettings settings;
+    settings.clgrade = selfExecutable();
+    settings.device = args.device;
+    settings.taskTimeoutSeconds = args.taskTimeout;
+    settings.buildTimeoutSeconds = args.buildTimeout;
+    settings.memoryLimitBytes = static_cast<uint64_t>(args.taskMemoryMiB * 1048576.0);
+    settings.cpuDevice = device.info.type == "cpu";
+    settings.evidenceCases = args.evidenceCases;
+    settings.visibleOnly = visibleOnly;
+    settings.timingLock = args.timingLock;
+    const IsolatedGrade graded =
+        gradeIsolated(rubric, device.info, folder.kernelsDir, out, args.tasks, settings, folder.problem);
+    if (!writeFileAtomically(jsonPath, graded.report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                             &err)) {
+      std::cerr << "clgrade: " << err << "\n";
+      return kOutput;
+    }
+    if (!writeSubmissionOutputs(out, graded.report, &err)) std::cerr << "clgrade: " << err << "\n";
+    // The whole model back from the merged report (performance included); the summary reader is the
+    // fallback should the merged JSON not read as a report.
+    GradeReport whole;
+    if (!readReportJson(graded.report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), &whole, &err))
+      whole = reportSummary(graded.report);
+    return finish(whole, out, jsonPath, visibleOnly, args.quiet, checkCommand);
+  }
+
   GradeOptions options;
-  options.kernelsDir = args.kernelsDir;
+  options.kernelsDir = folder.kernelsDir;
   options.outDir = out;
   options.visibleOnly = visibleOnly;
   options.evidenceCasesPerCheck = args.evidenceCases;
-  options.toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
+  options.toolsDir = toolsDir;
   options.onlyTasks = args.tasks;
+  options.timingLock = args.timingLock;
+  if (!args.progressFile.empty()) progress::setFile(args.progressFile);
   // A kernel that never ends blocks the OpenCL driver and this process with it: a watchdog ends
-  // the grade with a message naming the task (batch grading runs each task in a child instead).
+  // the grade with a message naming the task (the isolated grade kills the task's child instead).
   TaskWatchdog watchdog(args.taskTimeout);
   options.onTaskStart = [&](const std::string& task) { watchdog.started(task); };
   const Runtime runtime(device);
-  const GradeReport report = gradeSubmission(runtime, rubric, options);
-  const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
+  GradeReport report;
+  if (!folder.problem.empty()) {
+    // Nothing of the folder is read: every task is refused with the reason.
+    makeDirectories(out, nullptr);
+    report.version = clgradeVersion();
+    report.mode = visibleOnly ? "check" : "grade";
+    report.kernelsDir = folder.kernelsDir;
+    report.rubricId = rubric.id;
+    report.rubricTitle = rubric.title;
+    report.rubricPath = rubric.path;
+    report.rubricSha256 = rubric.sha256;
+    report.settings = rubric.settings;
+    report.device = device.info;
+    for (const TaskRubric& tr : rubric.tasks) {
+      if (!args.tasks.empty() && std::find(args.tasks.begin(), args.tasks.end(), tr.id) == args.tasks.end()) continue;
+      report.tasks.push_back(unfinishedTask(tr, folder.kernelsDir, Status::Failed, folder.problem, "", {}));
+      report.total += report.tasks.back().points;
+      report.max += report.tasks.back().max;
+    }
+  } else {
+    report = gradeSubmission(runtime, rubric, options);
+  }
+  progress::note(progress::Step::Done, "");
+  if (!args.childReport.empty()) {
+    if (!writeFileAtomically(args.childReport, toJson(report), &err)) {
+      std::cerr << "clgrade: " << err << "\n";
+      return kOutput;
+    }
+    return kOk;
+  }
   if (!writeFileAtomically(jsonPath, toJson(report), &err)) {
     std::cerr << "clgrade: " << err << "\n";
     return kOutput;
   }
-  if (!args.quiet) {
-    std::cout << terminalTable(report);
-    const std::string failures = failureDetails(report, out);
-    if (!failures.empty()) std::cout << "\nWhat failed:\n\n" << failures;
+  std::string text;
+  if (readFile(jsonPath, &text, nullptr, size_t(512) << 20)) {
+    try {
+      if (!writeSubmissionOutputs(out, nlohmann::ordered_json::parse(text), &err)) std::cerr << "clgrade: " << err << "\n";
+    } catch (const nlohmann::json::exception& e) {
+      std::cerr << "clgrade: " << e.what() << "\n";
+    }
   }
-  std::cout << "report: " << jsonPath << "  (" << report.seconds << " s)\n";
-  if (visibleOnly) {
-    const bool ok = report.allMeasuredPassed();
-    std::cout << (ok ? "every measured criterion passed on the visible cases (hidden cases are graded later)\n"
-                     : "some criteria failed: see the reasons above and the evidence files in the report\n");
-    return ok ? kOk : kFailures;
-  }
-  return kOk;
+  return finish(report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
 }
 
 }  // namespace
 
 void addGradeCommands(CLI::App& app, Commands* commands) {
-  for (bool visibleOnly : {false, true}) {
+  for (bool checkCommand : {false, true}) {
     auto args = std::make_shared<GradeArgs>();
-    CLI::App* sub = app.add_subcommand(visibleOnly ? "check" : "grade",
-                                       visibleOnly ? "self-check a kernels folder on the rubric's visible cases"
-                                                   : "grade a kernels folder on every case of the rubric");
-    sub->add_option("kernels-dir", args->kernelsDir, "folder holding the .cl files")->required();
+    CLI::App* sub = app.add_subcommand(checkCommand ? "check" : "grade",
+                                       checkCommand ? "self-check a submission on the rubric's visible cases"
+                                                    : "grade a submission on every case of the rubric");
+    sub->add_option("kernels-dir", args->kernelsDir, "folder holding the .cl files (or a kernels/ folder with them)")
+        ->required();
     sub->add_option("--rubric", args->rubric, "rubric XML file")->capture_default_str();
     sub->add_option("--out", args->out, "report folder (default reports/<folder name>)");
     sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")
@@ -151,10 +250,30 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
                     "write difference images for the first N failing cases of each check (0: all)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
-    sub->add_option("--task-timeout", args->taskTimeout, "seconds one task may take before clgrade gives up (exit 5)")
-        ->capture_default_str();
+    sub->add_option("--task-timeout", args->taskTimeout,
+                    "seconds one task may take; it is then stopped and scores 0 (with --in-process: the grade "
+                    "ends with exit 5; 0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--build-timeout", args->buildTimeout,
+                    "seconds one build of a kernel file may take before its task is stopped (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--task-memory", args->taskMemoryMiB,
+                    "MiB of memory one task may use before it is stopped (0: 3/4 of the machine's, at most 8192)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--timing-lock", args->timingLock,
+                    "a file locked while kernels are timed, so parallel grades on one GPU take turns");
+    sub->add_flag("--in-process", args->inProcess,
+                  "grade every task in this process (debugging: a hanging kernel then ends the grade, exit 5)");
+    if (!checkCommand)
+      sub->add_flag("--visible-only", args->visibleOnlyFlag,
+                    "the visible cases only, like check, but exit 0 whatever failed (for CI fixtures)");
     sub->add_flag("--quiet", args->quiet, "print no table");
-    commands->push_back({sub, [args, visibleOnly] { return gradeCommand(*args, visibleOnly); }});
+    sub->add_option("--child-report", args->childReport)->group("");
+    sub->add_option("--progress-file", args->progressFile)->group("");
+    commands->push_back({sub, [args, checkCommand] { return gradeCommand(*args, checkCommand); }});
   }
 }
 

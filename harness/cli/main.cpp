@@ -2,6 +2,10 @@
 //   clgrade devices                   list OpenCL devices
 //   clgrade grade <kernels-dir>       grade every case of the rubric, write report.json
 //   clgrade check <kernels-dir>       the students' self-check: visible cases only
+//   clgrade bench [kernels-dir]       time kernels against the copy roofline
+//   clgrade sweep <kernels-dir>       the RESULT_STEPS experiment: correctness and chart
+//   clgrade batch <submissions-dir>  grade every submission of a folder, in parallel, resumably
+//   clgrade rubric-criteria FILE      a rubric's criteria (for CI); criterion-status REPORT T.C
 //   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
 #include "cli/command.h"
 #include "grading/grader.h"
@@ -15,6 +19,10 @@ int main(int argc, char** argv) {
   Commands commands;
   addDevicesCommand(app, &commands);
   addGradeCommands(app, &commands);
+  addBenchCommand(app, &commands);
+  addSweepCommand(app, &commands);
+  addBatchCommand(app, &commands);
+  addCriterionCommands(app, &commands);
   addGoldenCommand(app, &commands);
   addInternalCommands(app, &commands);
 

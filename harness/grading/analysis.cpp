@@ -8,6 +8,7 @@
 
 #include "checks/evidence.h"
 #include "cl/runtime.h"
+#include "grading/source_policy.h"
 #include "tasks/task_context.h"
 #include "util/files.h"
 #include "util/subprocess.h"
@@ -179,7 +180,11 @@ bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const st
     *err = "the rubric has no <analysis> for task '" + taskId + "'";
     return false;
   }
-  return readFile(kernelsDir + "/" + in->task->info().file, &in->source, err);
+  // The same policy as grading: the file of the kernels folder with its #include files expanded.
+  const KernelSource loaded = loadKernelSource(kernelsDir, in->task->info().file);
+  in->source = loaded.text;
+  if (!loaded.problem.empty()) *err = loaded.problem;
+  return loaded.problem.empty();
 }
 
 void runAnalysisCase(const Runtime& runtime, const Rubric& rubric, const AnalysisInput& in,

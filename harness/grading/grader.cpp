@@ -7,9 +7,11 @@
 
 #include "grading/analysis.h"
 #include "grading/hardware.h"
+#include "grading/performance.h"
 #include "grading/source_policy.h"
 #include "tasks/task.h"
 #include "util/files.h"
+#include "util/progress.h"
 #include "util/sha256.h"
 
 #ifndef CLGRADE_VERSION
@@ -51,17 +53,14 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   report.file = info.file;
   report.max = taskRubric.maxPoints();
 
-  const std::string path = (std::filesystem::path(options.kernelsDir) / info.file).string();
-  std::string source, err;
-  if (!readFile(path, &source, &err, size_t(1) << 20)) {
-    report.problem = std::filesystem::exists(path) ? err : info.file + " is missing from the kernels folder";
-    failEverything(task, taskRubric, report.problem, &report);
-  } else {
-    report.present = true;
-    report.sha256 = sha256Hex(source);
-    report.problem = refuseSource(source);
-    if (!report.problem.empty()) failEverything(task, taskRubric, report.problem, &report);
-  }
+  // The source policy: a regular file of the kernels folder, size-limited, its #include files
+  // (of the same folder only) expanded here so the compiler never opens a file.
+  const KernelSource loaded = loadKernelSource(options.kernelsDir, info.file);
+  const std::string& source = loaded.text;
+  report.present = loaded.present;
+  if (loaded.present) report.sha256 = sha256Hex(loaded.fileBytes);
+  report.problem = loaded.problem;
+  if (!report.problem.empty()) failEverything(task, taskRubric, report.problem, &report);
 
   if (report.problem.empty()) {
     GradeSettings settings = rubric.settings;
@@ -76,17 +75,24 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
     for (const CaseSpec& spec : taskRubric.cases) {
       if (options.visibleOnly && !spec.visible) continue;
       anyCase = true;
+      progress::enterCase(spec.id);
       std::map<std::string, CaseOutcome> outcomes;
       task.runCase(ctx, spec, &outcomes);
       for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
     }
     const AnalysisFolders folders{options.toolsDir.empty() ? defaultToolsDir() : options.toolsDir, options.kernelsDir,
                                   options.outDir};
+    progress::note(progress::Step::Simulator, "");
     judgeWithSimulator(task, taskRubric, rubric, folders, &checks, &report.counters);
+    progress::note(progress::Step::Hardware, "");
     judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+    progress::note(progress::Step::Performance, "");
+    judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report);
     for (const CheckInfo& ci : info.checks) {
       CheckResult& c = checks[ci.id];
-      if (ci.simulated) {
+      if (ci.swept) {
+        // judged by the sweep (or not_measured with its reason)
+      } else if (ci.simulated) {
         summarize(&c);
       } else if (!ci.notMeasuredReason.empty()) {
         c.status = Status::NotMeasured;
@@ -105,7 +111,8 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   std::map<std::string, CheckResult> byId;
   for (const CheckResult& c : report.checks) byId[c.id] = c;
   for (const Criterion& criterion : taskRubric.criteria) {
-    report.criteria.push_back(scoreCriterion(criterion, byId));
+    const SpeedMeasure speed = speedFor(criterion, report);
+    report.criteria.push_back(scoreCriterion(criterion, byId, &speed));
     report.points += report.criteria.back().points;
   }
   return report;
@@ -135,6 +142,7 @@ GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const Grade
       continue;
     const Task* task = findTask(taskRubric.id);  // the rubric was validated: it exists
     if (options.onTaskStart) options.onTaskStart(taskRubric.id);
+    progress::note(progress::Step::Task, taskRubric.id);
     report.tasks.push_back(gradeTask(rt, rubric, taskRubric, *task, options, inputs, evidence));
     report.total += report.tasks.back().points;
     report.max += report.tasks.back().max;

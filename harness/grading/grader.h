@@ -17,7 +17,9 @@ struct GradeOptions {
   bool visibleOnly = false;  ///< the students' self-check: visible cases only
   int evidenceCasesPerCheck = 1;  ///< image files for the first N failing cases of a check (0: all)
   std::string toolsDir;           ///< clgrade, the Oclgrind plugin and ICD folder (empty: defaultToolsDir())
-  std::vector<std::string> onlyTasks;  ///< grade only these task ids (empty: every task of the rubric)
+  std::string referenceKernelsDir;  ///< the instructor's kernels, timed for the ratio (empty: the source tree's)
+  std::vector<std::string> onlyTasks;
+  std::string timingLock;           ///< a file to flock while timing (parallel jobs on one GPU)  ///< grade only these task ids (empty: every task of the rubric)
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).
   std::function<void(const std::string& taskId)> onTaskStart;
 };

@@ -1,15 +1,384 @@
 #include "grading/source_policy.h"
 
-#include <regex>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string_view>
+#include <utility>
+
+#include "util/files.h"
+
+namespace fs = std::filesystem;
 
 namespace clgrade {
+namespace {
+
+/// A preprocessing directive that reads a file, found by scanning the source the way the C
+/// preprocessor reads it: trigraphs, backslash-newline splices, comments and literals.
+struct IncludeDirective {
+  int firstLine = 0, lastLine = 0;  ///< physical lines, 1-based (a directive may span several)
+  std::string spelling;             ///< "#include \"x.h\"", for messages
+  std::string name;                 ///< the quoted file name
+  std::string refusal;              ///< why it is refused before any file is looked at; empty if not
+};
+
+struct PhysicalChar {
+  char c;
+  int line;
+};
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
+bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// Phases 1 and 2: trigraphs replaced, backslash-newline splices removed, each character with its line.
+std::vector<PhysicalChar> splice(const std::string& t) {
+  static const std::string_view trigraphFrom = "=(/)'<!>-", trigraphTo = "#[\\]^{|}~";
+  std::vector<PhysicalChar> chars;
+  chars.reserve(t.size());
+  int line = 1;
+  for (size_t i = 0; i < t.size();) {
+    char c = t[i];
+    size_t len = 1;
+    if (c == '?' && i + 2 < t.size() && t[i + 1] == '?' && trigraphFrom.find(t[i + 2]) != std::string_view::npos) {
+      c = trigraphTo[trigraphFrom.find(t[i + 2])];
+      len = 3;
+    }
+    if (c == '\\') {
+      const size_t j = i + len;
+      if (j < t.size() && t[j] == '\n') {
+        ++line;
+        i = j + 1;
+        continue;
+      }
+      if (j + 1 < t.size() && t[j] == '\r' && t[j + 1] == '\n') {
+        ++line;
+        i = j + 2;
+        continue;
+      }
+    }
+    chars.push_back({c, line});
+    if (c == '\n') ++line;
+    i += len;
+  }
+  return chars;
+}
+
+/// Phase 3 and the start of phase 4: logical lines with comments replaced by a space; the
+/// directives among them that read a file.
+std::vector<IncludeDirective> scanIncludes(const std::string& text) {
+  const std::vector<PhysicalChar> chars = splice(text);
+  std::vector<IncludeDirective> found;
+  std::string logical;
+  int first = 1;
+  enum { Normal, Block, Line, Literal } state = Normal;
+  char quote = 0;
+  auto endLine = [&](int last) {
+    size_t p = 0;
+    while (p < logical.size() && isSpace(logical[p])) ++p;
+    bool hash = false;
+    if (p < logical.size() && logical[p] == '#') {
+      hash = true;
+      ++p;
+    } else if (p + 1 < logical.size() && logical[p] == '%' && logical[p + 1] == ':') {
+      hash = true;  // the digraph of '#'
+      p += 2;
+    }
+    if (hash) {
+      while (p < logical.size() && isSpace(logical[p])) ++p;
+      size_t q = p;
+      while (q < logical.size() && isIdent(logical[q])) ++q;
+      const std::string name = logical.substr(p, q - p);
+      if (name == "include" || name == "include_next" || name == "import") {
+        IncludeDirective d;
+        d.firstLine = first;
+        d.lastLine = last;
+        std::string rest = logical.substr(q);
+        while (!rest.empty() && isSpace(rest.front())) rest.erase(rest.begin());
+        while (!rest.empty() && isSpace(rest.back())) rest.pop_back();
+        d.spelling = "#" + name + (rest.empty() ? "" : " " + rest);
+        if (d.spelling.size() > 120) d.spelling = d.spelling.substr(0, 117) + "...";
+        if (name != "include") {
+          d.refusal = "#" + name + " is not OpenCL C; use #include \"file\"";
+        } else if (rest.empty()) {
+          d.refusal = "it names no file";
+        } else if (rest.front() == '<') {
+          d.refusal = "system headers (#include <...>) are not available to kernels";
+        } else if (rest.front() != '"') {
+          d.refusal = "a computed #include (a macro instead of a quoted file name) is not allowed";
+        } else {
+          const size_t close = rest.find('"', 1);
+          if (close == std::string::npos) {
+            d.refusal = "the file name has no closing quote";
+          } else {
+            d.name = rest.substr(1, close - 1);
+            std::string after = rest.substr(close + 1);
+            while (!after.empty() && isSpace(after.front())) after.erase(after.begin());
+            if (!after.empty()) d.refusal = "unexpected text after the file name";
+          }
+        }
+        found.push_back(d);
+      }
+    }
+    logical.clear();
+  };
+  for (size_t i = 0; i < chars.size(); ++i) {
+    const char c = chars[i].c;
+    const char next = i + 1 < chars.size() ? chars[i + 1].c : '\0';
+    if (logical.empty() && state != Block) first = chars[i].line;
+    switch (state) {
+      case Normal:
+        if (c == '\n') {
+          endLine(chars[i].line);
+        } else if (c == '/' && next == '*') {
+          state = Block;
+          ++i;
+        } else if (c == '/' && next == '/') {
+          state = Line;
+          ++i;
+        } else {
+          if (c == '"' || c == '\'') {
+            state = Literal;
+            quote = c;
+          }
+          logical += c;
+        }
+        break;
+      case Block:
+        if (c == '*' && next == '/') {
+          state = Normal;
+          logical += ' ';
+          ++i;
+        }
+        break;
+      case Line:
+        if (c == '\n') {
+          state = Normal;
+          endLine(chars[i].line);
+        }
+        break;
+      case Literal:
+        if (c == '\n') {  // an unterminated literal ends with its line
+          state = Normal;
+          endLine(chars[i].line);
+        } else {
+          logical += c;
+          if (c == '\\' && next != '\n' && next != '\0') {
+            logical += next;
+            ++i;
+          } else if (c == quote) {
+            state = Normal;
+          }
+        }
+        break;
+    }
+  }
+  if (!logical.empty()) endLine(chars.empty() ? 1 : chars.back().line);
+  return found;
+}
+
+bool inside(const fs::path& root, const fs::path& p) {
+  auto r = root.begin(), q = p.begin();
+  for (; r != root.end(); ++r, ++q)
+    if (q == p.end() || *r != *q) return false;
+  return true;
+}
+
+std::string mib(uintmax_t bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f MiB", double(bytes) / (1 << 20));
+  return buffer;
+}
+
+std::string quoted(const std::string& name) {
+  std::string s = "\"";
+  for (char c : name) {
+    if (c == '"' || c == '\\') s += '\\';
+    s += c;
+  }
+  return s + "\"";
+}
+
+/// The source as refused when it holds NUL bytes.
+std::string nulProblem(const std::string& bytes, const std::string& display) {
+  return bytes.find('\0') == std::string::npos
+             ? ""
+             : display + " contains NUL bytes; it is not OpenCL C source";
+}
+
+struct Expander {
+  fs::path root;  ///< the kernels folder, canonical
+  size_t limit = kMaxSourceBytes;
+  std::vector<fs::path> stack;         ///< canonical paths of the files being expanded
+  std::vector<std::string> names;      ///< their names relative to the root, for messages
+  std::vector<std::string>* included = nullptr;
+
+  std::string relative(const fs::path& canonical) const { return canonical.lexically_relative(root).generic_string(); }
+
+  /// Appends `text` (the file `self`, shown as `display`, included from `where`: "a.h line 3, from
+  /// Convolution3x3.cl line 1") with its includes expanded; a message when refused.
+  std::string expand(const std::string& text, const fs::path& self, const std::string& display,
+                     const std::string& where, std::string* out) {
+    const std::vector<IncludeDirective> directives = scanIncludes(text);
+    if (directives.empty()) {
+      *out += text;
+      return out->size() > limit ? tooLarge() : "";
+    }
+    size_t pos = 0;
+    int line = 1;  // the physical line at `pos`
+    // Moves past the physical lines before stopLine, copying them or not.
+    auto advance = [&](int stopLine, bool copy) {
+      size_t end = pos;
+      while (line < stopLine && end < text.size()) {
+        const size_t nl = text.find('\n', end);
+        end = nl == std::string::npos ? text.size() : nl + 1;
+        ++line;
+      }
+      if (copy) out->append(text, pos, end - pos);
+      pos = end;
+    };
+    for (const IncludeDirective& d : directives) {
+      const std::string here = display + " line " + std::to_string(d.firstLine);
+      const std::string at = here + (where.empty() ? "" : " (included from " + where + ")") + ": " + d.spelling;
+      std::string problem;
+      fs::path target;
+      if (!d.refusal.empty()) return at + " is refused: " + d.refusal + advice();
+      if ((problem = resolve(d.name, self, &target)).size()) return at + " is refused: " + problem + advice();
+      if (stack.size() > size_t(kMaxIncludeDepth))
+        return at + " is refused: includes nest deeper than " + std::to_string(kMaxIncludeDepth) + " levels";
+      for (size_t i = 0; i < stack.size(); ++i)
+        if (stack[i] == target) {
+          std::string cycle;
+          for (size_t j = i; j < names.size(); ++j) cycle += names[j] + " -> ";
+          return at + " is refused: an include cycle (" + cycle + relative(target) + ")";
+        }
+      std::error_code ec;
+      const uintmax_t size = fs::file_size(target, ec);
+      if (ec || size > limit) return at + " is refused: the file is " + (ec ? "unreadable" : mib(size)) +
+                                     "; sources over " + mib(limit) + " are refused";
+      std::string bytes, err;
+      if (!readFile(target.string(), &bytes, &err, limit)) return at + ": " + err;
+      if (!(problem = nulProblem(bytes, relative(target))).empty()) return at + " is refused: " + problem;
+      advance(d.firstLine, true);
+      const std::string name = relative(target);
+      if (included) included->push_back(name);
+      *out += "#line 1 " + quoted(name) + "\n";
+      stack.push_back(target);
+      names.push_back(name);
+      problem = expand(bytes, target, name, here + (where.empty() ? "" : ", from " + where), out);
+      stack.pop_back();
+      names.pop_back();
+      if (!problem.empty()) return problem;
+      if (!out->empty() && out->back() != '\n') *out += '\n';
+      advance(d.lastLine + 1, false);  // the directive's own lines are replaced by the file
+      *out += "#line " + std::to_string(d.lastLine + 1) + " " + quoted(display) + "\n";
+      if (out->size() > limit) return tooLarge();
+    }
+    out->append(text, pos, std::string::npos);
+    return out->size() > limit ? tooLarge() : "";
+  }
+
+  std::string tooLarge() const {
+    return "the source is larger than " + mib(limit) + " once its #include files are expanded; sources over " +
+           mib(limit) + " are refused";
+  }
+
+  static std::string advice() {
+    return " (#include may only name a file of your own kernels folder by a relative path, e.g. "
+           "#include \"common.h\")";
+  }
+
+  /// The canonical file an include names, relative to the including file's folder; a reason when refused.
+  std::string resolve(const std::string& name, const fs::path& self, fs::path* target) const {
+    const fs::path rel(name);
+    if (name.empty()) return "it names no file";
+    if (rel.is_absolute()) return "an absolute path";
+    for (const fs::path& part : rel)
+      if (part == "..") return "\"..\" leaves the kernels folder";
+    const fs::path candidate = self.parent_path() / rel;
+    std::error_code ec;
+    const fs::file_status link = fs::symlink_status(candidate, ec);
+    if (!fs::exists(link)) return "there is no such file in the kernels folder";
+    const fs::path canonical = fs::canonical(candidate, ec);
+    if (ec) return "it is a symbolic link to a file that does not exist";
+    if (!inside(root, canonical)) return "it is a symbolic link to a file outside the kernels folder";
+    if (!fs::is_regular_file(canonical, ec)) return "it is not a regular file";
+    *target = canonical;
+    return "";
+  }
+};
+
+}  // namespace
+
+KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& file, size_t limitBytes) {
+  KernelSource s;
+  std::error_code ec;
+  const fs::path root = fs::canonical(kernelsDir, ec);
+  if (ec || !fs::is_directory(root, ec)) {
+    s.problem = file + " is missing: the kernels folder " + kernelsDir + " does not exist";
+    return s;
+  }
+  const fs::path path = root / file;
+  const fs::file_status link = fs::symlink_status(path, ec);
+  if (!fs::exists(link)) {
+    s.problem = file + " is missing from the kernels folder";
+    return s;
+  }
+  fs::path target = path;
+  if (fs::is_symlink(link)) {
+    target = fs::canonical(path, ec);
+    if (ec) {
+      s.problem = file + " is a symbolic link to a file that does not exist (" +
+                  fs::read_symlink(path, ec).string() + "); submit the file itself";
+      return s;
+    }
+    if (!inside(root, target)) {
+      s.problem = file + " is a symbolic link to " + fs::read_symlink(path, ec).string() +
+                  ", outside the kernels folder; submit the file itself";
+      return s;
+    }
+  }
+  const fs::file_status status = fs::status(target, ec);
+  if (fs::is_directory(status)) {
+    s.problem = file + " is a folder, not a kernel source file";
+    return s;
+  }
+  if (!fs::is_regular_file(status)) {
+    s.problem = file + " is not a regular file (a device, a pipe or a socket); submit the source file itself";
+    return s;
+  }
+  const uintmax_t size = fs::file_size(target, ec);
+  if (ec) {
+    s.problem = file + " cannot be read: " + ec.message();
+    return s;
+  }
+  if (size > limitBytes) {
+    s.problem = file + " is " + mib(size) + "; kernel sources over " + mib(limitBytes) +
+                " are refused (the limit protects the compiler and the report)";
+    return s;
+  }
+  std::string err;
+  if (!readFile(target.string(), &s.fileBytes, &err, limitBytes)) {
+    s.problem = file + " cannot be read: " + err;
+    return s;
+  }
+  s.present = true;
+  if (!(s.problem = nulProblem(s.fileBytes, file)).empty()) return s;
+  Expander expander;
+  expander.root = root;
+  expander.limit = limitBytes;
+  expander.included = &s.included;
+  expander.stack.push_back(target);
+  expander.names.push_back(file);
+  s.problem = expander.expand(s.fileBytes, target, file, "", &s.text);
+  if (!s.problem.empty()) s.text.clear();
+  return s;
+}
 
 std::string refuseSource(const std::string& source) {
-  // A directive may hide behind whitespace and comments between '#' and the name.
-  static const std::regex include(R"((^|\n)[ \t]*#[ \t]*(/\*[^\n]*?\*/[ \t]*)*include\b)");
-  if (std::regex_search(source, include))
-    return "the file uses #include; submit self-contained kernels (the course compiles each file alone, "
-           "and an include could read files of the grading machine)";
+  for (const IncludeDirective& d : scanIncludes(source))
+    return "line " + std::to_string(d.firstLine) + ": " + d.spelling +
+           " is refused: this source has no kernels folder to include from";
   if (source.find('\0') != std::string::npos) return "the file contains NUL bytes; it is not OpenCL C source";
   return "";
 }

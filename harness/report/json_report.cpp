@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/json_performance.h"
+
 namespace clgrade {
 namespace {
 
@@ -35,14 +37,21 @@ std::string toJson(const GradeReport& r) {
   for (const TaskReport& t : r.tasks) {
     ordered_json criteria = ordered_json::array();
     for (const CriterionResult& c : t.criteria) {
-      criteria.push_back({{"id", c.id},
-                          {"title", c.title},
-                          {"points", c.points},
-                          {"max", c.max},
-                          {"status", statusName(c.status)},
-                          {"message", c.message},
-                          {"checks", c.checks},
-                          {"evidence", evidenceJson(c.evidence)}});
+      ordered_json criterion = {{"id", c.id},
+                                {"title", c.title},
+                                {"points", c.points},
+                                {"max", c.max},
+                                {"status", statusName(c.status)},
+                                {"message", c.message},
+                                {"checks", c.checks},
+                                {"evidence", evidenceJson(c.evidence)},
+                                {"overridden", c.overridden}};
+      if (c.overridden) {  // an instructor's override (report/overrides.h): points are then the instructor's
+        criterion["original_points"] = c.originalPoints;
+        criterion["override_comment"] = c.overrideComment;
+        criterion["override_author"] = c.overrideAuthor;
+      }
+      criteria.push_back(criterion);
     }
     ordered_json checks = ordered_json::array();
     for (const CheckResult& c : t.checks) checks.push_back(checkJson(c));
@@ -66,7 +75,9 @@ std::string toJson(const GradeReport& r) {
                      {"criteria", criteria},
                      {"checks", checks},
                      {"builds", builds},
-                     {"counters", counters}});
+                     {"counters", counters},
+                     {"performance", performanceJson(t.performance)},
+                     {"sweep", sweepJson(t.sweep)}});
   }
   ordered_json inputs = ordered_json::array();
   for (const InputRecord& i : r.inputs)
@@ -87,7 +98,11 @@ std::string toJson(const GradeReport& r) {
         {"name", r.device.name},
         {"driver", r.device.driver},
         {"version", r.device.version},
-        {"type", r.device.type}}},
+        {"type", r.device.type},
+        {"compute_units", r.device.computeUnits},
+        {"max_clock_mhz", r.device.maxClockMHz},
+        {"global_mem_bytes", r.device.globalMemBytes},
+        {"timer_resolution_ns", r.device.timerResolutionNs}}},
       {"tasks", tasks},
       {"reproducibility",
        {{"clgrade_version", r.version},

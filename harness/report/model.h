@@ -1,4 +1,5 @@
-// The one result model every renderer reads (terminal table, report.json; HTML and JUnit later).
+// The one result model every renderer reads (terminal table, report.json and the formats of
+// reports/README.md: report.html, Gradescope, PrairieLearn, JUnit, the class gradebook and summary).
 // Renderers format; they never score.
 #pragma once
 
@@ -6,6 +7,8 @@
 #include <vector>
 
 #include "cl/device.h"
+#include "perf/figures.h"
+#include "perf/sweep.h"
 #include "rubric/scoring.h"
 #include "tasks/inputs.h"
 #include "tasks/task_context.h"
@@ -25,6 +28,8 @@ struct TaskReport {
   std::vector<CheckResult> checks;
   std::vector<BuildRecord> builds;
   std::vector<CounterRow> counters;  ///< per kernel and provider (simulator, hardware), for people
+  PerformanceReport performance;     ///< the rubric's <performance> case, when it has one
+  SweepReport sweep;                 ///< the rubric's <sweep>, when it has one
 };
 
 struct GradeReport {

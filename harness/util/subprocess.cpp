@@ -1,21 +1,37 @@
 #include "util/subprocess.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <thread>
+
+extern char** environ;
 
 namespace clgrade {
 
+std::string signalName(int signal) {
+  // sigabbrev_np is glibc >= 2.32; Debian 12 has 2.36.
+  const char* abbrev = sigabbrev_np(signal);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
+}
+
 std::string ProcessResult::describe() const {
   if (!started) return "could not start: " + error;
-  if (timedOut) return "timed out after " + std::to_string(static_cast<int>(seconds)) + " s";
-  if (signal) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  if (timedOut) return "timed out after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s";
+  if (memoryExceeded)
+    return "stopped after using more than " + std::to_string(peakResidentBytes >> 20) + " MiB of memory";
+  if (!stoppedBy.empty()) return "stopped: " + stoppedBy;
+  if (signal) return "killed by signal " + std::to_string(signal) + " (" + signalName(signal) + ", " + strsignal(signal) + ")";
   return "exit code " + std::to_string(exitCode);
 }
 
@@ -24,41 +40,154 @@ std::string selfExecutable() {
   return std::filesystem::read_symlink("/proc/self/exe", ec).string();
 }
 
+uint64_t physicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? uint64_t(pages) * uint64_t(size) : 0;
+}
+
 namespace {
+
 int openOutput(const std::string& path) {
   return open(path.empty() ? "/dev/null" : path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
+
+/// Resident bytes of a process from /proc/<pid>/statm (0 when it is gone).
+uint64_t residentBytes(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/statm", static_cast<int>(pid));
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buffer[128];
+  const ssize_t n = read(fd, buffer, sizeof buffer - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buffer[n] = '\0';
+  unsigned long long size = 0, resident = 0;
+  if (std::sscanf(buffer, "%llu %llu", &size, &resident) != 2) return 0;
+  return uint64_t(resident) * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+/// One captured stream: a pipe read by the parent, the first `limit` bytes written to a file.
+struct Capture {
+  int readFd = -1;
+  int fileFd = -1;
+  uint64_t total = 0;
+  size_t limit = 0;
+  bool open() const { return readFd >= 0; }
+  /// Reads what is there; false at end of file.
+  bool drain() {
+    char buffer[65536];
+    for (;;) {
+      const ssize_t n = read(readFd, buffer, sizeof buffer);
+      if (n > 0) {
+        if (total < limit) {
+          const size_t keep = std::min<uint64_t>(uint64_t(n), limit - total);
+          if (fileFd >= 0 && write(fileFd, buffer, keep) < 0) { /* a full disk: keep draining */ }
+        }
+        total += uint64_t(n);
+        continue;
+      }
+      if (n == 0) return false;
+      if (errno == EINTR) continue;
+      return errno == EAGAIN || errno == EWOULDBLOCK;
+    }
+  }
+  void close_() {
+    if (readFd >= 0) close(readFd);
+    if (fileFd >= 0) close(fileFd);
+    readFd = fileFd = -1;
+  }
+};
+
 }  // namespace
 
-ProcessResult runProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-                         double timeoutSeconds, const std::string& stdoutPath, const std::string& stderrPath) {
+ProcessResult runProcess(const ProcessSpec& spec) {
   ProcessResult result;
   const auto start = std::chrono::steady_clock::now();
-  const int out = openOutput(stdoutPath), err = openOutput(stderrPath);
-  if (out < 0 || err < 0 || argv.empty()) {
-    result.error = argv.empty() ? "no command" : "cannot open the output files";
-    if (out >= 0) close(out);
-    if (err >= 0) close(err);
+  if (spec.argv.empty()) {
+    result.error = "no command";
     return result;
   }
+  const bool piped = spec.outputLimitBytes > 0;
+  // Everything the child needs is prepared before fork: between fork and exec a child of a
+  // multi-threaded parent may only make async-signal-safe calls (no malloc, no setenv).
+  int out = -1, err = -1;
+  Capture captures[2];
+  if (piped) {
+    for (int i = 0; i < 2; ++i) {
+      int fds[2];
+      if (pipe2(fds, O_CLOEXEC) != 0) {
+        result.error = std::string("cannot create a pipe: ") + std::strerror(errno);
+        for (Capture& c : captures) c.close_();
+        if (out >= 0) close(out);
+        return result;
+      }
+      captures[i].readFd = fds[0];
+      captures[i].limit = spec.outputLimitBytes;
+      fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+      (i == 0 ? out : err) = fds[1];
+    }
+    captures[0].fileFd = openOutput(spec.stdoutPath);
+    captures[1].fileFd = openOutput(spec.stderrPath);
+  } else {
+    out = openOutput(spec.stdoutPath);
+    err = openOutput(spec.stderrPath);
+  }
+  if (out < 0 || err < 0) {
+    result.error = "cannot open the output files";
+    if (out >= 0) close(out);
+    if (err >= 0) close(err);
+    for (Capture& c : captures) c.close_();
+    return result;
+  }
+  std::vector<char*> args;
+  for (const std::string& a : spec.argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  std::vector<std::string> envStrings;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    if (!spec.env.count(name)) envStrings.push_back(entry);
+  }
+  for (const auto& [name, value] : spec.env) envStrings.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& s : envStrings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  const pid_t parent = getpid();
+
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
     result.error = std::strerror(errno);
     close(out);
     close(err);
+    for (Capture& c : captures) c.close_();
     return result;
   }
   if (pid == 0) {
-    // Child: own process group (so a time-out kills its children too), outputs, environment.
+    // Child: own process group (so a time-out kills its children too), death with the parent,
+    // limits, outputs, environment.
     setpgid(0, 0);
+    if (spec.dieWithParent) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(126);  // the parent died before prctl
+    }
+    if (spec.limits.noCoreDumps) {
+      const struct rlimit none{0, 0};
+      setrlimit(RLIMIT_CORE, &none);
+    }
+    if (spec.limits.fileSizeBytes) {
+      const struct rlimit size{spec.limits.fileSizeBytes, spec.limits.fileSizeBytes};
+      setrlimit(RLIMIT_FSIZE, &size);
+      signal(SIGXFSZ, SIG_IGN);  // inherited across exec: a write past the limit fails instead
+    }
+    if (spec.limits.addressSpaceBytes) {
+      const struct rlimit as{spec.limits.addressSpaceBytes, spec.limits.addressSpaceBytes};
+      setrlimit(RLIMIT_AS, &as);
+    }
     dup2(out, 1);
     dup2(err, 2);
-    for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
+    execve(args[0], args.data(), envp.data());
     _exit(127);
   }
   setpgid(pid, pid);  // also here: the child may not have run its own setpgid yet
@@ -66,21 +195,78 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::map<st
   close(err);
   result.started = true;
   int status = 0;
+  bool reaped = false;
+  auto kill_ = [&] {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+  };
   for (;;) {
+    if (piped) {
+      pollfd fds[2];
+      nfds_t n = 0;
+      for (Capture& c : captures)
+        if (c.open()) fds[n++] = {c.readFd, POLLIN, 0};
+      if (n > 0) {
+        poll(fds, n, 20);
+        for (Capture& c : captures)
+          if (c.open() && !c.drain()) {
+            close(c.readFd);
+            c.readFd = -1;
+          }
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
     const pid_t done = waitpid(pid, &status, WNOHANG);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (done == pid) break;
-    if (result.seconds > timeoutSeconds) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
+    if (done == pid) {
+      reaped = true;
+      break;
+    }
+    const uint64_t rss = residentBytes(pid);
+    if (rss > result.peakResidentBytes) result.peakResidentBytes = rss;
+    if (spec.memoryLimitBytes && rss > spec.memoryLimitBytes) {
+      kill_();
+      result.memoryExceeded = true;
+      break;
+    }
+    if (spec.timeoutSeconds > 0 && result.seconds > spec.timeoutSeconds) {
+      kill_();
       result.timedOut = true;
       break;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (spec.monitor) {
+      std::string reason = spec.monitor(result.seconds);
+      if (!reason.empty()) {
+        kill_();
+        result.stoppedBy = std::move(reason);
+        break;
+      }
+    }
+    if (!piped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  if (!reaped) waitpid(pid, &status, 0);
+  // What is left in the pipes (a grandchild that still holds them is not waited for).
+  for (Capture& c : captures) {
+    if (c.open()) c.drain();
+    c.close_();
+  }
+  result.stdoutBytes = captures[0].total;
+  result.stderrBytes = captures[1].total;
   if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;
+}
+
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                         double timeoutSeconds, const std::string& stdoutPath, const std::string& stderrPath) {
+  ProcessSpec spec;
+  spec.argv = argv;
+  spec.env = env;
+  spec.timeoutSeconds = timeoutSeconds;
+  spec.stdoutPath = stdoutPath;
+  spec.stderrPath = stderrPath;
+  return runProcess(spec);
 }
 
 }  // namespace clgrade

@@ -1,5 +1,6 @@
 // A kernel that never ends (its loop condition is always true, and it keeps storing): clgrade must
-// give up after --task-timeout with a message that names the task, not hang.
+// stop its task after --task-timeout with a message naming the kernel, not hang, and grade the
+// other task of this folder (histogram.cl, a copy of the reference's) as usual.
 #define TILE_X 32
 #define TILE_Y 16
 __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1)))

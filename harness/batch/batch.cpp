@@ -1,0 +1,309 @@
+#include "batch/batch.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "batch/outputs.h"
+#include "batch/report_summary.h"
+#include "batch/submission.h"
+#include "grading/grader.h"
+#include "util/files.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+
+using nlohmann::ordered_json;
+
+int defaultJobs(const DeviceInfo& device) {
+  if (device.type == "gpu") return 1;
+  const unsigned cores = std::thread::hardware_concurrency();
+  return std::max(1, static_cast<int>(cores));
+}
+
+std::vector<std::string> listSubmissions(const std::string& dir, const std::string& exclude) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  const fs::path excluded = exclude.empty() ? fs::path() : fs::weakly_canonical(exclude, ec);
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    std::error_code e2;
+    if (!fs::is_directory(it->path(), e2)) continue;
+    if (!excluded.empty() && fs::weakly_canonical(it->path(), e2) == excluded) continue;
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+namespace {
+
+std::string duration(double s) {
+  char buffer[32];
+  const long t = static_cast<long>(s + 0.5);
+  if (t >= 3600)
+    std::snprintf(buffer, sizeof buffer, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+  else if (t >= 60)
+    std::snprintf(buffer, sizeof buffer, "%ldm%02lds", t / 60, t % 60);
+  else
+    std::snprintf(buffer, sizeof buffer, "%lds", t);
+  return buffer;
+}
+
+std::string pointsText(double p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", p);
+  return buffer;
+}
+
+/// JSON text as the files hold it; bytes that are not UTF-8 (a student's file name or directive in a
+/// message) become U+FFFD instead of an exception.
+std::string dumpJson(const ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+/// The completion marker of a submission folder: what it was graded with.
+ordered_json marker(const Rubric& rubric, const BatchOptions& o, const std::string& name) {
+  return {{"schema", "clgrade-batch-entry/1"},
+          {"submission", name},
+          {"rubric_sha256", rubric.sha256},
+          {"mode", o.isolation.visibleOnly ? "check" : "grade"},
+          {"tasks", o.onlyTasks}};
+}
+
+class Batch {
+ public:
+  Batch(const Rubric& rubric, const DeviceInfo& device, const BatchOptions& options)
+      : rubric_(rubric), device_(device), o_(options), tty_(isatty(2)) {}
+
+  BatchSummary run() {
+    const auto start = std::chrono::steady_clock::now();
+    std::error_code ec;
+    if (!fs::is_directory(o_.submissionsDir, ec)) {
+      summary_.error = o_.submissionsDir + " is not a folder";
+      return summary_;
+    }
+    std::string err;
+    if (!makeDirectories(o_.outDir, &err)) {
+      summary_.error = err;
+      return summary_;
+    }
+    out_ = fs::absolute(o_.outDir, ec);
+    // One batch per output folder: a second one would grade the same submissions into it.
+    lockFd_ = open((out_ / ".batch.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lockFd_ < 0 || flock(lockFd_, LOCK_EX | LOCK_NB) != 0) {
+      summary_.error = "another clgrade batch is writing into " + out_.string();
+      return summary_;
+    }
+    // What a killed batch left half done is discarded and graded again.
+    fs::remove_all(out_ / ".partial", ec);
+    fs::create_directories(out_ / ".partial", ec);
+
+    const std::vector<std::string> names = listSubmissions(o_.submissionsDir, out_.string());
+    summary_.submissions = static_cast<int>(names.size());
+    for (const std::string& name : names) {
+      if (!o_.force && complete(name)) {
+        ++summary_.alreadyDone;
+      } else {
+        todo_.push_back(name);
+      }
+    }
+    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_), std::max(1, int(todo_.size()))));
+    settings_ = o_.isolation;
+    if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_);
+    if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
+    std::fprintf(stderr, "clgrade batch: %d submissions in %s, %d already graded, %zu to grade with %d job%s on %s\n",
+                 summary_.submissions, o_.submissionsDir.c_str(), summary_.alreadyDone, todo_.size(), jobs_,
+                 jobs_ == 1 ? "" : "s", device_.name.c_str());
+    writeClass();
+    start_ = start;
+    std::vector<std::thread> workers;
+    for (int i = 0; i < jobs_; ++i) workers.emplace_back([this] { work(); });
+    for (std::thread& t : workers) t.join();
+    if (tty_) std::fprintf(stderr, "\n");
+    writeClass();
+    const ordered_json classJson = classResults();
+    std::vector<std::string> problems;
+    if (!writeClassOutputs(out_.string(), classJson, &err, o_.overrides, &problems))
+      std::fprintf(stderr, "clgrade batch: class outputs: %s\n", err.c_str());
+    for (const std::string& p : problems) std::fprintf(stderr, "clgrade batch: %s\n", p.c_str());
+    fs::remove_all(out_ / ".partial", ec);
+    summary_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    close(lockFd_);
+    return summary_;
+  }
+
+ private:
+  /// A folder with a marker matching this batch and a readable report: its class entry is loaded.
+  bool complete(const std::string& name) {
+    const fs::path dir = out_ / name;
+    std::string text;
+    if (!readFile((dir / "batch.json").string(), &text, nullptr)) return false;
+    try {
+      // Graded with this rubric, mode and task filter (the name is not compared: a folder name that
+      // is not UTF-8 is stored with U+FFFD).
+      const ordered_json stored = ordered_json::parse(text), wanted = marker(rubric_, o_, name);
+      for (const char* key : {"schema", "rubric_sha256", "mode", "tasks"})
+        if (!stored.contains(key) || stored[key] != wanted[key]) return false;
+      if (!readFile((dir / "report.json").string(), &text, nullptr, size_t(512) << 20)) return false;
+      entries_[name] = classJsonEntry(name, ordered_json::parse(text));
+      return true;
+    } catch (const nlohmann::json::exception&) {
+      return false;
+    }
+  }
+
+  bool next(std::string* name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (nextIndex_ >= todo_.size()) return false;
+    *name = todo_[nextIndex_++];
+    ++running_;
+    return true;
+  }
+
+  void work() {
+    std::string name;
+    while (next(&name)) {
+      try {
+        gradeOne(name);
+      } catch (const std::exception& e) {  // ours, not the submission's: say so and go on
+        std::lock_guard<std::mutex> lock(mutex_);
+        --running_;
+        ++summary_.graded;
+        ++summary_.notWritten;
+        std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "", name.c_str(), e.what());
+      }
+    }
+  }
+
+  void gradeOne(const std::string& name) {
+    std::error_code ec;
+    const fs::path partial = out_ / ".partial" / name;
+    const fs::path final = out_ / name;
+    fs::remove_all(partial, ec);
+    fs::create_directories(partial, ec);
+    const SubmissionFolder folder = resolveSubmission((fs::path(o_.submissionsDir) / name).string());
+    const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
+    IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
+    std::string err;
+    bool written = writeFileAtomically((partial / "report.json").string(), dumpJson(g.report), &err);
+    if (written && !writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name}))
+      std::fprintf(stderr, "clgrade batch: %s: outputs: %s\n", name.c_str(), err.c_str());
+    // The marker last: a folder without it is never taken as complete.
+    written = written && writeFileAtomically((partial / "batch.json").string(),
+                                             dumpJson(marker(rubric_, o_, name)), &err);
+    if (written) {
+      const fs::path old = out_ / ".partial" / (name + ".old");
+      fs::remove_all(old, ec);
+      if (fs::exists(fs::symlink_status(final, ec))) fs::rename(final, old, ec);
+      fs::rename(partial, final, ec);
+      if (ec) {
+        written = false;
+        err = "cannot move " + partial.string() + " to " + final.string() + ": " + ec.message();
+      }
+      fs::remove_all(old, ec);
+    }
+    int stoppedTasks = 0;
+    for (const TaskRun& r : g.runs)
+      if (!r.ok && r.outcome != "refused") ++stoppedTasks;
+    std::lock_guard<std::mutex> lock(mutex_);
+    --running_;
+    ++summary_.graded;
+    if (stoppedTasks) ++summary_.stopped;
+    if (written) {
+      entries_[name] = classJsonEntry(name, g.report);
+      writeClass();
+    } else {
+      ++summary_.notWritten;
+      std::fprintf(stderr, "%sclgrade batch: %s: results not written: %s\n", tty_ ? "\r\033[K" : "", name.c_str(),
+                   err.c_str());
+    }
+    report(name, g, stoppedTasks);
+  }
+
+  ordered_json classResults() const {
+    ordered_json list = ordered_json::array();
+    for (const auto& [name, entry] : entries_) list.push_back(entry);  // std::map: sorted by name
+    return {{"schema", "clgrade-class/1"},
+            {"rubric", {{"id", rubric_.id}, {"title", rubric_.title}, {"sha256", rubric_.sha256}}},
+            {"mode", o_.isolation.visibleOnly ? "check" : "grade"},
+            {"tasks", o_.onlyTasks},
+            {"device", device_.name},
+            {"clgrade_version", clgradeVersion()},
+            {"submissions_found", summary_.submissions},
+            {"submissions_graded", entries_.size()},
+            {"submissions", list}};
+  }
+
+  void writeClass() {
+    std::string err;
+    if (!writeFileAtomically((out_ / "class.json").string(), dumpJson(classResults()), &err))
+      std::fprintf(stderr, "clgrade batch: class.json: %s\n", err.c_str());
+  }
+
+  void report(const std::string& name, const IsolatedGrade& g, int stoppedTasks) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const int done = summary_.graded;
+    const int remaining = static_cast<int>(todo_.size()) - done;
+    const double eta = done ? elapsed / done * remaining : 0;
+    const int total = summary_.submissions;
+    const int finished = summary_.alreadyDone + done;
+    std::string line = "[" + std::to_string(finished) + "/" + std::to_string(total) + "] " + name + ": " +
+                       pointsText(g.report.value("total", 0.0)) + "/" + pointsText(g.report.value("max", 0.0));
+    if (stoppedTasks) {
+      line += " (";
+      bool first = true;
+      for (const TaskRun& r : g.runs)
+        if (!r.ok && r.outcome != "refused") {
+          line += (first ? "" : ", ") + r.task + " " + r.outcome;
+          first = false;
+        }
+      line += ")";
+    }
+    std::string status = std::to_string(summary_.stopped) + " with stopped or crashed tasks";
+    if (remaining > 0)
+      status += ", " + std::to_string(running_) + " running, ETA " + duration(eta);
+    else
+      status += ", done in " + duration(elapsed);
+    if (tty_)
+      std::fprintf(stderr, "\r\033[K%s\n[%d/%d] %s", line.c_str(), finished, total, status.c_str());
+    else
+      std::fprintf(stderr, "%s; %s\n", line.c_str(), status.c_str());
+    std::fflush(stderr);
+  }
+
+  const Rubric& rubric_;
+  const DeviceInfo& device_;
+  const BatchOptions& o_;
+  const bool tty_;
+  IsolationSettings settings_;
+  fs::path out_;
+  int lockFd_ = -1;
+  int jobs_ = 1;
+  std::vector<std::string> todo_;
+  size_t nextIndex_ = 0;
+  int running_ = 0;
+  std::map<std::string, ordered_json> entries_;
+  BatchSummary summary_;
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+BatchSummary runBatch(const Rubric& rubric, const DeviceInfo& device, const BatchOptions& options) {
+  Batch batch(rubric, device, options);
+  return batch.run();
+}
+
+}  // namespace clgrade

@@ -1,0 +1,50 @@
+// `clgrade batch`: every subfolder of a folder is one submission, graded with each task isolated
+// (batch/isolation.h), several submissions at once. Results go to <out>/<submission>/ atomically
+// (graded in <out>/.partial/<submission>, then renamed into place with a completion marker), so a
+// batch killed at any point and started again grades exactly what is missing; class.json is
+// rewritten after every submission from the completed folders only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "batch/isolation.h"
+#include "report/overrides.h"
+#include "cl/device.h"
+#include "rubric/rubric.h"
+
+namespace clgrade {
+
+struct BatchOptions {
+  std::string submissionsDir;
+  std::string outDir;
+  int jobs = 0;                        ///< 0: defaultJobs(device)
+  bool force = false;                  ///< regrade submissions that are already complete
+  std::vector<std::string> onlyTasks;  ///< empty: every task of the rubric
+  IsolationSettings isolation;         ///< memoryLimitBytes 0: defaultTaskMemoryBytes(jobs)
+  std::vector<Override> overrides;     ///< the instructor's adjustments, merged into every output
+};
+
+struct BatchSummary {
+  int submissions = 0;   ///< subfolders found
+  int alreadyDone = 0;   ///< complete from an earlier run (kept)
+  int graded = 0;        ///< graded by this run
+  int stopped = 0;       ///< graded, but some task timed out, crashed or hit a limit
+  int notWritten = 0;    ///< graded, but the results could not be written
+  double seconds = 0;
+  std::string error;     ///< why the batch could not run at all (empty when it ran)
+};
+
+/// Jobs that grade at once by default: 1 on a GPU (one device, and timings must not share it);
+/// on a CPU device the number of cores (measured on 2 cores: grading is mostly single-threaded
+/// compiling, CPU references and comparisons, so two jobs beat one; PoCL's kernels share the cores).
+int defaultJobs(const DeviceInfo& device);
+
+/// The submission names of `dir`: its subfolders (links to folders too), sorted, without hidden
+/// ones and without `exclude` (the output folder when it lies inside).
+std::vector<std::string> listSubmissions(const std::string& dir, const std::string& exclude);
+
+/// Runs the batch; progress goes to stderr (one line per submission, or a redrawn line on a terminal).
+BatchSummary runBatch(const Rubric& rubric, const DeviceInfo& device, const BatchOptions& options);
+
+}  // namespace clgrade

@@ -1,0 +1,345 @@
+#include "batch/isolation.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <csignal>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <set>
+
+#include "grading/grader.h"
+#include "grading/source_policy.h"
+#include "report/json_report.h"
+#include "tasks/task.h"
+#include "util/files.h"
+#include "util/progress.h"
+#include "util/sha256.h"
+#include "util/subprocess.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+
+using nlohmann::ordered_json;
+
+uint64_t defaultTaskMemoryBytes(int jobs) {
+  const uint64_t physical = physicalMemoryBytes();
+  const uint64_t gib = uint64_t(1) << 30;
+  uint64_t share = physical ? physical / 4 * 3 / uint64_t(std::max(1, jobs)) : 8 * gib;
+  return std::clamp(share, gib, 8 * gib);
+}
+
+uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes) { return 2 * memoryLimitBytes + (uint64_t(4) << 30); }
+
+namespace {
+
+std::string nowUtc() {
+  const std::time_t t = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buffer;
+}
+
+std::string seconds(double s) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.0f", s);
+  return buffer;
+}
+
+/// The last non-empty line of a file (a child's last words on stderr), clipped.
+std::string lastLine(const std::string& path) {
+  std::string text;
+  if (!readFile(path, &text, nullptr, size_t(64) << 20)) return "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  const size_t nl = text.rfind('\n');
+  std::string line = nl == std::string::npos ? text : text.substr(nl + 1);
+  if (line.size() > 300) line = line.substr(0, 297) + "...";
+  return line;
+}
+
+/// Follows a child's progress file; says when a build has run longer than its limit.
+class ProgressWatch {
+ public:
+  ProgressWatch(std::string path, double buildLimit) : path_(std::move(path)), buildLimit_(buildLimit) {}
+  std::string check(double t) {
+    struct stat st;
+    if (stat(path_.c_str(), &st) == 0 && st.st_size != size_) {
+      size_ = st.st_size;
+      position_ = progress::lastPosition(path_);
+      since_ = t;
+    }
+    if (buildLimit_ > 0 && progress::isBuild(position_) && t - since_ > buildLimit_) return "build";
+    return "";
+  }
+  const progress::Position& position() const { return position_; }
+  double stepSeconds(double t) const { return t - since_; }
+
+ private:
+  std::string path_;
+  double buildLimit_;
+  off_t size_ = -1;
+  progress::Position position_;
+  double since_ = 0;
+};
+
+ordered_json taskJsonOf(const TaskReport& task) {
+  GradeReport holder;
+  holder.tasks.push_back(task);
+  return ordered_json::parse(toJson(holder))["tasks"][0];
+}
+
+/// What a child's end means for its task: status and message (empty message: it finished).
+void judgeEnd(const ProcessResult& p, const progress::Position& position, const IsolationSettings& s,
+              const std::string& stderrPath, Status* status, std::string* message, std::string* outcome) {
+  const std::string where = progress::describe(position);
+  const std::string at = where.empty() ? "" : " " + where;
+  const bool building = progress::isBuild(position);
+  if (p.timedOut) {
+    *status = Status::Failed;
+    *outcome = "timed out";
+    std::string why = ": the task was stopped";
+    if (building)
+      why = ": the compiler did not finish (a macro or loop-unrolling bomb?); the task was stopped";
+    else if (position.step == progress::Step::Kernel && position.phase == progress::Step::Case)
+      why = ": a kernel probably never ends (an endless loop, or a barrier that not every work-item reaches; "
+            "drivers such as PoCL also compile a kernel at its first launch); the task was stopped";
+    else if (position.phase == progress::Step::Performance)
+      why = ": the task was stopped (its kernels passed their cases, but timing them took longer than the limit)";
+    *message = "timed out after " + seconds(s.taskTimeoutSeconds) + " s" + at + why;
+  } else if (p.stoppedBy == "build") {
+    *status = Status::Failed;
+    *outcome = "build time";
+    *message = "the compiler ran longer than " + seconds(s.buildTimeoutSeconds) + " s" + at +
+               ": the task was stopped (a macro or loop-unrolling bomb?)";
+  } else if (p.memoryExceeded) {
+    *status = Status::Failed;
+    *outcome = "memory";
+    *message = "used more than " + std::to_string(s.memoryLimitBytes >> 20) + " MiB of memory" + at +
+               ": the task was stopped";
+  } else if (p.signal) {
+    *status = Status::Error;
+    *outcome = "signal " + signalName(p.signal);
+    if (p.signal == SIGKILL)
+      *message = "the grading process was killed (SIGKILL)" + at +
+                 ", perhaps by the system's out-of-memory killer; the task could not be graded";
+    else
+      *message = "the grading process died with " + signalName(p.signal) + at +
+                 (building ? ": probably the OpenCL compiler crashed on this file"
+                           : position.step == progress::Step::Kernel
+                                 ? ": probably the OpenCL driver crashed on this kernel"
+                                 : ": the task could not be graded");
+  } else if (!p.started) {
+    *status = Status::Error;
+    *outcome = "not started";
+    *message = "the grading process could not start: " + p.error;
+  } else {
+    *status = Status::Error;
+    *outcome = "exit " + std::to_string(p.exitCode);
+    const std::string last = lastLine(stderrPath);
+    *message = "the grading process ended with exit code " + std::to_string(p.exitCode) + at + " without a report" +
+               (last.empty() ? "" : ": " + last);
+  }
+}
+
+}  // namespace
+
+TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
+                          const std::string& message, const std::string& caseId,
+                          const std::vector<Evidence>& evidence) {
+  const Task* task = findTask(taskRubric.id);
+  TaskReport report;
+  report.id = taskRubric.id;
+  report.max = taskRubric.maxPoints();
+  report.problem = message;
+  if (task) {
+    report.title = task->info().title;
+    report.file = task->info().file;
+    const KernelSource source = loadKernelSource(kernelsDir, report.file);
+    report.present = source.present;
+    if (source.present) report.sha256 = sha256Hex(source.fileBytes);
+    for (const CheckInfo& info : task->info().checks) {
+      CheckResult check;
+      check.id = info.id;
+      check.title = info.title;
+      check.status = status;
+      check.message = message;
+      CaseOutcome o;
+      o.caseId = caseId.empty() ? "(task)" : caseId;
+      o.status = status;
+      o.message = message;
+      o.evidence = evidence;
+      check.cases.push_back(o);
+      report.checks.push_back(check);
+    }
+  }
+  std::map<std::string, CheckResult> byId;
+  for (const CheckResult& c : report.checks) byId[c.id] = c;
+  for (const Criterion& criterion : taskRubric.criteria) {
+    report.criteria.push_back(scoreCriterion(criterion, byId));
+    report.points += report.criteria.back().points;
+  }
+  return report;
+}
+
+IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, const std::string& kernelsDir,
+                            const std::string& outDir, const std::vector<std::string>& onlyTasks,
+                            const IsolationSettings& settingsIn, const std::string& kernelsProblem) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string startedAt = nowUtc();
+  IsolationSettings s = settingsIn;
+  if (!s.memoryLimitBytes) s.memoryLimitBytes = defaultTaskMemoryBytes(1);
+  IsolatedGrade result;
+  makeDirectories(outDir, nullptr);
+  const std::string control = (fs::path(outDir) / ".clgrade").string();
+  std::error_code ec;
+  fs::remove_all(control, ec);
+  makeDirectories(control, nullptr);
+
+  ordered_json tasks = ordered_json::array();
+  ordered_json firstChild;  // the first child's full report: device, inputs, settings as measured
+  std::vector<ordered_json> childReports;
+  for (const TaskRubric& tr : rubric.tasks) {
+    if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), tr.id) == onlyTasks.end()) continue;
+    TaskRun run;
+    run.task = tr.id;
+    if (!kernelsProblem.empty()) {
+      run.outcome = "refused";
+      run.message = kernelsProblem;
+      TaskReport dead = unfinishedTask(tr, kernelsDir, Status::Failed, kernelsProblem, "", {});
+      tasks.push_back(taskJsonOf(dead));
+      tasks.back()["process"] = {{"outcome", run.outcome}};
+      result.runs.push_back(run);
+      continue;
+    }
+    const std::string evidenceDir = (fs::path(outDir) / "evidence" / tr.id).string();
+    makeDirectories(evidenceDir, nullptr);
+    const std::string reportPath = control + "/" + tr.id + ".json";
+    const std::string progressPath = control + "/" + tr.id + ".progress";
+    const std::string stderrPath = control + "/" + tr.id + ".stderr";
+    const std::string outputRel = "evidence/" + tr.id + "/kernel_output.txt";
+    const std::string outputPath = (fs::path(outDir) / outputRel).string();
+    ProcessSpec spec;
+    spec.argv = {s.clgrade, "grade", kernelsDir, "--in-process", "--rubric", rubric.path, "--task", tr.id,
+                 "--out", outDir, "--device", s.device, "--evidence-cases", std::to_string(s.evidenceCases),
+                 "--task-timeout", "0", "--quiet", "--child-report", reportPath, "--progress-file", progressPath};
+    if (s.visibleOnly) spec.argv.push_back("--visible-only");
+    if (!s.timingLock.empty()) {
+      spec.argv.push_back("--timing-lock");
+      spec.argv.push_back(s.timingLock);
+    }
+    if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
+    spec.timeoutSeconds = s.taskTimeoutSeconds;
+    spec.stdoutPath = outputPath;
+    spec.stderrPath = stderrPath;
+    spec.outputLimitBytes = s.outputLimitBytes;
+    spec.limits.noCoreDumps = true;
+    spec.limits.fileSizeBytes = s.fileSizeLimitBytes;
+    if (s.cpuDevice) spec.limits.addressSpaceBytes = addressSpaceLimitFor(s.memoryLimitBytes);
+    spec.memoryLimitBytes = s.memoryLimitBytes;
+    ProgressWatch watch(progressPath, s.buildTimeoutSeconds);
+    spec.monitor = [&watch](double t) { return watch.check(t); };
+    const ProcessResult p = runProcess(spec);
+    watch.check(p.seconds);
+    run.seconds = p.seconds;
+    run.peakResidentBytes = p.peakResidentBytes;
+    run.stdoutBytes = p.stdoutBytes;
+
+    ordered_json taskJson;
+    std::string text, err;
+    if (p.ok() && readFile(reportPath, &text, &err)) {
+      try {
+        ordered_json child = ordered_json::parse(text);
+        if (child.contains("tasks") && child["tasks"].size() == 1 && child["tasks"][0].value("id", "") == tr.id) {
+          taskJson = child["tasks"][0];
+          childReports.push_back(child);
+          run.ok = true;
+          run.outcome = "ok";
+        }
+      } catch (const nlohmann::json::exception&) {
+      }
+    }
+    if (!run.ok) {
+      Status status = Status::Error;
+      std::string outcome;
+      judgeEnd(p, watch.position(), s, stderrPath, &status, &run.message, &outcome);
+      if (p.ok()) {  // it exited 0 but its report is missing or unreadable: ours to explain
+        outcome = "no report";
+        run.message = "the grading process finished without a readable report (" + reportPath + ")";
+      }
+      run.outcome = outcome;
+      std::vector<Evidence> evidence;
+      std::string log;
+      if (readFile(stderrPath, &log, nullptr) && !log.empty()) {
+        const std::string logRel = "evidence/" + tr.id + "/grading_process.log";
+        fs::rename(stderrPath, fs::path(outDir) / logRel, ec);
+        if (!ec) evidence.push_back({"the grading process's messages", logRel});
+      }
+      if (p.stdoutBytes > 0) evidence.push_back({"what the kernels printed", outputRel});
+      const progress::Position& at = watch.position();
+      const std::string caseId = at.phase == progress::Step::Case          ? at.caseId
+                                 : at.phase == progress::Step::Performance ? "performance"
+                                 : at.phase == progress::Step::Simulator   ? "analysis"
+                                                                           : "";
+      TaskReport dead = unfinishedTask(tr, kernelsDir, status, run.message, caseId, evidence);
+      taskJson = taskJsonOf(dead);
+    }
+    if (p.stdoutBytes == 0) fs::remove(outputPath, ec);
+    taskJson["process"] = {{"outcome", run.outcome},
+                           {"seconds", run.seconds},
+                           {"peak_memory_mib", double(run.peakResidentBytes >> 10) / 1024.0},
+                           {"kernel_output", p.stdoutBytes > 0 ? outputRel : ""},
+                           {"kernel_output_bytes", p.stdoutBytes},
+                           {"kernel_output_truncated", p.stdoutBytes > s.outputLimitBytes}};
+    tasks.push_back(taskJson);
+    result.runs.push_back(run);
+  }
+  fs::remove_all(control, ec);
+  // Evidence folders of tasks that left nothing.
+  for (const TaskRun& r : result.runs) fs::remove(fs::path(outDir) / "evidence" / r.task, ec);  // only when empty
+  fs::remove(fs::path(outDir) / "evidence", ec);
+
+  // The merged report: a finished child's top level (the device as it measured it), else one built here.
+  ordered_json report;
+  if (!childReports.empty()) {
+    report = childReports.front();
+  } else {
+    GradeReport skeleton;
+    skeleton.version = clgradeVersion();
+    skeleton.mode = s.visibleOnly ? "check" : "grade";
+    skeleton.kernelsDir = kernelsDir;
+    skeleton.rubricId = rubric.id;
+    skeleton.rubricTitle = rubric.title;
+    skeleton.rubricPath = rubric.path;
+    skeleton.rubricSha256 = rubric.sha256;
+    skeleton.settings = rubric.settings;
+    skeleton.device = device;
+    report = ordered_json::parse(toJson(skeleton));
+  }
+  double total = 0, max = 0;
+  ordered_json kernelFiles = ordered_json::object();
+  for (const ordered_json& t : tasks) {
+    total += t.value("points", 0.0);
+    max += t.value("max", 0.0);
+    if (t.value("present", false)) kernelFiles[t.value("file", "")] = t.value("sha256", "");
+  }
+  ordered_json inputs = ordered_json::array();
+  std::set<std::string> seen;
+  for (const ordered_json& child : childReports)
+    if (child.contains("reproducibility") && child["reproducibility"].contains("inputs"))
+      for (const ordered_json& in : child["reproducibility"]["inputs"])
+        if (seen.insert(in.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).second) inputs.push_back(in);
+  report["tasks"] = tasks;
+  report["total"] = total;
+  report["max"] = max;
+  report["reproducibility"]["kernel_files"] = kernelFiles;
+  report["reproducibility"]["inputs"] = inputs;
+  report["started_at"] = startedAt;
+  report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.report = std::move(report);
+  return result;
+}
+
+}  // namespace clgrade

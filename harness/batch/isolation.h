@@ -1,0 +1,80 @@
+// Grading a submission with each task in its own child process (`clgrade grade --in-process
+// --task T`): a kernel that never ends, a compiler that runs for minutes or eats the machine's
+// memory, a driver that crashes, all cost only that task. The parent watches each child (wall
+// clock, build time, resident memory), reads the child's progress file when it had to stop it or
+// when it died, and merges the per-task reports into one report.json.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cl/device.h"
+#include "report/model.h"
+#include "rubric/rubric.h"
+
+namespace clgrade {
+
+/// The limits and options every task child gets.
+struct IsolationSettings {
+  std::string clgrade;           ///< the executable the children run (this one)
+  std::string device = "auto";   ///< the --device spec, passed on unchanged
+  double taskTimeoutSeconds = 300;
+  double buildTimeoutSeconds = 120;  ///< one clBuildProgram (the compiler) at most
+  /// Resident memory of one task child; 0: defaultTaskMemoryBytes(1).
+  uint64_t memoryLimitBytes = 0;
+  /// RLIMIT_AS is set only on CPU devices (PoCL): GPU drivers such as NVIDIA's reserve tens of GB of
+  /// virtual address space they never touch, so there the resident-memory watch is the only limit.
+  bool cpuDevice = true;
+  uint64_t fileSizeLimitBytes = uint64_t(256) << 20;  ///< RLIMIT_FSIZE: the largest file a child writes
+  size_t outputLimitBytes = size_t(1) << 20;  ///< a task's stdout (kernel printf) kept in the report folder
+  int evidenceCases = 1;
+  bool visibleOnly = false;      ///< `check`: the visible cases only
+  std::string timingLock;        ///< passed on as --timing-lock (parallel jobs on one GPU)
+  std::string toolsDir;          ///< CLGRADE_TOOLS_DIR for the children (empty: inherited)
+};
+
+/// A default resident-memory limit for one task child when `jobs` grade at once: three quarters of
+/// the machine's memory shared by the jobs, at most 8 GiB, at least 1 GiB.
+uint64_t defaultTaskMemoryBytes(int jobs);
+
+/// The address-space limit (RLIMIT_AS) matching a resident limit, on CPU devices: twice the resident
+/// limit plus 4 GiB (PoCL's threads and LLVM reserve address space beyond what they touch;
+/// every sample grades under 1 GiB of address space).
+uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes);
+
+/// How one task child ended, for the report and the batch's log.
+struct TaskRun {
+  std::string task;
+  bool ok = false;             ///< its report was read
+  std::string outcome;         ///< "ok", "timed out", "memory", "build time", "signal SIGSEGV", "exit 3", ...
+  std::string message;         ///< the task's problem when it did not finish
+  double seconds = 0;
+  uint64_t peakResidentBytes = 0;
+  uint64_t stdoutBytes = 0;    ///< what the kernels printed (kept: the first outputLimitBytes)
+};
+
+/// What a submission's grade produced.
+struct IsolatedGrade {
+  nlohmann::ordered_json report;  ///< report.json as written
+  std::vector<TaskRun> runs;
+};
+
+/// Grades `kernelsDir` by `rubric`, each task (of `onlyTasks`, or all) in a child, evidence under
+/// `outDir`; returns the merged report (not yet written). `device` fills the report when no child
+/// finished. `kernelsProblem`, when not empty, refuses every task with that message without
+/// starting a child (a kernels/ folder that is a link to outside the submission).
+IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, const std::string& kernelsDir,
+                            const std::string& outDir, const std::vector<std::string>& onlyTasks,
+                            const IsolationSettings& settings, const std::string& kernelsProblem = "");
+
+/// The report entry of a task that did not finish: every check of the task with `status` and
+/// `message` (one outcome in `caseId` when known, with `evidence`), the criteria scored from them
+/// (0 points), the file's presence and hash as the source policy sees it.
+TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
+                          const std::string& message, const std::string& caseId,
+                          const std::vector<Evidence>& evidence);
+
+}  // namespace clgrade

@@ -1,0 +1,99 @@
+#include "batch/outputs.h"
+
+#include <filesystem>
+
+#include "report/class_report.h"
+#include "report/gradebook_csv.h"
+#include "report/gradescope.h"
+#include "report/html_report.h"
+#include "report/json_read.h"
+#include "report/junit.h"
+#include "report/prairielearn.h"
+#include "report/summary_html.h"
+#include "util/files.h"
+
+namespace clgrade {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The submission's name: the report folder's name (batch: <out>/<submission>).
+std::string nameOf(const std::string& reportDir) {
+  const fs::path p = fs::path(reportDir).lexically_normal();
+  return (p.filename().empty() ? p.parent_path().filename() : p.filename()).string();
+}
+
+bool writeAll(const std::string& reportDir, const GradeReport& report, const std::string& submission,
+              std::string* err) {
+  const fs::path dir(reportDir);
+  HtmlOptions html;
+  html.reportDir = reportDir;
+  html.submission = submission;
+  PrairieLearnOptions pl;
+  pl.reportDir = reportDir;
+  GradescopeOptions gs;
+  gs.leaderboard = bandwidthLeaderboard(report);
+  JunitOptions junit;
+  junit.name = "clgrade." + submission;
+  for (const auto& [file, text] : {std::pair<std::string, std::string>{kReportHtml, htmlReport(report, html)},
+                                   {kGradescopeJson, gradescopeResults(report, gs)},
+                                   {kPrairieLearnJson, prairieLearnResults(report, pl)},
+                                   {kJunitXml, junitXml(report, junit)}}) {
+    const fs::path path = dir / file;
+    if (!makeDirectories(path.parent_path().string(), err) || !writeFileAtomically(path.string(), text, err))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool writeSubmissionOutputs(const std::string& reportDir, const nlohmann::ordered_json& json, std::string* err,
+                            const OutputOptions& options) {
+  GradeReport report;
+  if (!readReportJson(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), &report, err)) return false;
+  const std::string submission = options.submission.empty() ? nameOf(reportDir) : options.submission;
+  applyOverrides(options.overrides, submission, &report);
+  return writeAll(reportDir, report, submission, err);
+}
+
+bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults, std::string* err,
+                       const std::vector<Override>& overrides, std::vector<std::string>* problems) {
+  std::vector<ClassEntry> entries;
+  std::vector<std::string> names;
+  bool ok = true;
+  const auto list = classResults.find("submissions");
+  if (list != classResults.end() && list->is_array()) {
+    for (const auto& s : *list) {
+      ClassEntry e;
+      e.submission = s.value("name", s.value("submission", std::string()));
+      if (e.submission.empty()) continue;
+      names.push_back(e.submission);
+      const std::string dir = (fs::path(outDir) / e.submission).string();
+      std::string why;
+      if (readReportFile(dir + "/report.json", &e.report, &why)) {
+        e.graded = true;
+        applyOverrides(overrides, e.submission, &e.report, problems);
+        e.reportHtml = e.submission + "/" + kReportHtml;
+        if (!writeAll(dir, e.report, e.submission, &why)) {
+          ok = false;
+          if (err) *err = e.submission + ": " + why;
+        }
+      } else {
+        e.problem = why;
+      }
+      entries.push_back(e);
+    }
+  }
+  if (problems)
+    for (const std::string& unknown : unknownOverrideSubmissions(overrides, names))
+      problems->push_back("overrides: no submission '" + unknown + "' in this batch");
+  SummaryOptions summary;
+  summary.title = "clgrade: " + nameOf(outDir);
+  if (!writeFileAtomically((fs::path(outDir) / "gradebook.csv").string(), gradebookCsv(entries), err) ||
+      !writeFileAtomically((fs::path(outDir) / "summary.html").string(), summaryHtml(entries, summary), err))
+    return false;
+  return ok;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,43 @@
+// Where the renderers of a graded submission and of a whole class plug in. Both `clgrade grade`
+// and `clgrade batch` call them, so every format is written the same way whichever command graded.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/overrides.h"
+
+namespace clgrade {
+
+/// What the outputs add to the measured report: the instructor's overrides (merged into every
+/// format and shown as such; report.json itself stays what was measured, so a regrade keeps them).
+struct OutputOptions {
+  std::vector<Override> overrides;
+  std::string submission;  ///< the submission's name, for the pages and the overrides
+};
+
+/// Files written next to each report.json.
+constexpr const char* kReportHtml = "report.html";
+constexpr const char* kGradescopeJson = "gradescope/results.json";
+constexpr const char* kPrairieLearnJson = "prairielearn/results.json";
+constexpr const char* kJunitXml = "junit.xml";
+
+/// Called once per submission right after `reportDir`/report.json is written (in a batch: inside the
+/// submission's temporary folder, before it is moved into place, so a completed folder always has
+/// every output). `report` is that report.json. Writes report.html, Gradescope and PrairieLearn
+/// results.json and JUnit XML into `reportDir`. False with a message when one could not be written
+/// (the grade itself stands).
+bool writeSubmissionOutputs(const std::string& reportDir, const nlohmann::ordered_json& report, std::string* err,
+                            const OutputOptions& options = {});
+
+/// Called once at the end of a batch, after `outDir`/class.json is written. Reads every
+/// submission's report.json, applies the overrides, writes each submission's outputs again (so an
+/// edited overrides file reaches every format without regrading) and the class outputs:
+/// gradebook.csv and summary.html. Override problems (unknown submission, task or criterion) are
+/// appended to *problems.
+bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults, std::string* err,
+                       const std::vector<Override>& overrides = {}, std::vector<std::string>* problems = nullptr);
+
+}  // namespace clgrade

@@ -1,0 +1,18 @@
+// A submission folder as instructors receive it: the .cl files directly, or in a kernels/ subfolder.
+#pragma once
+
+#include <string>
+
+namespace clgrade {
+
+struct SubmissionFolder {
+  std::string kernelsDir;  ///< where the .cl files are
+  /// Why no task can be graded from it (kernels/ is a link to a folder outside the submission);
+  /// empty when fine. Such a submission is still reported, every task refused with this message.
+  std::string problem;
+};
+
+/// `dir`/kernels when that is a folder holding a .cl file (or `dir` holds none), else `dir`.
+SubmissionFolder resolveSubmission(const std::string& dir);
+
+}  // namespace clgrade

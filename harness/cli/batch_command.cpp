@@ -1,0 +1,125 @@
+// clgrade batch: every subfolder of a folder is one submission; graded in parallel, each task
+// isolated, results per submission written atomically, resumable after a kill; class.json.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "batch/batch.h"
+#include "cl/device.h"
+#include "cli/command.h"
+#include "util/subprocess.h"
+
+namespace clgrade::cli {
+namespace {
+
+struct BatchArgs {
+  std::string submissionsDir;
+  std::string rubric = defaultRubric();
+  std::string out;
+  std::string device = "auto";
+  std::vector<std::string> tasks;
+  int jobs = 0;
+  bool force = false;
+  bool visibleOnly = false;
+  int evidenceCases = 1;
+  double taskTimeout = 300;
+  double buildTimeout = 120;
+  double taskMemoryMiB = 0;
+  std::string overrides;
+};
+
+int batchCommand(const BatchArgs& args) {
+  if (!std::filesystem::is_directory(args.submissionsDir)) {
+    std::cerr << "clgrade: " << args.submissionsDir << " is not a folder\n";
+    return kUsage;
+  }
+  Rubric rubric;
+  if (!loadRubricOrComplain(args.rubric, &rubric)) return kUsage;
+  for (const std::string& t : args.tasks) {
+    bool known = false;
+    for (const TaskRubric& tr : rubric.tasks) known = known || tr.id == t;
+    if (!known) {
+      std::cerr << "clgrade: the rubric has no task '" << t << "'\n";
+      return kUsage;
+    }
+  }
+  DeviceEntry device;
+  std::string err;
+  if (!chooseDevice(args.device, &device, &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kNoDevice;
+  }
+  BatchOptions options;
+  options.submissionsDir = args.submissionsDir;
+  options.outDir = args.out;
+  if (args.out.empty()) {
+    const std::filesystem::path p = std::filesystem::path(args.submissionsDir).lexically_normal();
+    options.outDir = "reports/batch-" + (p.filename().empty() ? p.parent_path().filename() : p.filename()).string();
+  }
+  if (!args.overrides.empty()) {
+    std::vector<std::string> problems;
+    if (!loadOverrides(args.overrides, &options.overrides, &problems)) {
+      std::cerr << "clgrade: the overrides cannot be used:\n";
+      for (const std::string& p : problems) std::cerr << "  " << p << "\n";
+      return kUsage;
+    }
+  }
+  options.jobs = args.jobs;
+  options.force = args.force;
+  options.onlyTasks = args.tasks;
+  IsolationSettings& s = options.isolation;
+  s.clgrade = selfExecutable();
+  s.device = args.device;
+  s.taskTimeoutSeconds = args.taskTimeout;
+  s.buildTimeoutSeconds = args.buildTimeout;
+  s.memoryLimitBytes = static_cast<uint64_t>(args.taskMemoryMiB * 1048576.0);
+  s.cpuDevice = device.info.type == "cpu";
+  s.evidenceCases = args.evidenceCases;
+  s.visibleOnly = args.visibleOnly;
+  const BatchSummary summary = runBatch(rubric, device.info, options);
+  if (!summary.error.empty()) {
+    std::cerr << "clgrade batch: " << summary.error << "\n";
+    return kUsage;
+  }
+  std::cout << "graded " << summary.graded << " submission(s) (" << summary.alreadyDone << " already graded, "
+            << summary.stopped << " with a task stopped or crashed) in " << summary.seconds << " s; class results: "
+            << (std::filesystem::path(options.outDir) / "class.json").string() << "\n";
+  return summary.notWritten ? kOutput : kOk;
+}
+
+}  // namespace
+
+void addBatchCommand(CLI::App& app, Commands* commands) {
+  auto args = std::make_shared<BatchArgs>();
+  CLI::App* sub = app.add_subcommand("batch", "grade every submission (subfolder) of a folder, in parallel and resumably");
+  sub->add_option("submissions-dir", args->submissionsDir,
+                  "folder with one subfolder per submission (the .cl files, or a kernels/ folder with them)")
+      ->required();
+  sub->add_option("--rubric", args->rubric, "rubric XML file")->capture_default_str();
+  sub->add_option("--out", args->out, "results folder (default reports/batch-<folder name>)");
+  sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")->capture_default_str();
+  sub->add_option("--jobs,-j", args->jobs, "submissions graded at once (default: 1 on a GPU, the cores on a CPU)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--overrides", args->overrides,
+                  "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
+  sub->add_flag("--force", args->force, "grade again the submissions already graded in the results folder");
+  sub->add_option("--task", args->tasks, "grade only this task of the rubric (repeatable)");
+  sub->add_flag("--visible-only", args->visibleOnly, "the visible cases only (as check)");
+  sub->add_option("--evidence-cases", args->evidenceCases,
+                  "write difference images for the first N failing cases of each check (0: all)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--task-timeout", args->taskTimeout, "seconds one task may take before it is stopped (scores 0)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--build-timeout", args->buildTimeout, "seconds one build may take before its task is stopped")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--task-memory", args->taskMemoryMiB,
+                  "MiB one task may use (0: 3/4 of the machine's memory shared by the jobs, at most 8192)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  commands->push_back({sub, [args] { return batchCommand(*args); }});
+}
+
+}  // namespace clgrade::cli

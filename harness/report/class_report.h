@@ -1,0 +1,31 @@
+// A class: every submission of a batch with its report, for the outputs that span the class
+// (gradebook.csv, summary.html).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/model.h"
+
+namespace clgrade {
+
+struct ClassEntry {
+  std::string submission;  ///< its name (the folder)
+  bool graded = false;     ///< `report` holds its report (with overrides applied)
+  GradeReport report;
+  std::string problem;     ///< why there is no report (the grade crashed, report.json unreadable)
+  std::string reportHtml;  ///< its report.html relative to the folder of summary.html ("alice/report.html"); empty: no link
+};
+
+/// The columns of a class: each task (in order of first appearance over the graded reports) with its
+/// criteria (likewise). Reports of one rubric all share one layout.
+struct ClassColumn {
+  std::string task;
+  std::string taskTitle;
+  double max = 0;                       ///< the task's max in the first report that has it
+  std::vector<std::string> criteria;
+  std::vector<double> criterionMax;
+};
+std::vector<ClassColumn> classColumns(const std::vector<ClassEntry>& entries);
+
+}  // namespace clgrade

@@ -1,0 +1,360 @@
+#include "report/html_report.h"
+
+#include <cstdio>
+#include <set>
+
+#include "report/html_page.h"
+#include "report/text.h"
+#include "util/files.h"
+
+namespace clgrade {
+namespace {
+
+// Each section of the page is one function appending to `out`: a new section (say a task's new
+// block of the model) is one more function and one more call in htmlReport.
+
+std::string esc(const std::string& s) { return htmlEscape(s); }
+
+std::string number(double v, const char* format = "%.3g") {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, v);
+  return buffer;
+}
+
+/// The submission's name from its kernels folder: its last component, or the one before a "kernels"
+/// (a batch submission's folder holds kernels/ or the .cl files directly).
+std::string submissionName(std::string path) {
+  auto last = [](std::string& p) {
+    while (!p.empty() && p.back() == '/') p.pop_back();
+    const size_t slash = p.rfind('/');
+    std::string name = slash == std::string::npos ? p : p.substr(slash + 1);
+    p.resize(slash == std::string::npos ? 0 : slash);
+    return name;
+  };
+  std::string name = last(path);
+  if (name == "kernels" && !path.empty()) name = last(path);
+  return name;
+}
+
+/// A link to a file of the report folder (the text escaped); plain text for a path that leaves it.
+std::string fileLink(const std::string& path, const std::string& text) {
+  if (!isSafeRelativePath(path)) return "<code>" + esc(path) + "</code>";
+  return "<a href=\"" + esc(urlPath(path)) + "\">" + esc(text) + "</a>";
+}
+
+/// An <img> of a PNG of the report folder: a relative link, or the file itself as a data: URI.
+std::string picture(const Evidence& e, const std::string& caption, const HtmlOptions& options) {
+  std::string src;
+  if (options.embedImages) {
+    std::string err;
+    src = pngDataUri(options.reportDir, e.path, size_t(32) << 20, &err);
+    if (src.empty())
+      return "<figure><p class=\"missing\">" + esc(caption) + ": " + esc(err) + "</p></figure>";
+  } else if (isSafeRelativePath(e.path)) {
+    src = urlPath(e.path);
+  } else {
+    return "<figure><p class=\"missing\">" + esc(caption) + ": not in the report folder: " + esc(e.path) + "</p></figure>";
+  }
+  // Linked pictures open at full size; an embedded one is not linked (that would hold its bytes twice).
+  const std::string img = "<img src=\"" + esc(src) + "\" alt=\"" + esc(caption + ": " + e.path) + "\">";
+  return "<figure>" + (options.embedImages ? img : "<a href=\"" + esc(src) + "\">" + img + "</a>") + "<figcaption>" +
+         esc(caption) + "<br><small>" + esc(e.label) + "</small></figcaption></figure>";
+}
+
+std::string overrideHtml(const CriterionResult& c, bool named = false) {
+  if (!c.overridden) return "";
+  std::string s = "<div class=\"override-note\"><span class=\"badge override\">overridden</span> " +
+                  (named ? "<strong>" + esc(c.id) + "</strong>: " : std::string()) +
+                  esc(formatPoints(c.points)) + " of " + esc(formatPoints(c.max)) + " points by the instructor (measured " +
+                  esc(formatPoints(c.originalPoints)) + ")";
+  if (!c.overrideAuthor.empty()) s += ", " + esc(c.overrideAuthor);
+  if (!c.overrideComment.empty()) s += ": " + esc(c.overrideComment);
+  return s + "</div>";
+}
+
+void header(const GradeReport& r, const HtmlOptions& options, std::string& out) {
+  const std::string name = options.submission.empty() ? submissionName(r.kernelsDir) : options.submission;
+  const std::string total = formatPoints(r.total) + " / " + formatPoints(r.max);
+  out += "<header>\n<h1>" + esc(name.empty() ? "Submission" : name) + " <span class=\"total\">" + esc(total) +
+         " points</span></h1>\n<dl class=\"meta\">\n";
+  auto item = [&out](const std::string& term, const std::string& html) {
+    out += "<dt>" + term + "</dt><dd>" + html + "</dd>\n";
+  };
+  item("Submission", esc(name) + (r.kernelsDir.empty() ? "" : " <small><code>" + esc(r.kernelsDir) + "</code></small>"));
+  item("Rubric", esc(r.rubricTitle) + " <small>(" + esc(r.rubricId) + ")</small>");
+  std::string device = esc(r.device.name);
+  if (!r.device.platform.empty()) device += " <small>" + esc(r.device.platform) + "</small>";
+  if (!r.device.driver.empty()) device += " <small>driver " + esc(r.device.driver) + "</small>";
+  if (!r.device.type.empty()) device += " <small>(" + esc(r.device.type) + ")</small>";
+  item("Device", device);
+  item("Date", esc(r.startedAt) + (r.seconds > 0 ? " <small>(" + esc(number(r.seconds, "%.1f")) + " s)</small>" : ""));
+  item("Mode", esc(r.mode) + (r.mode == "check" ? " <small>(visible cases only)</small>" : ""));
+  item("Total", "<strong>" + esc(total) + "</strong>");
+  out += "</dl>\n</header>\n";
+}
+
+void pointsTable(const GradeReport& r, std::string& out) {
+  out += "<section id=\"points\">\n<h2>Points</h2>\n<table class=\"points\">\n<thead><tr><th>Task</th><th>Criterion</th>"
+         "<th class=\"num\">Points</th><th>Status</th><th>Reason</th></tr></thead>\n<tbody>\n";
+  for (size_t i = 0; i < r.tasks.size(); ++i) {
+    const TaskReport& t = r.tasks[i];
+    out += "<tr class=\"task-row\"><th colspan=\"2\"><a href=\"#" + htmlId("task-" + std::to_string(i) + "-", t.id) +
+           "\">" + esc(t.id) + "</a> " + esc(t.title) + "</th><td class=\"num\">" + esc(formatPoints(t.points)) + "/" +
+           esc(formatPoints(t.max)) + "</td><td colspan=\"2\">" +
+           (t.problem.empty() ? "" : "<span class=\"problem\">" + esc(t.problem) + "</span>") + "</td></tr>\n";
+    for (const CriterionResult& c : t.criteria) {
+      out += "<tr class=\"" + statusClass(c.status) + "\"><td>" + esc(t.id) + "</td><td>" + esc(c.id) +
+             (c.title.empty() ? "" : "<br><small>" + esc(c.title) + "</small>") + "</td><td class=\"num\">" +
+             esc(formatPoints(c.points)) + "/" + esc(formatPoints(c.max)) + "</td><td>" + statusBadge(c.status) +
+             (c.overridden ? " <span class=\"badge override\">overridden</span>" : "") + "</td><td>" + esc(c.message) +
+             overrideHtml(c) + "</td></tr>\n";
+    }
+  }
+  out += "</tbody>\n<tfoot><tr><th colspan=\"2\">Total</th><td class=\"num\">" + esc(formatPoints(r.total)) + "/" +
+         esc(formatPoints(r.max)) + "</td><td colspan=\"2\"></td></tr></tfoot>\n</table>\n</section>\n";
+}
+
+void failingCase(const CaseOutcome& o, const HtmlOptions& options, std::string& out) {
+  out += "<div class=\"case\">\n<h5>case " + esc(o.caseId) + (o.visible ? "" : " <small>(hidden)</small>") + " " +
+         statusBadge(o.status) + "</h5>\n<p>" + esc(o.message) + "</p>\n";
+  if (!o.details.empty()) {
+    out += "<pre class=\"details\">";
+    for (size_t i = 0; i < o.details.size() && i < options.detailLines; ++i) out += esc(o.details[i]) + "\n";
+    if (o.details.size() > options.detailLines)
+      out += "... " + std::to_string(o.details.size() - options.detailLines) + " more lines in report.json\n";
+    out += "</pre>\n";
+  }
+  std::vector<const Evidence*> others;
+  const std::vector<ImageSet> sets = imageSets(o.evidence, &others);
+  for (const ImageSet& set : sets) {
+    out += "<div class=\"images\">\n";
+    if (set.difference) out += picture(*set.difference, "difference (red/yellow fail, blue rounding, magenta NaN)", options) + "\n";
+    if (set.expected) out += picture(*set.expected, "expected", options) + "\n";
+    if (set.actual) out += picture(*set.actual, "actual", options) + "\n";
+    out += "</div>\n";
+  }
+  if (!others.empty()) {
+    out += "<ul class=\"evidence\">\n";
+    for (const Evidence* e : others) out += "<li>" + fileLink(e->path, e->label.empty() ? e->path : e->label) + " <small><code>" + esc(e->path) + "</code></small></li>\n";
+    out += "</ul>\n";
+  }
+  out += "</div>\n";
+}
+
+void whatFailed(const TaskReport& t, const HtmlOptions& options, std::string& out) {
+  bool any = false;
+  for (const CheckResult& c : t.checks) any = any || c.status == Status::Failed || c.status == Status::Error;
+  if (!any) return;
+  out += "<h3>What failed</h3>\n";
+  for (const CheckResult& c : t.checks) {
+    if (c.status != Status::Failed && c.status != Status::Error) continue;
+    out += "<article class=\"check " + statusClass(c.status) + "\">\n<h4>" + esc(c.id) +
+           (c.title.empty() ? "" : ": " + esc(c.title)) + " " + statusBadge(c.status) + "</h4>\n<p>" + esc(c.message) + "</p>\n";
+    size_t shown = 0, more = 0;
+    for (const CaseOutcome& o : c.cases) {
+      if (o.status != Status::Failed && o.status != Status::Error) continue;
+      if (shown == options.casesPerCheck) {
+        ++more;
+        continue;
+      }
+      ++shown;
+      failingCase(o, options, out);
+    }
+    if (more) out += "<p class=\"muted\">" + std::to_string(more) + " more failing cases in report.json</p>\n";
+    out += "</article>\n";
+  }
+}
+
+void checksTable(const TaskReport& t, std::string& out) {
+  if (t.checks.empty()) return;
+  out += "<h3>Checks</h3>\n<table>\n<thead><tr><th>Check</th><th>Status</th><th>Cases</th><th>Message</th></tr></thead>\n<tbody>\n";
+  for (const CheckResult& c : t.checks) {
+    size_t passed = 0;
+    for (const CaseOutcome& o : c.cases) passed += o.status == Status::Passed;
+    out += "<tr class=\"" + statusClass(c.status) + "\"><td>" + esc(c.id) +
+           (c.title.empty() ? "" : "<br><small>" + esc(c.title) + "</small>") + "</td><td>" + statusBadge(c.status) +
+           "</td><td class=\"num\">" + std::to_string(passed) + "/" + std::to_string(c.cases.size()) + " passed</td><td>" +
+           esc(c.message) + "</td></tr>\n";
+  }
+  out += "</tbody>\n</table>\n";
+}
+
+void builds(const TaskReport& t, const HtmlOptions& options, std::string& out) {
+  if (t.builds.empty()) return;
+  out += "<h3>Builds</h3>\n";
+  for (size_t i = 0; i < t.builds.size(); ++i) {
+    const BuildRecord& b = t.builds[i];
+    std::string log = b.log, note;
+    if (log.empty() && !b.logPath.empty()) {
+      std::string err;
+      if (!isSafeRelativePath(b.logPath)) note = "the log is not in the report folder";
+      else if (!readFile((options.reportDir.empty() ? std::string(".") : options.reportDir) + "/" + b.logPath, &log, &err,
+                         size_t(64) << 20))
+        note = "the log could not be read: " + err;
+    }
+    if (log.size() > options.logLimitBytes) {
+      note = "cut after " + std::to_string(options.logLimitBytes) + " of " + std::to_string(log.size()) + " bytes";
+      log.resize(options.logLimitBytes);
+    }
+    out += std::string("<details") + (b.ok ? "" : " open") + "><summary>build " + std::to_string(i + 1) + ": " +
+           (b.ok ? statusBadge(Status::Passed) : statusBadge(Status::Failed)) + " <code>" +
+           esc(b.options.empty() ? "(no options)" : b.options) + "</code>" + (b.error.empty() ? "" : " " + esc(b.error)) +
+           "</summary>\n";
+    if (!b.logPath.empty()) out += "<p>" + fileLink(b.logPath, "build log") + (note.empty() ? "" : " <small>(" + esc(note) + ")</small>") + "</p>\n";
+    out += "<pre>" + (log.empty() ? std::string("(empty log)") : esc(log)) + "</pre>\n</details>\n";
+  }
+}
+
+void counters(const TaskReport& t, std::string& out) {
+  if (t.counters.empty()) return;
+  // Counters as rows, kernels (and providers) as columns: a handful of kernels, a dozen counters.
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const CounterRow& row : t.counters)
+    for (const auto& value : row.values)
+      if (seen.insert(value.first).second) names.push_back(value.first);
+  out += "<h3>Counters</h3>\n<table>\n<thead><tr><th>Counter</th>";
+  for (const CounterRow& row : t.counters) out += "<th>" + esc(row.kernel) + "<br><small>" + esc(row.provider) + "</small></th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const std::string& name : names) {
+    out += "<tr><td>" + esc(name) + "</td>";
+    for (const CounterRow& row : t.counters) {
+      std::string cell;
+      for (const auto& value : row.values)
+        if (value.first == name) cell = number(value.second, "%.10g");
+      out += "<td class=\"num\">" + esc(cell) + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  out += "</tbody>\n</table>\n";
+}
+
+void timings(const TaskReport& t, std::string& out) {
+  size_t count = 0;
+  for (const CheckResult& c : t.checks)
+    for (const CaseOutcome& o : c.cases) count += o.timings.size();
+  if (!count) return;
+  out += "<h3>Timings</h3>\n<details><summary>" + std::to_string(count) +
+         " kernel launches timed by profiling events</summary>\n<table>\n<thead><tr><th>Check</th><th>Case</th><th>Launch</th></tr></thead>\n<tbody>\n";
+  for (const CheckResult& c : t.checks)
+    for (const CaseOutcome& o : c.cases)
+      for (const std::string& line : o.timings)
+        out += "<tr><td>" + esc(c.id) + "</td><td>" + esc(o.caseId) + "</td><td><code>" + esc(line) + "</code></td></tr>\n";
+  out += "</tbody>\n</table>\n</details>\n";
+}
+
+void figureRow(const std::string& role, const KernelFigure& f, std::string& out) {
+  auto cell = [](double v, const char* format) { return v > 0 ? number(v, format) : std::string(); };
+  std::string note = f.error.empty() ? f.untrusted : "error: " + f.error;
+  out += "<tr><td>" + esc(role) + "</td><td>" + esc(f.kernel) + (f.what.empty() ? "" : " <small>" + esc(f.what) + "</small>") +
+         "</td><td><small>" + esc(f.geometry) + "</small></td><td class=\"num\">" + esc(cell(f.time.medianMs, "%.4g")) +
+         "</td><td class=\"num\">" + esc(cell(f.time.cv * 100, "%.2g")) + "</td><td class=\"num\">" + esc(cell(f.gbPerS, "%.4g")) +
+         "</td><td class=\"num\">" + esc(cell(f.ofRoofline * 100, "%.3g")) + "</td><td class=\"num\">" +
+         esc(cell(f.vsReference, "%.3g")) + "</td><td>" + esc(note) + "</td></tr>\n";
+}
+
+const char kFigureHead[] =
+    "<thead><tr><th></th><th>Kernel</th><th>Launch</th><th class=\"num\">median ms</th><th class=\"num\">spread %</th>"
+    "<th class=\"num\">GB/s</th><th class=\"num\">% of copy</th><th class=\"num\">vs reference</th><th>Note</th></tr></thead>\n";
+
+void performance(const TaskReport& t, std::string& out) {
+  const PerformanceReport& p = t.performance;
+  if (!p.measured && p.problem.empty()) return;
+  out += "<h3>Performance</h3>\n<p>case " + esc(p.caseId) + " at " + std::to_string(p.width) + "&times;" +
+         std::to_string(p.height) + (p.device.empty() ? "" : ", " + esc(p.device)) + "</p>\n";
+  if (!p.problem.empty()) out += "<p class=\"problem\">" + esc(p.problem) + "</p>\n";
+  if (!p.note.empty()) out += "<p class=\"muted\">" + esc(p.note) + "</p>\n";
+  if (!p.measured) return;
+  out += "<table>\n" + std::string(kFigureHead) + "<tbody>\n";
+  if (!p.copy.kernel.empty()) figureRow("roofline", p.copy, out);
+  for (const KernelFigure& f : p.kernels) figureRow("submission", f, out);
+  for (const KernelFigure& f : p.reference) figureRow("reference", f, out);
+  out += "</tbody>\n</table>\n";
+}
+
+void sweep(const TaskReport& t, const HtmlOptions& options, std::string& out) {
+  const SweepReport& s = t.sweep;
+  if (!s.ran) return;
+  out += "<h3>RESULT_STEPS sweep</h3>\n<p>case " + esc(s.caseId) + " timed at " + std::to_string(s.width) + "&times;" +
+         std::to_string(s.height) + (s.device.empty() ? "" : ", " + esc(s.device)) + "</p>\n";
+  if (!s.note.empty()) out += "<p class=\"muted\">" + esc(s.note) + "</p>\n";
+  if (!s.chartPng.empty() || !s.chartSvg.empty()) {
+    // An SVG is only linked: embedded it would be the one resource the page does not check.
+    out += "<div class=\"images\">";
+    if (!s.chartPng.empty()) out += picture({"sweep chart (PNG)", s.chartPng}, "bandwidth and time against RESULT_STEPS", options);
+    if (!s.chartSvg.empty()) out += "<p>" + fileLink(s.chartSvg, "chart as SVG") + "</p>";
+    out += "</div>\n";
+  }
+  out += "<table>\n<thead><tr><th>Point</th><th>RESULT_STEPS</th><th>Group</th><th>Correct</th><th>Kernel</th>"
+         "<th class=\"num\">median ms</th><th class=\"num\">GB/s</th><th>Note</th></tr></thead>\n<tbody>\n";
+  for (const SweepPoint& p : s.points) {
+    const std::string head = "<td>" + esc(p.caseId) + "</td><td class=\"num\">" + std::to_string(p.steps) + "</td><td>" +
+                             std::to_string(p.group[0]) + "&times;" + std::to_string(p.group[1]) + "</td><td>" +
+                             (p.correct ? statusBadge(Status::Passed) : statusBadge(Status::Failed) + " " + esc(p.problem)) + "</td>";
+    if (p.figures.empty()) out += "<tr>" + head + "<td></td><td></td><td></td><td></td></tr>\n";
+    for (const KernelFigure& f : p.figures)
+      out += "<tr>" + head + "<td>" + esc(f.kernel) + "</td><td class=\"num\">" +
+             (f.time.medianMs > 0 ? esc(number(f.time.medianMs, "%.4g")) : "") + "</td><td class=\"num\">" +
+             (f.gbPerS > 0 ? esc(number(f.gbPerS, "%.4g")) : "") + "</td><td>" +
+             esc(f.error.empty() ? f.untrusted : "error: " + f.error) + "</td></tr>\n";
+  }
+  out += "</tbody>\n</table>\n";
+}
+
+void task(const TaskReport& t, size_t index, const HtmlOptions& options, std::string& out) {
+  out += "<section class=\"task\" id=\"" + htmlId("task-" + std::to_string(index) + "-", t.id) + "\">\n<h2>" +
+         esc(t.title.empty() ? t.id : t.title) + " <small>(" + esc(t.id) + ")</small> <span class=\"total\">" +
+         esc(formatPoints(t.points)) + " / " + esc(formatPoints(t.max)) + "</span></h2>\n";
+  out += "<p>file <code>" + esc(t.file) + "</code>" +
+         (t.present ? " <small>sha256 <code>" + esc(t.sha256) + "</code></small>" : std::string(" <strong>not found</strong>")) + "</p>\n";
+  if (!t.problem.empty()) out += "<p class=\"problem\">" + esc(t.problem) + "</p>\n";
+  for (const CriterionResult& c : t.criteria)
+    if (c.overridden) out += overrideHtml(c, true) + "\n";
+  whatFailed(t, options, out);
+  checksTable(t, out);
+  builds(t, options, out);
+  counters(t, out);
+  timings(t, out);
+  performance(t, out);
+  sweep(t, options, out);
+  out += "</section>\n";
+}
+
+void reproducibility(const GradeReport& r, std::string& out) {
+  out += "<footer>\n<h2>Reproducibility</h2>\n<dl class=\"meta\">\n";
+  out += "<dt>clgrade</dt><dd>" + esc(r.version) + "</dd>\n";
+  out += "<dt>Rubric file</dt><dd><code>" + esc(r.rubricPath) + "</code> <small>sha256 <code>" + esc(r.rubricSha256) + "</code></small></dd>\n";
+  out += "<dt>Kernels</dt><dd><code>" + esc(r.kernelsDir) + "</code></dd>\n";
+  out += "<dt>Device</dt><dd>" + esc(r.device.platform + " " + r.device.platformVersion) + "; " +
+         esc(r.device.name + ", " + r.device.version + ", driver " + r.device.driver) + "</dd>\n";
+  out += "<dt>Rule</dt><dd>max squared error &lt; " + esc(number(r.settings.rule.maxSquaredError, "%g")) +
+         ", mean squared error &lt; " + esc(number(r.settings.rule.meanSquaredError, "%g")) +
+         (r.settings.rule.skipLastRow ? ", last row not graded" : "") +
+         (r.settings.outOfBoundsWritesFail ? ", writes out of bounds fail" : "") + "</dd>\n</dl>\n";
+  if (!r.inputs.empty()) {
+    out += "<details><summary>" + std::to_string(r.inputs.size()) + " generated inputs</summary>\n<table>\n"
+           "<thead><tr><th>Input</th><th class=\"num\">Size</th><th class=\"num\">Channels</th><th>SHA-256</th></tr></thead>\n<tbody>\n";
+    for (const InputRecord& i : r.inputs)
+      out += "<tr><td>" + esc(i.name) + "</td><td class=\"num\">" + std::to_string(i.width) + "&times;" + std::to_string(i.height) +
+             "</td><td class=\"num\">" + std::to_string(i.channels) + "</td><td><code>" + esc(i.sha256) + "</code></td></tr>\n";
+    out += "</tbody>\n</table>\n</details>\n";
+  }
+  out += "</footer>\n";
+}
+
+}  // namespace
+
+std::string htmlReport(const GradeReport& r, const HtmlOptions& options) {
+  const std::string name = options.submission.empty() ? submissionName(r.kernelsDir) : options.submission;
+  std::string out = htmlPageStart("clgrade: " + (name.empty() ? std::string("report") : name) + " " +
+                                  formatPoints(r.total) + "/" + formatPoints(r.max));
+  header(r, options, out);
+  out += "<main>\n";
+  pointsTable(r, out);
+  for (size_t i = 0; i < r.tasks.size(); ++i) task(r.tasks[i], i, options, out);
+  out += "</main>\n";
+  reproducibility(r, out);
+  return out + htmlPageEnd();
+}
+
+}  // namespace clgrade

@@ -1,0 +1,289 @@
+#include "report/text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "util/files.h"
+
+namespace clgrade {
+namespace {
+
+const char kReplacement[] = "\xef\xbf\xbd";  // U+FFFD
+
+bool continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+/// Code points HTML5 calls parse errors and XML 1.0 does not allow (besides surrogates, which
+/// cannot be decoded from valid UTF-8): controls other than tab, LF, CR, and noncharacters.
+bool refused(unsigned cp) {
+  if (cp < 0x20) return cp != 0x09 && cp != 0x0A && cp != 0x0D;
+  if (cp >= 0x7F && cp <= 0x9F) return true;
+  if (cp >= 0xFDD0 && cp <= 0xFDEF) return true;
+  return (cp & 0xFFFE) == 0xFFFE;
+}
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::string cleanText(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  size_t i = 0;
+  while (i < n) {
+    const unsigned char b = s[i];
+    size_t length = 0;
+    unsigned cp = 0;
+    if (b < 0x80) {
+      length = 1;
+      cp = b;
+    } else if (b >= 0xC2 && b <= 0xDF) {
+      if (i + 1 < n && continuation(s[i + 1])) {
+        length = 2;
+        cp = ((b & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu);
+      }
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      const unsigned char lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+      if (i + 2 < n && s[i + 1] >= lo && s[i + 1] <= hi && continuation(s[i + 2])) {
+        length = 3;
+        cp = ((b & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu);
+      }
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      const unsigned char lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+      if (i + 3 < n && s[i + 1] >= lo && s[i + 1] <= hi && continuation(s[i + 2]) && continuation(s[i + 3])) {
+        length = 4;
+        cp = ((b & 0x07u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) | (s[i + 3] & 0x3Fu);
+      }
+    }
+    if (length == 0) {  // an invalid byte: replaced alone, the next one is decoded afresh
+      out += kReplacement;
+      ++i;
+      continue;
+    }
+    if (refused(cp)) out += kReplacement;
+    else out.append(text, i, length);
+    i += length;
+  }
+  return out;
+}
+
+std::string htmlEscape(const std::string& text) {
+  const std::string clean = cleanText(text);
+  std::string out;
+  out.reserve(clean.size() + clean.size() / 8);
+  for (char c : clean) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string xmlEscape(const std::string& text) {
+  const std::string clean = cleanText(text);
+  std::string out;
+  out.reserve(clean.size() + clean.size() / 8);
+  for (char c : clean) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string urlPath(const std::string& path) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string base64(const std::string& bytes) {
+  static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = (unsigned(s[i]) << 16) | (unsigned(s[i + 1]) << 8) | s[i + 2];
+    out += table[v >> 18];
+    out += table[(v >> 12) & 63];
+    out += table[(v >> 6) & 63];
+    out += table[v & 63];
+  }
+  if (i < bytes.size()) {
+    unsigned v = unsigned(s[i]) << 16;
+    if (i + 1 < bytes.size()) v |= unsigned(s[i + 1]) << 8;
+    out += table[v >> 18];
+    out += table[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::string formatPoints(double points) {
+  if (!std::isfinite(points)) return std::isnan(points) ? "nan" : (points > 0 ? "inf" : "-inf");
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.4f", points);
+  std::string s = buffer;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  if (s == "-0") s = "0";
+  return s;
+}
+
+std::string statusLabel(Status status) {
+  std::string s = statusName(status);
+  for (char& c : s)
+    if (c == '_') c = ' ';
+  return s;
+}
+
+bool statusFromName(const std::string& name, Status* status) {
+  for (Status s : {Status::Passed, Status::Failed, Status::NotMeasured, Status::Error}) {
+    if (name == statusName(s)) {
+      *status = s;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isSafeRelativePath(const std::string& path) {
+  if (path.empty() || path[0] == '/' || path.find('\\') != std::string::npos ||
+      path.find('\0') != std::string::npos || path.find(':') != std::string::npos)
+    return false;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    if (path.compare(start, end - start, "..") == 0) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+std::string pngDataUri(const std::string& reportDir, const std::string& relativePath, size_t limitBytes,
+                       std::string* err) {
+  if (!isSafeRelativePath(relativePath)) {
+    *err = "not a path inside the report folder: " + relativePath;
+    return "";
+  }
+  std::string bytes;
+  const std::string full = (reportDir.empty() ? std::string(".") : reportDir) + "/" + relativePath;
+  if (!readFile(full, &bytes, err, limitBytes)) return "";
+  if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n", 8) != 0) {
+    *err = relativePath + " is not a PNG file";
+    return "";
+  }
+  return "data:image/png;base64," + base64(bytes);
+}
+
+std::vector<ImageSet> imageSets(const std::vector<Evidence>& evidence, std::vector<const Evidence*>* others) {
+  std::vector<ImageSet> sets;
+  std::map<std::string, size_t> byStem;
+  std::set<std::string> seen;
+  for (const Evidence& e : evidence) {
+    if (e.path.empty() || !seen.insert(e.path).second) continue;
+    const Evidence* ImageSet::*slot = nullptr;
+    std::string suffix;
+    if (endsWith(e.path, "_diff.png")) slot = &ImageSet::difference, suffix = "_diff.png";
+    else if (endsWith(e.path, "_expected.png")) slot = &ImageSet::expected, suffix = "_expected.png";
+    else if (endsWith(e.path, "_actual.png")) slot = &ImageSet::actual, suffix = "_actual.png";
+    if (!slot) {
+      if (others) others->push_back(&e);
+      continue;
+    }
+    const std::string stem = e.path.substr(0, e.path.size() - suffix.size());
+    auto it = byStem.find(stem);
+    if (it == byStem.end()) {
+      it = byStem.emplace(stem, sets.size()).first;
+      sets.push_back(ImageSet{stem});
+    }
+    sets[it->second].*slot = &e;
+  }
+  return sets;
+}
+
+std::vector<CaseImages> criterionImages(const TaskReport& task, const CriterionResult& criterion, bool hiddenCases) {
+  std::vector<CaseImages> list;
+  std::set<std::string> seen;  // two criteria's checks never share a case's files, but one criterion may name a check twice
+  for (const std::string& id : criterion.checks)
+    for (const CheckResult& check : task.checks) {
+      if (check.id != id || !seen.insert(id).second) continue;
+      for (const CaseOutcome& o : check.cases) {
+        if (o.status == Status::Passed || (!o.visible && !hiddenCases)) continue;
+        for (const ImageSet& set : imageSets(o.evidence)) list.push_back({&check, &o, set});
+      }
+    }
+  return list;
+}
+
+std::string overrideLine(const CriterionResult& c) {
+  if (!c.overridden) return "";
+  std::string line = "Instructor override: " + formatPoints(c.points) + " of " + formatPoints(c.max) +
+                     " points (measured " + formatPoints(c.originalPoints) + ")";
+  if (!c.overrideAuthor.empty()) line += " by " + c.overrideAuthor;
+  if (!c.overrideComment.empty()) line += ": " + c.overrideComment;
+  return line;
+}
+
+std::string criterionDetails(const TaskReport& task, const CriterionResult& criterion, const DetailOptions& options) {
+  std::string out;
+  auto line = [&out](const std::string& indent, const std::string& text) { out += indent + text + "\n"; };
+  if (criterion.overridden) line("", overrideLine(criterion));
+  if (!task.problem.empty()) line("", "task " + task.id + ": " + task.problem);
+  for (const std::string& id : criterion.checks) {
+    const CheckResult* check = nullptr;
+    for (const CheckResult& c : task.checks)
+      if (c.id == id) check = &c;
+    if (!check || check->status == Status::Passed) continue;
+    line("", check->id + " " + statusName(check->status) + ": " + check->message);
+    size_t listed = 0, skipped = 0;
+    for (const CaseOutcome& o : check->cases) {
+      if (o.status == Status::Passed) continue;
+      if (listed == options.casesPerCheck) {
+        ++skipped;
+        continue;
+      }
+      ++listed;
+      line("  ", "case " + o.caseId + (o.visible ? "" : " (hidden)") + " " + statusName(o.status) + ": " + o.message);
+      if (!o.visible && !options.hiddenCaseDetails) continue;
+      for (size_t i = 0; i < o.details.size() && i < options.detailLines; ++i) line("    ", o.details[i]);
+      if (o.details.size() > options.detailLines)
+        line("    ", "... " + std::to_string(o.details.size() - options.detailLines) + " more lines in report.json");
+    }
+    if (skipped) line("  ", "... " + std::to_string(skipped) + " more cases that did not pass");
+  }
+  return out;
+}
+
+}  // namespace clgrade

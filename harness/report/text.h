@@ -1,0 +1,84 @@
+// Text helpers the renderers share: every string that reaches a report may come from a student
+// (kernel source lines, compiler logs, file names) and may hold markup or bytes that are not UTF-8.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "checks/result.h"
+#include "report/model.h"
+
+namespace clgrade {
+
+/// Valid UTF-8 that XML 1.0 and HTML5 accept as character data: each byte of an invalid sequence
+/// (overlong, surrogate, truncated, stray continuation) becomes U+FFFD, and so do C0 controls other
+/// than tab, LF and CR, DEL and C1 controls, and U+FFFE / U+FFFF.
+std::string cleanText(const std::string& text);
+
+/// cleanText, then & < > " ' as character references: safe in HTML text and in quoted attributes.
+std::string htmlEscape(const std::string& text);
+
+/// cleanText, then & < > " ' and tab, LF, CR as character references (so attribute values keep
+/// their line breaks through XML attribute normalization).
+std::string xmlEscape(const std::string& text);
+
+/// A relative path as a URL: each byte outside A-Z a-z 0-9 - . _ ~ / percent-encoded.
+std::string urlPath(const std::string& path);
+
+std::string base64(const std::string& bytes);
+
+/// Points as people write them: "2", "2.5", "0.3333" (at most 4 decimals, no exponent).
+std::string formatPoints(double points);
+
+/// "passed", "failed", "not measured", "error".
+std::string statusLabel(Status status);
+
+/// The inverse of statusName; false for an unknown name.
+bool statusFromName(const std::string& name, Status* status);
+
+/// A path from a report that stays inside the report folder: relative, no ".." component, no
+/// backslash or NUL byte.
+bool isSafeRelativePath(const std::string& path);
+
+/// Reads <reportDir>/<relativePath> as a PNG (signature checked, at most `limitBytes`) and returns
+/// it as a data:image/png;base64 URI; empty with the reason in *err otherwise.
+std::string pngDataUri(const std::string& reportDir, const std::string& relativePath, size_t limitBytes,
+                       std::string* err);
+
+/// The difference heat map of a failed comparison with the expected and actual pictures beside it:
+/// evidence.cpp writes <stem>_diff.png, <stem>_expected.png and <stem>_actual.png.
+struct ImageSet {
+  std::string stem;  ///< "evidence/conv3x3/edge/output"
+  const Evidence* difference = nullptr;
+  const Evidence* expected = nullptr;
+  const Evidence* actual = nullptr;
+};
+
+/// The PNG sets among `evidence`, in order of first appearance; *others gets every other file
+/// (PFM, logs, listings), each once.
+std::vector<ImageSet> imageSets(const std::vector<Evidence>& evidence, std::vector<const Evidence*>* others = nullptr);
+
+/// The picture sets of a criterion's checks, case by case (failing cases only), each with the check
+/// and case they show; hidden cases only when `hiddenCases`.
+struct CaseImages {
+  const CheckResult* check = nullptr;
+  const CaseOutcome* outcome = nullptr;
+  ImageSet images;
+};
+std::vector<CaseImages> criterionImages(const TaskReport& task, const CriterionResult& criterion, bool hiddenCases);
+
+/// What a reader needs to know about one criterion beyond its one-line message: its checks that did
+/// not pass, their failing cases with messages and details, and the instructor's override. Plain text
+/// for Gradescope, PrairieLearn and JUnit.
+struct DetailOptions {
+  size_t detailLines = 12;         ///< per case; the rest is counted ("... 40 more lines")
+  size_t casesPerCheck = 4;        ///< failing cases listed per check
+  bool hiddenCaseDetails = false;  ///< details of hidden cases (their message is always shown)
+};
+std::string criterionDetails(const TaskReport& task, const CriterionResult& criterion,
+                             const DetailOptions& options = {});
+
+/// "Instructor override: 3 of 3 points (measured 0) by ta1: comment"; empty when not overridden.
+std::string overrideLine(const CriterionResult& criterion);
+
+}  // namespace clgrade

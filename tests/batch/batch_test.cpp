@@ -1,0 +1,318 @@
+// clgrade batch end to end, through the executable as an instructor runs it:
+//  - the hostile corpus (tests/hostile: each case a submission that does harm, with expected.json)
+//    plus two sample submissions, graded in one batch: every outcome as expected, the samples'
+//    totals unchanged, the batch finishes;
+//  - a batch killed with SIGKILL after its first submission and started again writes the same
+//    class.json as a batch that ran in one go, leaves no orphan writing, and a third run grades nothing;
+//  - the samples' files that stand for the reference's are still identical to it.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "util/files.h"
+#include "util/subprocess.h"
+#include "../test_env.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace clgrade {
+namespace {
+
+const std::string kRoot = test::sourceDir();
+const std::vector<std::string> kAllTasks{"conv3x3", "separable", "bilateral", "histogram"};
+
+fs::path scratch(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_batch_" + std::to_string(getpid())) / name;
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+std::string slurp(const fs::path& p) {
+  std::string text, err;
+  if (!readFile(p.string(), &text, &err, size_t(512) << 20)) ADD_FAILURE() << err;
+  return text;
+}
+
+json readJson(const fs::path& p) { return json::parse(slurp(p)); }
+
+struct CliRun {
+  ProcessResult process;
+  std::string out, err;
+};
+
+/// Runs build/clgrade with `args`; `monitor` may stop it (with SIGKILL) as ProcessSpec::monitor does.
+CliRun clgrade(const std::vector<std::string>& args, const fs::path& logs, double timeout,
+            std::function<std::string(double)> monitor = nullptr) {
+  ProcessSpec spec;
+  const char* exe = std::getenv("CLGRADE_EXECUTABLE");  // another machine's copy of the build
+  spec.argv = {exe && *exe ? exe : CLGRADE_EXECUTABLE};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.timeoutSeconds = timeout;
+  spec.stdoutPath = (logs / "stdout.txt").string();
+  spec.stderrPath = (logs / "stderr.txt").string();
+  spec.monitor = std::move(monitor);
+  CliRun run;
+  run.process = runProcess(spec);
+  run.out = slurp(spec.stdoutPath);
+  run.err = slurp(spec.stderrPath);
+  return run;
+}
+
+/// PoCL, as CI has it (CLGRADE_TEST_DEVICE=gpu runs the same tests on a GPU, with more room).
+bool onCpu() { return test::deviceSpec() == "cpu"; }
+
+/// The batch options of these tests. The hostile corpus runs with short limits (20 s a task on
+/// PoCL), so the suite stays fast; samples alone get room, since their class results must not depend
+/// on the load. On a GPU every task is timed at 4096 x 4096 and takes longer and more host memory.
+std::vector<std::string> batchArgs(const fs::path& corpus, const fs::path& out, std::string taskTimeout = "20") {
+  if (!onCpu() && taskTimeout == "20") taskTimeout = "150";  // an H100's separable task takes over 60 s with 2 jobs
+  return {"batch",          corpus.string(), "--out",           out.string(), "--jobs",        "2",   "--device",
+          test::deviceSpec(), "--task-timeout", taskTimeout, "--build-timeout", "10", "--task-memory",
+          onCpu() ? "1024" : "4096"};
+}
+
+/// The worst criterion status of a task (error > failed > not_measured > passed).
+std::string taskStatus(const json& task) {
+  const std::vector<std::string> order{"passed", "not_measured", "failed", "error"};
+  size_t worst = 0;
+  for (const json& c : task["criteria"]) {
+    const auto it = std::find(order.begin(), order.end(), c["status"].get<std::string>());
+    worst = std::max(worst, size_t(it - order.begin()));
+  }
+  return order[worst];
+}
+
+/// What a report says about a task that did not pass: its problem, else the messages of its
+/// failing checks and their failing cases.
+std::string explanation(const json& task) {
+  if (!task["problem"].get<std::string>().empty()) return task["problem"];
+  std::string text;
+  for (const json& check : task["checks"]) {
+    if (check["status"] != "failed" && check["status"] != "error") continue;
+    text += check["message"].get<std::string>() + "\n";
+    for (const json& o : check["cases"])
+      if (o["status"] == "failed" || o["status"] == "error") text += o["message"].get<std::string>() + "\n";
+  }
+  return text;
+}
+
+/// A file of `bytes` bytes: a small kernel, then comment lines.
+void generateSource(const fs::path& path, size_t bytes) {
+  std::ofstream out(path, std::ios::binary);
+  std::string text =
+      "__kernel void Convolution(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel,\n"
+      "                          uint Width, uint Height, uint Pitch)\n"
+      "{\n    d_Dst[get_global_id(1) * Pitch + get_global_id(0)] = 0.0f;\n}\n";
+  const std::string line = "// padding: a source far larger than any kernel needs, to test the size limit\n";
+  while (text.size() + line.size() <= bytes) text += line;
+  text.append(bytes - text.size(), ' ');
+  out << text;
+}
+
+/// Copies tests/hostile/<case> into `dir`/<case> and applies its expected.json's fill, links,
+/// fifos and generated files. Returns the expectations by case.
+std::map<std::string, json> buildHostileCorpus(const fs::path& dir) {
+  std::map<std::string, json> cases;
+  const fs::path reference = fs::path(kRoot) / "reference" / "kernels";
+  for (const fs::directory_entry& entry : fs::directory_iterator(fs::path(kRoot) / "tests" / "hostile")) {
+    if (!entry.is_directory() || !fs::exists(entry.path() / "expected.json")) continue;
+    const std::string name = entry.path().filename().string();
+    const json expected = readJson(entry.path() / "expected.json");
+    const fs::path dest = dir / name;
+    fs::create_directories(dest);
+    for (const fs::directory_entry& f : fs::directory_iterator(entry.path()))
+      if (f.path().filename() != "expected.json")
+        fs::copy(f.path(), dest / f.path().filename(), fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    const fs::path kernels = fs::is_directory(dest / "kernels") ? dest / "kernels" : dest;
+    const json fill = expected.contains("fill") ? expected["fill"] : json::array();
+    const json links = expected.contains("links") ? expected["links"] : json::object();
+    const json fifos = expected.contains("fifos") ? expected["fifos"] : json::array();
+    const json generate = expected.contains("generate") ? expected["generate"] : json::object();
+    for (const json& file : fill)
+      fs::copy_file(reference / file.get<std::string>(), kernels / file.get<std::string>());
+    for (const auto& [link, target] : links.items()) {
+      std::string t = target.get<std::string>();
+      if (t.rfind("@REFERENCE@", 0) == 0) t = reference.string() + t.substr(11);
+      fs::create_symlink(t, kernels / link);
+    }
+    for (const json& fifo : fifos)
+      EXPECT_EQ(mkfifo((kernels / fifo.get<std::string>()).c_str(), 0644), 0);
+    for (const auto& [file, bytes] : generate.items())
+      generateSource(kernels / file, bytes.get<size_t>());
+    cases[name] = expected;
+  }
+  return cases;
+}
+
+TEST(HostileCorpus, EveryOutcomeAsExpectedAndNothingElseAffected) {
+  const fs::path corpus = scratch("hostile");
+  const fs::path out = scratch("hostile-out");
+  const std::map<std::string, json> cases = buildHostileCorpus(corpus);
+  ASSERT_GE(cases.size(), 20u) << "the hostile corpus has fewer than 20 cases";
+  // Two samples in the same batch: their totals must be what the end-to-end tests expect.
+  const std::vector<std::string> samples{"reference", "histogram_bin_formula"};
+  for (const std::string& s : samples)
+    fs::copy(fs::path(kRoot) / "submissions" / s, corpus / s, fs::copy_options::recursive);
+
+  const CliRun run = clgrade(batchArgs(corpus, out), scratch("hostile-logs"), 900);
+  ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
+  EXPECT_NE(run.err.find("[" + std::to_string(cases.size() + 2) + "/" + std::to_string(cases.size() + 2) + "]"),
+            std::string::npos)
+      << "no progress line for the last submission:\n" << run.err;
+  EXPECT_FALSE(fs::exists(out / ".partial")) << "the batch left a half-graded folder";
+
+  const json classResults = readJson(out / "class.json");
+  EXPECT_EQ(classResults["submissions"].size(), cases.size() + samples.size());
+
+  for (const auto& [name, expected] : cases) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(fs::exists(out / name / "batch.json")) << "no completed results for " << name;
+    // nlohmann refuses invalid UTF-8: parsing proves the report is valid JSON text.
+    json report;
+    ASSERT_NO_THROW(report = readJson(out / name / "report.json"));
+    ASSERT_EQ(report["tasks"].size(), kAllTasks.size());
+    for (const json& task : report["tasks"]) {
+      const std::string id = task["id"];
+      SCOPED_TRACE(id);
+      const json want = expected["tasks"].contains(id)
+                            ? expected["tasks"][id]
+                            : json{{"status", "failed"}, {"message", "is missing from the kernels folder"}};
+      const std::string status = taskStatus(task);
+      std::string wantStatus = want["status"];
+      // Off the CPU machine Oclgrind may be missing: its checks are then not_measured, not passed.
+      if (!onCpu() && wantStatus == "passed") wantStatus = "passed|not_measured";
+      EXPECT_TRUE(std::regex_match(status, std::regex(wantStatus)))
+          << "status " << status << ", expected " << wantStatus << ": " << explanation(task);
+      if (status == "passed") {
+        EXPECT_EQ(task["points"], task["max"]);
+      }
+      if (want.contains("message")) {
+        EXPECT_TRUE(std::regex_search(explanation(task), std::regex(want["message"].get<std::string>())))
+            << "the report says:\n" << explanation(task) << "\nexpected to match: " << want["message"];
+      }
+      // What kernels print is kept up to 1 MiB, the rest counted.
+      const json& process = task["process"];
+      if (process.contains("kernel_output_bytes") && process["kernel_output_bytes"].get<uint64_t>() > 0) {
+        const fs::path output = out / name / process["kernel_output"].get<std::string>();
+        const uint64_t printed = process["kernel_output_bytes"].get<uint64_t>(), limit = uint64_t(1) << 20;
+        EXPECT_EQ(fs::file_size(output), std::min(printed, limit));
+        EXPECT_EQ(process["kernel_output_truncated"].get<bool>(), printed > limit);
+      }
+      // (A GPU driver may print nothing of a kernel that was stopped before it ended.)
+      if (want.value("output_truncated", false) && onCpu()) {
+        EXPECT_TRUE(process["kernel_output_truncated"].get<bool>());
+      }
+    }
+  }
+  for (const std::string& s : samples) {
+    SCOPED_TRACE(s);
+    const json expected = readJson(fs::path(kRoot) / "submissions" / s / "expected.json");
+    const json report = readJson(out / s / "report.json");
+    if (onCpu()) {
+      EXPECT_EQ(report["total"].get<double>(), expected["scores"]["four_tasks"].get<double>());
+    }
+    for (const json& task : report["tasks"]) EXPECT_EQ(task["problem"], "") << task["id"];
+  }
+  if (!HasFailure()) fs::remove_all(out);
+}
+
+/// Names and contents of every file under `dir` (sizes for large ones), to see whether anything changed.
+std::string snapshot(const fs::path& dir) {
+  std::ostringstream s;
+  std::vector<std::string> lines;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
+    std::error_code ec;
+    const auto size = it->is_regular_file(ec) ? fs::file_size(it->path(), ec) : 0;
+    lines.push_back(it->path().string() + " " + std::to_string(size));
+  }
+  std::sort(lines.begin(), lines.end());
+  for (const std::string& l : lines) s << l << "\n";
+  return s.str();
+}
+
+TEST(Batch, KilledAndResumedWritesTheSameClassResults) {
+  const fs::path corpus = scratch("resume");
+  const std::vector<std::string> samples{"reference", "template", "histogram_bin_formula", "missing_barrier"};
+  for (const std::string& s : samples)
+    fs::copy(fs::path(kRoot) / "submissions" / s, corpus / s, fs::copy_options::recursive);
+
+  // In one go.
+  const fs::path once = scratch("resume-once");
+  const CliRun a = clgrade(batchArgs(corpus, once, "120"), scratch("resume-logs-a"), 600);
+  ASSERT_TRUE(a.process.ok()) << a.process.describe() << "\n" << a.err;
+  const std::string expected = slurp(once / "class.json");
+  ASSERT_EQ(readJson(once / "class.json")["submissions"].size(), samples.size());
+
+  // Killed with SIGKILL as soon as one submission is complete (the other job is then mid-way).
+  const fs::path twice = scratch("resume-twice");
+  auto oneComplete = [&](double) -> std::string {
+    int complete = 0;
+    for (const std::string& s : samples) complete += fs::exists(twice / s / "batch.json");
+    return complete >= 1 ? "kill -9" : "";
+  };
+  const CliRun killed = clgrade(batchArgs(corpus, twice, "120"), scratch("resume-logs-b"), 600, oneComplete);
+  ASSERT_EQ(killed.process.stoppedBy, "kill -9") << killed.process.describe() << "\n" << killed.err;
+  ASSERT_EQ(killed.process.signal, SIGKILL);
+  // Its task children die with it (no orphan keeps writing into the results).
+  sleep(1);
+  const std::string before = snapshot(twice);
+  sleep(2);
+  EXPECT_EQ(snapshot(twice), before) << "something still writes into the results after the batch was killed";
+  int complete = 0;
+  for (const std::string& s : samples) complete += fs::exists(twice / s / "batch.json");
+  ASSERT_LT(complete, int(samples.size())) << "the batch finished before it could be killed";
+
+  // Started again: grades only what is missing, then writes the same class results.
+  const CliRun resumed = clgrade(batchArgs(corpus, twice, "120"), scratch("resume-logs-c"), 600);
+  ASSERT_TRUE(resumed.process.ok()) << resumed.process.describe() << "\n" << resumed.err;
+  EXPECT_NE(resumed.err.find(std::to_string(complete) + " already graded, " + std::to_string(samples.size() - complete) +
+                             " to grade"),
+            std::string::npos)
+      << resumed.err;
+  EXPECT_EQ(slurp(twice / "class.json"), expected);
+  EXPECT_FALSE(fs::exists(twice / ".partial"));
+
+  // Once more: nothing left to grade, nothing changes.
+  const CliRun again = clgrade(batchArgs(corpus, twice, "120"), scratch("resume-logs-d"), 120);
+  ASSERT_TRUE(again.process.ok()) << again.err;
+  EXPECT_NE(again.err.find(std::to_string(samples.size()) + " already graded, 0 to grade"), std::string::npos)
+      << again.err;
+  EXPECT_EQ(slurp(twice / "class.json"), expected);
+  if (!HasFailure()) {
+    fs::remove_all(once);
+    fs::remove_all(twice);
+  }
+}
+
+TEST(Samples, CopiedFilesAreStillTheReferences) {
+  std::ifstream list(kRoot + "/tests/batch/sample_copies.txt");
+  std::string line;
+  int compared = 0;
+  while (std::getline(list, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string copy, original;
+    words >> copy >> original;
+    EXPECT_FALSE(fs::is_symlink(kRoot + "/" + copy)) << copy;
+    EXPECT_EQ(slurp(kRoot + "/" + copy), slurp(kRoot + "/" + original))
+        << copy << " is no longer a copy of " << original
+        << ": copy them again (cmake -P tests/batch/sync_sample_copies.cmake, from the repository root)";
+    ++compared;
+  }
+  EXPECT_GT(compared, 40);
+}
+
+}  // namespace
+}  // namespace clgrade

@@ -1,0 +1,2 @@
+/* The compiler quotes these bytes back in its log. */
+#error "déjà vu ÿþ"

@@ -1,0 +1,2 @@
+// Includes itself.
+#include "Convolution3x3.cl"

@@ -1,0 +1,263 @@
+// Gradescope results.json, PrairieLearn results.json and JUnit XML from the one result model: each
+// against its required fields and types (schemas in tests/data/report_schemas), JUnit through tinyxml2.
+#include <gtest/gtest.h>
+
+#include <tinyxml2.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/gradescope.h"
+#include "report/junit.h"
+#include "report/prairielearn.h"
+#include "report/text.h"
+#include "report_fixture.h"
+
+namespace clgrade {
+namespace {
+
+using reporttest::kHostile;
+using reporttest::overriddenReport;
+using reporttest::richReport;
+using reporttest::validate;
+
+// ---- Gradescope
+
+TEST(Gradescope, FollowsTheSpec) {
+  const std::string text = gradescopeResults(overriddenReport());
+  EXPECT_EQ(validate(text, "gradescope_results.schema.json"), "");
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_DOUBLE_EQ(j["score"].get<double>(), 5);
+  EXPECT_EQ(j["execution_time"], 13);
+  ASSERT_EQ(j["tests"].size(), 6u);  // one per criterion
+  const auto& t = j["tests"][0];
+  EXPECT_EQ(t["name"], "conv3x3 / convolution: Correct convolution");
+  EXPECT_EQ(t["number"], "1.1");
+  EXPECT_DOUBLE_EQ(t["max_score"].get<double>(), 3);
+  EXPECT_EQ(t["visibility"], "visible");
+  EXPECT_EQ(j["tests"][1]["status"], "passed");
+  EXPECT_EQ(j["tests"][2]["status"], "failed");  // error
+  EXPECT_EQ(j["tests"][3]["status"], "failed");  // not measured: 0 points, with the reason
+  EXPECT_NE(j["tests"][3]["output"].get<std::string>().find("not measured: steps_sweep: not implemented yet"), std::string::npos);
+  // Student text stays text, never HTML or Markdown.
+  EXPECT_EQ(j["output_format"], "text");
+  EXPECT_EQ(j["test_output_format"], "text");
+  EXPECT_EQ(j["test_name_format"], "text");
+  EXPECT_TRUE(j["leaderboard"].is_array());
+  EXPECT_TRUE(j["leaderboard"].empty());
+  EXPECT_FALSE(j.contains("visibility"));
+}
+
+TEST(Gradescope, OutputListsTheFailingCasesAndHidesHiddenDetails) {
+  const nlohmann::json j = nlohmann::json::parse(gradescopeResults(richReport()));
+  const std::string failed = j["tests"][0]["output"];
+  EXPECT_NE(failed.find("case edge failed: 12 values wrong"), std::string::npos) << failed;
+  EXPECT_NE(failed.find("(0,0) ch0: expected 0.5, got 0.25"), std::string::npos) << failed;
+  const std::string errored = j["tests"][2]["output"];
+  EXPECT_NE(errored.find("case secret_size (hidden) error"), std::string::npos) << errored;
+  EXPECT_EQ(errored.find("hidden detail"), std::string::npos) << errored;
+  GradescopeOptions all;
+  all.details.hiddenCaseDetails = true;
+  const nlohmann::json k = nlohmann::json::parse(gradescopeResults(richReport(), all));
+  EXPECT_NE(k["tests"][2]["output"].get<std::string>().find("hidden detail: 1023x767"), std::string::npos);
+}
+
+TEST(Gradescope, VisibilityPerTaskAndCriterion) {
+  GradescopeOptions options;
+  options.visibility = "after_published";
+  options.testVisibility = {{"separable", "hidden"}, {"separable.steps", "visible"}};
+  options.resultVisibility = "after_due_date";
+  const std::string text = gradescopeResults(richReport(), options);
+  EXPECT_EQ(validate(text, "gradescope_results.schema.json"), "");
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["visibility"], "after_due_date");
+  EXPECT_EQ(j["tests"][0]["visibility"], "after_published");
+  EXPECT_EQ(j["tests"][2]["visibility"], "hidden");
+  EXPECT_EQ(j["tests"][3]["visibility"], "visible");
+}
+
+TEST(Gradescope, OverrideIsShown) {
+  const nlohmann::json j = nlohmann::json::parse(gradescopeResults(overriddenReport()));
+  const auto& t = j["tests"][0];
+  EXPECT_DOUBLE_EQ(t["score"].get<double>(), 3);
+  EXPECT_EQ(t["extra_data"]["overridden"], true);
+  EXPECT_DOUBLE_EQ(t["extra_data"]["original_points"].get<double>(), 0);
+  EXPECT_NE(std::find(t["tags"].begin(), t["tags"].end(), "overridden"), t["tags"].end());
+  EXPECT_NE(t["output"].get<std::string>().find("Instructor override: 3 of 3 points (measured 0) by ta1: edge handling accepted"),
+            std::string::npos);
+  EXPECT_NE(j["output"].get<std::string>().find("convolution: 3/3 failed (overridden, measured 0)"), std::string::npos);
+  EXPECT_EQ(j["tests"][1]["extra_data"]["overridden"], false);
+}
+
+TEST(Gradescope, LeaderboardFromEntriesAndFromBandwidth) {
+  GradeReport r = richReport();
+  EXPECT_EQ(bandwidthLeaderboard(r).size(), 1u);
+  EXPECT_EQ(bandwidthLeaderboard(r)[0].name, "conv3x3 Convolution GB/s");
+  EXPECT_DOUBLE_EQ(bandwidthLeaderboard(r)[0].value, 1234.57);
+  r.tasks[0].performance.kernels[0].untrusted = "CPU device: indicative only";
+  EXPECT_TRUE(bandwidthLeaderboard(r).empty());
+
+  GradescopeOptions options;
+  options.leaderboard = {{"conv3x3 GB/s", 1234.5, "desc"}, {"total ms", 0.25, "asc"}, {"broken", std::nan(""), "asc"}};
+  const std::string text = gradescopeResults(richReport(), options);
+  EXPECT_EQ(validate(text, "gradescope_results.schema.json"), "");
+  const nlohmann::json j = nlohmann::json::parse(text);
+  ASSERT_EQ(j["leaderboard"].size(), 2u);  // NaN is not JSON: left out
+  EXPECT_EQ(j["leaderboard"][1]["name"], "total ms");
+  EXPECT_EQ(j["leaderboard"][1]["order"], "asc");
+}
+
+TEST(Gradescope, SurvivesHostileText) {
+  std::string text;
+  ASSERT_NO_THROW(text = gradescopeResults(richReport()));
+  EXPECT_TRUE(reporttest::validUtf8(text));
+  EXPECT_NO_THROW(nlohmann::json::parse(text));
+}
+
+// ---- PrairieLearn
+
+TEST(PrairieLearn, FollowsTheSpecWithImages) {
+  PrairieLearnOptions options;
+  options.reportDir = reporttest::makeReportDir("pl");
+  const std::string text = prairieLearnResults(overriddenReport(), options);
+  EXPECT_EQ(validate(text, "prairielearn_results.schema.json"), "");
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["gradable"], true);
+  EXPECT_DOUBLE_EQ(j["score"].get<double>(), 5.0 / 20);
+  ASSERT_EQ(j["tests"].size(), 6u);
+  const auto& t = j["tests"][0];
+  EXPECT_EQ(t["name"], "conv3x3 / convolution");
+  EXPECT_DOUBLE_EQ(t["points"].get<double>(), 3);
+  EXPECT_DOUBLE_EQ(t["max_points"].get<double>(), 3);
+  EXPECT_NE(t["message"].get<std::string>().find("Instructor override: 3 of 3 points (measured 0)"), std::string::npos);
+  EXPECT_EQ(t["description"], "Correct convolution (checks: output)");
+  ASSERT_EQ(t["images"].size(), 3u);  // difference, expected, actual
+  EXPECT_NE(t["images"][0]["label"].get<std::string>().find("output, case edge: difference"), std::string::npos);
+  EXPECT_NE(t["images"][1]["label"].get<std::string>().find("expected"), std::string::npos);
+  // The data URI holds the PNG file itself.
+  std::string png, err;
+  ASSERT_TRUE(readFile(options.reportDir + "/evidence/conv3x3/edge/output_diff.png", &png, &err)) << err;
+  const std::string url = t["images"][0]["url"];
+  EXPECT_EQ(reporttest::base64Decode(url.substr(std::string("data:image/png;base64,").size())), png);
+  EXPECT_TRUE(j["tests"][1]["images"].empty());
+}
+
+TEST(PrairieLearn, ScoreStaysAFractionAndImagesStayWithinTheBudget) {
+  GradeReport r = richReport();
+  PrairieLearnOptions options;
+  options.reportDir = reporttest::makeReportDir("pl_budget");
+  options.imageBudgetBytes = 10;
+  nlohmann::json j = nlohmann::json::parse(prairieLearnResults(r, options));
+  EXPECT_TRUE(j["tests"][0]["images"].empty());
+  EXPECT_NE(j["tests"][0]["output"].get<std::string>().find("not included"), std::string::npos);
+  options.reportDir = "/nonexistent";
+  options.imageBudgetBytes = 1 << 20;
+  j = nlohmann::json::parse(prairieLearnResults(r, options));
+  EXPECT_TRUE(j["tests"][0]["images"].empty());  // a missing file is named, not fatal
+  r.max = 0;
+  r.total = 0;
+  j = nlohmann::json::parse(prairieLearnResults(r, options));
+  EXPECT_DOUBLE_EQ(j["score"].get<double>(), 0);
+  EXPECT_EQ(validate(j.dump(), "prairielearn_results.schema.json"), "");
+}
+
+// ---- JUnit
+
+const tinyxml2::XMLElement* child(const tinyxml2::XMLElement* e, const char* name, const char* attr = nullptr,
+                                  const char* value = nullptr) {
+  for (auto* c = e->FirstChildElement(name); c; c = c->NextSiblingElement(name))
+    if (!attr || (c->Attribute(attr) && std::string(c->Attribute(attr)) == value)) return c;
+  return nullptr;
+}
+
+std::string property(const tinyxml2::XMLElement* testcase, const char* name) {
+  const auto* props = testcase->FirstChildElement("properties");
+  if (!props) return "(no properties)";
+  const auto* p = child(props, "property", "name", name);
+  return p ? p->Attribute("value") : "(none)";
+}
+
+TEST(Junit, ParsesWithCorrectCounts) {
+  const std::string xml = junitXml(overriddenReport());
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS) << doc.ErrorStr();
+  const auto* root = doc.RootElement();
+  ASSERT_STREQ(root->Name(), "testsuites");
+  EXPECT_EQ(root->IntAttribute("tests"), 6);
+  EXPECT_EQ(root->IntAttribute("failures"), 3);
+  EXPECT_EQ(root->IntAttribute("errors"), 1);
+  EXPECT_EQ(root->IntAttribute("skipped"), 1);
+  EXPECT_DOUBLE_EQ(root->DoubleAttribute("time"), 12.5);
+  int suites = 0, total = 0;
+  for (auto* suite = root->FirstChildElement("testsuite"); suite; suite = suite->NextSiblingElement("testsuite")) {
+    ++suites;
+    int tests = 0, failures = 0, errors = 0, skipped = 0;
+    for (auto* tc = suite->FirstChildElement("testcase"); tc; tc = tc->NextSiblingElement("testcase")) {
+      ++tests;
+      EXPECT_STREQ(tc->Attribute("classname"), suite->Attribute("name"));
+      failures += tc->FirstChildElement("failure") != nullptr;
+      errors += tc->FirstChildElement("error") != nullptr;
+      skipped += tc->FirstChildElement("skipped") != nullptr;
+    }
+    EXPECT_EQ(suite->IntAttribute("tests"), tests) << suite->Attribute("name");
+    EXPECT_EQ(suite->IntAttribute("failures"), failures);
+    EXPECT_EQ(suite->IntAttribute("errors"), errors);
+    EXPECT_EQ(suite->IntAttribute("skipped"), skipped);
+    EXPECT_STREQ(suite->Attribute("timestamp"), "2025-05-01T10:00:00Z");
+    total += tests;
+  }
+  EXPECT_EQ(suites, 3);
+  EXPECT_EQ(total, 6);
+}
+
+TEST(Junit, OneTestcasePerCriterionWithPointsAndOutcome) {
+  const std::string xml = junitXml(overriddenReport());
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS) << doc.ErrorStr();
+  const auto* conv = child(doc.RootElement(), "testsuite", "name", "conv3x3");
+  ASSERT_TRUE(conv);
+  EXPECT_EQ(property(conv, "points"), "5");
+  const auto* convolution = child(conv, "testcase", "name", "convolution");
+  ASSERT_TRUE(convolution);
+  EXPECT_STREQ(convolution->Attribute("classname"), "conv3x3");
+  EXPECT_EQ(property(convolution, "points"), "3");
+  EXPECT_EQ(property(convolution, "max"), "3");
+  EXPECT_EQ(property(convolution, "overridden"), "true");
+  EXPECT_EQ(property(convolution, "original_points"), "0");
+  EXPECT_EQ(property(convolution, "override_comment"), "edge handling accepted, see mail of 3 May <ok>");
+  EXPECT_EQ(property(convolution, "override_author"), "ta1");
+  const auto* failure = convolution->FirstChildElement("failure");
+  ASSERT_TRUE(failure);
+  EXPECT_STREQ(failure->Attribute("message"), "output: case edge: 12 values wrong");
+  EXPECT_NE(std::string(failure->GetText()).find("case edge failed"), std::string::npos);
+  const auto* tile = child(conv, "testcase", "name", "tile_load");
+  EXPECT_FALSE(tile->FirstChildElement("failure") || tile->FirstChildElement("error") || tile->FirstChildElement("skipped"));
+  EXPECT_EQ(property(tile, "overridden"), "(none)");
+
+  const auto* sep = child(doc.RootElement(), "testsuite", "name", "separable");
+  const auto* steps = child(sep, "testcase", "name", "steps");
+  const auto* skipped = steps->FirstChildElement("skipped");
+  ASSERT_TRUE(skipped);
+  EXPECT_STREQ(skipped->Attribute("message"), "steps_sweep: not implemented yet");
+  EXPECT_EQ(property(steps, "title"), "RESULT_STEPS chart, \"fast\" & <right>");
+  const auto* error = child(sep, "testcase", "name", "horizontal")->FirstChildElement("error");
+  ASSERT_TRUE(error);
+  // Markup and bytes that are not UTF-8 arrive as text: escaped, the bytes replaced.
+  EXPECT_EQ(std::string(error->Attribute("message")), "horizontal: CL_OUT_OF_RESOURCES " + cleanText(kHostile));
+  EXPECT_EQ(xml.find("<script>"), std::string::npos);
+  EXPECT_TRUE(reporttest::validUtf8(xml));
+  EXPECT_EQ(xml.find('\x01'), std::string::npos);
+}
+
+TEST(Junit, MultiLineMessagesKeepTheirLines) {
+  GradeReport r = richReport();
+  r.tasks[0].criteria[0].message = "first line\nsecond line";
+  tinyxml2::XMLDocument doc;
+  const std::string xml = junitXml(r);
+  ASSERT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS);
+  const auto* failure = child(child(doc.RootElement(), "testsuite", "name", "conv3x3"), "testcase", "name", "convolution")
+                            ->FirstChildElement("failure");
+  EXPECT_STREQ(failure->Attribute("message"), "first line\nsecond line");
+}
+
+}  // namespace
+}  // namespace clgrade
