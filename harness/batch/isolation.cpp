@@ -6,7 +6,6 @@
 #include <csignal>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <set>
 
@@ -18,6 +17,7 @@
 #include "util/progress.h"
 #include "util/sha256.h"
 #include "util/subprocess.h"
+#include "util/utc_time.h"
 
 namespace fs = std::filesystem;
 
@@ -35,13 +35,6 @@ uint64_t defaultTaskMemoryBytes(int jobs) {
 uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes) { return 2 * memoryLimitBytes + (uint64_t(4) << 30); }
 
 namespace {
-
-std::string nowUtc() {
-  const std::time_t t = std::time(nullptr);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buffer;
-}
 
 std::string seconds(double s) {
   char buffer[32];

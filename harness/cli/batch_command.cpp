@@ -34,21 +34,10 @@ int batchCommand(const BatchArgs& args) {
     return kUsage;
   }
   Rubric rubric;
-  if (!loadRubricOrComplain(args.rubric, &rubric)) return kUsage;
-  for (const std::string& t : args.tasks) {
-    bool known = false;
-    for (const TaskRubric& tr : rubric.tasks) known = known || tr.id == t;
-    if (!known) {
-      std::cerr << "clgrade: the rubric has no task '" << t << "'\n";
-      return kUsage;
-    }
-  }
   DeviceEntry device;
+  if (const int exit = loadRubricAndDevice(args.rubric, args.tasks, args.device, &rubric, &device); exit != kOk)
+    return exit;
   std::string err;
-  if (!chooseDevice(args.device, &device, &err)) {
-    std::cerr << "clgrade: " << err << "\n";
-    return kNoDevice;
-  }
   BatchOptions options;
   options.submissionsDir = args.submissionsDir;
   options.outDir = args.out;

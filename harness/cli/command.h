@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cl/device.h"
 #include "rubric/rubric.h"
 
 namespace clgrade::cli {
@@ -30,6 +31,11 @@ std::string repositoryRoot();
 std::string defaultRubric();
 /// Loads a rubric; prints its problems and returns false when it cannot be used.
 bool loadRubricOrComplain(const std::string& path, Rubric* rubric);
+
+/// What grade, check and batch do first: the rubric (every `tasks` id must be one of its tasks) and
+/// the device. Prints what is wrong; returns kOk or the exit code to end with.
+int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::string>& tasks,
+                        const std::string& deviceSpec, Rubric* rubric, DeviceEntry* device);
 
 void addDevicesCommand(CLI::App& app, Commands* commands);
 void addGradeCommands(CLI::App& app, Commands* commands);

@@ -27,4 +27,23 @@ bool loadRubricOrComplain(const std::string& path, Rubric* rubric) {
   return false;
 }
 
+int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::string>& tasks,
+                        const std::string& deviceSpec, Rubric* rubric, DeviceEntry* device) {
+  if (!loadRubricOrComplain(rubricPath, rubric)) return kUsage;
+  for (const std::string& t : tasks) {
+    bool known = false;
+    for (const TaskRubric& tr : rubric->tasks) known = known || tr.id == t;
+    if (!known) {
+      std::cerr << "clgrade: the rubric has no task '" << t << "'\n";
+      return kUsage;
+    }
+  }
+  std::string err;
+  if (!chooseDevice(deviceSpec, device, &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kNoDevice;
+  }
+  return kOk;
+}
+
 }  // namespace clgrade::cli

@@ -122,21 +122,10 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     return kUsage;
   }
   Rubric rubric;
-  if (!loadRubricOrComplain(args.rubric, &rubric)) return kUsage;
-  for (const std::string& t : args.tasks) {
-    bool known = false;
-    for (const TaskRubric& tr : rubric.tasks) known = known || tr.id == t;
-    if (!known) {
-      std::cerr << "clgrade: the rubric has no task '" << t << "'\n";
-      return kUsage;
-    }
-  }
   DeviceEntry device;
+  if (const int exit = loadRubricAndDevice(args.rubric, args.tasks, args.device, &rubric, &device); exit != kOk)
+    return exit;
   std::string err;
-  if (!chooseDevice(args.device, &device, &err)) {
-    std::cerr << "clgrade: " << err << "\n";
-    return kNoDevice;
-  }
   // A submission folder may hold the .cl files or a kernels/ subfolder with them.
   const SubmissionFolder folder = resolveSubmission(args.kernelsDir);
   const std::string out = args.out.empty() ? std::string("reports/") +

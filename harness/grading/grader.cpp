@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <filesystem>
 
 #include "grading/analysis.h"
@@ -13,6 +12,7 @@
 #include "util/files.h"
 #include "util/progress.h"
 #include "util/sha256.h"
+#include "util/utc_time.h"
 
 #ifndef CLGRADE_VERSION
 #define CLGRADE_VERSION "dev"
@@ -23,13 +23,6 @@ namespace clgrade {
 std::string clgradeVersion() { return CLGRADE_VERSION; }
 
 namespace {
-
-std::string nowUtc() {
-  const std::time_t t = std::time(nullptr);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buffer;
-}
 
 /// Every check of the task fails with one message (missing file, refused source).
 void failEverything(const Task& task, const TaskRubric& rubric, const std::string& message, TaskReport* report) {
