@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (as root) and runs clgrade:
-#   bash scripts/bootstrap.sh samples   install, build, grade every sample submission into reports/
+#   bash scripts/bootstrap.sh samples   install, build, grade every sample submission into reports/samples/
 #   bash scripts/bootstrap.sh test      install, build, run the whole test suite through CTest
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,15 +45,10 @@ build() {
 }
 
 grade_samples() {
-  local status=0
-  for dir in submissions/*/; do
-    local name
-    name=$(basename "$dir")
-    echo "=== $name"
-    ./build/clgrade grade "$dir/kernels" --out "reports/$name" --device auto || status=$?
-  done
-  echo "reports written under reports/ (one folder per sample, each with report.json and evidence/)"
-  return $status
+  # One batch: every sample in its own processes, in parallel, resumable; class results at the end.
+  ./build/clgrade batch submissions --out reports/samples --device auto --force
+X
+  echo "reports written under reports/samples/: <sample>/report.html and report.json, gradebook.csv, summary.html"
 }
 
 case "${1:-}" in
