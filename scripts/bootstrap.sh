@@ -47,7 +47,8 @@ build() {
 grade_samples() {
   # One batch: every sample in its own processes, in parallel, resumable; class results at the end.
   ./build/clgrade batch submissions --out reports/samples --device auto --force
-X
+  # The reference kernels' timings (indicative only on a CPU device).
+  ./build/clgrade bench --device auto --size course --runs 10 --warmups 2 || true
   echo "reports written under reports/samples/: <sample>/report.html and report.json, gradebook.csv, summary.html"
 }
 
