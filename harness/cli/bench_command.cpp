@@ -117,11 +117,10 @@ int benchCommand(const BenchArgs& args) {
       for (int variant : {0, 1}) {
         KernelFigure extra;
         try {
-          const TimedLaunch l = variant == 0 ? copyLaunch(rt, planeBytes, false) : readLaunch(rt, planeBytes);
-          extra = figureOf(l, timeLaunch(rt, l, args.warmups, args.runs));
+          extra = measureLaunch(rt, variant == 0 ? copyLaunch(rt, planeBytes, false) : readLaunch(rt, planeBytes),
+                                settings);
           extra.ofRoofline = report.copy.gbPerS > 0 ? extra.gbPerS / report.copy.gbPerS : 0;
-          extra.untrusted = untrustedReason(device.info, extra.time, settings);
-        } catch (const cl::Error& e) {
+        } catch (const cl::Error& e) {  // building the kernel failed
           extra.kernel = variant == 0 ? "copy (float)" : "read";
           extra.error = e.what();
         }

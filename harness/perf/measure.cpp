@@ -7,9 +7,9 @@ namespace {
 
 bool onCpu(const Runtime& rt) { return rt.device.info.type != "gpu"; }
 
-/// Times one launch; a spread above the limit on a GPU gets one more try with three times the runs
-/// (a clock ramping up, another process), and the second measurement is the one kept.
-KernelFigure measureOne(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& s) {
+}  // namespace
+
+KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& s) {
   const bool cpu = onCpu(rt);
   const int warmups = cpu ? s.cpuWarmups : s.warmups;
   const int runs = cpu ? s.cpuRuns : s.runs;
@@ -26,12 +26,14 @@ KernelFigure measureOne(const Runtime& rt, const TimedLaunch& launch, const Perf
   return f;
 }
 
+namespace {
+
 /// The launches of `source` timed; throws CheckFailure when it does not build.
 std::vector<KernelFigure> measureSource(const Runtime& rt, const PerfRequest& r, const std::string& source,
                                         InputCache& inputs, EvidenceWriter& evidence) {
   TaskContext ctx(rt, r.task->info(), source, evidence, inputs, r.grade);
   std::vector<KernelFigure> figures;
-  for (const TimedLaunch& launch : r.task->timedLaunches(ctx, r.spec)) figures.push_back(measureOne(rt, launch, r.settings));
+  for (const TimedLaunch& launch : r.task->timedLaunches(ctx, r.spec)) figures.push_back(measureLaunch(rt, launch, r.settings));
   return figures;
 }
 
@@ -67,7 +69,7 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
     // The roofline at the size of one plane of the case (every timed launch of a case has one size).
     const size_t planeBytes = static_cast<size_t>(report.kernels.front().pixels) * sizeof(float);
     try {
-      report.copy = measureOne(rt, copyLaunch(rt, planeBytes), r.settings);
+      report.copy = measureLaunch(rt, copyLaunch(rt, planeBytes), r.settings);
     } catch (const cl::Error& e) {
       report.copy.kernel = "copy";
       report.copy.error = std::string("the copy kernel failed: ") + e.what();

@@ -20,6 +20,11 @@ struct PerfRequest {
   GradeSettings grade;
 };
 
+/// Times one launch (the CPU's launch counts on a CPU device); a spread above the limit on a GPU gets
+/// one more try with three times the runs (a clock ramping up, another process), which is kept.
+/// A failing launch becomes the figure's `error`; never throws.
+KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& settings);
+
 /// Times every launch of the case (TimedLaunch order), the reference's, and the copy of one plane.
 /// Never throws: a build failure or a failing launch becomes `problem` or a figure's `error`.
 PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& request, InputCache& inputs,

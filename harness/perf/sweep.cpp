@@ -1,5 +1,6 @@
 #include "perf/sweep.h"
 
+#include "perf/measure.h"
 #include "perf/roofline.h"
 
 namespace clgrade {
@@ -29,8 +30,6 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
   if (!gpu) report.note = "measured on a CPU device: times indicative only";
   TaskContext ctx(rt, r.task->info(), r.source, evidence, inputs, r.grade);
   ctx.restrictChecks(r.checks);
-  const int warmups = gpu ? r.settings.warmups : r.settings.cpuWarmups;
-  const int runs = gpu ? r.settings.runs : r.settings.cpuRuns;
   for (int steps : r.steps) {
     for (const auto& group : r.groups) {
       SweepPoint point;
@@ -57,18 +56,7 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
       if (gpu && r.timingWidth > 0) timed.params["width"] = std::to_string(r.timingWidth);
       if (gpu && r.timingHeight > 0) timed.params["height"] = std::to_string(r.timingHeight);
       try {
-        for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) {
-          KernelFigure f;
-          try {
-            const TimingStats t = timeLaunch(rt, l, warmups, runs);
-            f = figureOf(l, t);
-            f.untrusted = untrustedReason(rt.device.info, t, r.settings);
-          } catch (const cl::Error& e) {
-            f = figureOf(l, TimingStats{});
-            f.error = std::string("the launch failed: ") + e.what();
-          }
-          point.figures.push_back(f);
-        }
+        for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) point.figures.push_back(measureLaunch(rt, l, r.settings));
       } catch (const CheckFailure& f) {
         if (point.problem.empty()) point.problem = f.message;
         point.correct = false;
@@ -88,11 +76,9 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
   for (const SweepPoint& p : report.points) {
     if (p.figures.empty()) continue;
     try {
-      const TimedLaunch copy = copyLaunch(rt, static_cast<size_t>(p.figures.front().pixels) * sizeof(float));
-      const TimingStats t = timeLaunch(rt, copy, warmups, runs);
-      report.copy = figureOf(copy, t);
-      report.copy.untrusted = untrustedReason(rt.device.info, t, r.settings);
-    } catch (const cl::Error& e) {
+      report.copy = measureLaunch(rt, copyLaunch(rt, static_cast<size_t>(p.figures.front().pixels) * sizeof(float)),
+                                  r.settings);
+    } catch (const cl::Error& e) {  // building the copy kernel failed
       report.copy.kernel = "copy";
       report.copy.error = e.what();
     }
