@@ -52,9 +52,11 @@ void printFigure(const std::string& task, const std::string& size, const KernelF
     std::printf("%-10s %-31s %-10s %s\n", task.c_str(), f.kernel.c_str(), size.c_str(), f.error.c_str());
     return;
   }
-  std::printf("%-10s %-31s %-10s %10.1f %5.1f%% %5.1f%% %9.1f %9.1f %8.1f %7.2f %6.0f%%%s\n", task.c_str(),
+  char floor[16] = "-";
+  if (f.launchFloorMs > 0) std::snprintf(floor, sizeof floor, "%.1f", f.launchFloorMs * 1e3);
+  std::printf("%-10s %-31s %-10s %10.1f %5.1f%% %5.1f%% %9.1f %9.1f %9s %8.1f %7.2f %6.0f%%%s\n", task.c_str(),
               f.kernel.c_str(), size.c_str(), f.time.medianMs * 1e3, 100 * f.time.cv, 100 * f.time.robustCv,
-              f.time.minMs * 1e3, f.time.maxMs * 1e3, f.gbPerS, f.gpixPerS, 100 * f.ofRoofline,
+              f.time.minMs * 1e3, f.time.maxMs * 1e3, floor, f.gbPerS, f.gpixPerS, 100 * f.ofRoofline,
               f.untrusted.empty() ? "" : "  *");
 }
 
@@ -73,10 +75,11 @@ int benchCommand(const BenchArgs& args) {
   settings.runs = settings.cpuRuns = args.runs;
   settings.warmups = settings.cpuWarmups = args.warmups;
   std::printf("device: %s\nkernels: %s\n%d warm-up and %d timed launches per kernel (profiling events); copy = a "
-              "plain float4 copy of one plane in the same run; rCV = IQR/1.349/median; * = not trusted for grading\n\n",
+              "plain float4 copy of one plane in the same run; floor = an empty kernel launched the same way (no "
+              "kernel on that launch is faster); rCV = IQR/1.349/median; * = not trusted for grading\n\n",
               deviceLine(device.info).c_str(), dir.c_str(), args.warmups, args.runs);
-  std::printf("%-10s %-31s %-10s %10s %6s %6s %9s %9s %8s %7s %7s\n", "task", "kernel", "size", "median us", "CV",
-              "rCV", "min us", "max us", "GB/s", "Gpix/s", "of copy");
+  std::printf("%-10s %-31s %-10s %10s %6s %6s %9s %9s %9s %8s %7s %7s\n", "task", "kernel", "size", "median us", "CV",
+              "rCV", "min us", "max us", "floor us", "GB/s", "Gpix/s", "of copy");
   if (device.info.type != "gpu")
     std::printf("(a %s device: every figure is indicative only)\n", device.info.type.c_str());
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
@@ -114,11 +117,12 @@ int benchCommand(const BenchArgs& args) {
       // Two more limits for people reading the table: a copy with one float per work-item (what a
       // kernel moving one pixel per work-item can reach) and a plain read (for read-mostly kernels).
       const size_t planeBytes = static_cast<size_t>(report.copy.pixels) * sizeof(float);
+      LaunchFloors floors(rt, settings);
       for (int variant : {0, 1}) {
         KernelFigure extra;
         try {
           extra = measureLaunch(rt, variant == 0 ? copyLaunch(rt, planeBytes, false) : readLaunch(rt, planeBytes),
-                                settings);
+                                settings, &floors);
           extra.ofRoofline = report.copy.gbPerS > 0 ? extra.gbPerS / report.copy.gbPerS : 0;
         } catch (const cl::Error& e) {  // building the kernel failed
           extra.kernel = variant == 0 ? "copy (float)" : "read";

@@ -27,6 +27,10 @@ KernelFigure figureOf(const TimedLaunch& launch, const TimingStats& time) {
   return f;
 }
 
+bool atLaunchFloor(const KernelFigure& f) {
+  return f.launchFloorMs > 0 && f.time.medianMs > 0 && f.time.medianMs <= 1.1 * f.launchFloorMs;
+}
+
 SpeedMeasure speedOf(const PerformanceReport& report, const std::vector<std::string>& kernels) {
   SpeedMeasure m;
   if (!report.measured) {

@@ -22,6 +22,10 @@ struct KernelFigure {
   double gpixPerS = 0;    ///< pixels / median time
   double ofRoofline = 0;  ///< gbPerS / the copy's gbPerS in the same run (0: unknown)
   double vsReference = 0; ///< the reference kernel's median / this median: 1 = as fast (0: unknown)
+  /// Median of an empty kernel launched on the same geometry in the same run (0: not measured): no
+  /// kernel on this launch can be faster, so a median close to it means the launch, not the kernel,
+  /// sets the time.
+  double launchFloorMs = 0;
   std::string error;      ///< the launch failed (then there is no time)
   std::string untrusted;  ///< why the figure may not be graded (empty: trusted)
 };
@@ -47,6 +51,9 @@ struct SpeedMeasure {
   std::string reason;  ///< why not available
   std::string detail;  ///< "ConvHorizontal 41.2 us vs 39.8 us, ConvVertical ..."
 };
+
+/// The median is within 10 % of the launch floor: the launch geometry, not the kernel, sets the time.
+bool atLaunchFloor(const KernelFigure& f);
 
 /// The speed of `kernels` together against the reference's, from a performance report.
 SpeedMeasure speedOf(const PerformanceReport& report, const std::vector<std::string>& kernels);

@@ -9,7 +9,23 @@ bool onCpu(const Runtime& rt) { return rt.device.info.type != "gpu"; }
 
 }  // namespace
 
-KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& s) {
+double LaunchFloors::of(const Geometry& geometry) {
+  const std::string key = geometry.str();
+  auto it = byGeometry_.find(key);
+  if (it != byGeometry_.end()) return it->second;
+  double ms = 0;
+  try {
+    const bool cpu = onCpu(rt_);
+    ms = timeLaunch(rt_, emptyLaunch(rt_, geometry), cpu ? settings_.cpuWarmups : settings_.warmups,
+                    cpu ? settings_.cpuRuns : settings_.runs)
+             .medianMs;
+  } catch (const cl::Error&) {
+    // A local size the empty kernel cannot take, say: the figure simply has no floor.
+  }
+  return byGeometry_[key] = ms;
+}
+
+KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& s, LaunchFloors* floors) {
   const bool cpu = onCpu(rt);
   const int warmups = cpu ? s.cpuWarmups : s.warmups;
   const int runs = cpu ? s.cpuRuns : s.runs;
@@ -19,6 +35,7 @@ KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const P
     if (!cpu && t.robustCv > s.maxCv) t = timeLaunch(rt, launch, warmups, 3 * runs);
     f = figureOf(launch, t);
     f.untrusted = untrustedReason(rt.device.info, t, s);
+    if (floors) f.launchFloorMs = floors->of(launch.geometry);
   } catch (const cl::Error& e) {
     f = figureOf(launch, TimingStats{});
     f.error = std::string("the launch failed: ") + e.what() + " (" + std::to_string(e.err()) + ")";
@@ -30,10 +47,11 @@ namespace {
 
 /// The launches of `source` timed; throws CheckFailure when it does not build.
 std::vector<KernelFigure> measureSource(const Runtime& rt, const PerfRequest& r, const std::string& source,
-                                        InputCache& inputs, EvidenceWriter& evidence) {
+                                        InputCache& inputs, EvidenceWriter& evidence, LaunchFloors& floors) {
   TaskContext ctx(rt, r.task->info(), source, evidence, inputs, r.grade);
   std::vector<KernelFigure> figures;
-  for (const TimedLaunch& launch : r.task->timedLaunches(ctx, r.spec)) figures.push_back(measureLaunch(rt, launch, r.settings));
+  for (const TimedLaunch& launch : r.task->timedLaunches(ctx, r.spec))
+    figures.push_back(measureLaunch(rt, launch, r.settings, &floors));
   return figures;
 }
 
@@ -55,8 +73,9 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
   if (onCpu(rt))
     report.note = "measured on a CPU device with " + std::to_string(r.settings.cpuRuns) +
                   " timed launches: indicative only, never graded";
+  LaunchFloors floors(rt, r.settings);
   try {
-    report.kernels = measureSource(rt, r, r.source, inputs, evidence);
+    report.kernels = measureSource(rt, r, r.source, inputs, evidence, floors);
   } catch (const CheckFailure& f) {
     report.problem = "not measured: " + f.message;
     return report;
@@ -69,7 +88,7 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
     // The roofline at the size of one plane of the case (every timed launch of a case has one size).
     const size_t planeBytes = static_cast<size_t>(report.kernels.front().pixels) * sizeof(float);
     try {
-      report.copy = measureLaunch(rt, copyLaunch(rt, planeBytes), r.settings);
+      report.copy = measureLaunch(rt, copyLaunch(rt, planeBytes), r.settings, &floors);
     } catch (const cl::Error& e) {
       report.copy.kernel = "copy";
       report.copy.error = std::string("the copy kernel failed: ") + e.what();
@@ -77,7 +96,7 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
   }
   if (!r.referenceSource.empty()) {
     try {
-      report.reference = measureSource(rt, r, r.referenceSource, inputs, evidence);
+      report.reference = measureSource(rt, r, r.referenceSource, inputs, evidence, floors);
     } catch (const CheckFailure& f) {
       report.note += (report.note.empty() ? "" : "; ") + std::string("the reference kernels failed: ") + f.message;
     }

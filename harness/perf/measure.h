@@ -2,6 +2,7 @@
 // and the copy roofline, on the same device, inputs and geometry.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "perf/figures.h"
@@ -20,12 +21,28 @@ struct PerfRequest {
   GradeSettings grade;
 };
 
+/// The launch floor of each geometry (see emptyLaunch), timed once per geometry and remembered.
+class LaunchFloors {
+ public:
+  LaunchFloors(const Runtime& rt, const PerfSettings& settings) : rt_(rt), settings_(settings) {}
+  /// Median milliseconds of an empty kernel on `geometry`; 0 when it could not be timed.
+  double of(const Geometry& geometry);
+
+ private:
+  const Runtime& rt_;
+  PerfSettings settings_;
+  std::map<std::string, double> byGeometry_;
+};
+
 /// Times one launch (the CPU's launch counts on a CPU device); a spread above the limit on a GPU gets
 /// one more try with three times the runs (a clock ramping up, another process), which is kept.
+/// With `floors`, the figure also gets the launch floor of its geometry.
 /// A failing launch becomes the figure's `error`; never throws.
-KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& settings);
+KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& settings,
+                           LaunchFloors* floors = nullptr);
 
-/// Times every launch of the case (TimedLaunch order), the reference's, and the copy of one plane.
+/// Times every launch of the case (TimedLaunch order), the reference's, and the copy of one plane,
+/// each with the launch floor of its geometry.
 /// Never throws: a build failure or a failing launch becomes `problem` or a figure's `error`.
 PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& request, InputCache& inputs,
                                      EvidenceWriter& evidence);

@@ -246,15 +246,20 @@ void timings(const TaskReport& t, std::string& out) {
 void figureRow(const std::string& role, const KernelFigure& f, std::string& out) {
   auto cell = [](double v, const char* format) { return v > 0 ? number(v, format) : std::string(); };
   std::string note = f.error.empty() ? f.untrusted : "error: " + f.error;
+  if (f.error.empty() && atLaunchFloor(f))
+    note += std::string(note.empty() ? "" : "; ") + "within 10% of the empty launch: the launch sets this time";
   out += "<tr><td>" + esc(role) + "</td><td>" + esc(f.kernel) + (f.what.empty() ? "" : " <small>" + esc(f.what) + "</small>") +
          "</td><td><small>" + esc(f.geometry) + "</small></td><td class=\"num\">" + esc(cell(f.time.medianMs, "%.4g")) +
-         "</td><td class=\"num\">" + esc(cell(f.time.cv * 100, "%.2g")) + "</td><td class=\"num\">" + esc(cell(f.gbPerS, "%.4g")) +
+         "</td><td class=\"num\">" + esc(cell(f.launchFloorMs, "%.4g")) + "</td><td class=\"num\">" +
+         esc(cell(f.time.cv * 100, "%.2g")) + "</td><td class=\"num\">" + esc(cell(f.gbPerS, "%.4g")) +
          "</td><td class=\"num\">" + esc(cell(f.ofRoofline * 100, "%.3g")) + "</td><td class=\"num\">" +
          esc(cell(f.vsReference, "%.3g")) + "</td><td>" + esc(note) + "</td></tr>\n";
 }
 
 const char kFigureHead[] =
-    "<thead><tr><th></th><th>Kernel</th><th>Launch</th><th class=\"num\">median ms</th><th class=\"num\">spread %</th>"
+    "<thead><tr><th></th><th>Kernel</th><th>Launch</th><th class=\"num\">median ms</th>"
+    "<th class=\"num\" title=\"an empty kernel launched the same way: no kernel on this launch is faster\">empty launch ms</th>"
+    "<th class=\"num\">spread %</th>"
     "<th class=\"num\">GB/s</th><th class=\"num\">% of copy</th><th class=\"num\">vs reference</th><th>Note</th></tr></thead>\n";
 
 void performance(const TaskReport& t, std::string& out) {

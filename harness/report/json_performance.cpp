@@ -25,6 +25,7 @@ ordered_json figureJson(const KernelFigure& f) {
           {"gpixels_per_s", f.gpixPerS},
           {"of_copy_roofline", f.ofRoofline},
           {"vs_reference", f.vsReference},
+          {"launch_floor_ms", f.launchFloorMs},
           {"error", f.error},
           {"untrusted", f.untrusted}};
 }
@@ -55,6 +56,7 @@ KernelFigure figureFromJson(const json& j) {
   f.gpixPerS = get<double>(j, "gpixels_per_s", 0);
   f.ofRoofline = get<double>(j, "of_copy_roofline", 0);
   f.vsReference = get<double>(j, "vs_reference", 0);
+  f.launchFloorMs = get<double>(j, "launch_floor_ms", 0);
   f.error = get<std::string>(j, "error", "");
   f.untrusted = get<std::string>(j, "untrusted", "");
   return f;

@@ -25,11 +25,12 @@ std::string figureRow(const std::string& task, const KernelFigure& f) {
     std::snprintf(line, sizeof line, "%-11s %-31s %s\n", task.c_str(), f.kernel.c_str(), f.error.c_str());
     return line;
   }
-  char ratio[16] = "";
+  char ratio[16] = "", floor[16] = "";
   if (f.vsReference > 0) std::snprintf(ratio, sizeof ratio, "%.2fx", f.vsReference);
-  std::snprintf(line, sizeof line, "%-11s %-31s %10.1f %6.1f%% %9.1f %7.0f%% %8s%s\n", task.c_str(), f.kernel.c_str(),
-                f.time.medianMs * 1e3, 100 * f.time.robustCv, f.gbPerS, 100 * f.ofRoofline, ratio,
-                f.untrusted.empty() ? "" : "  *");
+  if (f.launchFloorMs > 0) std::snprintf(floor, sizeof floor, "%.1f", f.launchFloorMs * 1e3);
+  std::snprintf(line, sizeof line, "%-11s %-31s %10.1f %9s %6.1f%% %9.1f %7.0f%% %8s%s\n", task.c_str(),
+                f.kernel.c_str(), f.time.medianMs * 1e3, floor, 100 * f.time.robustCv, f.gbPerS, 100 * f.ofRoofline,
+                ratio, f.untrusted.empty() ? "" : "  *");
   return line;
 }
 
@@ -41,11 +42,11 @@ std::string performanceSection(const GradeReport& r) {
     const PerformanceReport& p = t.performance;
     if (!p.measured && p.problem.empty()) continue;
     if (!any) {
-      out << "\nperformance (median of the timed launches; of copy = share of a plain copy's GB/s in the same run; "
-             "vs reference = the reference kernel's time / this one's)\n";
+      out << "\nperformance (median of the timed launches; floor = an empty kernel on the same launch; of copy = "
+             "share of a plain copy's GB/s in the same run; vs reference = the reference kernel's time / this one's)\n";
       char head[200];
-      std::snprintf(head, sizeof head, "%-11s %-31s %10s %7s %9s %8s %8s\n", "task", "kernel", "median us", "rCV",
-                    "GB/s", "of copy", "vs ref");
+      std::snprintf(head, sizeof head, "%-11s %-31s %10s %9s %7s %9s %8s %8s\n", "task", "kernel", "median us",
+                    "floor us", "rCV", "GB/s", "of copy", "vs ref");
       out << head;
       any = true;
     }

@@ -219,6 +219,13 @@ TEST(MeasureOnDevice, TimesBothPassesTheReferenceAndTheCopy) {
   EXPECT_GT(p.kernels[1].vsReference, 0);
   EXPECT_GT(p.copy.gbPerS, 0);
   EXPECT_GT(p.kernels[1].ofRoofline, 0);
+  // Every figure has the launch floor of its own geometry; the reference's pass on the same geometry
+  // shares it (timed once).
+  EXPECT_GT(p.kernels[0].launchFloorMs, 0);
+  EXPECT_GT(p.kernels[1].launchFloorMs, 0);
+  EXPECT_GT(p.copy.launchFloorMs, 0);
+  EXPECT_EQ(p.kernels[0].geometry, p.reference[0].geometry);
+  EXPECT_DOUBLE_EQ(p.kernels[0].launchFloorMs, p.reference[0].launchFloorMs);
   if (device().device.info.type != "gpu") {
     EXPECT_NE(p.note.find("CPU device"), std::string::npos);
     EXPECT_FALSE(speedOf(p, {"ConvHorizontal"}).available);  // never graded on a CPU
@@ -282,6 +289,31 @@ TEST(RooflineOnDevice, CopyAndReadMoveWhatTheySay) {
   EXPECT_DOUBLE_EQ(read.bytes, 4096.0 * 4);
   EXPECT_GT(timeLaunch(device(), copy, 0, 2).medianMs, 0);
   EXPECT_GT(timeLaunch(device(), read, 0, 2).medianMs, 0);
+}
+
+TEST(RooflineOnDevice, AnEmptyLaunchKeepsTheGeometryAndIsTimedOncePerGeometry) {
+  const Geometry g{{64, 32}, {16, 16}};
+  const TimedLaunch empty = emptyLaunch(device(), g);
+  EXPECT_EQ(empty.geometry.str(), g.str());
+  EXPECT_DOUBLE_EQ(empty.bytes, 0);
+  PerfSettings s;
+  s.runs = s.cpuRuns = 2;
+  s.warmups = s.cpuWarmups = 0;
+  LaunchFloors floors(device(), s);
+  const double first = floors.of(g);
+  EXPECT_GT(first, 0);
+  EXPECT_DOUBLE_EQ(floors.of(g), first);  // remembered, not timed again
+}
+
+TEST(LaunchFloor, WithinTenPercentOfTheEmptyLaunch) {
+  KernelFigure f;
+  f.time.medianMs = 0.0436;
+  f.launchFloorMs = 0.0432;
+  EXPECT_TRUE(atLaunchFloor(f));
+  f.time.medianMs = 0.0584;
+  EXPECT_FALSE(atLaunchFloor(f));
+  f.launchFloorMs = 0;  // not measured: never claimed
+  EXPECT_FALSE(atLaunchFloor(f));
 }
 
 }  // namespace

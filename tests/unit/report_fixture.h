@@ -123,6 +123,7 @@ inline GradeReport richReport() {
   fig.gbPerS = 1234.567;
   fig.ofRoofline = 0.44;
   fig.vsReference = 0.9;
+  fig.launchFloorMs = 0.0125;
   conv.performance.kernels = {fig};
   conv.performance.reference = {fig};
   conv.sweep.ran = true;

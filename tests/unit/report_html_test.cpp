@@ -79,7 +79,7 @@ TEST(HtmlReport, ShowsHeaderPointsFailuresLogsCountersTimings) {
        {"Four tasks", "NVIDIA H100", "2025-05-01T10:00:00Z", "<th>Criterion</th>", "badge st-failed", "badge st-passed",
         "badge st-error", "badge st-not_measured", "What failed", "case edge", "(0,0) ch0: expected 0.5, got 0.25",
         "<details open><summary>build 1:", "options: -DRESULT_STEPS=4", "<h3>Counters</h3>", "local_store_conflicts",
-        "hardware (ncu)", "<h3>Timings</h3>", "Convolution ch0: 0.412 ms", "<h3>Performance</h3>", "1235",
+        "hardware (ncu)", "<h3>Timings</h3>", "Convolution ch0: 0.412 ms", "<h3>Performance</h3>", "1235", "empty launch ms", "0.0125",
         "RESULT_STEPS sweep", "steps4_32x16", "histogram.cl not found", "photo_780x575", "(hidden)"})
     EXPECT_NE(html.find(expected), std::string::npos) << expected;
 }

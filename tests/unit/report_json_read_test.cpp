@@ -64,6 +64,7 @@ TEST(ReportJsonRead, ReadsEveryPartOfTheModel) {
   EXPECT_TRUE(conv.performance.measured);
   ASSERT_EQ(conv.performance.kernels.size(), 1u);
   EXPECT_DOUBLE_EQ(conv.performance.kernels[0].gbPerS, 1234.567);
+  EXPECT_DOUBLE_EQ(conv.performance.kernels[0].launchFloorMs, 0.0125);
   EXPECT_TRUE(conv.sweep.ran);
   EXPECT_EQ(conv.sweep.points[0].group[0], 32);
   EXPECT_FALSE(read.tasks[1].checks[0].cases[0].visible);
