@@ -42,6 +42,10 @@ struct KernelCounters {
 
 struct CounterReport {
   int banks = 32, bankBytes = 4, warpSize = 32;
+  /// Empty: simulated in Oclgrind (the plugin's full counts). Else where the counts were measured,
+  /// "hardware (ncu, NVIDIA H100 80GB HBM3)": such a report holds only work-groups, launches and
+  /// atomics (what ncu counts per work-item), so that the simulated rules judge hardware figures.
+  std::string origin;
   std::vector<KernelCounters> kernels;
   /// nullptr when the kernel never ran.
   const KernelCounters* find(const std::string& name) const;

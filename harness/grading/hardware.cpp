@@ -1,9 +1,12 @@
 #include "grading/hardware.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "checks/evidence.h"
 #include "cl/kernel_args.h"
@@ -38,18 +41,26 @@ std::string findNcu() {
   return "";
 }
 
+namespace {
+
+/// ncu, when `device` is an NVIDIA GPU and ncu is found; else "" and why not.
+std::string ncuFor(const DeviceInfo& device, std::string* why) {
+  if (device.type != "gpu" || device.platform.find("NVIDIA") == std::string::npos) {
+    *why = "hardware counters are read on NVIDIA GPUs only; " + device.platform + " does not expose them";
+    return "";
+  }
+  const std::string ncu = findNcu();
+  if (ncu.empty()) *why = "NVIDIA's profiler ncu was not found (set CLGRADE_NCU or put ncu on the PATH)";
+  return ncu;
+}
+
+}  // namespace
+
 HardwareRun runHardwareCounters(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
                                 const Rubric& rubric, const TaskRubric& task, const std::string& reportDir) {
   HardwareRun run;
-  if (device.type != "gpu" || device.platform.find("NVIDIA") == std::string::npos) {
-    run.message = "hardware counters are read on NVIDIA GPUs only; " + device.platform + " does not expose them";
-    return run;
-  }
-  const std::string ncu = findNcu();
-  if (ncu.empty()) {
-    run.message = "NVIDIA's profiler ncu was not found (set CLGRADE_NCU or put ncu on the PATH)";
-    return run;
-  }
+  const std::string ncu = ncuFor(device, &run.message);
+  if (ncu.empty()) return run;
   const std::string dir = "evidence/" + task.id;
   makeDirectories(reportDir + "/" + dir, nullptr);
   run.logPath = dir + "/ncu.csv";
@@ -72,6 +83,122 @@ HardwareRun runHardwareCounters(const std::string& toolsDir, const DeviceInfo& d
   }
   run.outcome = HardwareRun::Outcome::Ran;
   return run;
+}
+
+AtomicsRun runAtomicCounts(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
+                           const Rubric& rubric, const TaskRubric& task, const std::string& reportDir,
+                           const std::string& kernel) {
+  AtomicsRun run;
+  run.kernel = kernel;
+  const std::string ncu = ncuFor(device, &run.message);
+  if (ncu.empty()) return run;
+  const std::string dir = "evidence/" + task.id;
+  makeDirectories(reportDir + "/" + dir, nullptr);
+  run.logPath = dir + "/atomics.log";
+  run.sourcePath = dir + "/atomics_source.csv";
+  run.launchPath = dir + "/atomics_launch.csv";
+  const std::string base = reportDir + "/" + dir + "/atomics";
+  const std::string ncuReport = base + ".ncu-rep";
+  std::error_code ec;
+  // ncu refuses to overwrite a report, and a stale one must not be read as this run's.
+  for (const std::string& path : {ncuReport, reportDir + "/" + run.logPath, reportDir + "/" + run.sourcePath,
+                                  reportDir + "/" + run.launchPath})
+    fs::remove(path, ec);
+  const double timeout = rubric.settings.analysisTimeoutSeconds;
+  const ProcessResult p = runProcess(
+      {ncu, "--section", "SourceCounters", "--metrics", "launch__grid_size", "-k", "regex:^" + kernel + "$", "-c", "1",
+       "-o", base, toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out",
+       reportDir},
+      {}, timeout, reportDir + "/" + run.logPath, reportDir + "/" + run.logPath);
+  run.seconds = p.seconds;
+  const std::string profiled = p.ok() ? "" : " (the profiled run: " + p.describe() + ")";
+  std::string log, err;
+  readFile(reportDir + "/" + run.logPath, &log, nullptr);
+  if (std::string denied = ncuPermissionError(log); !denied.empty()) {
+    run.message = denied;
+    return run;
+  }
+  run.outcome = HardwareRun::Outcome::Failed;
+  if (!fs::exists(ncuReport, ec)) {
+    run.message = log.find("No kernels were profiled") != std::string::npos
+                      ? "ncu profiled no launch of " + kernel + " (did it build and run? see the log)" + profiled
+                      : "ncu wrote no report for " + kernel + profiled + "; see the log";
+    return run;
+  }
+  const ProcessResult source =
+      runProcess({ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass", "--log-file",
+                  reportDir + "/" + run.sourcePath},
+                 {}, timeout, "", "");
+  const ProcessResult raw = runProcess({ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics",
+                                        "launch__grid_size", "--log-file", reportDir + "/" + run.launchPath},
+                                       {}, timeout, "", "");
+  run.seconds += source.seconds + raw.seconds;
+  std::string csv;
+  std::vector<AtomicCounts> counts;
+  readFile(reportDir + "/" + run.sourcePath, &csv, nullptr);
+  if (!parseNcuSourceAtomics(csv, &counts, &err)) {
+    run.message = "ncu's source page: " + err + (source.ok() ? "" : " (ncu --import: " + source.describe() + ")");
+    return run;
+  }
+  std::vector<NcuLaunch> launches;
+  csv.clear();
+  readFile(reportDir + "/" + run.launchPath, &csv, nullptr);
+  if (!parseNcuLaunches(csv, &launches, &err)) {
+    run.message = "ncu's raw page: " + err + (raw.ok() ? "" : " (ncu --import: " + raw.describe() + ")");
+    return run;
+  }
+  const auto found =
+      std::find_if(counts.begin(), counts.end(), [&](const AtomicCounts& c) { return c.kernel == kernel; });
+  long groups = 0, kernelLaunches = 0;
+  for (const NcuLaunch& l : launches) {
+    if (l.kernel != kernel) continue;
+    groups += l.gridSize;
+    ++kernelLaunches;
+  }
+  if (found == counts.end() || kernelLaunches == 0) {
+    run.message = "ncu's report has no launch of " + kernel;
+    return run;
+  }
+  if (kernelLaunches != found->blocks) {
+    run.message = "ncu's report has " + std::to_string(kernelLaunches) + " launches of " + kernel + " but " +
+                  std::to_string(found->blocks) + " distinct source blocks";
+    return run;
+  }
+  run.counts = *found;
+  run.workGroups = groups;
+  run.outcome = HardwareRun::Outcome::Ran;
+  return run;
+}
+
+CounterReport hardwareAtomicsReport(const AtomicsRun& run, const std::string& deviceName) {
+  CounterReport report;
+  report.origin = "hardware (ncu, " + deviceName + ")";
+  KernelCounters k;
+  k.name = run.kernel;
+  k.invocations = run.counts.blocks;
+  k.workGroups = run.workGroups;
+  k.local.atomics = std::lround(run.counts.sharedAtomics);
+  k.global.atomics = std::lround(run.counts.globalAtomics);
+  report.kernels.push_back(k);
+  return report;
+}
+
+void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec,
+                              const AtomicsRun& run, const std::string& deviceName, CaseOutcome* o) {
+  if (run.outcome != HardwareRun::Outcome::Ran) {
+    o->details.push_back("hardware atomics (ncu source counters): " + run.message);
+    if (!run.logPath.empty()) o->evidence.push_back({"hardware atomics run (ncu log)", run.logPath});
+    return;
+  }
+  const std::string simulator = o->message;
+  task.judgeSimulation(checkId, hardwareAtomicsReport(run, deviceName), spec, o);
+  o->message += " (counted per work-item by ncu on " + deviceName + ")";
+  if (!simulator.empty()) o->details.push_back("not simulated: " + simulator);
+  o->evidence.push_back({"hardware atomics per SASS instruction (ncu source page)", run.sourcePath});
+  o->evidence.push_back({"hardware launches (ncu raw page, launch__grid_size)", run.launchPath});
+  char seconds[64];
+  std::snprintf(seconds, sizeof seconds, "hardware atomics run (ncu): %.1f s", run.seconds);
+  o->timings.push_back(seconds);
 }
 
 namespace {
@@ -114,6 +241,26 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   return observer->failures ? 4 : 0;
 }
 
+namespace {
+
+/// A simulated check judged, where the simulator is missing, from exact per-work-item atomics:
+/// the task, the check, and the kernel whose first launch ncu profiles.
+struct AtomicsCheck {
+  const char* task;
+  const char* check;
+  const char* kernel;
+};
+const AtomicsCheck kAtomicsChecks[] = {{"histogram", "local_atomics", "compute_histogram_local_memory"}};
+
+/// True when a criterion of the task needs check `id` (an extra profiled run is not made for nothing).
+bool neededCheck(const TaskRubric& t, const std::string& id) {
+  for (const Criterion& c : t.criteria)
+    if (std::find(c.checks.begin(), c.checks.end(), id) != c.checks.end()) return true;
+  return false;
+}
+
+}  // namespace
+
 void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                        std::vector<CounterRow>* counters) {
@@ -123,23 +270,41 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
   if (run.outcome == HardwareRun::Outcome::Unavailable && rt.device.info.type != "gpu") return;  // nothing to say
   const std::vector<CounterRow> rows = hardwareRows(run, rt.device.info.name);
   counters->insert(counters->end(), rows.begin(), rows.end());
+  // No simulator here: checks on atomics get their own ncu run, counting atomics per work-item.
+  std::map<std::string, AtomicsRun> atomics;  // by check id
+  CaseSpec spec;
+  if (run.outcome != HardwareRun::Outcome::Unavailable && taskRubric.analysisCase(&spec)) {
+    for (const AtomicsCheck& a : kAtomicsChecks) {
+      if (task.info().id != a.task || !neededCheck(taskRubric, a.check)) continue;
+      const std::vector<CaseOutcome>& cases = (*checks)[a.check].cases;
+      if (std::none_of(cases.begin(), cases.end(), [](const CaseOutcome& o) { return o.status == Status::NotMeasured; }))
+        continue;
+      atomics[a.check] = runAtomicCounts(folders.tools, rt.device.info, folders.kernels, rubric, taskRubric,
+                                         folders.report, a.kernel);
+      const std::vector<CounterRow> atomicRows = hardwareAtomicsRows(atomics[a.check], rt.device.info.name);
+      counters->insert(counters->end(), atomicRows.begin(), atomicRows.end());
+    }
+  }
   for (const CheckInfo& ci : task.info().checks) {
     if (!ci.simulated) continue;
     for (CaseOutcome& o : (*checks)[ci.id].cases) {
       if (run.outcome != HardwareRun::Outcome::Ran) {
         o.details.push_back("hardware counters: " + run.message);
-        continue;
+      } else {
+        if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (ncu CSV)", run.logPath});
+        for (const HardwareCounts& c : run.counts) {
+          char line[256];
+          std::snprintf(line, sizeof line,
+                        "hardware (ncu, %s): %s: %.0f shared store conflicts in %.0f store instructions, %.0f load "
+                        "conflicts in %.0f load instructions",
+                        rt.device.info.name.c_str(), c.kernel.c_str(), c.sharedStoreConflicts,
+                        c.sharedStoreInstructions, c.sharedLoadConflicts, c.sharedLoadInstructions);
+          o.details.push_back(line);
+        }
       }
-      if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (ncu CSV)", run.logPath});
-      for (const HardwareCounts& c : run.counts) {
-        char line[256];
-        std::snprintf(line, sizeof line,
-                      "hardware (ncu, %s): %s: %.0f shared store conflicts in %.0f store instructions, %.0f load "
-                      "conflicts in %.0f load instructions",
-                      rt.device.info.name.c_str(), c.kernel.c_str(), c.sharedStoreConflicts, c.sharedStoreInstructions,
-                      c.sharedLoadConflicts, c.sharedLoadInstructions);
-        o.details.push_back(line);
-      }
+      if (const auto a = atomics.find(ci.id); a != atomics.end() && o.status == Status::NotMeasured)
+        judgeAtomicsFromHardware(task, ci.id, spec, a->second, rt.device.info.name, &o);
+      if (run.outcome != HardwareRun::Outcome::Ran) continue;
       // No simulator here: shared-memory loads on the GPU show that the discontinuity kernels use
       // local memory.
       if (ci.id == "discontinuity_local_memory" && o.status == Status::NotMeasured) {
@@ -189,6 +354,18 @@ std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& 
                      {"shared_load_instructions", c.sharedLoadInstructions}}});
   }
   return rows;
+}
+
+std::vector<CounterRow> hardwareAtomicsRows(const AtomicsRun& run, const std::string& deviceName) {
+  if (run.outcome != HardwareRun::Outcome::Ran) return {};
+  return {{run.kernel,
+           "hardware atomics per work-item (ncu source counters, " + deviceName + ")",
+           {{"launches", double(run.counts.blocks)},
+            {"work_groups", double(run.workGroups)},
+            {"local_atomics", run.counts.sharedAtomics},
+            {"global_atomics", run.counts.globalAtomics},
+            {"local_atomic_instructions", double(run.counts.sharedInstructions)},
+            {"global_atomic_instructions", double(run.counts.globalInstructions)}}}};
 }
 
 }  // namespace clgrade

@@ -8,6 +8,7 @@
 
 #include "counters/counters.h"
 #include "counters/nvidia/ncu_csv.h"
+#include "counters/nvidia/ncu_source.h"
 #include "grading/analysis.h"
 #include "rubric/rubric.h"
 
@@ -28,6 +29,35 @@ std::string findNcu();
 HardwareRun runHardwareCounters(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
                                 const Rubric& rubric, const TaskRubric& task, const std::string& reportDir);
 
+/// Exact atomics of one kernel, counted per work-item by ncu's SourceCounters section (its atomics
+/// counters count warp instructions, too coarse for "one global atomic per bin and work-group").
+struct AtomicsRun {
+  HardwareRun::Outcome outcome = HardwareRun::Outcome::Unavailable;
+  std::string message;  ///< why not, or what went wrong
+  std::string kernel;
+  AtomicCounts counts;
+  long workGroups = 0;  ///< launch__grid_size of the profiled launch
+  std::string logPath, sourcePath, launchPath;  ///< ncu's output, its source and raw pages; relative to the report
+  double seconds = 0;
+};
+
+/// Profiles the first launch of `kernel` in the task's analysis case (`clgrade hwcount` under
+/// `ncu --section SourceCounters -k regex:^kernel$ -c 1 -o`), then exports the report's source page
+/// (SASS, per instruction) and raw page (launch__grid_size) as CSV and reads them.
+AtomicsRun runAtomicCounts(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
+                           const Rubric& rubric, const TaskRubric& task, const std::string& reportDir,
+                           const std::string& kernel);
+
+/// The run's counts as a counter report of one kernel (origin "hardware (ncu, <device>)"), so
+/// that the simulated rules (tasks/technique.h) judge them.
+CounterReport hardwareAtomicsReport(const AtomicsRun& run, const std::string& deviceName);
+
+/// Judges simulated check `checkId` from an atomics run with the task's own rule
+/// (Task::judgeSimulation on hardwareAtomicsReport, `spec` the analysis case). A run that did not
+/// succeed leaves the outcome as it was (not measured) with the reason in its details.
+void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec,
+                              const AtomicsRun& run, const std::string& deviceName, CaseOutcome* outcome);
+
 /// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with every launch
 /// replayed through CUDA. Returns a process exit code.
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
@@ -36,12 +66,16 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 /// On an NVIDIA GPU: the hardware counts of the task's analysis case go to `counters` next to the
 /// simulated ones and into the simulated checks' details; where the simulator is missing, the
 /// tile-load check is judged from them (conflicts per shared store instruction within the rubric's
-/// tolerance) and the discontinuity technique from the shared loads.
+/// tolerance), the discontinuity technique from the shared loads, and the histogram's local atomics
+/// from a second ncu run that counts atomics per work-item (runAtomicCounts).
 void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                        std::vector<CounterRow>* counters);
 
 /// The hardware counts as report rows.
 std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& deviceName);
+
+/// An atomics run's counts as a report row (none when it did not run).
+std::vector<CounterRow> hardwareAtomicsRows(const AtomicsRun& run, const std::string& deviceName);
 
 }  // namespace clgrade

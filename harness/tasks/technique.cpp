@@ -17,6 +17,12 @@ std::string tally(const char* what, const BankTally& t) {
 
 /// The evidence lines every technique outcome carries: the model and the counts.
 void describe(const CounterReport& counters, const KernelCounters& k, CaseOutcome* o) {
+  if (!counters.origin.empty()) {  // hardware: atomics and work-groups are all it holds
+    o->details.push_back(counters.origin + ": " + k.name + ": " + std::to_string(k.local.atomics) +
+                         " local atomics and " + std::to_string(k.global.atomics) + " global atomics by work-items, " +
+                         std::to_string(k.workGroups) + " work-groups");
+    return;
+  }
   o->details.push_back(k.name + " (simulated in Oclgrind, " + std::to_string(counters.banks) + " banks of " +
                        std::to_string(counters.bankBytes) + " bytes, warps of " + std::to_string(counters.warpSize) +
                        "; " + std::to_string(k.workGroups) + " work-groups in " + std::to_string(k.invocations) +
@@ -34,7 +40,8 @@ const KernelCounters* ran(const CounterReport& counters, const std::string& kern
   const KernelCounters* k = counters.find(kernel);
   if (!k) {
     o->status = Status::Failed;
-    o->message = kernel + " never ran in the simulator (see the analysis log)";
+    o->message = kernel + (counters.origin.empty() ? " never ran in the simulator (see the analysis log)"
+                                                   : " never ran under " + counters.origin);
   }
   return k;
 }

@@ -13,11 +13,7 @@ const char* const kNcuSharedMetrics =
     "smsp__sass_inst_executed_op_shared_ld.sum,"
     "smsp__sass_inst_executed_op_shared_st.sum";
 
-namespace {
-
-/// Splits one CSV line with double-quoted fields ("" inside quotes is a quote); false when the
-/// line is not a quoted CSV row (ncu quotes every field).
-bool splitCsv(const std::string& line, std::vector<std::string>* fields) {
+bool splitNcuCsvLine(const std::string& line, std::vector<std::string>* fields) {
   fields->clear();
   if (line.empty() || line[0] != '"') return false;
   std::string field;
@@ -46,14 +42,21 @@ bool splitCsv(const std::string& line, std::vector<std::string>* fields) {
   return !quoted;
 }
 
-/// "1,234.5" -> 1234.5 (ncu may group digits); false for "n/a" and other non-numbers.
-bool parseNumber(std::string text, double* value) {
+bool parseNcuNumber(std::string text, double* value) {
   text.erase(std::remove(text.begin(), text.end(), ','), text.end());
   if (text.empty()) return false;
   char* end = nullptr;
   *value = std::strtod(text.c_str(), &end);
   return end && *end == '\0';
 }
+
+std::string ncuPermissionError(const std::string& output) {
+  if (output.find("ERR_NVGPUCTRPERM") == std::string::npos) return "";
+  return "ncu has no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM): run as root, or set the "
+         "driver option NVreg_RestrictProfilingToAdminUsers=0";
+}
+
+namespace {
 
 int column(const std::vector<std::string>& header, const std::string& name) {
   const auto it = std::find(header.begin(), header.end(), name);
@@ -64,9 +67,8 @@ int column(const std::vector<std::string>& header, const std::string& name) {
 
 bool parseNcuCsv(const std::string& csv, std::vector<HardwareCounts>* counts, std::string* err) {
   counts->clear();
-  if (csv.find("ERR_NVGPUCTRPERM") != std::string::npos) {
-    *err = "ncu has no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM): run as root, or set the "
-           "driver option NVreg_RestrictProfilingToAdminUsers=0";
+  if (const std::string denied = ncuPermissionError(csv); !denied.empty()) {
+    *err = denied;
     return false;
   }
   std::istringstream lines(csv);
@@ -76,7 +78,7 @@ bool parseNcuCsv(const std::string& csv, std::vector<HardwareCounts>* counts, st
   std::set<std::pair<std::string, std::string>> launches;  // (kernel, ID)
   bool sawRow = false;
   while (std::getline(lines, line)) {
-    if (!splitCsv(line, &fields)) continue;
+    if (!splitNcuCsvLine(line, &fields)) continue;
     if (column(fields, "Metric Name") >= 0 && column(fields, "Metric Value") >= 0) {
       header = fields;
       idCol = column(header, "ID");
@@ -87,7 +89,7 @@ bool parseNcuCsv(const std::string& csv, std::vector<HardwareCounts>* counts, st
     }
     if (header.empty() || fields.size() != header.size() || kernelCol < 0) continue;
     double value = 0;
-    if (!parseNumber(fields[valueCol], &value)) continue;
+    if (!parseNcuNumber(fields[valueCol], &value)) continue;
     const std::string& kernel = fields[kernelCol];
     auto it = std::find_if(counts->begin(), counts->end(), [&](const HardwareCounts& c) { return c.kernel == kernel; });
     if (it == counts->end()) {

@@ -24,4 +24,16 @@ struct HardwareCounts {
 /// "No kernels were profiled", or no metric rows at all.
 bool parseNcuCsv(const std::string& csv, std::vector<HardwareCounts>* counts, std::string* err);
 
+// Shared by the readers of ncu's other pages (ncu_source.h).
+
+/// Splits one line of ncu's CSV (every field double-quoted, "" inside quotes is a quote); false
+/// when the line is not such a row (ncu's "==PROF==" lines, the program's own output).
+bool splitNcuCsvLine(const std::string& line, std::vector<std::string>* fields);
+
+/// "1,234.5" -> 1234.5 (ncu may group digits); false for "n/a", "-" and other non-numbers.
+bool parseNcuNumber(std::string text, double* value);
+
+/// The message for ncu's counter permission error when `output` holds ERR_NVGPUCTRPERM, else "".
+std::string ncuPermissionError(const std::string& output);
+
 }  // namespace clgrade
