@@ -155,6 +155,20 @@ TEST(NcuSource, MalformedPages) {
                                      &err));
   EXPECT_NE(err.find("Predicated-On Thread Instructions Executed"), std::string::npos) << err;
   EXPECT_FALSE(parseNcuSourceAtomics("\"Kernel Name\",\"k\",\n", &counts, &err));
+  // An empty kernel body (the template's): ncu prints no "Address Space" column; no atomics, one block.
+  counts.clear();
+  ASSERT_TRUE(parseNcuSourceAtomics(
+      "\"Kernel Name\",\"compute_histogram_local_memory\",\n"
+      "\"Address\",\"Source\",\"Instructions Executed\",\"Thread Instructions Executed\","
+      "\"Predicated-On Thread Instructions Executed\",\"L1 Conflicts Shared N-Way\"\n"
+      "\"0x7fc6377ad700\",\"      LDC R1, c[0x0][0x28]\",\"96\",\"3072\",\"3072\",\"0\"\n"
+      "\"0x7fc6377ad710\",\"      EXIT\",\"96\",\"3072\",\"3072\",\"0\"\n",
+      &counts, &err))
+      << err;
+  ASSERT_EQ(counts.size(), 1u);
+  EXPECT_EQ(counts[0].blocks, 1);
+  EXPECT_DOUBLE_EQ(counts[0].sharedAtomics, 0);
+  EXPECT_DOUBLE_EQ(counts[0].globalAtomics, 0);
   EXPECT_NE(err.find("no instruction header"), std::string::npos) << err;
   // The raw page's header and units row but no launch.
   std::vector<NcuLaunch> launches;

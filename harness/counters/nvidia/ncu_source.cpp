@@ -75,19 +75,21 @@ bool parseNcuSourceAtomics(const std::string& csv, std::vector<AtomicCounts>* co
       b.header = fields;
       b.sourceCol = column(fields, "Source");
       b.threadsCol = column(fields, "Predicated-On Thread Instructions Executed");
+      // ncu leaves "Address Space" out for a kernel without memory instructions (an empty body).
       b.spaceCol = column(fields, "Address Space");
-      if (b.threadsCol < 0 || b.spaceCol < 0) {
+      if (b.threadsCol < 0) {
         *err = "ncu's source page for " + b.kernel +
-               " has no \"Predicated-On Thread Instructions Executed\" or \"Address Space\" column (was it profiled "
-               "with --section SourceCounters?)";
+               " has no \"Predicated-On Thread Instructions Executed\" column (was it profiled with --section "
+               "SourceCounters?)";
         return false;
       }
       continue;
     }
     if (b.header.empty() || fields.size() != b.header.size()) continue;
     // What identifies a repeat: each instruction and the columns counted (not the sampled stalls).
-    b.text += fields[0] + '\t' + fields[b.sourceCol] + '\t' + fields[b.threadsCol] + '\t' + fields[b.spaceCol] + '\n';
-    const AtomicSpace space = classifyAtomic(fields[b.sourceCol], fields[b.spaceCol]);
+    const std::string addressSpace = b.spaceCol >= 0 ? fields[b.spaceCol] : "-";
+    b.text += fields[0] + '\t' + fields[b.sourceCol] + '\t' + fields[b.threadsCol] + '\t' + addressSpace + '\n';
+    const AtomicSpace space = classifyAtomic(fields[b.sourceCol], addressSpace);
     if (space == AtomicSpace::None) continue;
     double threads = 0;
     if (!parseNcuNumber(fields[b.threadsCol], &threads)) continue;
