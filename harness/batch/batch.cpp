@@ -215,7 +215,7 @@ class Batch {
     }
     int stoppedTasks = 0;
     for (const TaskRun& r : g.runs)
-      if (!r.ok && r.outcome != "refused") ++stoppedTasks;
+      if (r.stopped()) ++stoppedTasks;
     std::lock_guard<std::mutex> lock(mutex_);
     --running_;
     ++summary_.graded;
@@ -264,7 +264,7 @@ class Batch {
       line += " (";
       bool first = true;
       for (const TaskRun& r : g.runs)
-        if (!r.ok && r.outcome != "refused") {
+        if (r.stopped()) {
           line += (first ? "" : ", ") + r.task + " " + r.outcome;
           first = false;
         }

@@ -137,6 +137,33 @@ void judgeEnd(const ProcessResult& p, const progress::Position& position, const 
   }
 }
 
+
+/// The arguments of a second process for a task whose first one was stopped (empty: none):
+/// stopped while timing, the rerun leaves the performance phase out; stopped in a kernel during a
+/// case, it leaves that kernel's checks out, when the task has other checks to keep.
+std::vector<std::string> rerunArguments(const std::string& taskId, const ProcessResult& p,
+                                        const progress::Position& at, const IsolationSettings& s,
+                                        const std::string& stderrPath) {
+  if (p.ok() || !p.started || !at.valid) return {};
+  Status status = Status::Error;
+  std::string message, outcome;
+  judgeEnd(p, at, s, stderrPath, &status, &message, &outcome);
+  if (at.phase == progress::Step::Performance) return {"--performance-stopped", message};
+  if (at.step != progress::Step::Kernel || at.phase != progress::Step::Case) return {};
+  const Task* task = findTask(taskId);
+  if (!task) return {};
+  const TaskInfo& info = task->info();
+  const auto launches = info.kernelChecks.find(at.what);
+  if (launches == info.kernelChecks.end()) return {};
+  const std::vector<std::string>& lost = launches->second;
+  const bool othersLeft = std::any_of(info.checks.begin(), info.checks.end(), [&](const CheckInfo& ci) {
+    return !ci.simulated && !ci.swept && std::find(lost.begin(), lost.end(), ci.id) == lost.end();
+  });
+  if (!othersLeft) return {};
+  return {"--stopped-kernel", at.what, "--stopped-case", at.caseId, "--stopped-status",
+          status == Status::Error ? "error" : "failed", "--stopped-message", message};
+}
+
 }  // namespace
 
 TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
@@ -214,50 +241,91 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
     const std::string stderrPath = control + "/" + tr.id + ".stderr";
     const std::string outputRel = "evidence/" + tr.id + "/kernel_output.txt";
     const std::string outputPath = (fs::path(outDir) / outputRel).string();
-    ProcessSpec spec;
-    spec.argv = {s.clgrade, "grade", kernelsDir, "--in-process", "--rubric", rubric.path, "--task", tr.id,
-                 "--out", outDir, "--device", s.device, "--evidence-cases", std::to_string(s.evidenceCases),
-                 "--task-timeout", "0", "--quiet", "--child-report", reportPath, "--progress-file", progressPath};
-    if (s.visibleOnly) spec.argv.push_back("--visible-only");
-    if (!s.timingLock.empty()) {
-      spec.argv.push_back("--timing-lock");
-      spec.argv.push_back(s.timingLock);
-    }
-    if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
-    spec.timeoutSeconds = s.taskTimeoutSeconds;
-    spec.stdoutPath = outputPath;
-    spec.stderrPath = stderrPath;
-    spec.outputLimitBytes = s.outputLimitBytes;
-    spec.limits.noCoreDumps = true;
-    spec.limits.fileSizeBytes = s.fileSizeLimitBytes;
-    if (s.cpuDevice) spec.limits.addressSpaceBytes = addressSpaceLimitFor(s.memoryLimitBytes);
-    spec.memoryLimitBytes = s.memoryLimitBytes;
-    ProgressWatch watch(progressPath, s.buildTimeoutSeconds);
-    spec.monitor = [&watch](double t) { return watch.check(t); };
-    const ProcessResult p = runProcess(spec);
-    watch.check(p.seconds);
+    // One process for the task; `extra` are the arguments of a rerun (what to leave out).
+    auto runChild = [&](const std::vector<std::string>& extra, ProcessResult* p, progress::Position* at,
+                        ordered_json* task, ordered_json* child) {
+      ProcessSpec spec;
+      spec.argv = {s.clgrade, "grade", kernelsDir, "--in-process", "--rubric", rubric.path, "--task", tr.id,
+                   "--out", outDir, "--device", s.device, "--evidence-cases", std::to_string(s.evidenceCases),
+                   "--task-timeout", "0", "--quiet", "--child-report", reportPath, "--progress-file", progressPath};
+      if (s.visibleOnly) spec.argv.push_back("--visible-only");
+      if (!s.timingLock.empty()) {
+        spec.argv.push_back("--timing-lock");
+        spec.argv.push_back(s.timingLock);
+      }
+      spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
+      if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
+      spec.timeoutSeconds = s.taskTimeoutSeconds;
+      spec.stdoutPath = outputPath;
+      spec.stderrPath = stderrPath;
+      spec.outputLimitBytes = s.outputLimitBytes;
+      spec.limits.noCoreDumps = true;
+      spec.limits.fileSizeBytes = s.fileSizeLimitBytes;
+      if (s.cpuDevice) spec.limits.addressSpaceBytes = addressSpaceLimitFor(s.memoryLimitBytes);
+      spec.memoryLimitBytes = s.memoryLimitBytes;
+      fs::remove(progressPath, ec);
+      fs::remove(reportPath, ec);
+      ProgressWatch watch(progressPath, s.buildTimeoutSeconds);
+      spec.monitor = [&watch](double t) { return watch.check(t); };
+      *p = runProcess(spec);
+      watch.check(p->seconds);
+      *at = watch.position();
+      std::string text, err;
+      if (!p->ok() || !readFile(reportPath, &text, &err)) return false;
+      try {
+        ordered_json parsed = ordered_json::parse(text);
+        if (parsed.contains("tasks") && parsed["tasks"].size() == 1 && parsed["tasks"][0].value("id", "") == tr.id) {
+          *task = parsed["tasks"][0];
+          *child = std::move(parsed);
+          return true;
+        }
+      } catch (const nlohmann::json::exception&) {
+      }
+      return false;
+    };
+
+    ProcessResult p;
+    progress::Position stoppedAt;
+    ordered_json taskJson, childJson;
+    run.ok = runChild({}, &p, &stoppedAt, &taskJson, &childJson);
     run.seconds = p.seconds;
     run.peakResidentBytes = p.peakResidentBytes;
     run.stdoutBytes = p.stdoutBytes;
-
-    ordered_json taskJson;
-    std::string text, err;
-    if (p.ok() && readFile(reportPath, &text, &err)) {
-      try {
-        ordered_json child = ordered_json::parse(text);
-        if (child.contains("tasks") && child["tasks"].size() == 1 && child["tasks"][0].value("id", "") == tr.id) {
-          taskJson = child["tasks"][0];
-          childReports.push_back(child);
+    if (run.ok) {
+      childReports.push_back(childJson);
+      run.outcome = "ok";
+    } else {
+      // Stopped in one kernel while other checks of the task do not launch it, or while timing: one
+      // more process without that kernel (or without the timing) keeps what the others earn.
+      const std::vector<std::string> rerun = rerunArguments(tr.id, p, stoppedAt, s, stderrPath);
+      if (!rerun.empty()) {
+        ProcessResult second;
+        progress::Position secondAt;
+        fs::remove(outputPath, ec);
+        if (runChild(rerun, &second, &secondAt, &taskJson, &childJson)) {
+          Status firstStatus = Status::Error;
+          std::string firstMessage, firstOutcome;
+          judgeEnd(p, stoppedAt, s, stderrPath, &firstStatus, &firstMessage, &firstOutcome);
+          childReports.push_back(childJson);
           run.ok = true;
-          run.outcome = "ok";
+          run.outcome = "ok after a rerun";
+          run.message = firstMessage;
+          run.seconds += second.seconds;
+          run.peakResidentBytes = std::max(run.peakResidentBytes, second.peakResidentBytes);
+          run.stdoutBytes = second.stdoutBytes;
+          taskJson["rerun"] = {{"first_outcome", firstOutcome},
+                               {"first_message", firstMessage},
+                               {"left_out", stoppedAt.phase == progress::Step::Performance
+                                                ? "the performance phase"
+                                                : "kernel " + stoppedAt.what}};
+          p = second;
         }
-      } catch (const nlohmann::json::exception&) {
       }
     }
     if (!run.ok) {
       Status status = Status::Error;
       std::string outcome;
-      judgeEnd(p, watch.position(), s, stderrPath, &status, &run.message, &outcome);
+      judgeEnd(p, stoppedAt, s, stderrPath, &status, &run.message, &outcome);
       if (p.ok()) {  // it exited 0 but its report is missing or unreadable: ours to explain
         outcome = "no report";
         run.message = "the grading process finished without a readable report (" + reportPath + ")";
@@ -271,7 +339,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
         if (!ec) evidence.push_back({"the grading process's messages", logRel});
       }
       if (p.stdoutBytes > 0) evidence.push_back({"what the kernels printed", outputRel});
-      const progress::Position& at = watch.position();
+      const progress::Position& at = stoppedAt;
       const std::string caseId = at.phase == progress::Step::Case          ? at.caseId
                                  : at.phase == progress::Step::Performance ? "performance"
                                  : at.phase == progress::Step::Simulator   ? "analysis"

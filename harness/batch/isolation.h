@@ -49,11 +49,15 @@ uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes);
 struct TaskRun {
   std::string task;
   bool ok = false;             ///< its report was read
-  std::string outcome;         ///< "ok", "timed out", "memory", "build time", "signal SIGSEGV", "exit 3", ...
-  std::string message;         ///< the task's problem when it did not finish
+  /// "ok", "ok after a rerun" (its first process was stopped in one kernel or while timing; a second
+  /// one left that out), "timed out", "memory", "build time", "signal SIGSEGV", "exit 3", ...
+  std::string outcome;
+  std::string message;         ///< the task's problem when it did not finish (or what stopped the first process)
   double seconds = 0;
   uint64_t peakResidentBytes = 0;
   uint64_t stdoutBytes = 0;    ///< what the kernels printed (kept: the first outputLimitBytes)
+  /// A process of the task was stopped or crashed (a refused kernels folder is not a stop).
+  bool stopped() const { return (!ok && outcome != "refused") || outcome == "ok after a rerun"; }
 };
 
 /// What a submission's grade produced.

@@ -95,6 +95,8 @@ struct GradeArgs {
   // holds what the kernels print), and its steps to the progress file.
   std::string childReport;
   std::string progressFile;
+  // A rerun of a task child whose first process was stopped in a kernel or while timing (isolation).
+  std::string stoppedKernel, stoppedCase, stoppedStatus = "failed", stoppedMessage, performanceStopped;
 };
 
 /// The table, what failed, where the report is; the exit code of grade or check.
@@ -169,6 +171,11 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   options.toolsDir = toolsDir;
   options.onlyTasks = args.tasks;
   options.timingLock = args.timingLock;
+  if (!args.stoppedKernel.empty())
+    options.stoppedKernels.push_back({args.stoppedKernel, args.stoppedCase,
+                                      args.stoppedStatus == "error" ? Status::Error : Status::Failed,
+                                      args.stoppedMessage});
+  options.performanceStopped = args.performanceStopped;
   if (!args.progressFile.empty()) progress::setFile(args.progressFile);
   // A kernel that never ends blocks the OpenCL driver and this process with it: a watchdog ends
   // the grade with a message naming the task (the isolated grade kills the task's child instead).
@@ -262,6 +269,11 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
     sub->add_flag("--quiet", args->quiet, "print no table");
     sub->add_option("--child-report", args->childReport)->group("");
     sub->add_option("--progress-file", args->progressFile)->group("");
+    sub->add_option("--stopped-kernel", args->stoppedKernel)->group("");
+    sub->add_option("--stopped-case", args->stoppedCase)->group("");
+    sub->add_option("--stopped-status", args->stoppedStatus)->check(CLI::IsMember({"failed", "error"}))->group("");
+    sub->add_option("--stopped-message", args->stoppedMessage)->group("");
+    sub->add_option("--performance-stopped", args->performanceStopped)->group("");
     commands->push_back({sub, [args, checkCommand] { return gradeCommand(*args, checkCommand); }});
   }
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "grading/analysis.h"
 #include "grading/hardware.h"
@@ -37,6 +39,31 @@ void failEverything(const Task& task, const TaskRubric& rubric, const std::strin
   (void)rubric;
 }
 
+/// The checks that launch a stopped kernel (TaskInfo::kernelChecks), each with why it is not run.
+std::map<std::string, const StoppedKernel*> skippedChecks(const TaskInfo& info,
+                                                         const std::vector<StoppedKernel>& stopped) {
+  std::map<std::string, const StoppedKernel*> skipped;
+  for (const StoppedKernel& k : stopped) {
+    const auto it = info.kernelChecks.find(k.kernel);
+    if (it == info.kernelChecks.end()) continue;
+    for (const std::string& id : it->second) skipped.emplace(id, &k);
+  }
+  return skipped;
+}
+
+/// The outcome a skipped check keeps: what stopped the first process, in the case it stopped in.
+CaseOutcome stoppedOutcome(const StoppedKernel& k, const TaskRubric& taskRubric) {
+  CaseOutcome o;
+  o.caseId = k.caseId;
+  for (const CaseSpec& spec : taskRubric.cases)
+    if (spec.id == k.caseId) o.visible = spec.visible;
+  o.status = k.status;
+  o.message = k.message;
+  o.details.push_back("not run again: the task was graded once more without launching " + k.kernel +
+                      ", so that its other checks keep their results");
+  return o;
+}
+
 TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& taskRubric, const Task& task,
                      const GradeOptions& options, InputCache& inputs, EvidenceWriter& evidence) {
   const TaskInfo& info = task.info();
@@ -64,6 +91,10 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
       checks[ci.id].id = ci.id;
       checks[ci.id].title = ci.title;
     }
+    const std::map<std::string, const StoppedKernel*> skipped = skippedChecks(info, options.stoppedKernels);
+    std::set<std::string> skippedIds;
+    for (const auto& [id, why] : skipped) skippedIds.insert(id);
+    ctx.skipChecks(skippedIds);
     bool anyCase = false;
     for (const CaseSpec& spec : taskRubric.cases) {
       if (options.visibleOnly && !spec.visible) continue;
@@ -73,14 +104,39 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
       task.runCase(ctx, spec, &outcomes);
       for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
     }
+    for (const auto& [id, why] : skipped) checks[id].cases.push_back(stoppedOutcome(*why, taskRubric));
+    // What else would launch the stopped kernel again (the analysis case, the timing) is left out.
+    std::string notRun;
+    if (!skipped.empty()) notRun = "not measured: " + skipped.begin()->second->kernel + " stopped the first grading process";
     const AnalysisFolders folders{options.toolsDir.empty() ? defaultToolsDir() : options.toolsDir, options.kernelsDir,
                                   options.outDir};
-    progress::note(progress::Step::Simulator, "");
-    judgeWithSimulator(task, taskRubric, rubric, folders, &checks, &report.counters);
-    progress::note(progress::Step::Hardware, "");
-    judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
-    progress::note(progress::Step::Performance, "");
-    judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report);
+    if (notRun.empty()) {
+      progress::note(progress::Step::Simulator, "");
+      judgeWithSimulator(task, taskRubric, rubric, folders, &checks, &report.counters);
+      progress::note(progress::Step::Hardware, "");
+      judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+    } else {
+      for (const CheckInfo& ci : info.checks)
+        if (ci.simulated && !skipped.count(ci.id)) {
+          CaseOutcome o;
+          o.caseId = "analysis";
+          o.status = Status::NotMeasured;
+          o.message = notRun + ", so the analysis case was not run";
+          checks[ci.id].cases.push_back(o);
+        }
+    }
+    if (notRun.empty() && options.performanceStopped.empty()) {
+      progress::note(progress::Step::Performance, "");
+      judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report);
+    } else if (taskRubric.performance.present || taskRubric.sweep.present) {
+      const std::string why = notRun.empty() ? "not measured: " + options.performanceStopped : notRun;
+      report.performance.problem = why;
+      for (const CheckInfo& ci : info.checks)
+        if (ci.swept) {
+          checks[ci.id].status = Status::NotMeasured;
+          checks[ci.id].message = why;
+        }
+    }
     for (const CheckInfo& ci : info.checks) {
       CheckResult& c = checks[ci.id];
       if (ci.swept) {

@@ -5,11 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "checks/result.h"
 #include "cl/runtime.h"
 #include "report/model.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
+
+/// A kernel that stopped an earlier grading process of the task (it hung, or the driver crashed on
+/// it): the task is graded again without launching it, so that its other checks keep their results.
+struct StoppedKernel {
+  std::string kernel;         ///< "compute_histogram_local_memory"
+  std::string caseId;         ///< the case it stopped in
+  Status status = Status::Failed;
+  std::string message;        ///< what stopped it, as the first process's report said
+};
 
 struct GradeOptions {
   std::string kernelsDir;
@@ -20,6 +30,10 @@ struct GradeOptions {
   std::string referenceKernelsDir;  ///< the instructor's kernels, timed for the ratio (empty: the source tree's)
   std::vector<std::string> onlyTasks;
   std::string timingLock;           ///< a file to flock while timing (parallel jobs on one GPU)  ///< grade only these task ids (empty: every task of the rubric)
+  std::vector<StoppedKernel> stoppedKernels;  ///< not launched again (see StoppedKernel)
+  /// Not empty: an earlier process of the task was stopped while timing its kernels (why); the task is
+  /// graded again without the performance phase.
+  std::string performanceStopped;
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).
   std::function<void(const std::string& taskId)> onTaskStart;
 };

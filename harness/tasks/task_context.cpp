@@ -86,6 +86,7 @@ std::array<size_t, 2> TaskContext::groupSize(const cl::Kernel& kernel, std::arra
 void TaskContext::runCheck(const CaseSpec& spec, const std::string& checkId, std::map<std::string, CaseOutcome>* out,
                            const std::function<void(CaseOutcome&)>& body) {
   if (!onlyChecks_.empty() && !onlyChecks_.count(checkId)) return;
+  if (skippedChecks_.count(checkId)) return;
   CaseOutcome outcome;
   outcome.caseId = spec.id;
   outcome.visible = spec.visible;

@@ -89,6 +89,8 @@ class TaskContext {
   void audit(CaseOutcome& outcome, const std::string& kernelName, const WriteAudit& audit, bool belowAllowed);
   /// From now on runCheck runs only these checks (empty: all); the sweep reruns only what it decides on.
   void restrictChecks(std::set<std::string> checks) { onlyChecks_ = std::move(checks); }
+  /// runCheck never runs these checks (a kernel they launch stopped an earlier grading process).
+  void skipChecks(std::set<std::string> checks) { skippedChecks_ = std::move(checks); }
   /// Records a launch time line in the outcome.
   static void timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry);
 
@@ -104,6 +106,7 @@ class TaskContext {
   std::map<std::string, int> imagesWritten_;  ///< failing cases with images, per check
   std::vector<BuildRecord> builds_;
   std::set<std::string> onlyChecks_;
+  std::set<std::string> skippedChecks_;
 };
 
 /// roundup(n, m): n rounded up to a multiple of m.
