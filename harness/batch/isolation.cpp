@@ -384,7 +384,10 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
   for (const ordered_json& t : tasks) {
     total += t.value("points", 0.0);
     max += t.value("max", 0.0);
-    if (t.value("present", false)) kernelFiles[t.value("file", "")] = t.value("sha256", "");
+    if (!t.value("present", false)) continue;
+    kernelFiles[t.value("file", "")] = t.value("sha256", "");
+    if (t.contains("included_files") && t["included_files"].is_array())
+      for (const ordered_json& f : t["included_files"]) kernelFiles[f.value("file", "")] = f.value("sha256", "");
   }
   ordered_json inputs = ordered_json::array();
   std::set<std::string> seen;

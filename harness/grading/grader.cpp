@@ -79,6 +79,8 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   const std::string& source = loaded.text;
   report.present = loaded.present;
   if (loaded.present) report.sha256 = sha256Hex(loaded.fileBytes);
+  for (size_t i = 0; i < loaded.included.size() && i < loaded.includedSha256.size(); ++i)
+    report.includedFiles.emplace_back(loaded.included[i], loaded.includedSha256[i]);
   report.problem = loaded.problem;
   if (!report.problem.empty()) failEverything(task, taskRubric, report.problem, &report);
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "util/files.h"
+#include "util/sha256.h"
 
 namespace fs = std::filesystem;
 
@@ -212,6 +213,7 @@ struct Expander {
   std::vector<fs::path> stack;         ///< canonical paths of the files being expanded
   std::vector<std::string> names;      ///< their names relative to the root, for messages
   std::vector<std::string>* included = nullptr;
+  std::vector<std::string>* includedSha256 = nullptr;
 
   std::string relative(const fs::path& canonical) const { return canonical.lexically_relative(root).generic_string(); }
 
@@ -262,6 +264,7 @@ struct Expander {
       advance(d.firstLine, true);
       const std::string name = relative(target);
       if (included) included->push_back(name);
+      if (includedSha256) includedSha256->push_back(sha256Hex(bytes));
       *out += "#line 1 " + quoted(name) + "\n";
       stack.push_back(target);
       names.push_back(name);
@@ -368,6 +371,7 @@ KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& 
   expander.root = root;
   expander.limit = limitBytes;
   expander.included = &s.included;
+  expander.includedSha256 = &s.includedSha256;
   expander.stack.push_back(target);
   expander.names.push_back(file);
   s.problem = expander.expand(s.fileBytes, target, file, "", &s.text);

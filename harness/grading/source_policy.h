@@ -21,6 +21,7 @@ struct KernelSource {
   std::string fileBytes;           ///< the file as submitted (its SHA-256 goes into the report)
   std::string text;                ///< what the compiler gets: fileBytes with its includes expanded
   std::vector<std::string> included;  ///< files expanded into `text`, relative to the kernels folder
+  std::vector<std::string> includedSha256;  ///< the SHA-256 of each, as it was read
   std::string problem;             ///< why the task cannot use it (missing, refused); empty when usable
 };
 

@@ -312,6 +312,8 @@ void task(const TaskReport& t, size_t index, const HtmlOptions& options, std::st
          esc(formatPoints(t.points)) + " / " + esc(formatPoints(t.max)) + "</span></h2>\n";
   out += "<p>file <code>" + esc(t.file) + "</code>" +
          (t.present ? " <small>sha256 <code>" + esc(t.sha256) + "</code></small>" : std::string(" <strong>not found</strong>")) + "</p>\n";
+  for (const auto& [file, sha] : t.includedFiles)
+    out += "<p class=\"muted\">includes <code>" + esc(file) + "</code> <small>sha256 <code>" + esc(sha) + "</code></small></p>\n";
   if (!t.problem.empty()) out += "<p class=\"problem\">" + esc(t.problem) + "</p>\n";
   for (const CriterionResult& c : t.criteria)
     if (c.overridden) out += overrideHtml(c, true) + "\n";

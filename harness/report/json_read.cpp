@@ -153,6 +153,12 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
   read(j, "file", path, &t.file);
   read(j, "present", path, &t.present);
   read(j, "sha256", path, &t.sha256);
+  each(j, "included_files", path, [&](const Json& f, const std::string& p) {
+    std::string file, sha;
+    read(f, "file", p, &file);
+    read(f, "sha256", p, &sha);
+    t.includedFiles.emplace_back(file, sha);
+  });
   read(j, "problem", path, &t.problem);
   read(j, "points", path, &t.points);
   read(j, "max", path, &t.max);

@@ -64,11 +64,14 @@ std::string toJson(const GradeReport& r) {
       for (const auto& [name, value] : row.values) values[name] = value;
       counters.push_back({{"kernel", row.kernel}, {"provider", row.provider}, {"values", values}});
     }
+    ordered_json included = ordered_json::array();
+    for (const auto& [file, sha] : t.includedFiles) included.push_back({{"file", file}, {"sha256", sha}});
     tasks.push_back({{"id", t.id},
                      {"title", t.title},
                      {"file", t.file},
                      {"present", t.present},
                      {"sha256", t.sha256},
+                     {"included_files", included},
                      {"problem", t.problem},
                      {"points", t.points},
                      {"max", t.max},
@@ -85,7 +88,10 @@ std::string toJson(const GradeReport& r) {
                       {"sha256", i.sha256}});
   ordered_json kernelFiles = ordered_json::object();
   for (const TaskReport& t : r.tasks)
-    if (t.present) kernelFiles[t.file] = t.sha256;
+    if (t.present) {
+      kernelFiles[t.file] = t.sha256;
+      for (const auto& [file, sha] : t.includedFiles) kernelFiles[file] = sha;
+    }
   ordered_json j = {
       {"schema", "clgrade-report/1"},
       {"total", r.total},

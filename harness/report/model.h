@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cl/device.h"
@@ -21,6 +22,8 @@ struct TaskReport {
   std::string file;     ///< file name in the kernels folder
   bool present = false; ///< the file was found and read
   std::string sha256;   ///< of the kernel file
+  /// Files its #include directives expanded (relative to the kernels folder) -> their SHA-256.
+  std::vector<std::pair<std::string, std::string>> includedFiles;
   std::string problem;  ///< why the task could not run at all (missing file, #include), empty otherwise
   double points = 0;
   double max = 0;

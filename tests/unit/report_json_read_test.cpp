@@ -65,6 +65,9 @@ TEST(ReportJsonRead, ReadsEveryPartOfTheModel) {
   ASSERT_EQ(conv.performance.kernels.size(), 1u);
   EXPECT_DOUBLE_EQ(conv.performance.kernels[0].gbPerS, 1234.567);
   EXPECT_DOUBLE_EQ(conv.performance.kernels[0].launchFloorMs, 0.0125);
+  ASSERT_EQ(conv.includedFiles.size(), 1u);
+  EXPECT_EQ(conv.includedFiles[0].first, "common/tile.h");
+  EXPECT_EQ(conv.includedFiles[0].second, std::string(64, 'c'));
   EXPECT_TRUE(conv.sweep.ran);
   EXPECT_EQ(conv.sweep.points[0].group[0], 32);
   EXPECT_FALSE(read.tasks[1].checks[0].cases[0].visible);

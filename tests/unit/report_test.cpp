@@ -25,6 +25,7 @@ GradeReport sample() {
   t.file = "Convolution3x3.cl";
   t.present = true;
   t.sha256 = std::string(64, 'a');
+  t.includedFiles = {{"common/tile.h", std::string(64, 'c')}};
   t.max = 5;
   t.points = 2;
   CriterionResult ok;
@@ -73,6 +74,8 @@ TEST(JsonReport, FollowsTheSchema) {
   const auto& repro = j["reproducibility"];
   EXPECT_EQ(repro["clgrade_version"], "0.1.0");
   EXPECT_EQ(repro["kernel_files"]["Convolution3x3.cl"], std::string(64, 'a'));
+  EXPECT_EQ(repro["kernel_files"]["common/tile.h"], std::string(64, 'c'));  // what #include expanded
+  EXPECT_EQ(task["included_files"][0]["file"], "common/tile.h");
   EXPECT_EQ(repro["inputs"][0]["sha256"], std::string(64, 'b'));
   EXPECT_TRUE(repro["settings"]["skip_last_row"].get<bool>());
   EXPECT_EQ(task["builds"][0]["options"], "");

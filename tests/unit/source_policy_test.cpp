@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "grading/source_policy.h"
+#include "util/sha256.h"
 
 namespace fs = std::filesystem;
 
@@ -53,6 +54,8 @@ TEST_F(SourcePolicy, IncludesOfTheFolderAreExpandedWithLineDirectives) {
   EXPECT_EQ(s.problem, "");
   EXPECT_EQ(s.text, "// one\n#line 1 \"common/defs.h\"\n#define A 1\n#define B 2\n#line 3 \"k.cl\"\nint x = A + B;\n");
   EXPECT_EQ(s.included, std::vector<std::string>{"common/defs.h"});
+  // The included file's hash goes into the report with the main file's.
+  EXPECT_EQ(s.includedSha256, std::vector<std::string>{sha256Hex("#define A 1\n#define B 2")});
 }
 
 TEST_F(SourcePolicy, NestedIncludesResolveFromTheIncludingFile) {
