@@ -99,8 +99,11 @@ void judgeEnd(const ProcessResult& p, const progress::Position& position, const 
     else if (position.step == progress::Step::Kernel && position.phase == progress::Step::Case)
       why = ": a kernel probably never ends (an endless loop, or a barrier that not every work-item reaches; "
             "drivers such as PoCL also compile a kernel at its first launch); the task was stopped";
+    else if (position.phase == progress::Step::Performance && position.step == progress::Step::Kernel)
+      why = ": a kernel did not finish in the performance phase (the RESULT_STEPS sweep runs the kernels with other "
+            "steps and group sizes); the task was stopped";
     else if (position.phase == progress::Step::Performance)
-      why = ": the task was stopped (its kernels passed their cases, but timing them took longer than the limit)";
+      why = ": the task was stopped (its kernels ran their cases, but timing them took longer than the limit)";
     *message = "timed out after " + seconds(s.taskTimeoutSeconds) + " s" + at + why;
   } else if (p.stoppedBy == "build") {
     *status = Status::Failed;
@@ -138,17 +141,18 @@ void judgeEnd(const ProcessResult& p, const progress::Position& position, const 
 }
 
 
-/// The arguments of a second process for a task whose first one was stopped (empty: none):
-/// stopped while timing, the rerun leaves the performance phase out; stopped in a kernel during a
-/// case, it leaves that kernel's checks out, when the task has other checks to keep.
+/// The arguments of a second process for a task whose first one was stopped (empty: none), given
+/// how it was judged: stopped in the performance phase, the rerun leaves that phase out (its swept
+/// checks take the stop's status when a kernel or a build of the sweep stopped it); stopped in a
+/// kernel during a case, it leaves that kernel's checks out, when the task has other checks to keep.
 std::vector<std::string> rerunArguments(const std::string& taskId, const ProcessResult& p,
-                                        const progress::Position& at, const IsolationSettings& s,
-                                        const std::string& stderrPath) {
+                                        const progress::Position& at, Status status, const std::string& message) {
   if (p.ok() || !p.started || !at.valid) return {};
-  Status status = Status::Error;
-  std::string message, outcome;
-  judgeEnd(p, at, s, stderrPath, &status, &message, &outcome);
-  if (at.phase == progress::Step::Performance) return {"--performance-stopped", message};
+  const std::string statusName = status == Status::Error ? "error" : "failed";
+  if (at.phase == progress::Step::Performance) {
+    const bool sweepStopped = at.step == progress::Step::Kernel || at.step == progress::Step::Build;
+    return {"--performance-stopped", message, "--stopped-status", sweepStopped ? statusName : "not_measured"};
+  }
   if (at.step != progress::Step::Kernel || at.phase != progress::Step::Case) return {};
   const Task* task = findTask(taskId);
   if (!task) return {};
@@ -160,9 +164,10 @@ std::vector<std::string> rerunArguments(const std::string& taskId, const Process
     return !ci.simulated && !ci.swept && std::find(lost.begin(), lost.end(), ci.id) == lost.end();
   });
   if (!othersLeft) return {};
-  return {"--stopped-kernel", at.what, "--stopped-case", at.caseId, "--stopped-status",
-          status == Status::Error ? "error" : "failed", "--stopped-message", message};
+  return {"--stopped-kernel", at.what, "--stopped-case", at.caseId, "--stopped-status", statusName,
+          "--stopped-message", message};
 }
+
 
 }  // namespace
 
@@ -180,6 +185,8 @@ TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kerne
     const KernelSource source = loadKernelSource(kernelsDir, report.file);
     report.present = source.present;
     if (source.present) report.sha256 = sha256Hex(source.fileBytes);
+    for (size_t i = 0; i < source.included.size() && i < source.includedSha256.size(); ++i)
+      report.includedFiles.emplace_back(source.included[i], source.includedSha256[i]);
     for (const CheckInfo& info : task->info().checks) {
       CheckResult check;
       check.id = info.id;
@@ -286,43 +293,16 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
 
     ProcessResult p;
     progress::Position stoppedAt;
-    ordered_json taskJson, childJson;
+    ordered_json taskJson, childJson, rerunJson;
     run.ok = runChild({}, &p, &stoppedAt, &taskJson, &childJson);
     run.seconds = p.seconds;
     run.peakResidentBytes = p.peakResidentBytes;
     run.stdoutBytes = p.stdoutBytes;
+    std::string outputShown = outputRel;  // the kernel output the report points to
     if (run.ok) {
       childReports.push_back(childJson);
       run.outcome = "ok";
     } else {
-      // Stopped in one kernel while other checks of the task do not launch it, or while timing: one
-      // more process without that kernel (or without the timing) keeps what the others earn.
-      const std::vector<std::string> rerun = rerunArguments(tr.id, p, stoppedAt, s, stderrPath);
-      if (!rerun.empty()) {
-        ProcessResult second;
-        progress::Position secondAt;
-        fs::remove(outputPath, ec);
-        if (runChild(rerun, &second, &secondAt, &taskJson, &childJson)) {
-          Status firstStatus = Status::Error;
-          std::string firstMessage, firstOutcome;
-          judgeEnd(p, stoppedAt, s, stderrPath, &firstStatus, &firstMessage, &firstOutcome);
-          childReports.push_back(childJson);
-          run.ok = true;
-          run.outcome = "ok after a rerun";
-          run.message = firstMessage;
-          run.seconds += second.seconds;
-          run.peakResidentBytes = std::max(run.peakResidentBytes, second.peakResidentBytes);
-          run.stdoutBytes = second.stdoutBytes;
-          taskJson["rerun"] = {{"first_outcome", firstOutcome},
-                               {"first_message", firstMessage},
-                               {"left_out", stoppedAt.phase == progress::Step::Performance
-                                                ? "the performance phase"
-                                                : "kernel " + stoppedAt.what}};
-          p = second;
-        }
-      }
-    }
-    if (!run.ok) {
       Status status = Status::Error;
       std::string outcome;
       judgeEnd(p, stoppedAt, s, stderrPath, &status, &run.message, &outcome);
@@ -331,6 +311,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
         run.message = "the grading process finished without a readable report (" + reportPath + ")";
       }
       run.outcome = outcome;
+      // The stopped child's own files, kept under names a rerun does not write.
       std::vector<Evidence> evidence;
       std::string log;
       if (readFile(stderrPath, &log, nullptr) && !log.empty()) {
@@ -338,20 +319,69 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
         fs::rename(stderrPath, fs::path(outDir) / logRel, ec);
         if (!ec) evidence.push_back({"the grading process's messages", logRel});
       }
-      if (p.stdoutBytes > 0) evidence.push_back({"what the kernels printed", outputRel});
-      const progress::Position& at = stoppedAt;
-      const std::string caseId = at.phase == progress::Step::Case          ? at.caseId
-                                 : at.phase == progress::Step::Performance ? "performance"
-                                 : at.phase == progress::Step::Simulator   ? "analysis"
-                                                                           : "";
-      TaskReport dead = unfinishedTask(tr, kernelsDir, status, run.message, caseId, evidence);
-      taskJson = taskJsonOf(dead);
+      if (p.stdoutBytes > 0) {
+        outputShown = "evidence/" + tr.id + "/kernel_output_stopped.txt";
+        fs::rename(outputPath, fs::path(outDir) / outputShown, ec);
+        if (ec) outputShown = outputRel;
+        evidence.push_back({"what the kernels printed", outputShown});
+      }
+      // Stopped in one kernel while other checks of the task do not launch it, or in the performance
+      // phase: one more process without that kernel (or that phase) keeps what the others earn.
+      std::vector<std::string> rerun = rerunArguments(tr.id, p, stoppedAt, status, run.message);
+      if (!rerun.empty()) {
+        for (const Evidence& e : evidence) {
+          rerun.push_back("--stopped-evidence");
+          rerun.push_back(e.path);
+        }
+        ProcessResult second;
+        progress::Position secondAt;
+        const bool ok = runChild(rerun, &second, &secondAt, &taskJson, &childJson);
+        rerunJson = {{"first_outcome", outcome},
+                     {"first_message", run.message},
+                     {"left_out", stoppedAt.phase == progress::Step::Performance ? "the performance phase"
+                                                                                 : "kernel " + stoppedAt.what}};
+        run.seconds += second.seconds;
+        run.peakResidentBytes = std::max(run.peakResidentBytes, second.peakResidentBytes);
+        if (ok) {
+          childReports.push_back(childJson);
+          run.ok = true;
+          run.outcome = "ok after a rerun";
+          run.stdoutBytes = second.stdoutBytes;
+          outputShown = outputRel;
+          p = second;
+        } else {
+          // The first stop is what the task reports; how the rerun ended is kept beside it.
+          Status secondStatus = Status::Error;
+          std::string secondMessage, secondOutcome;
+          judgeEnd(second, secondAt, s, stderrPath, &secondStatus, &secondMessage, &secondOutcome);
+          rerunJson["outcome"] = secondOutcome;
+          rerunJson["message"] = secondMessage;
+          std::string secondLog;
+          if (readFile(stderrPath, &secondLog, nullptr) && !secondLog.empty()) {
+            const std::string logRel = "evidence/" + tr.id + "/grading_process_rerun.log";
+            fs::rename(stderrPath, fs::path(outDir) / logRel, ec);
+            if (!ec) evidence.push_back({"the rerun's messages", logRel});
+          }
+          if (second.stdoutBytes == 0) fs::remove(outputPath, ec);
+          else evidence.push_back({"what the kernels printed in the rerun", outputRel});
+        }
+      }
+      if (!run.ok) {
+        const progress::Position& at = stoppedAt;
+        const std::string caseId = at.phase == progress::Step::Case          ? at.caseId
+                                   : at.phase == progress::Step::Performance ? "performance"
+                                   : at.phase == progress::Step::Simulator   ? "analysis"
+                                                                             : "";
+        TaskReport dead = unfinishedTask(tr, kernelsDir, status, run.message, caseId, evidence);
+        taskJson = taskJsonOf(dead);
+      }
     }
-    if (p.stdoutBytes == 0) fs::remove(outputPath, ec);
+    if (p.stdoutBytes == 0 && outputShown == outputRel) fs::remove(outputPath, ec);
+    if (!rerunJson.is_null()) taskJson["rerun"] = rerunJson;
     taskJson["process"] = {{"outcome", run.outcome},
                            {"seconds", run.seconds},
                            {"peak_memory_mib", double(run.peakResidentBytes >> 10) / 1024.0},
-                           {"kernel_output", p.stdoutBytes > 0 ? outputRel : ""},
+                           {"kernel_output", p.stdoutBytes > 0 ? outputShown : ""},
                            {"kernel_output_bytes", p.stdoutBytes},
                            {"kernel_output_truncated", p.stdoutBytes > s.outputLimitBytes}};
     tasks.push_back(taskJson);

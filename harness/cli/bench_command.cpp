@@ -75,8 +75,8 @@ int benchCommand(const BenchArgs& args) {
   settings.runs = settings.cpuRuns = args.runs;
   settings.warmups = settings.cpuWarmups = args.warmups;
   std::printf("device: %s\nkernels: %s\n%d warm-up and %d timed launches per kernel (profiling events); copy = a "
-              "plain float4 copy of one plane in the same run; floor = an empty kernel launched the same way (no "
-              "kernel on that launch is faster); rCV = IQR/1.349/median; * = not trusted for grading\n\n",
+              "plain float4 copy of one plane in the same run; floor = an empty kernel launched the same way (what "
+              "the launch alone costs); rCV = IQR/1.349/median; * = not trusted for grading\n\n",
               deviceLine(device.info).c_str(), dir.c_str(), args.warmups, args.runs);
   std::printf("%-10s %-31s %-10s %10s %6s %6s %9s %9s %9s %8s %7s %7s\n", "task", "kernel", "size", "median us", "CV",
               "rCV", "min us", "max us", "floor us", "GB/s", "Gpix/s", "of copy");

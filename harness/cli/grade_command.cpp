@@ -97,6 +97,7 @@ struct GradeArgs {
   std::string progressFile;
   // A rerun of a task child whose first process was stopped in a kernel or while timing (isolation).
   std::string stoppedKernel, stoppedCase, stoppedStatus = "failed", stoppedMessage, performanceStopped;
+  std::vector<std::string> stoppedEvidence;
 };
 
 /// The table, what failed, where the report is; the exit code of grade or check.
@@ -176,6 +177,14 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
                                       args.stoppedStatus == "error" ? Status::Error : Status::Failed,
                                       args.stoppedMessage});
   options.performanceStopped = args.performanceStopped;
+  options.performanceStoppedStatus = args.stoppedStatus == "error"    ? Status::Error
+                                     : args.stoppedStatus == "failed" ? Status::Failed
+                                                                      : Status::NotMeasured;
+  for (const std::string& path : args.stoppedEvidence)
+    options.stoppedEvidence.push_back(
+        {path.find("kernel_output") != std::string::npos ? "what the kernels printed in the stopped process"
+                                                          : "the stopped grading process's messages",
+         path});
   if (!args.progressFile.empty()) progress::setFile(args.progressFile);
   // A kernel that never ends blocks the OpenCL driver and this process with it: a watchdog ends
   // the grade with a message naming the task (the isolated grade kills the task's child instead).
@@ -271,7 +280,10 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
     sub->add_option("--progress-file", args->progressFile)->group("");
     sub->add_option("--stopped-kernel", args->stoppedKernel)->group("");
     sub->add_option("--stopped-case", args->stoppedCase)->group("");
-    sub->add_option("--stopped-status", args->stoppedStatus)->check(CLI::IsMember({"failed", "error"}))->group("");
+    sub->add_option("--stopped-status", args->stoppedStatus)
+        ->check(CLI::IsMember({"failed", "error", "not_measured"}))
+        ->group("");
+    sub->add_option("--stopped-evidence", args->stoppedEvidence)->group("");
     sub->add_option("--stopped-message", args->stoppedMessage)->group("");
     sub->add_option("--performance-stopped", args->performanceStopped)->group("");
     commands->push_back({sub, [args, checkCommand] { return gradeCommand(*args, checkCommand); }});

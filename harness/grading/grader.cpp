@@ -106,7 +106,10 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
       task.runCase(ctx, spec, &outcomes);
       for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
     }
-    for (const auto& [id, why] : skipped) checks[id].cases.push_back(stoppedOutcome(*why, taskRubric));
+    for (const auto& [id, why] : skipped) {
+      checks[id].cases.push_back(stoppedOutcome(*why, taskRubric));
+      checks[id].cases.back().evidence = options.stoppedEvidence;
+    }
     // What else would launch the stopped kernel again (the analysis case, the timing) is left out.
     std::string notRun;
     if (!skipped.empty()) notRun = "not measured: " + skipped.begin()->second->kernel + " stopped the first grading process";
@@ -130,14 +133,28 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
     if (notRun.empty() && options.performanceStopped.empty()) {
       progress::note(progress::Step::Performance, "");
       judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report);
-    } else if (taskRubric.performance.present || taskRubric.sweep.present) {
-      const std::string why = notRun.empty() ? "not measured: " + options.performanceStopped : notRun;
-      report.performance.problem = why;
-      for (const CheckInfo& ci : info.checks)
-        if (ci.swept) {
-          checks[ci.id].status = Status::NotMeasured;
-          checks[ci.id].message = why;
+    } else {
+      const bool fromTiming = notRun.empty();
+      const std::string why = fromTiming ? options.performanceStopped : notRun;
+      if (taskRubric.performance.present) report.performance.problem = fromTiming ? "not measured: " + why : why;
+      for (const CheckInfo& ci : info.checks) {
+        if (!ci.swept) continue;
+        CheckResult& c = checks[ci.id];
+        c.id = ci.id;
+        c.title = ci.title;
+        c.status = fromTiming ? options.performanceStoppedStatus : Status::NotMeasured;
+        c.message = !taskRubric.sweep.present ? "the rubric has no <sweep> for this task"
+                    : fromTiming && c.status == Status::NotMeasured ? "not measured: " + why
+                                                                    : why;
+        if (fromTiming && taskRubric.sweep.present) {
+          CaseOutcome o;
+          o.caseId = taskRubric.sweep.caseId;
+          o.status = c.status;
+          o.message = c.message;
+          o.evidence = options.stoppedEvidence;
+          c.cases.push_back(o);
         }
+      }
     }
     for (const CheckInfo& ci : info.checks) {
       CheckResult& c = checks[ci.id];

@@ -31,9 +31,14 @@ struct GradeOptions {
   std::vector<std::string> onlyTasks;
   std::string timingLock;           ///< a file to flock while timing (parallel jobs on one GPU)  ///< grade only these task ids (empty: every task of the rubric)
   std::vector<StoppedKernel> stoppedKernels;  ///< not launched again (see StoppedKernel)
-  /// Not empty: an earlier process of the task was stopped while timing its kernels (why); the task is
-  /// graded again without the performance phase.
+  /// Not empty: an earlier process of the task was stopped in its performance phase (why); the task
+  /// is graded again without it. The swept checks get `performanceStoppedStatus`: failed or error
+  /// when a kernel or a build of the sweep stopped it (the sweep checks correctness), not_measured
+  /// when only the timing did.
   std::string performanceStopped;
+  Status performanceStoppedStatus = Status::NotMeasured;
+  /// Files of the stopped process (its messages, what its kernels printed), for the checks it stopped.
+  std::vector<Evidence> stoppedEvidence;
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).
   std::function<void(const std::string& taskId)> onTaskStart;
 };

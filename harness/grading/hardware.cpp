@@ -97,6 +97,7 @@ AtomicsRun runAtomicCounts(const std::string& toolsDir, const DeviceInfo& device
   run.logPath = dir + "/atomics.log";
   run.sourcePath = dir + "/atomics_source.csv";
   run.launchPath = dir + "/atomics_launch.csv";
+  run.ncuReportPath = dir + "/atomics.ncu-rep";
   const std::string base = reportDir + "/" + dir + "/atomics";
   const std::string ncuReport = base + ".ncu-rep";
   std::error_code ec;
@@ -196,6 +197,7 @@ void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, cons
   if (!simulator.empty()) o->details.push_back("not simulated: " + simulator);
   o->evidence.push_back({"hardware atomics per SASS instruction (ncu source page)", run.sourcePath});
   o->evidence.push_back({"hardware launches (ncu raw page, launch__grid_size)", run.launchPath});
+  o->evidence.push_back({"ncu's report of the profiled launch (opens in Nsight Compute)", run.ncuReportPath});
   char seconds[64];
   std::snprintf(seconds, sizeof seconds, "hardware atomics run (ncu): %.1f s", run.seconds);
   o->timings.push_back(seconds);

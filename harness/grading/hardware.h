@@ -38,6 +38,7 @@ struct AtomicsRun {
   AtomicCounts counts;
   long workGroups = 0;  ///< launch__grid_size of the profiled launch
   std::string logPath, sourcePath, launchPath;  ///< ncu's output, its source and raw pages; relative to the report
+  std::string ncuReportPath;  ///< ncu's own report (opens in Nsight Compute), relative to the report
   double seconds = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "grading/source_policy.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -263,8 +265,11 @@ struct Expander {
       if (!(problem = nulProblem(bytes, relative(target))).empty()) return at + " is refused: " + problem;
       advance(d.firstLine, true);
       const std::string name = relative(target);
-      if (included) included->push_back(name);
-      if (includedSha256) includedSha256->push_back(sha256Hex(bytes));
+      // A header included twice is listed once.
+      if (included && std::find(included->begin(), included->end(), name) == included->end()) {
+        included->push_back(name);
+        if (includedSha256) includedSha256->push_back(sha256Hex(bytes));
+      }
       *out += "#line 1 " + quoted(name) + "\n";
       stack.push_back(target);
       names.push_back(name);

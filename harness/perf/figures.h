@@ -22,9 +22,8 @@ struct KernelFigure {
   double gpixPerS = 0;    ///< pixels / median time
   double ofRoofline = 0;  ///< gbPerS / the copy's gbPerS in the same run (0: unknown)
   double vsReference = 0; ///< the reference kernel's median / this median: 1 = as fast (0: unknown)
-  /// Median of an empty kernel launched on the same geometry in the same run (0: not measured): no
-  /// kernel on this launch can be faster, so a median close to it means the launch, not the kernel,
-  /// sets the time.
+  /// Median of an empty kernel launched on the same geometry in the same run (0: not measured): what
+  /// the launch alone costs, so a median close to it means the launch, not the kernel, sets the time.
   double launchFloorMs = 0;
   std::string error;      ///< the launch failed (then there is no time)
   std::string untrusted;  ///< why the figure may not be graded (empty: trusted)

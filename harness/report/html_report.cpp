@@ -258,7 +258,7 @@ void figureRow(const std::string& role, const KernelFigure& f, std::string& out)
 
 const char kFigureHead[] =
     "<thead><tr><th></th><th>Kernel</th><th>Launch</th><th class=\"num\">median ms</th>"
-    "<th class=\"num\" title=\"an empty kernel launched the same way: no kernel on this launch is faster\">empty launch ms</th>"
+    "<th class=\"num\" title=\"an empty kernel launched the same way: what the launch alone costs\">empty launch ms</th>"
     "<th class=\"num\">spread %</th>"
     "<th class=\"num\">GB/s</th><th class=\"num\">% of copy</th><th class=\"num\">vs reference</th><th>Note</th></tr></thead>\n";
 
