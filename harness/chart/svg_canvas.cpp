@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "util/markup.h"
+
 namespace clgrade::chart {
 namespace {
 
@@ -27,51 +29,7 @@ std::string num(double v) {
 
 bool finite(Point p) { return std::isfinite(p.x) && std::isfinite(p.y); }
 
-// Length of the UTF-8 sequence starting at s[i] if it is well formed, else 0.
-size_t utf8Length(const std::string& s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  size_t n = 0;
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c >= 0xE0 && c <= 0xEF) n = 3;
-  else if (c >= 0xF0 && c <= 0xF4) n = 4;
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return n;
-}
-
 }  // namespace
-
-std::string xmlEscape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) {
-      const size_t n = utf8Length(s, i);
-      if (n == 0) {
-        out += '?';
-        ++i;
-      } else {
-        out.append(s, i, n);
-        i += n;
-      }
-      continue;
-    }
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += (c < 0x20 || c == 0x7F) ? ' ' : static_cast<char>(c);  // XML 1.0 forbids most controls
-    }
-    ++i;
-  }
-  return out;
-}
 
 std::string hexColour(RgbColour c) {
   char buf[8];
@@ -125,7 +83,7 @@ void SvgCanvas::text(Point at, const std::string& s, RgbColour colour, const Tex
   if (style.anchor == Anchor::End) body_ += " text-anchor=\"end\"";
   if (style.bold) body_ += " font-weight=\"bold\"";
   if (style.vertical) body_ += " transform=\"rotate(-90 " + x + " " + y + ")\"";
-  body_ += ">" + xmlEscape(s) + "</text>\n";
+  body_ += ">" + clgrade::xmlEscape(s) + "</text>\n";
 }
 
 std::string SvgCanvas::finish() { return body_ + "</svg>\n"; }

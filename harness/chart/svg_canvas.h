@@ -23,9 +23,6 @@ class SvgCanvas : public Canvas {
   std::string body_;
 };
 
-/// s as XML character data or attribute value: markup characters escaped, characters XML does
-/// not allow (controls, broken UTF-8) replaced, so any label gives a well-formed document.
-std::string xmlEscape(const std::string& s);
 /// "#rrggbb".
 std::string hexColour(RgbColour c);
 

@@ -7,20 +7,9 @@
 
 #include "checks/result.h"
 #include "report/model.h"
+#include "util/markup.h"  // cleanText, htmlEscape, xmlEscape
 
 namespace clgrade {
-
-/// Valid UTF-8 that XML 1.0 and HTML5 accept as character data: each byte of an invalid sequence
-/// (overlong, surrogate, truncated, stray continuation) becomes U+FFFD, and so do C0 controls other
-/// than tab, LF and CR, DEL and C1 controls, and U+FFFE / U+FFFF.
-std::string cleanText(const std::string& text);
-
-/// cleanText, then & < > " ' as character references: safe in HTML text and in quoted attributes.
-std::string htmlEscape(const std::string& text);
-
-/// cleanText, then & < > " ' and tab, LF, CR as character references (so attribute values keep
-/// their line breaks through XML attribute normalization).
-std::string xmlEscape(const std::string& text);
 
 /// A relative path as a URL: each byte outside A-Z a-z 0-9 - . _ ~ / percent-encoded.
 std::string urlPath(const std::string& path);

@@ -1,0 +1,22 @@
+// Text that reaches an HTML, XML or SVG document may come from a student (kernel source lines,
+// compiler logs, file names, chart labels) and may hold markup or bytes that are not UTF-8: one
+// place turns any bytes into character data those documents accept.
+#pragma once
+
+#include <string>
+
+namespace clgrade {
+
+/// Valid UTF-8 that XML 1.0 and HTML5 accept as character data: each byte of an invalid sequence
+/// (overlong, surrogate, truncated, stray continuation) becomes U+FFFD, and so do C0 controls other
+/// than tab, LF and CR, DEL and C1 controls, and U+FFFE / U+FFFF.
+std::string cleanText(const std::string& text);
+
+/// cleanText, then & < > " ' as character references: safe in HTML text and in quoted attributes.
+std::string htmlEscape(const std::string& text);
+
+/// cleanText, then & < > " ' and tab, LF, CR as character references (so attribute values keep
+/// their line breaks through XML attribute normalization).
+std::string xmlEscape(const std::string& text);
+
+}  // namespace clgrade
