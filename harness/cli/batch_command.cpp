@@ -21,10 +21,7 @@ struct BatchArgs {
   int jobs = 0;
   bool force = false;
   bool visibleOnly = false;
-  int evidenceCases = 1;
-  double taskTimeout = 300;
-  double buildTimeout = 120;
-  double taskMemoryMiB = 0;
+  ChildLimitArgs limits;
   std::string overrides;
 };
 
@@ -56,15 +53,7 @@ int batchCommand(const BatchArgs& args) {
   options.jobs = args.jobs;
   options.force = args.force;
   options.onlyTasks = args.tasks;
-  IsolationSettings& s = options.isolation;
-  s.clgrade = selfExecutable();
-  s.device = args.device;
-  s.taskTimeoutSeconds = args.taskTimeout;
-  s.buildTimeoutSeconds = args.buildTimeout;
-  s.memoryLimitBytes = static_cast<uint64_t>(args.taskMemoryMiB * 1048576.0);
-  s.cpuDevice = device.info.type == "cpu";
-  s.evidenceCases = args.evidenceCases;
-  s.visibleOnly = args.visibleOnly;
+  options.isolation = isolationSettings(args.limits, args.device, device, args.visibleOnly);
   const BatchSummary summary = runBatch(rubric, device.info, options);
   if (!summary.error.empty()) {
     std::cerr << "clgrade batch: " << summary.error << "\n";
@@ -94,20 +83,7 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_flag("--force", args->force, "grade again the submissions already graded in the results folder");
   sub->add_option("--task", args->tasks, "grade only this task of the rubric (repeatable)");
   sub->add_flag("--visible-only", args->visibleOnly, "the visible cases only (as check)");
-  sub->add_option("--evidence-cases", args->evidenceCases,
-                  "write difference images for the first N failing cases of each check (0: all)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--task-timeout", args->taskTimeout, "seconds one task may take before it is stopped (scores 0)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--build-timeout", args->buildTimeout, "seconds one build may take before its task is stopped")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--task-memory", args->taskMemoryMiB,
-                  "MiB one task may use (0: 3/4 of the machine's memory shared by the jobs, at most 8192)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  addChildLimitOptions(sub, &args->limits, "seconds one task may take before it is stopped (scores 0)");
   commands->push_back({sub, [args] { return batchCommand(*args); }});
 }
 

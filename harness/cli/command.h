@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "batch/isolation.h"
 #include "cl/device.h"
 #include "rubric/rubric.h"
 
@@ -36,6 +37,21 @@ bool loadRubricOrComplain(const std::string& path, Rubric* rubric);
 /// the device. Prints what is wrong; returns kOk or the exit code to end with.
 int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::string>& tasks,
                         const std::string& deviceSpec, Rubric* rubric, DeviceEntry* device);
+
+/// The limits grade, check and batch put on every task child (harness/batch/isolation.h).
+struct ChildLimitArgs {
+  int evidenceCases = 1;
+  double taskTimeout = 300;
+  double buildTimeout = 120;
+  double taskMemoryMiB = 0;
+};
+
+/// --evidence-cases, --task-timeout (with `taskTimeoutHelp`), --build-timeout and --task-memory.
+void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string& taskTimeoutHelp);
+
+/// The task children's settings from those options, the --device spec and the device it chose.
+IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
+                                    const DeviceEntry& device, bool visibleOnly);
 
 void addDevicesCommand(CLI::App& app, Commands* commands);
 void addGradeCommands(CLI::App& app, Commands* commands);

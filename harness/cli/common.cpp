@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "util/subprocess.h"
 
 #ifndef CLGRADE_SOURCE_DIR
 #define CLGRADE_SOURCE_DIR "."
@@ -44,6 +45,39 @@ int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::st
     return kNoDevice;
   }
   return kOk;
+}
+
+void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string& taskTimeoutHelp) {
+  sub->add_option("--evidence-cases", args->evidenceCases,
+                  "write difference images for the first N failing cases of each check (0: all)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--task-timeout", args->taskTimeout, taskTimeoutHelp)
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--build-timeout", args->buildTimeout,
+                  "seconds one build of a kernel file may take before its task is stopped (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--task-memory", args->taskMemoryMiB,
+                  "MiB of memory one task may use before it is stopped (0: 3/4 of the machine's, shared by the "
+                  "jobs, at most 8192)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+}
+
+IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
+                                    const DeviceEntry& device, bool visibleOnly) {
+  IsolationSettings s;
+  s.clgrade = selfExecutable();
+  s.device = deviceSpec;
+  s.taskTimeoutSeconds = args.taskTimeout;
+  s.buildTimeoutSeconds = args.buildTimeout;
+  s.memoryLimitBytes = static_cast<uint64_t>(args.taskMemoryMiB * 1048576.0);
+  s.cpuDevice = device.info.type == "cpu";
+  s.evidenceCases = args.evidenceCases;
+  s.visibleOnly = visibleOnly;
+  return s;
 }
 
 }  // namespace clgrade::cli

@@ -83,10 +83,7 @@ struct GradeArgs {
   std::string out;
   std::string device = "auto";
   std::vector<std::string> tasks;
-  int evidenceCases = 1;
-  double taskTimeout = 300;
-  double buildTimeout = 120;
-  double taskMemoryMiB = 0;
+  ChildLimitArgs limits;
   std::string timingLock;
   bool inProcess = false;
   bool visibleOnlyFlag = false;
@@ -138,15 +135,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   const std::string toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
 
   if (!args.inProcess) {
-    IsolationSettings settings;
-    settings.clgrade = selfExecutable();
-    settings.device = args.device;
-    settings.taskTimeoutSeconds = args.taskTimeout;
-    settings.buildTimeoutSeconds = args.buildTimeout;
-    settings.memoryLimitBytes = static_cast<uint64_t>(args.taskMemoryMiB * 1048576.0);
-    settings.cpuDevice = device.info.type == "cpu";
-    settings.evidenceCases = args.evidenceCases;
-    settings.visibleOnly = visibleOnly;
+    IsolationSettings settings = isolationSettings(args.limits, args.device, device, visibleOnly);
     settings.timingLock = args.timingLock;
     const IsolatedGrade graded =
         gradeIsolated(rubric, device.info, folder.kernelsDir, out, args.tasks, settings, folder.problem);
@@ -168,7 +157,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   options.kernelsDir = folder.kernelsDir;
   options.outDir = out;
   options.visibleOnly = visibleOnly;
-  options.evidenceCasesPerCheck = args.evidenceCases;
+  options.evidenceCasesPerCheck = args.limits.evidenceCases;
   options.toolsDir = toolsDir;
   options.onlyTasks = args.tasks;
   options.timingLock = args.timingLock;
@@ -188,7 +177,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   if (!args.progressFile.empty()) progress::setFile(args.progressFile);
   // A kernel that never ends blocks the OpenCL driver and this process with it: a watchdog ends
   // the grade with a message naming the task (the isolated grade kills the task's child instead).
-  TaskWatchdog watchdog(args.taskTimeout);
+  TaskWatchdog watchdog(args.limits.taskTimeout);
   options.onTaskStart = [&](const std::string& task) { watchdog.started(task); };
   const Runtime runtime(device);
   GradeReport report;
@@ -251,23 +240,9 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
     sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")
         ->capture_default_str();
     sub->add_option("--task", args->tasks, "grade only this task of the rubric (repeatable)");
-    sub->add_option("--evidence-cases", args->evidenceCases,
-                    "write difference images for the first N failing cases of each check (0: all)")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    sub->add_option("--task-timeout", args->taskTimeout,
-                    "seconds one task may take; it is then stopped and scores 0 (with --in-process: the grade "
-                    "ends with exit 5; 0: no limit)")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    sub->add_option("--build-timeout", args->buildTimeout,
-                    "seconds one build of a kernel file may take before its task is stopped (0: no limit)")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    sub->add_option("--task-memory", args->taskMemoryMiB,
-                    "MiB of memory one task may use before it is stopped (0: 3/4 of the machine's, at most 8192)")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+    addChildLimitOptions(sub, &args->limits,
+                         "seconds one task may take; it is then stopped and scores 0 (with --in-process: the "
+                         "grade ends with exit 5; 0: no limit)");
     sub->add_option("--timing-lock", args->timingLock,
                     "a file locked while kernels are timed, so parallel grades on one GPU take turns");
     sub->add_flag("--in-process", args->inProcess,
