@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "batch/outputs.h"
-#include "batch/report_summary.h"
+#include "batch/class_entry.h"
 #include "batch/submission.h"
 #include "grading/grader.h"
 #include "util/files.h"

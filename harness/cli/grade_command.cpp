@@ -18,7 +18,6 @@
 
 #include "batch/isolation.h"
 #include "batch/outputs.h"
-#include "batch/report_summary.h"
 #include "batch/submission.h"
 #include "cl/device.h"
 #include "cli/command.h"
@@ -145,11 +144,12 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
       return kOutput;
     }
     if (!writeSubmissionOutputs(out, graded.report, &err)) std::cerr << "clgrade: " << err << "\n";
-    // The whole model back from the merged report (performance included); the summary reader is the
-    // fallback should the merged JSON not read as a report.
+    // The whole model back from the merged report (performance included), as every renderer reads it.
     GradeReport whole;
-    if (!readReportJson(graded.report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), &whole, &err))
-      whole = reportSummary(graded.report);
+    if (!readReportJson(graded.report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), &whole, &err)) {
+      std::cerr << "clgrade: the merged report " << jsonPath << " does not read back: " << err << "\n";
+      return kOutput;
+    }
     return finish(whole, out, jsonPath, visibleOnly, args.quiet, checkCommand);
   }
 
