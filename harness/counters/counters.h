@@ -2,6 +2,7 @@
 // (harness/counters/oclgrind) writes them: the evidence for the technique criteria.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,9 +44,11 @@ struct KernelCounters {
 struct CounterReport {
   int banks = 32, bankBytes = 4, warpSize = 32;
   /// Empty: simulated in Oclgrind (the plugin's full counts). Else where the counts were measured,
-  /// "hardware (ncu, NVIDIA H100 80GB HBM3)": such a report holds only work-groups, launches and
-  /// atomics (what ncu counts per work-item), so that the simulated rules judge hardware figures.
+  /// "hardware (ncu, NVIDIA H100 80GB HBM3)": such a report holds only what the hardware counted
+  /// (shared loads and stores, or atomics and work-groups), so that the simulated rules judge
+  /// hardware figures, and `notes` says per kernel what that was.
   std::string origin;
+  std::map<std::string, std::string> notes;  ///< hardware: kernel -> the counts as a line
   std::vector<KernelCounters> kernels;
   /// nullptr when the kernel never ran.
   const KernelCounters* find(const std::string& name) const;

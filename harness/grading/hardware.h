@@ -53,6 +53,11 @@ AtomicsRun runAtomicCounts(const std::string& toolsDir, const DeviceInfo& device
 /// that the simulated rules (tasks/technique.h) judge them.
 CounterReport hardwareAtomicsReport(const AtomicsRun& run, const std::string& deviceName);
 
+/// The shared-memory counts of the first ncu run as a CounterReport: local loads and stores are ncu's
+/// shared load and store warp instructions (enough for rules that ask whether a kernel reads or
+/// writes local memory at all, not for counts per work-item).
+CounterReport hardwareAccessReport(const HardwareRun& run, const std::string& deviceName);
+
 /// Judges simulated check `checkId` from an atomics run with the task's own rule
 /// (Task::judgeSimulation on hardwareAtomicsReport, `spec` the analysis case). A run that did not
 /// succeed leaves the outcome as it was (not measured) with the reason in its details.

@@ -17,10 +17,9 @@ std::string tally(const char* what, const BankTally& t) {
 
 /// The evidence lines every technique outcome carries: the model and the counts.
 void describe(const CounterReport& counters, const KernelCounters& k, CaseOutcome* o) {
-  if (!counters.origin.empty()) {  // hardware: atomics and work-groups are all it holds
-    o->details.push_back(counters.origin + ": " + k.name + ": " + std::to_string(k.local.atomics) +
-                         " local atomics and " + std::to_string(k.global.atomics) + " global atomics by work-items, " +
-                         std::to_string(k.workGroups) + " work-groups");
+  if (!counters.origin.empty()) {  // hardware: only what it counted, as the report says it
+    const auto note = counters.notes.find(k.name);
+    o->details.push_back(counters.origin + ": " + k.name + ": " + (note == counters.notes.end() ? "" : note->second));
     return;
   }
   o->details.push_back(k.name + " (simulated in Oclgrind, " + std::to_string(counters.banks) + " banks of " +

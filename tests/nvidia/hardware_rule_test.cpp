@@ -140,5 +140,24 @@ TEST(HardwareRule, ReportRowOnlyForARun) {
   EXPECT_NE(rows[0].provider.find(kDevice), std::string::npos);
 }
 
+// The discontinuity technique: the hardware's shared load counts through bilateral's own rule.
+TEST(HardwareRule, SharedLoadsDecideTheDiscontinuityRuleOfTheTask) {
+  const Task* task = findTask("bilateral");
+  ASSERT_NE(task, nullptr);
+  HardwareRun run;
+  run.outcome = HardwareRun::Outcome::Ran;
+  run.counts = {{"DiscontinuityHorizontal", 1, 0, 0, 40, 24}, {"DiscontinuityVertical", 1, 0, 0, 0, 0}};
+  CaseOutcome o = notSimulated();
+  task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
+  EXPECT_EQ(o.status, Status::Failed);
+  EXPECT_NE(o.message.find("DiscontinuityVertical read no local memory"), std::string::npos) << o.message;
+  EXPECT_TRUE(hasDetail(o, "hardware (ncu, NVIDIA H100 80GB HBM3): DiscontinuityHorizontal: 40 shared load and 24 "
+                           "shared store warp instructions"));
+  run.counts[1].sharedLoadInstructions = 12;
+  o = notSimulated();
+  task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
+  EXPECT_EQ(o.status, Status::Passed) << o.message;
+}
+
 }  // namespace
 }  // namespace clgrade
