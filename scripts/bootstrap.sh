@@ -22,9 +22,11 @@ cd "$(dirname "$0")/.."
 #   llvm-14-dev              LLVM headers that Oclgrind's own headers include (liboclgrind-dev lacks the dependency)
 #   libstb-dev               stb_easy_font: the text of the PNG charts (performance sweep, class summary)
 #   chromium                 a headless browser: the tests open report.html / summary.html and take screenshots
+#   bubblewrap               the sandbox (bwrap) every process that runs student code runs in: own namespaces,
+#                            an unprivileged uid, no network, a read-only system and one scratch folder
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
           nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libgtest-dev clinfo
-          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium)
+          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap)
 
 install_missing() {
   local missing=()

@@ -9,7 +9,10 @@
 #include <filesystem>
 #include <set>
 
+#include "grading/analysis.h"
 #include "grading/grader.h"
+#include "grading/performance.h"
+#include "sandbox/sandbox.h"
 #include "grading/source_policy.h"
 #include "report/json_report.h"
 #include "tasks/task.h"
@@ -110,6 +113,11 @@ void judgeEnd(const ProcessResult& p, const progress::Position& position, const 
     *outcome = "build time";
     *message = "the compiler ran longer than " + seconds(s.buildTimeoutSeconds) + " s" + at +
                ": the task was stopped (a macro or loop-unrolling bomb?)";
+  } else if (p.tooManyProcesses) {
+    *status = Status::Failed;
+    *outcome = "processes";
+    *message = "started too many processes" + at + " (a kernel that forks? kernels run no host code): the task was "
+               "stopped";
   } else if (p.memoryExceeded) {
     *status = Status::Failed;
     *outcome = "memory";
@@ -169,6 +177,78 @@ std::vector<std::string> rerunArguments(const std::string& taskId, const Process
 }
 
 
+/// Moves every regular file below `from` to the same place below `to` (made as needed); links, pipes
+/// and devices a sandboxed process left there are not followed and not moved.
+void moveRegularFiles(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(from, fs::directory_options::none, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::file_status st = it->symlink_status(ec);
+    if (ec || !fs::is_regular_file(st)) continue;
+    const fs::path target = fs::path(to) / fs::relative(it->path(), from, ec);
+    if (ec) continue;
+    fs::create_directories(target.parent_path(), ec);
+    fs::rename(it->path(), target, ec);
+  }
+}
+
+/// The compiler cache of one submission folder: <cache home>/clgrade/pocl/<hash of its absolute path>.
+std::string submissionCacheDir(const std::string& kernelsDir) {
+  // As root the sandbox has a uid of its own, which must reach the folder: root's home is not searchable.
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string base = geteuid() == 0           ? std::string("/var/cache")
+                           : xdg && *xdg            ? std::string(xdg)
+                                                    : std::string(home && *home ? home : "/tmp") + "/.cache";
+  std::error_code ec;
+  const std::string key = sha256Hex(fs::absolute(kernelsDir, ec).lexically_normal().string()).substr(0, 24);
+  return base + "/clgrade/pocl/" + key;
+}
+
+/// An absolute, normal form of `path` (the sandbox starts in its scratch folder).
+std::string absolute(const std::string& path) {
+  std::error_code ec;
+  const fs::path a = fs::absolute(path, ec);
+  return ec ? path : a.lexically_normal().string();
+}
+
+/// Puts a task child into a sandbox: it sees the system's libraries, the clgrade executable and its
+/// tools, the rubric, this submission's kernels folder and the reference kernels (read-only), the
+/// timing lock; it writes only into its scratch folder. Every path in its arguments is made absolute.
+bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s, const std::string& rubricPath,
+                      const std::string& kernelsDir, const std::string& scratch, ProcessSpec* spec,
+                      std::string* err) {
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  const std::string tools = s.toolsDir.empty() ? defaultToolsDir() : s.toolsDir;
+  SandboxSpec box;
+  box.scratch = absolute(scratch);
+  box.maxProcesses = s.sandboxProcesses;
+  box.gpu = !s.cpuDevice;
+  auto mount = [&](const std::string& path, bool writable) {
+    if (fs::exists(path, ec)) box.mounts.push_back({absolute(path), writable});
+  };
+  mount(s.clgrade, false);
+  for (const char* tool : {"/clgrade", "/libclgrade_oclgrind.so", "/oclgrind-icd"}) mount(tools + tool, false);
+  mount(rubricPath, false);
+  mount(kernelsDir, false);
+  mount(defaultReferenceKernelsDir(), false);
+  if (!s.timingLock.empty()) {
+    std::FILE* lock = std::fopen(s.timingLock.c_str(), "a");  // bwrap binds what exists
+    if (lock) std::fclose(lock);
+    mount(s.timingLock, true);
+  }
+  for (std::string& a : argv)
+    if (a == rubricPath || a == kernelsDir || a == s.timingLock)
+      a = absolute(a);
+  // PoCL's compiler cache belongs to this submission folder only (its kernels and clgrade's own), and
+  // is kept across its grades: a kernel that writes into it changes no other student's results.
+  box.cache = submissionCacheDir(kernelsDir);
+  box.env = openclEnvironment(box.scratch, {{"CLGRADE_TOOLS_DIR", absolute(tools)}});
+  spec->argv = std::move(argv);
+  return sandboxProcess(box, spec, err);
+}
+
 }  // namespace
 
 TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
@@ -225,6 +305,11 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
   fs::remove_all(control, ec);
   makeDirectories(control, nullptr);
 
+  std::string refused = kernelsProblem;
+  if (refused.empty() && s.sandbox && !sandboxSupport().available)
+    refused = "not graded: student code runs only inside a sandbox, and none can be made here: " +
+              sandboxSupport().reason + ". An instructor who accepts the risk can pass --no-sandbox";
+
   ordered_json tasks = ordered_json::array();
   ordered_json firstChild;  // the first child's full report: device, inputs, settings as measured
   std::vector<ordered_json> childReports;
@@ -232,19 +317,39 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
     if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), tr.id) == onlyTasks.end()) continue;
     TaskRun run;
     run.task = tr.id;
-    if (!kernelsProblem.empty()) {
+    if (!refused.empty()) {
       run.outcome = "refused";
-      run.message = kernelsProblem;
-      TaskReport dead = unfinishedTask(tr, kernelsDir, Status::Failed, kernelsProblem, "", {});
+      run.message = refused;
+      TaskReport dead = unfinishedTask(tr, kernelsDir, kernelsProblem.empty() ? Status::Error : Status::Failed,
+                                       refused, "", {});
       tasks.push_back(taskJsonOf(dead));
       tasks.back()["process"] = {{"outcome", run.outcome}};
       result.runs.push_back(run);
       continue;
     }
+    // The source policy is the keeper's: a file it refuses (a link out of the folder, a FIFO, an include
+    // of /etc/passwd) is judged here, as it is on this machine, and no child starts for it.
+    if (const Task* task = findTask(tr.id)) {
+      const KernelSource source = loadKernelSource(kernelsDir, task->info().file);
+      const bool exists = fs::exists(fs::symlink_status(fs::path(kernelsDir) / task->info().file, ec));
+      if (exists && !source.problem.empty()) {
+        run.outcome = "refused";
+        run.message = source.problem;
+        TaskReport dead = unfinishedTask(tr, kernelsDir, Status::Failed, source.problem, "", {});
+        tasks.push_back(taskJsonOf(dead));
+        tasks.back()["process"] = {{"outcome", run.outcome}};
+        result.runs.push_back(run);
+        continue;
+      }
+    }
     const std::string evidenceDir = (fs::path(outDir) / "evidence" / tr.id).string();
     makeDirectories(evidenceDir, nullptr);
-    const std::string reportPath = control + "/" + tr.id + ".json";
-    const std::string progressPath = control + "/" + tr.id + ".progress";
+    // Sandboxed, the child writes only into its scratch folder; its evidence is moved into the report
+    // folder afterwards (regular files only: a link it left there is never followed).
+    const std::string scratch = absolute(control + "/" + tr.id + ".sandbox");
+    const std::string childOut = s.sandbox ? scratch + "/out" : outDir;
+    const std::string reportPath = s.sandbox ? scratch + "/report.json" : control + "/" + tr.id + ".json";
+    const std::string progressPath = s.sandbox ? scratch + "/progress" : control + "/" + tr.id + ".progress";
     const std::string stderrPath = control + "/" + tr.id + ".stderr";
     const std::string outputRel = "evidence/" + tr.id + "/kernel_output.txt";
     const std::string outputPath = (fs::path(outDir) / outputRel).string();
@@ -253,7 +358,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
                         ordered_json* task, ordered_json* child) {
       ProcessSpec spec;
       spec.argv = {s.clgrade, "grade", kernelsDir, "--in-process", "--rubric", rubric.path, "--task", tr.id,
-                   "--out", outDir, "--device", s.device, "--evidence-cases", std::to_string(s.evidenceCases),
+                   "--out", childOut, "--device", s.device, "--evidence-cases", std::to_string(s.evidenceCases),
                    "--task-timeout", "0", "--quiet", "--child-report", reportPath, "--progress-file", progressPath};
       if (s.visibleOnly) spec.argv.push_back("--visible-only");
       if (!s.timingLock.empty()) {
@@ -262,6 +367,11 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
       }
       spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
       if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
+      std::string sandboxError;
+      if (s.sandbox && !sandboxTaskChild(spec.argv, s, rubric.path, kernelsDir, scratch, &spec, &sandboxError)) {
+        p->error = sandboxError;
+        return false;
+      }
       spec.timeoutSeconds = s.taskTimeoutSeconds;
       spec.stdoutPath = outputPath;
       spec.stderrPath = stderrPath;
@@ -277,8 +387,9 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
       *p = runProcess(spec);
       watch.check(p->seconds);
       *at = watch.position();
+      if (s.sandbox) moveRegularFiles(childOut + "/evidence/" + tr.id, (fs::path(outDir) / "evidence" / tr.id).string());
       std::string text, err;
-      if (!p->ok() || !readFile(reportPath, &text, &err)) return false;
+      if (!p->ok() || !readUntrustedFile(reportPath, size_t(256) << 20, &text)) return false;
       try {
         ordered_json parsed = ordered_json::parse(text);
         if (parsed.contains("tasks") && parsed["tasks"].size() == 1 && parsed["tasks"][0].value("id", "") == tr.id) {
@@ -431,6 +542,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
   report["reproducibility"]["kernel_files"] = kernelFiles;
   report["reproducibility"]["inputs"] = inputs;
   report["started_at"] = startedAt;
+  report["sandbox"] = sandboxDescription(s.sandbox);
   report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.report = std::move(report);
   return result;

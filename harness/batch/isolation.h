@@ -34,6 +34,11 @@ struct IsolationSettings {
   bool visibleOnly = false;      ///< `check`: the visible cases only
   std::string timingLock;        ///< passed on as --timing-lock (parallel jobs on one GPU)
   std::string toolsDir;          ///< CLGRADE_TOOLS_DIR for the children (empty: inherited)
+  /// Every task child runs in a bubblewrap sandbox (sandbox/sandbox.h). Off only by --no-sandbox;
+  /// where no sandbox can be made and it is on, no task is graded.
+  bool sandbox = true;
+  /// Processes and threads one sandbox may have (RLIMIT_NPROC on its own uid).
+  int sandboxProcesses = 512;
 };
 
 /// A default resident-memory limit for one task child when `jobs` grade at once: three quarters of

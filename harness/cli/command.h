@@ -44,6 +44,7 @@ struct ChildLimitArgs {
   double taskTimeout = 300;
   double buildTimeout = 120;
   double taskMemoryMiB = 0;
+  bool noSandbox = false;  ///< run student code without bubblewrap (recorded in the report)
 };
 
 /// --evidence-cases, --task-timeout (with `taskTimeoutHelp`), --build-timeout and --task-memory.

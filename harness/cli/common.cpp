@@ -64,6 +64,9 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
                   "jobs, at most 8192)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--no-sandbox", args->noSandbox,
+                "run student code without the bubblewrap sandbox (only where none can be made; the report "
+                "records it)");
 }
 
 IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
@@ -77,6 +80,7 @@ IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::strin
   s.cpuDevice = device.info.type == "cpu";
   s.evidenceCases = args.evidenceCases;
   s.visibleOnly = visibleOnly;
+  s.sandbox = !args.noSandbox;
   return s;
 }
 

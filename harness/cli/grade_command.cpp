@@ -25,6 +25,7 @@
 #include "report/json_read.h"
 #include "report/json_report.h"
 #include "report/terminal_table.h"
+#include "sandbox/sandbox.h"
 #include "util/files.h"
 #include "util/progress.h"
 #include "util/subprocess.h"
@@ -116,6 +117,13 @@ int finish(const GradeReport& report, const std::string& out, const std::string&
 
 int gradeCommand(const GradeArgs& args, bool checkCommand) {
   const bool visibleOnly = checkCommand || args.visibleOnlyFlag;
+  // A task child runs --in-process inside its sandbox; asked for by a person, --in-process runs the
+  // kernels in this very process, with the grader's rights.
+  if (args.inProcess && args.childReport.empty() && !args.limits.noSandbox) {
+    std::cerr << "clgrade: --in-process runs student code in this process, outside any sandbox; add --no-sandbox "
+                 "to confirm\n";
+    return kUsage;
+  }
   if (!std::filesystem::is_directory(args.kernelsDir)) {
     std::cerr << "clgrade: " << args.kernelsDir << " is not a folder\n";
     return kUsage;
@@ -202,6 +210,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   } else {
     report = gradeSubmission(runtime, rubric, options);
   }
+  if (args.childReport.empty()) report.sandbox = sandboxDescription(false);
   progress::note(progress::Step::Done, "");
   if (!args.childReport.empty()) {
     if (!writeFileAtomically(args.childReport, toJson(report), &err)) {

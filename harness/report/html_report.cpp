@@ -89,6 +89,7 @@ void header(const GradeReport& r, const HtmlOptions& options, std::string& out) 
   item("Device", device);
   item("Date", esc(r.startedAt) + (r.seconds > 0 ? " <small>(" + esc(number(r.seconds, "%.1f")) + " s)</small>" : ""));
   item("Mode", esc(r.mode) + (r.mode == "check" ? " <small>(visible cases only)</small>" : ""));
+  if (!r.sandbox.empty()) item("Student code ran in", esc(r.sandbox));
   item("Total", "<strong>" + esc(total) + "</strong>");
   out += "</dl>\n</header>\n";
 }

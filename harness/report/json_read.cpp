@@ -207,6 +207,7 @@ void reportFrom(const Json& j, GradeReport* r) {
   read(j, "total", "", &r->total);
   read(j, "max", "", &r->max);
   read(j, "mode", "", &r->mode);
+  read(j, "sandbox", "", &r->sandbox);
   const Json& rubric = object(j, "rubric", "");
   read(rubric, "id", "rubric", &r->rubricId);
   read(rubric, "title", "rubric", &r->rubricTitle);

@@ -97,6 +97,7 @@ std::string toJson(const GradeReport& r) {
       {"total", r.total},
       {"max", r.max},
       {"mode", r.mode},
+      {"sandbox", r.sandbox},
       {"rubric", {{"id", r.rubricId}, {"title", r.rubricTitle}, {"path", r.rubricPath}, {"sha256", r.rubricSha256}}},
       {"device",
        {{"platform", r.device.platform},

@@ -38,6 +38,8 @@ struct TaskReport {
 struct GradeReport {
   std::string version;     ///< clgrade's
   std::string mode;        ///< "grade" (all cases) or "check" (visible cases only)
+  /// How student code was contained while it ran: "bubblewrap: ..." or "none (...)".
+  std::string sandbox;
   std::string kernelsDir;
   std::string startedAt;   ///< UTC, ISO 8601
   double seconds = 0;      ///< wall time of the whole grade

@@ -1,5 +1,12 @@
 #include "util/files.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,6 +35,28 @@ bool readFile(const std::string& path, std::string* out, std::string* err, size_
   buffer << in.rdbuf();
   *out = buffer.str();
   return true;
+}
+
+bool readUntrustedFile(const std::string& path, size_t limitBytes, std::string* out) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && uint64_t(st.st_size) <= limitBytes;
+  std::string bytes;
+  if (ok) {
+    bytes.resize(size_t(st.st_size));
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += size_t(n);
+    }
+    bytes.resize(done);
+  }
+  close(fd);
+  if (ok) *out = std::move(bytes);
+  return ok;
 }
 
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* err) {

@@ -11,6 +11,11 @@ namespace clgrade {
 bool readFile(const std::string& path, std::string* out, std::string* err,
               size_t limitBytes = size_t(64) << 20);
 
+/// Reads a file a sandboxed process wrote: never through a link (O_NOFOLLOW), only a regular file,
+/// at most `limitBytes`. False for anything else, without saying more (what the file holds is not
+/// to be echoed).
+bool readUntrustedFile(const std::string& path, size_t limitBytes, std::string* out);
+
 /// Writes a whole file through a temporary name and a rename, so readers never see half of it.
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* err);
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -10,9 +11,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 extern char** environ;
@@ -28,6 +31,7 @@ std::string signalName(int signal) {
 std::string ProcessResult::describe() const {
   if (!started) return "could not start: " + error;
   if (timedOut) return "timed out after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s";
+  if (tooManyProcesses) return "stopped: it started too many processes";
   if (memoryExceeded)
     return "stopped after using more than " + std::to_string(peakResidentBytes >> 20) + " MiB of memory";
   if (!stoppedBy.empty()) return "stopped: " + stoppedBy;
@@ -99,6 +103,39 @@ struct Capture {
   }
 };
 
+/// Resident bytes of a process and all its descendants (a sandbox: bwrap, its init, the program and
+/// whatever the program started), from one pass over /proc.
+uint64_t treeResidentBytes(pid_t root, int* processes) {
+  std::map<pid_t, std::vector<pid_t>> children;
+  std::error_code ec;
+  for (const std::filesystem::directory_entry& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    char path[64], buffer[512];
+    std::snprintf(path, sizeof path, "/proc/%s/stat", name.c_str());
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    const ssize_t n = read(fd, buffer, sizeof buffer - 1);
+    close(fd);
+    if (n <= 0) continue;
+    buffer[n] = '\0';
+    const char* close_ = std::strrchr(buffer, ')');  // the command name may hold spaces and parentheses
+    int ppid = 0;
+    char state = 0;
+    if (!close_ || std::sscanf(close_ + 1, " %c %d", &state, &ppid) != 2) continue;
+    children[ppid].push_back(static_cast<pid_t>(std::atoi(name.c_str())));
+  }
+  uint64_t total = 0;
+  std::vector<pid_t> todo{root};
+  for (size_t i = 0; i < todo.size() && i < 100000; ++i) {
+    total += residentBytes(todo[i]);
+    const auto it = children.find(todo[i]);
+    if (it != children.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
+  }
+  *processes = static_cast<int>(todo.size());
+  return total;
+}
+
 }  // namespace
 
 ProcessResult runProcess(const ProcessSpec& spec) {
@@ -144,7 +181,7 @@ ProcessResult runProcess(const ProcessSpec& spec) {
   for (const std::string& a : spec.argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   std::vector<std::string> envStrings;
-  for (char** e = environ; e && *e; ++e) {
+  for (char** e = environ; !spec.clearEnvironment && e && *e; ++e) {
     const std::string entry = *e;
     const std::string name = entry.substr(0, entry.find('='));
     if (!spec.env.count(name)) envStrings.push_back(entry);
@@ -185,6 +222,14 @@ ProcessResult runProcess(const ProcessSpec& spec) {
       const struct rlimit as{spec.limits.addressSpaceBytes, spec.limits.addressSpaceBytes};
       setrlimit(RLIMIT_AS, &as);
     }
+    if (spec.limits.maxProcesses) {
+      const struct rlimit n{spec.limits.maxProcesses, spec.limits.maxProcesses};
+      setrlimit(RLIMIT_NPROC, &n);
+    }
+    if (spec.inheritFds)
+      for (int fd : *spec.inheritFds) fcntl(fd, F_SETFD, 0);
+    if (spec.gid >= 0 && (setgroups(0, nullptr) != 0 || setgid(static_cast<gid_t>(spec.gid)) != 0)) _exit(126);
+    if (spec.uid >= 0 && setuid(static_cast<uid_t>(spec.uid)) != 0) _exit(126);
     dup2(out, 1);
     dup2(err, 2);
     execve(args[0], args.data(), envp.data());
@@ -196,6 +241,7 @@ ProcessResult runProcess(const ProcessSpec& spec) {
   result.started = true;
   int status = 0;
   bool reaped = false;
+  unsigned treeTick = 0;
   auto kill_ = [&] {
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
@@ -223,7 +269,18 @@ ProcessResult runProcess(const ProcessSpec& spec) {
       reaped = true;
       break;
     }
-    const uint64_t rss = residentBytes(pid);
+    // A whole tree is summed every 100 ms (one pass over /proc); a single process every 20 ms.
+    uint64_t rss = 0;
+    if (!spec.watchProcessTree) rss = residentBytes(pid);
+    else if (++treeTick % 5 == 0) {
+      int processes = 0;
+      rss = treeResidentBytes(pid, &processes);
+      if (spec.maxTreeProcesses > 0 && processes >= spec.maxTreeProcesses) {
+        kill_();
+        result.tooManyProcesses = true;
+        break;
+      }
+    }
     if (rss > result.peakResidentBytes) result.peakResidentBytes = rss;
     if (spec.memoryLimitBytes && rss > spec.memoryLimitBytes) {
       kill_();
@@ -255,6 +312,10 @@ ProcessResult runProcess(const ProcessSpec& spec) {
   result.stderrBytes = captures[1].total;
   if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  if (spec.signalsAsExitCodes && result.exitCode > 128 && result.exitCode < 128 + 65) {
+    result.signal = result.exitCode - 128;
+    result.exitCode = -1;
+  }
   return result;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct ResourceLimits {
   /// watch of ProcessSpec::memoryLimitBytes is the limit.
   uint64_t addressSpaceBytes = 0;
   bool noCoreDumps = false;  ///< RLIMIT_CORE 0: a crashing driver leaves no multi-GB core file
+  /// RLIMIT_NPROC: processes and threads of the child's uid (a fork bomb stops there). Only
+  /// meaningful for a uid of the child's own (ProcessSpec::uid).
+  uint64_t maxProcesses = 0;
 };
 
 /// What to run and under which limits.
@@ -41,12 +45,30 @@ struct ProcessSpec {
   /// The child gets SIGKILL when the thread that started it dies (a batch killed with SIGKILL leaves
   /// no orphan writing into its output).
   bool dieWithParent = true;
+  /// >= 0: the child drops to this uid and gid (no supplementary groups) before exec; the keeper is root.
+  long uid = -1, gid = -1;
+  /// The child gets `env` only, nothing of the current environment.
+  bool clearEnvironment = false;
+  /// Descriptors the child keeps across exec (bwrap's --bind-fd); closed when the last copy of the
+  /// spec goes.
+  std::shared_ptr<const std::vector<int>> inheritFds;
+  /// The memory watch sums every descendant (a sandbox's program runs below bwrap, not as the child).
+  bool watchProcessTree = false;
+  /// > 0 with watchProcessTree: the child is killed when its tree holds this many processes (a fork
+  /// bomb; RLIMIT_NPROC alone leaves it spinning until the time limit).
+  int maxTreeProcesses = 0;
+  /// Kept by the spec for as long as it lives (a lock held while the child runs).
+  std::shared_ptr<const void> heldWhileRunning;
+  /// The child reports its program's death by signal N as exit code 128 + N (bwrap does): it is
+  /// read back as that signal.
+  bool signalsAsExitCodes = false;
 };
 
 struct ProcessResult {
   bool started = false;
   bool timedOut = false;
   bool memoryExceeded = false;  ///< killed for resident memory above ProcessSpec::memoryLimitBytes
+  bool tooManyProcesses = false;  ///< killed at ProcessSpec::maxTreeProcesses processes
   std::string stoppedBy;        ///< the monitor's reason when it killed the child
   int exitCode = -1;  ///< when it exited normally
   int signal = 0;     ///< when a signal ended it (SIGKILL after a time-out or a limit too)
@@ -55,7 +77,7 @@ struct ProcessResult {
   uint64_t stdoutBytes = 0, stderrBytes = 0;  ///< everything the child wrote, kept or not
   std::string error;  ///< why it could not start
 
-  bool ok() const { return started && !timedOut && !memoryExceeded && stoppedBy.empty() && signal == 0 && exitCode == 0; }
+  bool ok() const { return started && !timedOut && !memoryExceeded && !tooManyProcesses && stoppedBy.empty() && signal == 0 && exitCode == 0; }
   /// "exit code 3", "killed by signal 11 (SIGSEGV, Segmentation fault)", "timed out after 60 s".
   std::string describe() const;
 };

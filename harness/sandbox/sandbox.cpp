@@ -1,0 +1,262 @@
+#include "sandbox/sandbox.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+/// The first executable bwrap on the usual paths (no PATH search: the keeper's PATH is not trusted
+/// to be sane on a course server either).
+std::string findBwrap() {
+  const char* env = std::getenv("CLGRADE_BWRAP");
+  if (env && *env) return env;
+  for (const char* p : {"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"})
+    if (access(p, X_OK) == 0) return p;
+  return "";
+}
+
+/// A uid of its own for each sandbox while the keeper is root: processes of one sandbox then count
+/// against its own process limit only (RLIMIT_NPROC counts per uid), and no sandbox can signal or
+/// trace another. The keeper thread's id is unique among live threads, and a sandbox never outlives
+/// the thread that waits for it.
+constexpr long kSandboxUidBase = 2000000000;
+
+long sandboxUid() {
+  if (geteuid() != 0) return -1;
+  return kSandboxUidBase + static_cast<long>(syscall(SYS_gettid));
+}
+
+/// /bin, /lib, ... as the host has them: links into /usr (merged /usr) or folders bound read-only.
+void systemView(std::vector<std::string>* a) {
+  auto add = [&](std::initializer_list<std::string> words) { a->insert(a->end(), words); };
+  add({"--ro-bind", "/usr", "/usr"});
+  for (const char* top : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(top, ec);
+    if (ec || !fs::exists(st)) continue;
+    if (fs::is_symlink(st)) add({"--symlink", fs::read_symlink(top, ec).string(), top});
+    else add({"--ro-bind", top, top});
+  }
+  // Of /etc only what the dynamic loader and the OpenCL ICD loader read.
+  for (const char* etc : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/OpenCL",
+                          "/etc/alternatives", "/etc/localtime"}) {
+    std::error_code ec;
+    if (fs::exists(etc, ec)) add({"--ro-bind", etc, etc});
+  }
+  // /sys read-only: PoCL (hwloc) reads the CPU topology and memory size there, GPU drivers the PCI bus.
+  add({"--proc", "/proc", "--dev", "/dev", "--ro-bind", "/sys", "/sys"});
+}
+
+/// The NVIDIA device nodes and /opt (Nsight Compute).
+void gpuView(std::vector<std::string>* a) {
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator("/dev", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("nvidia", 0) == 0 && !e.is_directory(ec)) a->insert(a->end(), {"--dev-bind", e.path().string(), e.path().string()});
+  }
+  if (fs::exists("/dev/dri", ec)) a->insert(a->end(), {"--dev-bind", "/dev/dri", "/dev/dri"});
+  if (fs::exists("/opt", ec)) a->insert(a->end(), {"--ro-bind", "/opt", "/opt"});
+}
+
+/// The first folder above `path` that the sandbox's uid cannot pass through ("" when none): bwrap
+/// resolves a mount's path as that uid.
+std::string unreachableFolder(const std::string& path, long uid) {
+  if (uid < 0) return "";
+  for (fs::path dir = fs::path(path).parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+    struct stat st;
+    if (stat(dir.c_str(), &st) != 0) return dir.string();
+    if (!(st.st_mode & S_IXOTH) && st.st_uid != static_cast<uid_t>(uid)) return dir.string();
+  }
+  return "";
+}
+
+/// Opens `path` as an O_PATH descriptor for bwrap's --bind-fd: the keeper resolves the path with its
+/// own rights (a build under /root is not reachable by the sandbox's uid), bwrap binds what it got.
+int openForBind(const std::string& path, std::string* err) {
+  const int fd = open(path.c_str(), O_PATH | O_CLOEXEC);
+  if (fd < 0) *err = "cannot open " + path + " for the sandbox: " + std::strerror(errno);
+  return fd;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> openclEnvironment(const std::string& scratch,
+                                                     const std::map<std::string, std::string>& extra) {
+  std::map<std::string, std::string> env{{"HOME", scratch},
+                                         {"TMPDIR", "/tmp"},
+                                         {"PATH", "/usr/local/bin:/usr/bin:/bin"},
+                                         {"LANG", "C.UTF-8"},
+                                         {"POCL_CACHE_DIR", scratch + "/pocl-cache"},
+                                         {"XDG_CACHE_HOME", scratch + "/cache"}};
+  for (const char* name : {"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_MAX_CPU_CU_COUNT",
+                           "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES"}) {
+    const char* v = std::getenv(name);
+    if (v && *v) env[name] = v;
+  }
+  for (const auto& [k, v] : extra) env[k] = v;
+  return env;
+}
+
+const SandboxSupport& sandboxSupport() {
+  static SandboxSupport support;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    support.bwrap = findBwrap();
+    support.identity = geteuid() == 0 ? "a uid of its own per sandbox (nobody inside)"
+                                      : "your own uid outside, nobody inside (no process limit: run as root for one)";
+    if (support.bwrap.empty()) {
+      support.reason = "bubblewrap (bwrap) is not installed: apt-get install bubblewrap";
+      return;
+    }
+    char scratch[] = "/tmp/clgrade-probe-XXXXXX";
+    if (!mkdtemp(scratch)) {
+      support.reason = std::string("cannot make a scratch folder: ") + std::strerror(errno);
+      return;
+    }
+    SandboxSpec spec;
+    spec.scratch = scratch;
+    spec.env = {{"PATH", "/usr/bin:/bin"}};
+    ProcessSpec p;
+    p.argv = {"/bin/true"};
+    p.timeoutSeconds = 30;
+    const std::string errPath = std::string(scratch) + ".err";
+    p.stderrPath = errPath;
+    std::string err;
+    if (!sandboxProcess(spec, &p, &err)) {
+      support.reason = err;
+    } else {
+      const ProcessResult r = runProcess(p);
+      if (r.ok()) {
+        support.available = true;
+      } else {
+        std::string why;
+        FILE* f = std::fopen(errPath.c_str(), "r");
+        if (f) {
+          char line[512] = {0};
+          if (std::fgets(line, sizeof line, f)) why = line;
+          std::fclose(f);
+        }
+        while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
+        support.reason = "bwrap cannot make a sandbox here (" + r.describe() + (why.empty() ? "" : ": " + why) +
+                         "); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or "
+                         "user.max_user_namespaces > 0)";
+      }
+    }
+    std::error_code ec;
+    fs::remove(errPath, ec);
+    fs::remove_all(scratch, ec);
+  });
+  return support;
+}
+
+std::string sandboxDescription(bool sandboxed) {
+  if (!sandboxed) return "none (--no-sandbox: student code ran with the grader's rights)";
+  return "bubblewrap: own user, PID, network, IPC and UTS namespaces; " + sandboxSupport().identity +
+         "; read-only system, one scratch folder; process limit";
+}
+
+bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* err) {
+  const std::string bwrap = findBwrap();
+  if (bwrap.empty()) {
+    *err = "bubblewrap (bwrap) is not installed: apt-get install bubblewrap";
+    return false;
+  }
+  const long uid = sandboxUid();
+  std::error_code ec;
+  fs::create_directories(spec.scratch + "/tmp", ec);
+  if (ec) {
+    *err = "cannot make the scratch folder " + spec.scratch + ": " + ec.message();
+    return false;
+  }
+  if (uid >= 0) {
+    for (const std::string& dir : {spec.scratch, spec.scratch + "/tmp"})
+      if (chown(dir.c_str(), static_cast<uid_t>(uid), static_cast<gid_t>(uid)) != 0) {
+        *err = "cannot give the scratch folder to the sandbox's uid: " + std::string(std::strerror(errno));
+        return false;
+      }
+  }
+  chmod(spec.scratch.c_str(), 0700);
+  // The shared cache under its lock, else a private one (see SandboxSpec::cache).
+  std::string cache = spec.scratch + "/pocl-cache";
+  std::shared_ptr<const void> cacheLock;
+  if (!spec.cache.empty()) {
+    fs::create_directories(fs::path(spec.cache).parent_path(), ec);
+    const int lock = open((spec.cache + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+    if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0) {
+      cacheLock = std::shared_ptr<const void>(nullptr, [lock](const void*) { close(lock); });
+      cache = spec.cache;
+      fs::create_directories(cache, ec);
+      // Everything below it: the submission's last sandbox had another uid.
+      if (uid >= 0) {
+        if (chown(cache.c_str(), static_cast<uid_t>(uid), static_cast<gid_t>(uid)) != 0) cache = spec.scratch + "/pocl-cache";
+        for (auto it = fs::recursive_directory_iterator(spec.cache, ec);
+             !ec && cache == spec.cache && it != fs::recursive_directory_iterator(); it.increment(ec))
+          if (lchown(it->path().c_str(), static_cast<uid_t>(uid), static_cast<gid_t>(uid)) != 0) break;
+      }
+      chmod(spec.cache.c_str(), 0700);
+    } else if (lock >= 0) {
+      close(lock);
+    }
+  }
+
+  auto fds = std::make_shared<std::vector<int>>();
+  std::shared_ptr<const std::vector<int>> owner(fds.get(), [fds](const std::vector<int>*) {
+    for (int fd : *fds) close(fd);
+  });
+  std::vector<std::string> a{bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--uid", "65534", "--gid",
+                             "65534", "--hostname", "clgrade-sandbox", "--cap-drop", "ALL"};
+  systemView(&a);
+  if (spec.gpu) gpuView(&a);
+  auto bindFd = [&](const std::string& path, const std::string& dest, bool writable) {
+    const std::string closed = unreachableFolder(path, uid);
+    if (!closed.empty()) {
+      *err = "the sandbox cannot reach " + path + ": the folder " + closed +
+             " is not searchable by other users (chmod o+x it, or install clgrade and keep reports elsewhere)";
+      return false;
+    }
+    const int fd = openForBind(path, err);
+    if (fd < 0) return false;
+    fds->push_back(fd);
+    a.insert(a.end(), {writable ? "--bind-fd" : "--ro-bind-fd", std::to_string(fd), dest});
+    return true;
+  };
+  // /tmp first: the scratch folder or a mount may itself lie below /tmp on the host.
+  if (!bindFd(spec.scratch + "/tmp", "/tmp", true)) return false;
+  for (const SandboxMount& m : spec.mounts)
+    if (!bindFd(m.path, m.path, m.writable)) return false;
+  if (!bindFd(spec.scratch, spec.scratch, true)) return false;
+  if (cache == spec.cache && !bindFd(spec.cache, spec.cache, true)) return false;
+  a.push_back("--clearenv");
+  for (const auto& [k, v] : spec.env)
+    if (k != "POCL_CACHE_DIR") a.insert(a.end(), {"--setenv", k, v});
+  a.insert(a.end(), {"--setenv", "POCL_CACHE_DIR", cache});
+  a.insert(a.end(), {"--chdir", spec.scratch, "--"});
+  a.insert(a.end(), process->argv.begin(), process->argv.end());
+  process->argv = std::move(a);
+  process->env.clear();
+  process->clearEnvironment = true;
+  process->inheritFds = owner;
+  process->uid = uid;
+  process->gid = uid;
+  // RLIMIT_NPROC counts every process of a uid: only a uid of the sandbox's own can carry it.
+  process->limits.maxProcesses = uid >= 0 && spec.maxProcesses > 0 ? uint64_t(spec.maxProcesses) : 0;
+  process->watchProcessTree = true;
+  process->heldWhileRunning = cacheLock;
+  // bwrap ends as its program did, a signal as exit code 128 + the signal.
+  process->signalsAsExitCodes = true;
+  process->maxTreeProcesses = spec.maxTreeProcesses;
+  return true;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,188 @@
+// The red team against the sandbox, through the executable: each kernel in tests/sandbox runs
+// system calls from inside an OpenCL kernel (PoCL compiles kernels to native code in the grading
+// process) and the test asserts that nothing of it reaches outside the sandbox.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "sandbox/sandbox.h"
+#include "util/files.h"
+#include "util/subprocess.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace clgrade {
+namespace {
+
+const std::string kCases = std::string(CLGRADE_SOURCE_DIR) + "/tests/sandbox";
+
+/// Why these tests cannot run here ("" when they can): the kernels are x86-64 inline assembly for
+/// a CPU device (PoCL), and need a sandbox to be contained by.
+std::string skipReason() {
+#if !defined(__x86_64__)
+  return "the red-team kernels are x86-64 system calls";
+#else
+  if (!sandboxSupport().available) return "no sandbox can be made here: " + sandboxSupport().reason;
+  const char* device = std::getenv("CLGRADE_TEST_DEVICE");
+  if (device && *device && std::string(device) != "cpu") return "the red-team kernels need a CPU OpenCL device";
+  return "";
+#endif
+}
+
+fs::path outDir(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_sandbox_" + std::to_string(getpid())) / name;
+  fs::remove_all(p);
+  return p;
+}
+
+/// tests/sandbox/<name> with syscalls.h beside its kernel, as a submission folder next to `out`.
+std::string submission(const std::string& name, const fs::path& out) {
+  const fs::path dir = out.string() + "-submission";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(kCases + "/" + name + "/Convolution3x3.cl", dir / "Convolution3x3.cl");
+  fs::copy_file(kCases + "/syscalls.h", dir / "syscalls.h");
+  return dir.string();
+}
+
+/// Grades task conv3x3 of tests/sandbox/<name> on the CPU device; the report.
+json grade(const std::string& name, const fs::path& out, int taskTimeout = 60) {
+  ProcessSpec spec;
+  spec.argv = {CLGRADE_EXECUTABLE, "grade", submission(name, out), "--task", "conv3x3", "--device", "cpu",
+               "--out", out.string(), "--quiet", "--task-timeout", std::to_string(taskTimeout)};
+  spec.timeoutSeconds = 240;
+  spec.stdoutPath = (out.string() + ".stdout");
+  spec.stderrPath = (out.string() + ".stderr");
+  fs::create_directories(out.parent_path());
+  const ProcessResult p = runProcess(spec);
+  EXPECT_TRUE(p.ok()) << name << ": " << p.describe();
+  std::string text, err;
+  if (!readFile((out / "report.json").string(), &text, &err)) {
+    ADD_FAILURE() << err;
+    return json::object();
+  }
+  return json::parse(text);
+}
+
+std::string kernelOutput(const fs::path& out) {
+  std::string text;
+  readFile((out / "evidence/conv3x3/kernel_output.txt").string(), &text, nullptr);
+  return text;
+}
+
+/// Processes of this machine whose command line contains `needle`.
+int processesWith(const std::string& needle) {
+  int n = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string s = text.str();
+    for (char& c : s)
+      if (c == '\0') c = ' ';
+    if (s.find(needle) != std::string::npos) ++n;
+  }
+  return n;
+}
+
+#define SKIP_WITHOUT_SANDBOX()                      \
+  do {                                              \
+    const std::string why = skipReason();           \
+    if (!why.empty()) GTEST_SKIP() << why;          \
+  } while (0)
+
+TEST(Sandbox, SystemCallsReachNothingOutside) {
+  SKIP_WITHOUT_SANDBOX();
+  const std::string marker = "/tmp/clgrade_sandbox_escape";
+  fs::remove(marker);
+  const fs::path out = outDir("syscall_escape");
+  const json report = grade("syscall_escape", out);
+  const std::string printed = kernelOutput(out);
+  // The shell ran (so the kernel did run its system calls) as the unprivileged uid, and its file
+  // stayed inside the sandbox's own /tmp.
+  EXPECT_NE(printed.find("uid=65534"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("uid=0("), std::string::npos) << printed;
+  EXPECT_FALSE(fs::exists(marker)) << "the kernel wrote " << marker << " on the grading machine";
+  EXPECT_EQ(report["tasks"][0]["points"], 0.0);
+  EXPECT_NE(report.value("sandbox", "").find("bubblewrap"), std::string::npos);
+}
+
+TEST(Sandbox, NothingOutlivesTheGrade) {
+  SKIP_WITHOUT_SANDBOX();
+  ASSERT_EQ(processesWith("sleep 417.25"), 0) << "a survivor of an earlier run is still alive";
+  const fs::path out = outDir("setsid_survivor");
+  grade("setsid_survivor", out);
+  EXPECT_EQ(processesWith("sleep 417.25"), 0) << "the kernel's setsid process outlived the grade";
+}
+
+TEST(Sandbox, ForkBombIsContained) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("fork_bomb");
+  const auto start = std::chrono::steady_clock::now();
+  const json report = grade("fork_bomb", out, 20);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const json& task = report["tasks"][0];
+  EXPECT_EQ(task["points"], 0.0);
+  EXPECT_NE(task["process"].value("outcome", ""), "ok") << task.dump();
+  EXPECT_LT(seconds, 60.0);
+  // The machine can still start processes, and nothing of the bomb is left.
+  ProcessSpec probe;
+  probe.argv = {"/bin/true"};
+  EXPECT_TRUE(runProcess(probe).ok());
+}
+
+TEST(Sandbox, NoNetwork) {
+  SKIP_WITHOUT_SANDBOX();
+  // The kernel connects to 127.0.0.1:47613; the test listens there on the grading machine.
+  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  const int yes = 1;
+  setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(47613);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(listener, 8) != 0) {
+    close(listener);
+    GTEST_SKIP() << "port 47613 is in use on this machine";
+  }
+  const fs::path out = outDir("network");
+  grade("network", out);
+  const std::string printed = kernelOutput(out);
+  EXPECT_NE(printed.find("connect=-111"), std::string::npos) << printed;  // ECONNREFUSED: its own loopback
+  // Nothing reached the listener.
+  fcntl(listener, F_SETFL, O_NONBLOCK);
+  const int connection = accept(listener, nullptr, nullptr);
+  EXPECT_LT(connection, 0) << "the kernel connected to the grading machine's loopback";
+  if (connection >= 0) close(connection);
+  close(listener);
+}
+
+TEST(Sandbox, ForgedReportScoresWhatItsOutputsEarn) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("forged_report");
+  const json report = grade("forged_report", out);
+  EXPECT_EQ(report["tasks"][0]["points"], 0.0) << report["tasks"][0].dump();
+}
+
+TEST(Sandbox, InProcessNeedsNoSandboxConfirmed) {
+  ProcessSpec spec;
+  spec.argv = {CLGRADE_EXECUTABLE, "grade", kCases + "/syscall_escape", "--in-process", "--quiet", "--out",
+               outDir("in_process").string()};
+  spec.timeoutSeconds = 60;
+  const ProcessResult p = runProcess(spec);
+  EXPECT_EQ(p.exitCode, 2) << p.describe();
+}
+
+}  // namespace
+}  // namespace clgrade
