@@ -83,7 +83,7 @@ ordered_json marker(const Rubric& rubric, const BatchOptions& o, const std::stri
 
 class Batch {
  public:
-  Batch(const Rubric& rubric, const DeviceInfo& device, const BatchOptions& options)
+  Batch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options)
       : rubric_(rubric), device_(device), o_(options), tty_(isatty(2)) {}
 
   BatchSummary run() {
@@ -118,13 +118,13 @@ class Batch {
         todo_.push_back(name);
       }
     }
-    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_), std::max(1, int(todo_.size()))));
+    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info), std::max(1, int(todo_.size()))));
     settings_ = o_.isolation;
     if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_);
     if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
     std::fprintf(stderr, "clgrade batch: %d submissions in %s, %d already graded, %zu to grade with %d job%s on %s\n",
                  summary_.submissions, o_.submissionsDir.c_str(), summary_.alreadyDone, todo_.size(), jobs_,
-                 jobs_ == 1 ? "" : "s", device_.name.c_str());
+                 jobs_ == 1 ? "" : "s", device_.info.name.c_str());
     writeClass();
     start_ = start;
     std::vector<std::thread> workers;
@@ -238,7 +238,7 @@ class Batch {
             {"rubric", {{"id", rubric_.id}, {"title", rubric_.title}, {"sha256", rubric_.sha256}}},
             {"mode", o_.isolation.visibleOnly ? "check" : "grade"},
             {"tasks", o_.onlyTasks},
-            {"device", device_.name},
+            {"device", device_.info.name},
             {"clgrade_version", clgradeVersion()},
             {"submissions_found", summary_.submissions},
             {"submissions_graded", entries_.size()},
@@ -283,7 +283,7 @@ class Batch {
   }
 
   const Rubric& rubric_;
-  const DeviceInfo& device_;
+  const DeviceEntry& device_;
   const BatchOptions& o_;
   const bool tty_;
   IsolationSettings settings_;
@@ -301,7 +301,7 @@ class Batch {
 
 }  // namespace
 
-BatchSummary runBatch(const Rubric& rubric, const DeviceInfo& device, const BatchOptions& options) {
+BatchSummary runBatch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options) {
   Batch batch(rubric, device, options);
   return batch.run();
 }

@@ -45,6 +45,6 @@ int defaultJobs(const DeviceInfo& device);
 std::vector<std::string> listSubmissions(const std::string& dir, const std::string& exclude);
 
 /// Runs the batch; progress goes to stderr (one line per submission, or a redrawn line on a terminal).
-BatchSummary runBatch(const Rubric& rubric, const DeviceInfo& device, const BatchOptions& options);
+BatchSummary runBatch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options);
 
 }  // namespace clgrade

@@ -13,6 +13,7 @@
 #include "grading/grader.h"
 #include "grading/performance.h"
 #include "sandbox/sandbox.h"
+#include "util/tape.h"
 #include "grading/source_policy.h"
 #include "report/json_report.h"
 #include "tasks/task.h"
@@ -177,19 +178,30 @@ std::vector<std::string> rerunArguments(const std::string& taskId, const Process
 }
 
 
-/// Moves every regular file below `from` to the same place below `to` (made as needed); links, pipes
-/// and devices a sandboxed process left there are not followed and not moved.
-void moveRegularFiles(const std::string& from, const std::string& to) {
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(from, fs::directory_options::none, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    const fs::file_status st = it->symlink_status(ec);
-    if (ec || !fs::is_regular_file(st)) continue;
-    const fs::path target = fs::path(to) / fs::relative(it->path(), from, ec);
-    if (ec) continue;
-    fs::create_directories(target.parent_path(), ec);
-    fs::rename(it->path(), target, ec);
+/// The stop information of a rerun (rerunArguments) as grading options: the keeper replays the
+/// rerun's record with exactly what the runner was told to leave out.
+void applyStopArguments(const std::vector<std::string>& args, GradeOptions* o) {
+  StoppedKernel k;
+  std::string status = "failed";
+  for (size_t i = 0; i + 1 < args.size(); i += 2) {
+    const std::string& key = args[i];
+    const std::string& value = args[i + 1];
+    if (key == "--stopped-kernel") k.kernel = value;
+    else if (key == "--stopped-case") k.caseId = value;
+    else if (key == "--stopped-status") status = value;
+    else if (key == "--stopped-message") k.message = value;
+    else if (key == "--performance-stopped") o->performanceStopped = value;
+    else if (key == "--stopped-evidence")
+      o->stoppedEvidence.push_back({value.find("kernel_output") != std::string::npos
+                                        ? "what the kernels printed in the stopped process"
+                                        : "the stopped grading process's messages",
+                                    value});
   }
+  k.status = status == "error" ? Status::Error : Status::Failed;
+  if (!k.kernel.empty()) o->stoppedKernels.push_back(k);
+  o->performanceStoppedStatus = status == "error"    ? Status::Error
+                                : status == "failed" ? Status::Failed
+                                                     : Status::NotMeasured;
 }
 
 /// The compiler cache of one submission folder: <cache home>/clgrade/pocl/<hash of its absolute path>.
@@ -291,7 +303,7 @@ TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kerne
   return report;
 }
 
-IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, const std::string& kernelsDir,
+IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
                             const std::string& outDir, const std::vector<std::string>& onlyTasks,
                             const IsolationSettings& settingsIn, const std::string& kernelsProblem) {
   const auto start = std::chrono::steady_clock::now();
@@ -344,22 +356,22 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
     }
     const std::string evidenceDir = (fs::path(outDir) / "evidence" / tr.id).string();
     makeDirectories(evidenceDir, nullptr);
-    // Sandboxed, the child writes only into its scratch folder; its evidence is moved into the report
-    // folder afterwards (regular files only: a link it left there is never followed).
+    // The child writes only into its scratch folder: its record, its progress, its own evidence (never
+    // used: this process writes the report's evidence when it replays the record).
     const std::string scratch = absolute(control + "/" + tr.id + ".sandbox");
-    const std::string childOut = s.sandbox ? scratch + "/out" : outDir;
-    const std::string reportPath = s.sandbox ? scratch + "/report.json" : control + "/" + tr.id + ".json";
-    const std::string progressPath = s.sandbox ? scratch + "/progress" : control + "/" + tr.id + ".progress";
+    const std::string childOut = scratch + "/out";
+    const std::string tapePath = scratch + "/record";
+    const std::string progressPath = scratch + "/progress";
     const std::string stderrPath = control + "/" + tr.id + ".stderr";
     const std::string outputRel = "evidence/" + tr.id + "/kernel_output.txt";
     const std::string outputPath = (fs::path(outDir) / outputRel).string();
     // One process for the task; `extra` are the arguments of a rerun (what to leave out).
     auto runChild = [&](const std::vector<std::string>& extra, ProcessResult* p, progress::Position* at,
-                        ordered_json* task, ordered_json* child) {
+                        ordered_json* task, GradeReport* graded, std::string* unreadable) {
       ProcessSpec spec;
       spec.argv = {s.clgrade, "grade", kernelsDir, "--in-process", "--rubric", rubric.path, "--task", tr.id,
                    "--out", childOut, "--device", s.device, "--evidence-cases", std::to_string(s.evidenceCases),
-                   "--task-timeout", "0", "--quiet", "--child-report", reportPath, "--progress-file", progressPath};
+                   "--task-timeout", "0", "--quiet", "--record", tapePath, "--progress-file", progressPath};
       if (s.visibleOnly) spec.argv.push_back("--visible-only");
       if (!s.timingLock.empty()) {
         spec.argv.push_back("--timing-lock");
@@ -368,6 +380,8 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
       spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
       if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
       std::string sandboxError;
+      fs::remove_all(scratch, ec);
+      if (!s.sandbox) makeDirectories(scratch, nullptr);
       if (s.sandbox && !sandboxTaskChild(spec.argv, s, rubric.path, kernelsDir, scratch, &spec, &sandboxError)) {
         p->error = sandboxError;
         return false;
@@ -381,45 +395,65 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
       if (s.cpuDevice) spec.limits.addressSpaceBytes = addressSpaceLimitFor(s.memoryLimitBytes);
       spec.memoryLimitBytes = s.memoryLimitBytes;
       fs::remove(progressPath, ec);
-      fs::remove(reportPath, ec);
       ProgressWatch watch(progressPath, s.buildTimeoutSeconds);
       spec.monitor = [&watch](double t) { return watch.check(t); };
       *p = runProcess(spec);
       watch.check(p->seconds);
       *at = watch.position();
-      if (s.sandbox) moveRegularFiles(childOut + "/evidence/" + tr.id, (fs::path(outDir) / "evidence" / tr.id).string());
-      std::string text, err;
-      if (!p->ok() || !readUntrustedFile(reportPath, size_t(256) << 20, &text)) return false;
-      try {
-        ordered_json parsed = ordered_json::parse(text);
-        if (parsed.contains("tasks") && parsed["tasks"].size() == 1 && parsed["tasks"][0].value("id", "") == tr.id) {
-          *task = parsed["tasks"][0];
-          *child = std::move(parsed);
-          return true;
-        }
-      } catch (const nlohmann::json::exception&) {
+      if (!p->ok()) return false;
+      // The verdicts: the same grading code, replayed from the record by this process.
+      GradeOptions o;
+      o.kernelsDir = kernelsDir;
+      o.outDir = outDir;
+      o.visibleOnly = s.visibleOnly;
+      o.evidenceCasesPerCheck = s.evidenceCases;
+      o.onlyTasks = {tr.id};
+      applyStopArguments(extra, &o);
+      std::string err;
+      const std::shared_ptr<Tape> tape = Tape::player(tapePath, &err);
+      if (!tape) {
+        *unreadable = err;
+        return false;
       }
-      return false;
+      try {
+        *graded = gradeSubmission(Runtime(device, tape), rubric, o);
+      } catch (const std::exception& e) {
+        *unreadable = e.what();
+        return false;
+      }
+      if (!tape->finished()) {
+        *unreadable = "the runner's record does not fit the grading (" + tape->broken() + ")";
+        return false;
+      }
+      if (graded->tasks.size() != 1) {
+        *unreadable = "the replay graded no task";
+        return false;
+      }
+      *task = taskJsonOf(graded->tasks.front());
+      return true;
     };
 
     ProcessResult p;
     progress::Position stoppedAt;
-    ordered_json taskJson, childJson, rerunJson;
-    run.ok = runChild({}, &p, &stoppedAt, &taskJson, &childJson);
+    ordered_json taskJson, rerunJson;
+    GradeReport graded;
+    std::string unreadable;
+    run.ok = runChild({}, &p, &stoppedAt, &taskJson, &graded, &unreadable);
     run.seconds = p.seconds;
     run.peakResidentBytes = p.peakResidentBytes;
     run.stdoutBytes = p.stdoutBytes;
     std::string outputShown = outputRel;  // the kernel output the report points to
     if (run.ok) {
-      childReports.push_back(childJson);
+      childReports.push_back(ordered_json::parse(toJson(graded)));
       run.outcome = "ok";
     } else {
       Status status = Status::Error;
       std::string outcome;
       judgeEnd(p, stoppedAt, s, stderrPath, &status, &run.message, &outcome);
-      if (p.ok()) {  // it exited 0 but its report is missing or unreadable: ours to explain
-        outcome = "no report";
-        run.message = "the grading process finished without a readable report (" + reportPath + ")";
+      if (p.ok()) {  // it exited 0, but its record cannot be graded: it left none, or one that lies
+        status = Status::Error;
+        outcome = "no record";
+        run.message = "the grading process finished, but what it handed back cannot be graded: " + unreadable;
       }
       run.outcome = outcome;
       // The stopped child's own files, kept under names a rerun does not write.
@@ -446,7 +480,8 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
         }
         ProcessResult second;
         progress::Position secondAt;
-        const bool ok = runChild(rerun, &second, &secondAt, &taskJson, &childJson);
+        std::string secondUnreadable;
+        const bool ok = runChild(rerun, &second, &secondAt, &taskJson, &graded, &secondUnreadable);
         rerunJson = {{"first_outcome", outcome},
                      {"first_message", run.message},
                      {"left_out", stoppedAt.phase == progress::Step::Performance ? "the performance phase"
@@ -454,7 +489,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
         run.seconds += second.seconds;
         run.peakResidentBytes = std::max(run.peakResidentBytes, second.peakResidentBytes);
         if (ok) {
-          childReports.push_back(childJson);
+          childReports.push_back(ordered_json::parse(toJson(graded)));
           run.ok = true;
           run.outcome = "ok after a rerun";
           run.stdoutBytes = second.stdoutBytes;
@@ -517,7 +552,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, cons
     skeleton.rubricPath = rubric.path;
     skeleton.rubricSha256 = rubric.sha256;
     skeleton.settings = rubric.settings;
-    skeleton.device = device;
+    skeleton.device = device.info;
     report = ordered_json::parse(toJson(skeleton));
   }
   double total = 0, max = 0;

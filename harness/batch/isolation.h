@@ -28,7 +28,9 @@ struct IsolationSettings {
   /// RLIMIT_AS is set only on CPU devices (PoCL): GPU drivers such as NVIDIA's reserve tens of GB of
   /// virtual address space they never touch, so there the resident-memory watch is the only limit.
   bool cpuDevice = true;
-  uint64_t fileSizeLimitBytes = uint64_t(256) << 20;  ///< RLIMIT_FSIZE: the largest file a child writes
+  /// RLIMIT_FSIZE: the largest file a child writes. Its record holds every buffer it read back: the
+  /// separable task with its RESULT_STEPS sweep records about 300 MB.
+  uint64_t fileSizeLimitBytes = uint64_t(2) << 30;
   size_t outputLimitBytes = size_t(1) << 20;  ///< a task's stdout (kernel printf) kept in the report folder
   int evidenceCases = 1;
   bool visibleOnly = false;      ///< `check`: the visible cases only
@@ -72,10 +74,12 @@ struct IsolatedGrade {
 };
 
 /// Grades `kernelsDir` by `rubric`, each task (of `onlyTasks`, or all) in a child, evidence under
-/// `outDir`; returns the merged report (not yet written). `device` fills the report when no child
-/// finished. `kernelsProblem`, when not empty, refuses every task with that message without
+/// `outDir`; returns the merged report (not yet written). The child only runs the kernels and
+/// records what the device handed back (util/tape.h); this process replays that record through the
+/// same grading code on `device`'s description, without touching the device, and so computes every
+/// verdict itself. `kernelsProblem`, when not empty, refuses every task with that message without
 /// starting a child (a kernels/ folder that is a link to outside the submission).
-IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceInfo& device, const std::string& kernelsDir,
+IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
                             const std::string& outDir, const std::vector<std::string>& onlyTasks,
                             const IsolationSettings& settings, const std::string& kernelsProblem = "");
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cl/device_step.h"
 #include "cl/runtime.h"
 
 namespace clgrade {
@@ -27,13 +28,20 @@ class GuardedBuffer {
   /// Uploads the whole allocation (guards included); `whole.size() * sizeof(T)` must equal totalBytes().
   template <typename T>
   void writeAll(const Runtime& rt, const std::vector<T>& whole) {
-    rt.queue.enqueueWriteBuffer(whole_, CL_TRUE, 0, total_, whole.data());
+    deviceAction(rt, "write", [&] { rt.queue.enqueueWriteBuffer(whole_, CL_TRUE, 0, total_, whole.data()); });
   }
-  /// Reads the whole allocation back (blocking).
+  /// Reads the whole allocation back (blocking). Replayed, the recorded bytes must be exactly the
+  /// allocation's size.
   template <typename T>
   std::vector<T> readAll(const Runtime& rt) const {
+    const std::string bytes = deviceStep(rt, "read", [&] {
+      std::string raw(total_, '\0');
+      rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, raw.data());
+      return raw;
+    });
+    if (bytes.size() != total_) throw TapeMismatch("the runner's record holds a buffer of another size");
     std::vector<T> whole(total_ / sizeof(T));
-    rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, whole.data());
+    std::memcpy(whole.data(), bytes.data(), whole.size() * sizeof(T));
     return whole;
   }
 

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cl/device_step.h"
 #include "cl/runtime.h"
 
 namespace clgrade {
@@ -52,22 +53,28 @@ class LaunchObserver {
 
 /// Sets a buffer argument (and records it when the runtime has an observer).
 inline void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const cl::Buffer& buffer) {
-  kernel.setArg(index, buffer);
-  if (rt.observer) rt.observer->record(kernel, index, KernelArg::ofBuffer(buffer));
+  deviceAction(rt, "arg", [&] {
+    kernel.setArg(index, buffer);
+    if (rt.observer) rt.observer->record(kernel, index, KernelArg::ofBuffer(buffer));
+  });
 }
 
 /// Sets a __local allocation argument.
 inline void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const cl::LocalSpaceArg& local) {
-  kernel.setArg(index, local);
-  if (rt.observer) rt.observer->record(kernel, index, KernelArg::ofLocal(local.size_));
+  deviceAction(rt, "arg", [&] {
+    kernel.setArg(index, local);
+    if (rt.observer) rt.observer->record(kernel, index, KernelArg::ofLocal(local.size_));
+  });
 }
 
 /// Sets a scalar argument (int, uint, float).
 template <typename T>
 void setArg(const Runtime& rt, cl::Kernel& kernel, cl_uint index, const T& value) {
   static_assert(std::is_arithmetic<T>::value, "scalars only: buffers and local allocations have their own overloads");
-  kernel.setArg(index, value);
-  if (rt.observer) rt.observer->record(kernel, index, KernelArg::of(value));
+  deviceAction(rt, "arg", [&] {
+    kernel.setArg(index, value);
+    if (rt.observer) rt.observer->record(kernel, index, KernelArg::of(value));
+  });
 }
 
 }  // namespace clgrade

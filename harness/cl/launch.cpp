@@ -1,5 +1,6 @@
 #include "cl/launch.h"
 
+#include "cl/device_step.h"
 #include "cl/kernel_args.h"
 #include "util/progress.h"
 
@@ -38,24 +39,32 @@ std::string Geometry::str() const {
 }
 
 double launch2d(const Runtime& rt, const cl::Kernel& kernel, const Geometry& g) {
-  noteLaunch(kernel);
-  cl::Event event;
-  rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(g.global[0], g.global[1]),
-                                cl::NDRange(g.local[0], g.local[1]), nullptr, &event);
-  event.wait();
-  const double ms = eventMilliseconds(event);
-  if (rt.observer) rt.observer->launched(rt, kernel, rt.observer->args[kernel()], g);
-  return ms;
+  const std::string ms = deviceStep(rt, "launch", [&] {
+    noteLaunch(kernel);
+    cl::Event event;
+    rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(g.global[0], g.global[1]),
+                                  cl::NDRange(g.local[0], g.local[1]), nullptr, &event);
+    event.wait();
+    const double t = eventMilliseconds(event);
+    if (rt.observer) rt.observer->launched(rt, kernel, rt.observer->args[kernel()], g);
+    return tape::f64(t);
+  });
+  size_t at = 0;
+  return tape::readF64(ms, &at);
 }
 
 double launch1d(const Runtime& rt, const cl::Kernel& kernel, size_t global, size_t local) {
-  noteLaunch(kernel);
-  cl::Event event;
-  rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &event);
-  event.wait();
-  const double ms = eventMilliseconds(event);
-  if (rt.observer) rt.observer->launched(rt, kernel, rt.observer->args[kernel()], Geometry{{global, 1}, {local, 1}});
-  return ms;
+  const std::string ms = deviceStep(rt, "launch", [&] {
+    noteLaunch(kernel);
+    cl::Event event;
+    rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &event);
+    event.wait();
+    const double t = eventMilliseconds(event);
+    if (rt.observer) rt.observer->launched(rt, kernel, rt.observer->args[kernel()], Geometry{{global, 1}, {local, 1}});
+    return tape::f64(t);
+  });
+  size_t at = 0;
+  return tape::readF64(ms, &at);
 }
 
 }  // namespace clgrade

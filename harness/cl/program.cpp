@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "cl/device_step.h"
 #include "util/progress.h"
 
 namespace clgrade {
@@ -47,6 +48,22 @@ class StderrCapture {
 
 BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options) {
   BuildResult result;
+  const std::string recorded = deviceStep(rt, "build", [&] {
+    result = compileProgram(rt, source, options);
+    return tape::u64(result.ok) + tape::str(result.log) + tape::str(result.error);
+  });
+  if (rt.replaying()) {
+    size_t at = 0;
+    result.options = options;
+    result.ok = tape::readU64(recorded, &at) != 0;
+    result.log = tape::readStr(recorded, &at);
+    result.error = tape::readStr(recorded, &at);
+  }
+  return result;
+}
+
+BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options) {
+  BuildResult result;
   result.options = options;
   try {
     result.program = cl::Program(rt.context, source);
@@ -89,7 +106,27 @@ std::string kernelNames(const cl::Program& program) {
   }
 }
 
-bool findKernel(const BuildResult& build, const std::string& name, cl::Kernel* out, std::string* err) {
+bool findKernel(const Runtime& rt, const BuildResult& build, const std::string& name, cl::Kernel* out,
+                std::string* err) {
+  std::string message;
+  const std::string recorded = deviceStep(rt, "kernel", [&] {
+    const bool found = lookUpKernel(build, name, out, &message);
+    return tape::u64(found) + tape::str(message);
+  });
+  size_t at = 0;
+  const bool found = tape::readU64(recorded, &at) != 0;
+  if (!found && err) *err = tape::readStr(recorded, &at);
+  return found;
+}
+
+cl_uint kernelArgumentCount(const Runtime& rt, const cl::Kernel& kernel) {
+  const std::string recorded =
+      deviceStep(rt, "kernel-args", [&] { return tape::u64(kernel.getInfo<CL_KERNEL_NUM_ARGS>()); });
+  size_t at = 0;
+  return static_cast<cl_uint>(tape::readU64(recorded, &at));
+}
+
+bool lookUpKernel(const BuildResult& build, const std::string& name, cl::Kernel* out, std::string* err) {
   try {
     *out = cl::Kernel(build.program, name.c_str());
     return true;
@@ -103,13 +140,19 @@ bool findKernel(const BuildResult& build, const std::string& name, cl::Kernel* o
   }
 }
 
-std::array<size_t, 3> declaredGroupSize(const cl::Kernel& kernel, const cl::Device& device) {
+std::array<size_t, 3> declaredGroupSize(const Runtime& rt, const cl::Kernel& kernel) {
+  const std::string recorded = deviceStep(rt, "group-size", [&] {
+    std::array<size_t, 3> size{0, 0, 0};
+    try {
+      cl::detail::size_t_array raw = kernel.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(rt.device.device);
+      for (int i = 0; i < 3; ++i) size[i] = raw[i];
+    } catch (const cl::Error&) {
+    }
+    return tape::u64(size[0]) + tape::u64(size[1]) + tape::u64(size[2]);
+  });
   std::array<size_t, 3> size{0, 0, 0};
-  try {
-    cl::detail::size_t_array raw = kernel.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(device);
-    for (int i = 0; i < 3; ++i) size[i] = raw[i];
-  } catch (const cl::Error&) {
-  }
+  size_t at = 0;
+  for (size_t& s : size) s = static_cast<size_t>(tape::readU64(recorded, &at));
   return size;
 }
 

@@ -17,14 +17,23 @@ struct BuildResult {
   cl::Program program;
 };
 
-/// Compiles `source` for the runtime's device with exactly `options`.
+/// Compiles `source` for the runtime's device with exactly `options`: a device step (replayed, the
+/// result holds the recorded outcome and log, and no program).
 BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options);
+/// The compilation itself, on the device.
+BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options);
 
-/// A kernel looked up by name; false with a message naming the kernels that do exist.
-bool findKernel(const BuildResult& build, const std::string& name, cl::Kernel* out, std::string* err);
+/// A kernel looked up by name; false with a message naming the kernels that do exist (a device step).
+bool findKernel(const Runtime& rt, const BuildResult& build, const std::string& name, cl::Kernel* out,
+                std::string* err);
+/// The lookup itself, on the device.
+bool lookUpKernel(const BuildResult& build, const std::string& name, cl::Kernel* out, std::string* err);
+/// CL_KERNEL_NUM_ARGS (a device step).
+cl_uint kernelArgumentCount(const Runtime& rt, const cl::Kernel& kernel);
 
-/// CL_KERNEL_COMPILE_WORK_GROUP_SIZE: the kernel's reqd_work_group_size, {0,0,0} when undeclared.
-std::array<size_t, 3> declaredGroupSize(const cl::Kernel& kernel, const cl::Device& device);
+/// CL_KERNEL_COMPILE_WORK_GROUP_SIZE: the kernel's reqd_work_group_size, {0,0,0} when undeclared
+/// (a device step).
+std::array<size_t, 3> declaredGroupSize(const Runtime& rt, const cl::Kernel& kernel);
 
 /// The kernel names a program holds, space-separated (CL_PROGRAM_KERNEL_NAMES).
 std::string kernelNames(const cl::Program& program);

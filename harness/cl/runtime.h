@@ -9,6 +9,7 @@
 namespace clgrade {
 
 class LaunchObserver;
+class Tape;
 
 /// The OpenCL objects one grading run shares. Copies share the same objects (CLHPP refcounts).
 struct Runtime {
@@ -21,8 +22,14 @@ struct Runtime {
   bool guardBands = true;
   /// Sees every launch and its arguments (see kernel_args.h); none while grading.
   std::shared_ptr<LaunchObserver> observer;
+  /// The record of every device step (cl/device_step.h): written by a sandboxed runner, replayed by
+  /// the keeper. A replaying runtime has no context and no queue: it never touches the device.
+  std::shared_ptr<Tape> tape;
 
   explicit Runtime(const DeviceEntry& entry);
+  /// With a tape: a recording runtime opens the device as usual, a replaying one does not.
+  Runtime(const DeviceEntry& entry, std::shared_ptr<Tape> tape);
+  bool replaying() const;
 };
 
 }  // namespace clgrade

@@ -54,7 +54,7 @@ int batchCommand(const BatchArgs& args) {
   options.force = args.force;
   options.onlyTasks = args.tasks;
   options.isolation = isolationSettings(args.limits, args.device, device, args.visibleOnly);
-  const BatchSummary summary = runBatch(rubric, device.info, options);
+  const BatchSummary summary = runBatch(rubric, device, options);
   if (!summary.error.empty()) {
     std::cerr << "clgrade batch: " << summary.error << "\n";
     return kUsage;

@@ -25,6 +25,7 @@
 #include "report/json_read.h"
 #include "report/json_report.h"
 #include "report/terminal_table.h"
+#include "util/tape.h"
 #include "sandbox/sandbox.h"
 #include "util/files.h"
 #include "util/progress.h"
@@ -88,9 +89,10 @@ struct GradeArgs {
   bool inProcess = false;
   bool visibleOnlyFlag = false;
   bool quiet = false;
-  // A task child of an isolated grade: its report goes to this file, nothing to stdout (which
-  // holds what the kernels print), and its steps to the progress file.
-  std::string childReport;
+  // A task runner of an isolated grade: every device step goes into this record (util/tape.h),
+  // which the keeper replays to grade; nothing to stdout (which holds what the kernels print), and
+  // its steps to the progress file.
+  std::string record;
   std::string progressFile;
   // A rerun of a task child whose first process was stopped in a kernel or while timing (isolation).
   std::string stoppedKernel, stoppedCase, stoppedStatus = "failed", stoppedMessage, performanceStopped;
@@ -119,7 +121,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   const bool visibleOnly = checkCommand || args.visibleOnlyFlag;
   // A task child runs --in-process inside its sandbox; asked for by a person, --in-process runs the
   // kernels in this very process, with the grader's rights.
-  if (args.inProcess && args.childReport.empty() && !args.limits.noSandbox) {
+  if (args.inProcess && args.record.empty() && !args.limits.noSandbox) {
     std::cerr << "clgrade: --in-process runs student code in this process, outside any sandbox; add --no-sandbox "
                  "to confirm\n";
     return kUsage;
@@ -145,7 +147,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     IsolationSettings settings = isolationSettings(args.limits, args.device, device, visibleOnly);
     settings.timingLock = args.timingLock;
     const IsolatedGrade graded =
-        gradeIsolated(rubric, device.info, folder.kernelsDir, out, args.tasks, settings, folder.problem);
+        gradeIsolated(rubric, device, folder.kernelsDir, out, args.tasks, settings, folder.problem);
     if (!writeFileAtomically(jsonPath, graded.report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
                              &err)) {
       std::cerr << "clgrade: " << err << "\n";
@@ -187,7 +189,15 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   // the grade with a message naming the task (the isolated grade kills the task's child instead).
   TaskWatchdog watchdog(args.limits.taskTimeout);
   options.onTaskStart = [&](const std::string& task) { watchdog.started(task); };
-  const Runtime runtime(device);
+  std::shared_ptr<Tape> tape;
+  if (!args.record.empty()) {
+    tape = Tape::recorder(args.record, &err);
+    if (!tape) {
+      std::cerr << "clgrade: " << err << "\n";
+      return kOutput;
+    }
+  }
+  const Runtime runtime(device, tape);
   GradeReport report;
   if (!folder.problem.empty()) {
     // Nothing of the folder is read: every task is refused with the reason.
@@ -210,13 +220,11 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   } else {
     report = gradeSubmission(runtime, rubric, options);
   }
-  if (args.childReport.empty()) report.sandbox = sandboxDescription(false);
+  report.sandbox = sandboxDescription(false);
   progress::note(progress::Step::Done, "");
-  if (!args.childReport.empty()) {
-    if (!writeFileAtomically(args.childReport, toJson(report), &err)) {
-      std::cerr << "clgrade: " << err << "\n";
-      return kOutput;
-    }
+  if (tape) {
+    // The runner's verdicts are thrown away: the keeper computes its own from the record.
+    tape->close();
     return kOk;
   }
   if (!writeFileAtomically(jsonPath, toJson(report), &err)) {
@@ -260,7 +268,7 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
       sub->add_flag("--visible-only", args->visibleOnlyFlag,
                     "the visible cases only, like check, but exit 0 whatever failed (for CI fixtures)");
     sub->add_flag("--quiet", args->quiet, "print no table");
-    sub->add_option("--child-report", args->childReport)->group("");
+    sub->add_option("--record", args->record)->group("");
     sub->add_option("--progress-file", args->progressFile)->group("");
     sub->add_option("--stopped-kernel", args->stoppedKernel)->group("");
     sub->add_option("--stopped-case", args->stoppedCase)->group("");

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "checks/evidence.h"
+#include "cl/device_step.h"
 #include "cl/runtime.h"
 #include "grading/source_policy.h"
 #include "tasks/task_context.h"
@@ -26,9 +27,25 @@ std::string defaultToolsDir() {
   return env && *env ? env : CLGRADE_BINARY_DIR;
 }
 
-AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsDir, const Rubric& rubric,
-                        const TaskRubric& task, const std::string& reportDir) {
-  AnalysisRun run;
+namespace {
+
+/// What the simulator's process left: its log, its counters file, how it ended.
+struct SimulatorOutput {
+  bool available = false;
+  std::string unavailable;  ///< why there is no simulator
+  bool ok = false;
+  std::string failure;  ///< how the process ended when not ok
+  double seconds = 0;
+  std::string log;
+  bool hasCounters = false;
+  std::string counters;
+};
+
+/// Runs `clgrade analyze` under Oclgrind with the counting plugin; collects what it left.
+SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& kernelsDir, const Rubric& rubric,
+                               const TaskRubric& task, const std::string& reportDir, const std::string& countersPath,
+                               const std::string& logPath) {
+  SimulatorOutput out;
   const std::string clgrade = toolsDir + "/clgrade";
   const std::string plugin = toolsDir + "/libclgrade_oclgrind.so";
   const std::string icd = toolsDir + "/oclgrind-icd";
@@ -40,16 +57,12 @@ AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsD
   while (!runtimeLibrary.empty() && std::isspace(static_cast<unsigned char>(runtimeLibrary.back()))) runtimeLibrary.pop_back();
   if (!fs::exists(plugin, ec) || !fs::exists(icd, ec) || !fs::exists(clgrade, ec) ||
       !fs::exists(runtimeLibrary, ec)) {
-    run.outcome = AnalysisRun::Outcome::Unavailable;
-    run.message = "the simulated counters need Oclgrind and clgrade's plugin (apt-get install oclgrind "
+    out.unavailable = "the simulated counters need Oclgrind and clgrade's plugin (apt-get install oclgrind "
                   "liboclgrind-dev, then rebuild); not found in " + toolsDir;
-    return run;
+    return out;
   }
-  const std::string dir = "evidence/" + task.id;
-  makeDirectories(reportDir + "/" + dir, nullptr);
-  const std::string countersPath = reportDir + "/" + dir + "/counters.json";
+  out.available = true;
   fs::remove(countersPath, ec);
-  run.logPath = dir + "/simulator.log";
   std::map<std::string, std::string> env{
       {"OCL_ICD_VENDORS", icd},
       {"OCLGRIND_PLUGINS", plugin},
@@ -62,19 +75,63 @@ AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsD
   if (rubric.settings.uninitializedCheck) env["OCLGRIND_UNINITIALIZED"] = "1";
   const ProcessResult p = runProcess({clgrade, "analyze", kernelsDir, "--rubric", rubric.path, "--task", task.id,
                                       "--out", reportDir},
-                                     env, rubric.settings.analysisTimeoutSeconds, "", reportDir + "/" + run.logPath);
-  run.seconds = p.seconds;
-  std::string err, log;
-  if (readFile(reportDir + "/" + run.logPath, &log, nullptr)) run.sanitizer = parseOclgrindLog(log);
-  if (!p.ok()) {
-    run.message = "the simulator run failed: " + p.describe();
+                                     env, rubric.settings.analysisTimeoutSeconds, "", reportDir + "/" + logPath);
+  out.seconds = p.seconds;
+  out.ok = p.ok();
+  out.failure = p.describe();
+  readFile(reportDir + "/" + logPath, &out.log, nullptr);
+  out.hasCounters = fs::exists(countersPath, ec) && readFile(countersPath, &out.counters, nullptr);
+  return out;
+}
+
+}  // namespace
+
+AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
+                        const Rubric& rubric, const TaskRubric& task, const std::string& reportDir) {
+  AnalysisRun run;
+  const std::string dir = "evidence/" + task.id;
+  makeDirectories(reportDir + "/" + dir, nullptr);
+  const std::string countersPath = reportDir + "/" + dir + "/counters.json";
+  run.logPath = dir + "/simulator.log";
+  // The simulator runs where the kernels run (a device step); what it hands back, its log and its
+  // counters, is read here, on the keeper's side when replayed.
+  const std::string recorded = deviceStep(rt, "simulator", [&] {
+    const SimulatorOutput out = spawnSimulator(toolsDir, kernelsDir, rubric, task, reportDir, countersPath, run.logPath);
+    return tape::u64(out.available) + tape::str(out.unavailable) + tape::u64(out.ok) + tape::str(out.failure) +
+           tape::f64(out.seconds) + tape::str(out.log) + tape::u64(out.hasCounters) + tape::str(out.counters);
+  });
+  size_t at = 0;
+  const bool available = tape::readU64(recorded, &at) != 0;
+  const std::string unavailable = tape::readStr(recorded, &at);
+  const bool ok = tape::readU64(recorded, &at) != 0;
+  const std::string failure = tape::readStr(recorded, &at);
+  run.seconds = tape::readF64(recorded, &at);
+  const std::string log = tape::readStr(recorded, &at);
+  const bool hasCounters = tape::readU64(recorded, &at) != 0;
+  const std::string counters = tape::readStr(recorded, &at);
+  if (!available) {
+    run.outcome = AnalysisRun::Outcome::Unavailable;
+    run.message = unavailable;
+    run.logPath.clear();
+    return run;
+  }
+  std::string err;
+  writeFileAtomically(reportDir + "/" + run.logPath, log, nullptr);
+  run.sanitizer = parseOclgrindLog(log);
+  if (!ok) {
+    run.message = "the simulator run failed: " + failure;
     return run;
   }
   // No counters file: no kernel ran (the file did not compile, a kernel is missing); the
-  // checks then say which kernel never ran. A malformed file is an error of ours.
-  if (fs::exists(countersPath, ec) && !readCounters(countersPath, &run.counters, &err)) {
-    run.message = "the simulator's counters cannot be read: " + err;
-    return run;
+  // checks then say which kernel never ran. A malformed file is reported as such.
+  std::error_code ec;
+  fs::remove(countersPath, ec);
+  if (hasCounters) {
+    writeFileAtomically(countersPath, counters, nullptr);
+    if (!readCounters(countersPath, &run.counters, &err)) {
+      run.message = "the simulator's counters cannot be read: " + err;
+      return run;
+    }
   }
   run.outcome = AnalysisRun::Outcome::Ran;
   return run;
@@ -129,7 +186,7 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
 
 }  // namespace
 
-void judgeWithSimulator(const Task& task, const TaskRubric& taskRubric, const Rubric& rubric, const AnalysisFolders& folders,
+void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric, const AnalysisFolders& folders,
                         std::map<std::string, CheckResult>* checks, std::vector<CounterRow>* rows) {
   std::vector<const CheckInfo*> simulated;
   for (const CheckInfo& ci : task.info().checks)
@@ -145,7 +202,7 @@ void judgeWithSimulator(const Task& task, const TaskRubric& taskRubric, const Ru
     }
     return;
   }
-  const AnalysisRun run = runAnalysis(folders.tools, folders.kernels, rubric, taskRubric, folders.report);
+  const AnalysisRun run = runAnalysis(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report);
   for (const CheckInfo* ci : simulated) {
     CaseOutcome o = analysisOutcome(taskRubric, run);
     if (!needed(taskRubric, ci->id)) {

@@ -27,9 +27,10 @@ struct AnalysisRun {
   double seconds = 0;
 };
 
-/// Runs `clgrade analyze` for one task in a child process and reads the counters it leaves.
-AnalysisRun runAnalysis(const std::string& toolsDir, const std::string& kernelsDir, const Rubric& rubric,
-                        const TaskRubric& task, const std::string& reportDir);
+/// Runs `clgrade analyze` for one task in a child process (a device step of `rt`: recorded by a
+/// runner, replayed by the keeper) and reads the log and counters it leaves.
+AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
+                        const Rubric& rubric, const TaskRubric& task, const std::string& reportDir);
 
 /// The folders a simulator or hardware run works with.
 struct AnalysisFolders {
@@ -41,7 +42,7 @@ struct AnalysisFolders {
 /// Runs the simulator for a task with an <analysis> case: judges the simulated checks a criterion
 /// needs (adding their outcomes to `checks`), applies the sanitizers' findings to the device checks,
 /// and adds the simulated counts to `rows`.
-void judgeWithSimulator(const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                         const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                         std::vector<CounterRow>* rows);
 

@@ -117,7 +117,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
                                   options.outDir};
     if (notRun.empty()) {
       progress::note(progress::Step::Simulator, "");
-      judgeWithSimulator(task, taskRubric, rubric, folders, &checks, &report.counters);
+      judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
       progress::note(progress::Step::Hardware, "");
       judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
     } else {

@@ -1,5 +1,7 @@
 #include "grading/hardware.h"
 
+#include "cl/device_step.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -56,96 +58,162 @@ std::string ncuFor(const DeviceInfo& device, std::string* why) {
 
 }  // namespace
 
-HardwareRun runHardwareCounters(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
+namespace {
+
+/// How a profiled process ended, as the record carries it.
+std::string processSummary(const ProcessResult& p) { return tape::u64(p.ok()) + tape::str(p.describe()) + tape::f64(p.seconds); }
+
+struct EndedProcess {
+  bool ok = false;
+  std::string describe;
+  double seconds = 0;
+};
+
+EndedProcess readProcessSummary(const std::string& bytes, size_t* at) {
+  EndedProcess e;
+  e.ok = tape::readU64(bytes, at) != 0;
+  e.describe = tape::readStr(bytes, at);
+  e.seconds = tape::readF64(bytes, at);
+  return e;
+}
+
+std::string fileText(const std::string& path) {
+  std::string text;
+  readFile(path, &text, nullptr, size_t(512) << 20);
+  return text;
+}
+
+}  // namespace
+
+HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
                                 const Rubric& rubric, const TaskRubric& task, const std::string& reportDir) {
   HardwareRun run;
-  const std::string ncu = ncuFor(device, &run.message);
-  if (ncu.empty()) return run;
   const std::string dir = "evidence/" + task.id;
+  const std::string logPath = dir + "/ncu.csv";
+  // ncu runs where the kernels run (a device step); its CSV is parsed here, by the keeper when replayed.
+  const std::string recorded = deviceStep(rt, "hardware-counters", [&] {
+    std::string why;
+    const std::string ncu = ncuFor(rt.device.info, &why);
+    if (ncu.empty()) return tape::u64(0) + tape::str(why);
+    makeDirectories(reportDir + "/" + dir, nullptr);
+    const std::string childLog = reportDir + "/" + dir + "/hardware.log";
+    const ProcessResult p = runProcess(
+        {ncu, "--csv", "--log-file", reportDir + "/" + logPath, "--metrics",
+         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
+         "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum",
+         toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
+        {}, rubric.settings.analysisTimeoutSeconds, childLog, childLog);
+    return tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(reportDir + "/" + logPath)) +
+           tape::str(fileText(childLog));
+  });
+  size_t at = 0;
+  const bool ran = tape::readU64(recorded, &at) != 0;
+  run.message = tape::readStr(recorded, &at);
+  if (!ran) return run;
+  const EndedProcess p = readProcessSummary(recorded, &at);
+  const std::string csv = tape::readStr(recorded, &at);
+  const std::string childLog = tape::readStr(recorded, &at);
   makeDirectories(reportDir + "/" + dir, nullptr);
-  run.logPath = dir + "/ncu.csv";
-  const std::string childLog = reportDir + "/" + dir + "/hardware.log";
-  const ProcessResult p = runProcess(
-      {ncu, "--csv", "--log-file", reportDir + "/" + run.logPath, "--metrics",
-       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
-       "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum",
-       toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
-      {}, rubric.settings.analysisTimeoutSeconds, childLog, childLog);
+  writeFileAtomically(reportDir + "/" + logPath, csv, nullptr);
+  writeFileAtomically(reportDir + "/" + dir + "/hardware.log", childLog, nullptr);
+  run.logPath = logPath;
   run.seconds = p.seconds;
-  std::string csv, err;
-  readFile(reportDir + "/" + run.logPath, &csv, nullptr);
+  std::string err;
   if (!parseNcuCsv(csv, &run.counts, &err)) {
     // The permission error and "no kernels" come back here as messages a person can act on.
     run.outcome = err.find("ERR_NVGPUCTRPERM") != std::string::npos ? HardwareRun::Outcome::Unavailable
                                                                    : HardwareRun::Outcome::Failed;
-    run.message = err + (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
+    run.message = err + (p.ok ? "" : " (the profiled run: " + p.describe + ")");
     return run;
   }
   run.outcome = HardwareRun::Outcome::Ran;
   return run;
 }
 
-AtomicsRun runAtomicCounts(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
+AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
                            const Rubric& rubric, const TaskRubric& task, const std::string& reportDir,
                            const std::string& kernel) {
   AtomicsRun run;
   run.kernel = kernel;
-  const std::string ncu = ncuFor(device, &run.message);
-  if (ncu.empty()) return run;
   const std::string dir = "evidence/" + task.id;
+  const std::string logPath = dir + "/atomics.log";
+  const std::string sourcePath = dir + "/atomics_source.csv";
+  const std::string launchPath = dir + "/atomics_launch.csv";
+  const std::string ncuReportPath = dir + "/atomics.ncu-rep";
+  // ncu profiles and exports where the kernels run (a device step); its pages are parsed here.
+  const std::string recorded = deviceStep(rt, "hardware-atomics", [&] {
+    std::string why;
+    const std::string ncu = ncuFor(rt.device.info, &why);
+    if (ncu.empty()) return tape::u64(0) + tape::str(why);
+    makeDirectories(reportDir + "/" + dir, nullptr);
+    const std::string base = reportDir + "/" + dir + "/atomics";
+    const std::string ncuReport = base + ".ncu-rep";
+    std::error_code ec;
+    // ncu refuses to overwrite a report, and a stale one must not be read as this run's.
+    for (const std::string& path : {ncuReport, reportDir + "/" + logPath, reportDir + "/" + sourcePath,
+                                    reportDir + "/" + launchPath})
+      fs::remove(path, ec);
+    const double timeout = rubric.settings.analysisTimeoutSeconds;
+    const ProcessResult p = runProcess(
+        {ncu, "--section", "SourceCounters", "--metrics", "launch__grid_size", "-k", "regex:^" + kernel + "$", "-c",
+         "1", "-o", base, toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id,
+         "--out", reportDir},
+        {}, timeout, reportDir + "/" + logPath, reportDir + "/" + logPath);
+    std::string out = tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(reportDir + "/" + logPath));
+    if (!fs::exists(ncuReport, ec)) return out + tape::u64(0);
+    const ProcessResult source =
+        runProcess({ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass", "--log-file",
+                    reportDir + "/" + sourcePath},
+                   {}, timeout, "", "");
+    const ProcessResult raw = runProcess({ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics",
+                                          "launch__grid_size", "--log-file", reportDir + "/" + launchPath},
+                                         {}, timeout, "", "");
+    return out + tape::u64(1) + tape::str(fileText(ncuReport)) + processSummary(source) +
+           tape::str(fileText(reportDir + "/" + sourcePath)) + processSummary(raw) +
+           tape::str(fileText(reportDir + "/" + launchPath));
+  });
+  size_t at = 0;
+  const bool ran = tape::readU64(recorded, &at) != 0;
+  run.message = tape::readStr(recorded, &at);
+  if (!ran) return run;
+  const EndedProcess p = readProcessSummary(recorded, &at);
+  const std::string log = tape::readStr(recorded, &at);
   makeDirectories(reportDir + "/" + dir, nullptr);
-  run.logPath = dir + "/atomics.log";
-  run.sourcePath = dir + "/atomics_source.csv";
-  run.launchPath = dir + "/atomics_launch.csv";
-  run.ncuReportPath = dir + "/atomics.ncu-rep";
-  const std::string base = reportDir + "/" + dir + "/atomics";
-  const std::string ncuReport = base + ".ncu-rep";
-  std::error_code ec;
-  // ncu refuses to overwrite a report, and a stale one must not be read as this run's.
-  for (const std::string& path : {ncuReport, reportDir + "/" + run.logPath, reportDir + "/" + run.sourcePath,
-                                  reportDir + "/" + run.launchPath})
-    fs::remove(path, ec);
-  const double timeout = rubric.settings.analysisTimeoutSeconds;
-  const ProcessResult p = runProcess(
-      {ncu, "--section", "SourceCounters", "--metrics", "launch__grid_size", "-k", "regex:^" + kernel + "$", "-c", "1",
-       "-o", base, toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out",
-       reportDir},
-      {}, timeout, reportDir + "/" + run.logPath, reportDir + "/" + run.logPath);
+  writeFileAtomically(reportDir + "/" + logPath, log, nullptr);
+  run.logPath = logPath;
   run.seconds = p.seconds;
-  const std::string profiled = p.ok() ? "" : " (the profiled run: " + p.describe() + ")";
-  std::string log, err;
-  readFile(reportDir + "/" + run.logPath, &log, nullptr);
+  const std::string profiled = p.ok ? "" : " (the profiled run: " + p.describe + ")";
   if (std::string denied = ncuPermissionError(log); !denied.empty()) {
     run.message = denied;
     return run;
   }
   run.outcome = HardwareRun::Outcome::Failed;
-  if (!fs::exists(ncuReport, ec)) {
+  if (tape::readU64(recorded, &at) == 0) {
     run.message = log.find("No kernels were profiled") != std::string::npos
                       ? "ncu profiled no launch of " + kernel + " (did it build and run? see the log)" + profiled
                       : "ncu wrote no report for " + kernel + profiled + "; see the log";
     return run;
   }
-  const ProcessResult source =
-      runProcess({ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass", "--log-file",
-                  reportDir + "/" + run.sourcePath},
-                 {}, timeout, "", "");
-  const ProcessResult raw = runProcess({ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics",
-                                        "launch__grid_size", "--log-file", reportDir + "/" + run.launchPath},
-                                       {}, timeout, "", "");
+  writeFileAtomically(reportDir + "/" + ncuReportPath, tape::readStr(recorded, &at), nullptr);
+  run.ncuReportPath = ncuReportPath;
+  const EndedProcess source = readProcessSummary(recorded, &at);
+  std::string sourceCsv = tape::readStr(recorded, &at);
+  const EndedProcess raw = readProcessSummary(recorded, &at);
+  std::string launchCsv = tape::readStr(recorded, &at);
+  writeFileAtomically(reportDir + "/" + sourcePath, sourceCsv, nullptr);
+  writeFileAtomically(reportDir + "/" + launchPath, launchCsv, nullptr);
+  run.sourcePath = sourcePath;
+  run.launchPath = launchPath;
   run.seconds += source.seconds + raw.seconds;
-  std::string csv;
+  std::string err;
   std::vector<AtomicCounts> counts;
-  readFile(reportDir + "/" + run.sourcePath, &csv, nullptr);
-  if (!parseNcuSourceAtomics(csv, &counts, &err)) {
-    run.message = "ncu's source page: " + err + (source.ok() ? "" : " (ncu --import: " + source.describe() + ")");
+  if (!parseNcuSourceAtomics(sourceCsv, &counts, &err)) {
+    run.message = "ncu's source page: " + err + (source.ok ? "" : " (ncu --import: " + source.describe + ")");
     return run;
   }
   std::vector<NcuLaunch> launches;
-  csv.clear();
-  readFile(reportDir + "/" + run.launchPath, &csv, nullptr);
-  if (!parseNcuLaunches(csv, &launches, &err)) {
-    run.message = "ncu's raw page: " + err + (raw.ok() ? "" : " (ncu --import: " + raw.describe() + ")");
+  if (!parseNcuLaunches(launchCsv, &launches, &err)) {
+    run.message = "ncu's raw page: " + err + (raw.ok ? "" : " (ncu --import: " + raw.describe + ")");
     return run;
   }
   const auto found =
@@ -291,8 +359,7 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                        std::vector<CounterRow>* counters) {
   if (!taskRubric.analysis.present) return;
-  const HardwareRun run = runHardwareCounters(folders.tools, rt.device.info, folders.kernels, rubric, taskRubric,
-                                              folders.report);
+  const HardwareRun run = runHardwareCounters(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report);
   if (run.outcome == HardwareRun::Outcome::Unavailable && rt.device.info.type != "gpu") return;  // nothing to say
   const std::vector<CounterRow> rows = hardwareRows(run, rt.device.info.name);
   counters->insert(counters->end(), rows.begin(), rows.end());
@@ -306,8 +373,8 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
       const std::vector<CaseOutcome>& cases = (*checks)[a.check].cases;
       if (std::none_of(cases.begin(), cases.end(), [](const CaseOutcome& o) { return o.status == Status::NotMeasured; }))
         continue;
-      atomics[a.check] = runAtomicCounts(folders.tools, rt.device.info, folders.kernels, rubric, taskRubric,
-                                         folders.report, a.kernel);
+      atomics[a.check] = runAtomicCounts(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report,
+                                         a.kernel);
       const std::vector<CounterRow> atomicRows = hardwareAtomicsRows(atomics[a.check], rt.device.info.name);
       counters->insert(counters->end(), atomicRows.begin(), atomicRows.end());
     }

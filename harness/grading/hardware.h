@@ -25,8 +25,9 @@ struct HardwareRun {
 /// ncu: $CLGRADE_NCU, else on PATH, else under /usr/local/cuda or /opt/nvidia/nsight-compute.
 std::string findNcu();
 
-/// Runs `clgrade hwcount` for the task under ncu when `device` is an NVIDIA GPU.
-HardwareRun runHardwareCounters(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
+/// Runs `clgrade hwcount` for the task under ncu when the runtime's device is an NVIDIA GPU (a device
+/// step: recorded by a runner; the keeper parses the CSV it hands back).
+HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
                                 const Rubric& rubric, const TaskRubric& task, const std::string& reportDir);
 
 /// Exact atomics of one kernel, counted per work-item by ncu's SourceCounters section (its atomics
@@ -45,7 +46,7 @@ struct AtomicsRun {
 /// Profiles the first launch of `kernel` in the task's analysis case (`clgrade hwcount` under
 /// `ncu --section SourceCounters -k regex:^kernel$ -c 1 -o`), then exports the report's source page
 /// (SASS, per instruction) and raw page (launch__grid_size) as CSV and reads them.
-AtomicsRun runAtomicCounts(const std::string& toolsDir, const DeviceInfo& device, const std::string& kernelsDir,
+AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
                            const Rubric& rubric, const TaskRubric& task, const std::string& reportDir,
                            const std::string& kernel);
 

@@ -2,11 +2,17 @@
 
 #include <cmath>
 
+#include "cl/device_step.h"
+
 namespace clgrade {
 
 cl::Buffer constantFloats(const Runtime& rt, const std::vector<float>& values) {
-  return cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * values.size(),
-                    const_cast<float*>(values.data()));
+  cl::Buffer buffer;
+  deviceAction(rt, "buffer", [&] {
+    buffer = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * values.size(),
+                        const_cast<float*>(values.data()));
+  });
+  return buffer;
 }
 
 Image runPerChannel(TaskContext& ctx, CaseOutcome& outcome, const std::string& name, cl::Kernel& kernel,

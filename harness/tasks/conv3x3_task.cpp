@@ -4,6 +4,7 @@
 #include "cl/kernel_args.h"
 #include "cpu/reference.h"
 #include "image/pfm.h"
+#include "tasks/channel_pass.h"
 #include "tasks/params.h"
 #include "tasks/technique.h"
 #include "tasks/task_context.h"
@@ -73,8 +74,7 @@ Prepared prepare(TaskContext& ctx, const Conv3x3Case& c, const Image& gray, cons
   p.src->upload(rt, gray.plane(0), 0.0f, NAN, NAN);
   p.dst = std::make_shared<DevicePlane<float>>(rt, c.width, c.height, pitch, rows);
   p.dst->fill(rt, floatSentinel());
-  p.constants = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float) * constants.size(),
-                           const_cast<float*>(constants.data()));
+  p.constants = constantFloats(rt, std::vector<float>(constants.begin(), constants.end()));
   setArg(rt, p.kernel, 0, p.dst->buffer());
   setArg(rt, p.kernel, 1, p.src->buffer());
   setArg(rt, p.kernel, 2, p.constants);

@@ -56,11 +56,11 @@ const BuildResult& TaskContext::build(const std::string& options) {
 cl::Kernel TaskContext::kernel(const BuildResult& build, const std::string& name) {
   cl::Kernel k;
   std::string err;
-  if (!findKernel(build, name, &k, &err)) throw CheckFailure{task_.file + ": " + err, {}, {}};
+  if (!findKernel(rt_, build, name, &k, &err)) throw CheckFailure{task_.file + ": " + err, {}, {}};
   for (const std::string& signature : task_.kernels) {
     if (signature.compare(0, name.size() + 1, name + "(") != 0) continue;
     const size_t expected = static_cast<size_t>(std::count(signature.begin(), signature.end(), ',')) + 1;
-    const cl_uint actual = k.getInfo<CL_KERNEL_NUM_ARGS>();
+    const cl_uint actual = kernelArgumentCount(rt_, k);
     if (actual != expected)
       throw CheckFailure{task_.file + ": kernel '" + name + "' takes " + std::to_string(actual) +
                              " arguments; the assignment calls it with " + std::to_string(expected) + ": " + signature,
@@ -71,7 +71,7 @@ cl::Kernel TaskContext::kernel(const BuildResult& build, const std::string& name
 
 std::array<size_t, 2> TaskContext::groupSize(const cl::Kernel& kernel, std::array<size_t, 2> wanted,
                                              CaseOutcome* outcome) {
-  const std::array<size_t, 3> declared = declaredGroupSize(kernel, rt_.device.device);
+  const std::array<size_t, 3> declared = declaredGroupSize(rt_, kernel);
   if (declared[0] == 0) return wanted;
   const std::array<size_t, 2> use{declared[0], declared[1]};
   if (use != wanted && outcome) {
@@ -107,10 +107,10 @@ void TaskContext::runCheck(const CaseSpec& spec, const std::string& checkId, std
     outcome.message = std::string("internal error: ") + e.what();
   }
   // A failed launch can leave commands queued; drain so the next check starts clean.
-  try {
-    rt_.queue.finish();
-  } catch (const cl::Error&) {
-  }
+  if (!rt_.replaying()) try {
+      rt_.queue.finish();
+    } catch (const cl::Error&) {
+    }
   (*out)[checkId] = outcome;
 }
 

@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     cl::Kernel kernel;
-    if (!findKernel(build, c.kernel, &kernel, &err)) {
+    if (!findKernel(rt, build, c.kernel, &kernel, &err)) {
       std::cerr << err << "\n";
       return 2;
     }

@@ -52,7 +52,7 @@ TEST_F(OpenCL, MissingKernelNamesTheOnesThatExist) {
   ASSERT_TRUE(r.ok) << r.log;
   cl::Kernel k;
   std::string err;
-  EXPECT_FALSE(findKernel(r, "Convolution", &k, &err));
+  EXPECT_FALSE(findKernel(*rt_, r, "Convolution", &k, &err));
   EXPECT_NE(err.find("'Convolution' not found"), std::string::npos) << err;
   EXPECT_NE(err.find("Conv"), std::string::npos) << err;
 }
@@ -64,10 +64,10 @@ TEST_F(OpenCL, ReadsBackReqdWorkGroupSize) {
                                      "");
   ASSERT_TRUE(r.ok) << r.log;
   cl::Kernel a, b;
-  ASSERT_TRUE(findKernel(r, "a", &a, nullptr));
-  ASSERT_TRUE(findKernel(r, "b", &b, nullptr));
-  EXPECT_EQ(declaredGroupSize(a, rt_->device.device), (std::array<size_t, 3>{16, 8, 1}));
-  EXPECT_EQ(declaredGroupSize(b, rt_->device.device)[0], 0u);
+  ASSERT_TRUE(findKernel(*rt_, r, "a", &a, nullptr));
+  ASSERT_TRUE(findKernel(*rt_, r, "b", &b, nullptr));
+  EXPECT_EQ(declaredGroupSize(*rt_, a), (std::array<size_t, 3>{16, 8, 1}));
+  EXPECT_EQ(declaredGroupSize(*rt_, b)[0], 0u);
 }
 
 // A kernel that writes out of bounds on purpose: the audit must see each kind of stray write
@@ -85,7 +85,7 @@ TEST_F(OpenCL, GuardBandsCatchOutOfBoundsWrites) {
                                      "");
   ASSERT_TRUE(r.ok) << r.log;
   cl::Kernel k;
-  ASSERT_TRUE(findKernel(r, "stray", &k, nullptr));
+  ASSERT_TRUE(findKernel(*rt_, r, "stray", &k, nullptr));
   const int width = 20, height = 5, pitch = 32, rows = 6;
   for (int mode = 0; mode <= 4; ++mode) {
     DevicePlane<float> plane(*rt_, width, height, pitch, rows);
@@ -117,7 +117,7 @@ TEST_F(OpenCL, InputPlanesHoldPaddingZeroAndNanBelowTheImage) {
                                      "");
   ASSERT_TRUE(r.ok) << r.log;
   cl::Kernel k;
-  ASSERT_TRUE(findKernel(r, "copy", &k, nullptr));
+  ASSERT_TRUE(findKernel(*rt_, r, "copy", &k, nullptr));
   const int width = 3, height = 2, pitch = 4, rows = 3;
   const float data[6] = {1, 2, 3, 4, 5, 6};
   DevicePlane<float> src(*rt_, width, height, pitch, rows), dst(*rt_, pitch * rows, 1, pitch * rows, 1);

@@ -1,0 +1,190 @@
+// The runner's record (util/tape.h) and its replay (cl/device_step.h): what a sandboxed runner hands
+// back is replayed step by step, and a record that does not fit the grading (another step, a short
+// or damaged record, a buffer of another size, bytes after its end, a link) is refused, never trusted.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cl/device_step.h"
+#include "cl/guarded_buffer.h"
+#include "cl/kernel_args.h"
+#include "cl/launch.h"
+#include "cl/program.h"
+#include "util/tape.h"
+#include "../test_env.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+std::string tempPath(const std::string& name) {
+  return (fs::path(::testing::TempDir()) / ("clgrade_tape_" + std::to_string(getpid()) + "_" + name)).string();
+}
+
+/// A record of `entries` (op, payload), with or without its end mark.
+std::string writeRecord(const std::string& name, const std::vector<std::pair<std::string, std::string>>& entries,
+                        bool end = true) {
+  const std::string path = tempPath(name);
+  std::string err;
+  auto tape = Tape::recorder(path, &err);
+  EXPECT_TRUE(tape) << err;
+  for (const auto& [op, payload] : entries) tape->put(Tape::Kind::Result, op, payload);
+  if (end) tape->close();
+  return path;
+}
+
+TEST(Tape, ReplaysWhatWasRecordedInOrder) {
+  const std::string path = writeRecord("order", {{"build", "log"}, {"read", std::string(1000, 'x')}});
+  std::string err;
+  auto tape = Tape::player(path, &err);
+  ASSERT_TRUE(tape) << err;
+  EXPECT_EQ(tape->take("build").payload, "log");
+  EXPECT_EQ(tape->take("read").payload, std::string(1000, 'x'));
+  EXPECT_TRUE(tape->finished());
+}
+
+TEST(Tape, AnotherStepBreaksTheRecord) {
+  const std::string path = writeRecord("other", {{"launch", tape::f64(1.0)}, {"read", "abc"}});
+  std::string err;
+  auto tape = Tape::player(path, &err);
+  ASSERT_TRUE(tape);
+  EXPECT_THROW(tape->take("read"), TapeMismatch);
+  EXPECT_NE(tape->broken().find("expected read, found launch"), std::string::npos) << tape->broken();
+  // Once broken, nothing more is taken from it and it never counts as finished.
+  EXPECT_THROW(tape->take("launch"), TapeMismatch);
+  EXPECT_FALSE(tape->finished());
+}
+
+TEST(Tape, RecordWithoutEndOrWithMoreStepsIsNotFinished) {
+  std::string err;
+  auto unfinished = Tape::player(writeRecord("noend", {{"build", ""}}, false), &err);
+  ASSERT_TRUE(unfinished);
+  unfinished->take("build");
+  EXPECT_FALSE(unfinished->finished());
+
+  auto longer = Tape::player(writeRecord("longer", {{"build", ""}, {"launch", tape::f64(2)}}), &err);
+  ASSERT_TRUE(longer);
+  longer->take("build");
+  EXPECT_FALSE(longer->finished()) << "steps the grading never asked for";
+}
+
+TEST(Tape, DamagedRecordsAreRefused) {
+  const std::string path = writeRecord("damaged", {{"read", std::string(64, 'y')}});
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::string err;
+  // Cut in the middle of the payload.
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 40);
+  auto cut = Tape::player(path, &err);
+  ASSERT_TRUE(cut);
+  EXPECT_THROW(cut->take("read"), TapeMismatch);
+  // Bytes after the end mark.
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes << "more";
+  auto trailing = Tape::player(path, &err);
+  ASSERT_TRUE(trailing);
+  trailing->take("read");
+  EXPECT_FALSE(trailing->finished());
+  // Not a record at all (a forged report in its place).
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << "{\"tasks\":[{\"points\":5}]}";
+  EXPECT_FALSE(Tape::player(path, &err));
+  // A huge length field.
+  std::string huge = "clgrade-tape/1\n";
+  huge += '\0';
+  huge += tape::u64(uint64_t(1) << 40);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << huge;
+  auto big = Tape::player(path, &err);
+  ASSERT_TRUE(big);
+  EXPECT_THROW(big->take("read"), TapeMismatch);
+}
+
+TEST(Tape, ALinkIsNeverFollowed) {
+  const std::string target = writeRecord("target", {{"build", ""}});
+  const std::string link = tempPath("link");
+  fs::remove(link);
+  fs::create_symlink(target, link);
+  std::string err;
+  EXPECT_FALSE(Tape::player(link, &err));
+}
+
+TEST(Tape, ValuesReadBackAndShortValuesAreMismatches) {
+  const std::string bytes = tape::u64(42) + tape::f64(0.25) + tape::str("name");
+  size_t at = 0;
+  EXPECT_EQ(tape::readU64(bytes, &at), 42u);
+  EXPECT_EQ(tape::readF64(bytes, &at), 0.25);
+  EXPECT_EQ(tape::readStr(bytes, &at), "name");
+  EXPECT_THROW(tape::readU64(bytes, &at), TapeMismatch);
+  size_t bad = 0;
+  EXPECT_THROW(tape::readStr(tape::u64(1000) + "abc", &bad), TapeMismatch);
+}
+
+/// A real device run recorded, then replayed without the device: same results, same errors.
+TEST(DeviceStep, ReplayGivesTheRecordedResultsWithoutTheDevice) {
+  std::string err;
+  DeviceEntry entry;
+  ASSERT_TRUE(chooseDevice(test::deviceSpec(), &entry, &err)) << err;
+  const std::string path = tempPath("device");
+  const char* source = "__kernel void fill(__global float* d) { d[get_global_id(0)] = get_global_id(0); }";
+  std::vector<float> recorded;
+  {
+    const Runtime rt(entry, Tape::recorder(path, &err));
+    const BuildResult bad = buildProgram(rt, "this is not OpenCL C", "");
+    EXPECT_FALSE(bad.ok);
+    const BuildResult build = buildProgram(rt, source, "");
+    ASSERT_TRUE(build.ok) << build.log;
+    cl::Kernel k;
+    ASSERT_TRUE(findKernel(rt, build, "fill", &k, &err)) << err;
+    EXPECT_FALSE(findKernel(rt, build, "missing", &k, &err));
+    ASSERT_TRUE(findKernel(rt, build, "fill", &k, &err));
+    GuardedBuffer buffer(rt, 64 * sizeof(float), 256);
+    buffer.writeAll(rt, std::vector<float>(buffer.totalBytes() / sizeof(float), -1.0f));
+    setArg(rt, k, 0, buffer.view());
+    launch1d(rt, k, 64, 16);
+    EXPECT_THROW(launch1d(rt, k, 64, 7), cl::Error);  // 64 is no multiple of 7
+    recorded = buffer.readAll<float>(rt);
+    rt.tape->close();
+  }
+  const Runtime replay(entry, Tape::player(path, &err));
+  ASSERT_TRUE(replay.replaying());
+  EXPECT_FALSE(buildProgram(replay, "this is not OpenCL C", "").ok);
+  const BuildResult build = buildProgram(replay, "anything: it is not compiled", "");
+  EXPECT_TRUE(build.ok);
+  cl::Kernel k;
+  EXPECT_TRUE(findKernel(replay, build, "fill", &k, &err));
+  std::string missing;
+  EXPECT_FALSE(findKernel(replay, build, "missing", &k, &missing));
+  EXPECT_NE(missing.find("not found"), std::string::npos) << missing;
+  EXPECT_TRUE(findKernel(replay, build, "fill", &k, &err));
+  GuardedBuffer buffer(replay, 64 * sizeof(float), 256);
+  buffer.writeAll(replay, std::vector<float>(buffer.totalBytes() / sizeof(float), -1.0f));
+  setArg(replay, k, 0, buffer.view());
+  launch1d(replay, k, 64, 16);
+  try {
+    launch1d(replay, k, 64, 7);
+    ADD_FAILURE() << "the recorded OpenCL error was not thrown again";
+  } catch (const cl::Error& e) {
+    EXPECT_NE(e.err(), CL_SUCCESS);
+  }
+  EXPECT_EQ(buffer.readAll<float>(replay), recorded);
+  EXPECT_TRUE(replay.tape->finished());
+}
+
+TEST(DeviceStep, ABufferOfAnotherSizeIsAMismatch) {
+  std::string err;
+  DeviceEntry entry;
+  ASSERT_TRUE(chooseDevice(test::deviceSpec(), &entry, &err)) << err;
+  // A record whose read hands back fewer bytes than the buffer holds (a lying runner).
+  const std::string path = writeRecord("short_read", {{"buffer", ""}, {"read", std::string(8, '\0')}});
+  const Runtime replay(entry, Tape::player(path, &err));
+  GuardedBuffer buffer(replay, 64 * sizeof(float), 256);
+  EXPECT_THROW(buffer.readAll<float>(replay), TapeMismatch);
+}
+
+}  // namespace
+}  // namespace clgrade
