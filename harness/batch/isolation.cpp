@@ -1,12 +1,15 @@
 #include "batch/isolation.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <algorithm>
 #include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <set>
 
 #include "grading/analysis.h"
@@ -178,6 +181,36 @@ std::vector<std::string> rerunArguments(const std::string& taskId, const Process
 }
 
 
+/// A runner's record graded by the keeper: the task's report, or why the record cannot be graded.
+struct ReplayResult {
+  GradeReport graded;
+  std::string problem;
+};
+
+/// A replay under way, and where its task goes in the merged report.
+struct PendingReplay {
+  size_t taskIndex = 0, runIndex = 0;
+  const TaskRubric* task = nullptr;
+  std::shared_future<ReplayResult> result;
+};
+
+/// Grades `options`' one task from the record at `path` on a runtime that never touches `device`.
+ReplayResult replayRecord(const Rubric& rubric, const DeviceEntry& device, const GradeOptions& options,
+                          const std::string& path) {
+  ReplayResult r;
+  const std::shared_ptr<Tape> tape = Tape::player(path, &r.problem);
+  if (!tape) return r;
+  try {
+    r.graded = gradeSubmission(Runtime(device, tape), rubric, options);
+  } catch (const std::exception& e) {
+    r.problem = e.what();
+    return r;
+  }
+  if (!tape->finished()) r.problem = "the runner's record does not fit the grading (" + tape->broken() + ")";
+  else if (r.graded.tasks.size() != 1) r.problem = "the replay graded no task";
+  return r;
+}
+
 /// The stop information of a rerun (rerunArguments) as grading options: the keeper replays the
 /// rerun's record with exactly what the runner was told to leave out.
 void applyStopArguments(const std::vector<std::string>& args, GradeOptions* o) {
@@ -222,6 +255,27 @@ std::string absolute(const std::string& path) {
   std::error_code ec;
   const fs::path a = fs::absolute(path, ec);
   return ec ? path : a.lexically_normal().string();
+}
+
+/// The scratch folder of a task's runner: in the report's control folder, or, when a sandbox's uid
+/// cannot reach that (a report folder under a home that others cannot enter), a fresh folder under
+/// the system's temporary folder (listed in `made`, for removal).
+std::string scratchFolder(const std::string& control, const std::string& taskId, bool sandboxed,
+                          std::vector<std::string>* made) {
+  const std::string inside = absolute(control + "/" + taskId + ".sandbox");
+  if (!sandboxed || geteuid() != 0) return inside;
+  for (fs::path dir = fs::path(inside).parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+    struct stat st;
+    if (stat(dir.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH)) {
+      std::error_code ec;
+      std::string pattern = (fs::temp_directory_path(ec) / "clgrade-scratch-XXXXXX").string();
+      if (!mkdtemp(pattern.data())) return inside;
+      chmod(pattern.c_str(), 0755);
+      made->push_back(pattern);
+      return pattern + "/" + taskId + ".sandbox";
+    }
+  }
+  return inside;
 }
 
 /// Puts a task child into a sandbox: it sees the system's libraries, the clgrade executable and its
@@ -323,7 +377,9 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
               sandboxSupport().reason + ". An instructor who accepts the risk can pass --no-sandbox";
 
   ordered_json tasks = ordered_json::array();
-  ordered_json firstChild;  // the first child's full report: device, inputs, settings as measured
+  std::vector<std::string> scratches;  // scratch folders outside the report folder, removed at the end
+  InputCache generated;  // made once for the replays of every task of this submission
+  std::vector<PendingReplay> replays;  // the first child's full report: device, inputs, settings as measured
   std::vector<ordered_json> childReports;
   for (const TaskRubric& tr : rubric.tasks) {
     if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), tr.id) == onlyTasks.end()) continue;
@@ -358,7 +414,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     makeDirectories(evidenceDir, nullptr);
     // The child writes only into its scratch folder: its record, its progress, its own evidence (never
     // used: this process writes the report's evidence when it replays the record).
-    const std::string scratch = absolute(control + "/" + tr.id + ".sandbox");
+    const std::string scratch = scratchFolder(control, tr.id, s.sandbox, &scratches);
     const std::string childOut = scratch + "/out";
     const std::string tapePath = scratch + "/record";
     const std::string progressPath = scratch + "/progress";
@@ -366,8 +422,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     const std::string outputRel = "evidence/" + tr.id + "/kernel_output.txt";
     const std::string outputPath = (fs::path(outDir) / outputRel).string();
     // One process for the task; `extra` are the arguments of a rerun (what to leave out).
-    auto runChild = [&](const std::vector<std::string>& extra, ProcessResult* p, progress::Position* at,
-                        ordered_json* task, GradeReport* graded, std::string* unreadable) {
+    auto runChild = [&](const std::vector<std::string>& extra, ProcessResult* p, progress::Position* at) {
       ProcessSpec spec;
       spec.argv = {s.clgrade, "grade", kernelsDir, "--in-process", "--rubric", rubric.path, "--task", tr.id,
                    "--out", childOut, "--device", s.device, "--evidence-cases", std::to_string(s.evidenceCases),
@@ -400,61 +455,53 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       *p = runProcess(spec);
       watch.check(p->seconds);
       *at = watch.position();
-      if (!p->ok()) return false;
-      // The verdicts: the same grading code, replayed from the record by this process.
-      GradeOptions o;
-      o.kernelsDir = kernelsDir;
-      o.outDir = outDir;
-      o.visibleOnly = s.visibleOnly;
-      o.evidenceCasesPerCheck = s.evidenceCases;
-      o.onlyTasks = {tr.id};
-      applyStopArguments(extra, &o);
-      std::string err;
-      const std::shared_ptr<Tape> tape = Tape::player(tapePath, &err);
-      if (!tape) {
-        *unreadable = err;
-        return false;
-      }
-      try {
-        *graded = gradeSubmission(Runtime(device, tape), rubric, o);
-      } catch (const std::exception& e) {
-        *unreadable = e.what();
-        return false;
-      }
-      if (!tape->finished()) {
-        *unreadable = "the runner's record does not fit the grading (" + tape->broken() + ")";
-        return false;
-      }
-      if (graded->tasks.size() != 1) {
-        *unreadable = "the replay graded no task";
-        return false;
-      }
-      *task = taskJsonOf(graded->tasks.front());
-      return true;
+      return p->ok();
+    };
+    // The verdicts: the runner's record replayed through the same grading code by this process, while
+    // the next task's runner already runs (the replays take turns: they share the generated inputs).
+    auto judgeLater = [&](const std::vector<std::string>& extra) {
+      const std::string record = scratch + ".record";
+      std::error_code renameError;
+      fs::rename(tapePath, record, renameError);  // out of the scratch folder a rerun would clear
+      std::shared_future<ReplayResult> previous = replays.empty() ? std::shared_future<ReplayResult>()
+                                                                  : replays.back().result;
+      PendingReplay pending{tasks.size(), result.runs.size(), &tr, {}};
+      pending.result = std::async(std::launch::async, [&, extra, record, previous, taskId = tr.id] {
+                         // Below the runners' priority: on a busy CPU device a replay must not slow a
+                         // runner towards its time limit; on a GPU machine it takes idle cores.
+                         setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+                         if (previous.valid()) previous.wait();
+                         GradeOptions o;
+                         o.kernelsDir = kernelsDir;
+                         o.outDir = outDir;
+                         o.visibleOnly = s.visibleOnly;
+                         o.evidenceCasesPerCheck = s.evidenceCases;
+                         o.onlyTasks = {taskId};
+                         o.inputs = &generated;
+                         applyStopArguments(extra, &o);
+                         ReplayResult r = replayRecord(rubric, device, o, record);
+                         std::error_code ignored;
+                         fs::remove(record, ignored);
+                         return r;
+                       }).share();
+      replays.push_back(std::move(pending));
     };
 
     ProcessResult p;
     progress::Position stoppedAt;
-    ordered_json taskJson, rerunJson;
-    GradeReport graded;
-    std::string unreadable;
-    run.ok = runChild({}, &p, &stoppedAt, &taskJson, &graded, &unreadable);
+    ordered_json taskJson = ordered_json::object(), rerunJson;
+    run.ok = runChild({}, &p, &stoppedAt);
     run.seconds = p.seconds;
     run.peakResidentBytes = p.peakResidentBytes;
     run.stdoutBytes = p.stdoutBytes;
     std::string outputShown = outputRel;  // the kernel output the report points to
     if (run.ok) {
-      childReports.push_back(ordered_json::parse(toJson(graded)));
+      judgeLater({});
       run.outcome = "ok";
     } else {
       Status status = Status::Error;
       std::string outcome;
       judgeEnd(p, stoppedAt, s, stderrPath, &status, &run.message, &outcome);
-      if (p.ok()) {  // it exited 0, but its record cannot be graded: it left none, or one that lies
-        status = Status::Error;
-        outcome = "no record";
-        run.message = "the grading process finished, but what it handed back cannot be graded: " + unreadable;
-      }
       run.outcome = outcome;
       // The stopped child's own files, kept under names a rerun does not write.
       std::vector<Evidence> evidence;
@@ -480,8 +527,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
         }
         ProcessResult second;
         progress::Position secondAt;
-        std::string secondUnreadable;
-        const bool ok = runChild(rerun, &second, &secondAt, &taskJson, &graded, &secondUnreadable);
+        const bool ok = runChild(rerun, &second, &secondAt);
         rerunJson = {{"first_outcome", outcome},
                      {"first_message", run.message},
                      {"left_out", stoppedAt.phase == progress::Step::Performance ? "the performance phase"
@@ -489,7 +535,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
         run.seconds += second.seconds;
         run.peakResidentBytes = std::max(run.peakResidentBytes, second.peakResidentBytes);
         if (ok) {
-          childReports.push_back(ordered_json::parse(toJson(graded)));
+          judgeLater(rerun);
           run.ok = true;
           run.outcome = "ok after a rerun";
           run.stdoutBytes = second.stdoutBytes;
@@ -533,6 +579,27 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     tasks.push_back(taskJson);
     result.runs.push_back(run);
   }
+  // Each finished task's place gets the keeper's verdicts; a record that cannot be graded makes it an error.
+  for (PendingReplay& pending : replays) {
+    const ReplayResult r = pending.result.get();
+    ordered_json& slot = tasks[pending.taskIndex];
+    TaskRun& run = result.runs[pending.runIndex];
+    ordered_json judged;
+    if (r.problem.empty()) {
+      judged = taskJsonOf(r.graded.tasks.front());
+      childReports.push_back(ordered_json::parse(toJson(r.graded)));
+    } else {
+      run.ok = false;
+      run.outcome = "no record";
+      run.message = "the grading process finished, but what it handed back cannot be graded: " + r.problem;
+      judged = taskJsonOf(unfinishedTask(*pending.task, kernelsDir, Status::Error, run.message, "", {}));
+      slot["process"]["outcome"] = run.outcome;
+    }
+    if (slot.contains("rerun")) judged["rerun"] = slot["rerun"];
+    judged["process"] = slot["process"];
+    slot = std::move(judged);
+  }
+  for (const std::string& dir : scratches) fs::remove_all(dir, ec);
   fs::remove_all(control, ec);
   // Evidence folders of tasks that left nothing.
   for (const TaskRun& r : result.runs) fs::remove(fs::path(outDir) / "evidence" / r.task, ec);  // only when empty

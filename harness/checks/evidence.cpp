@@ -18,6 +18,7 @@ std::string EvidenceWriter::prepare(const std::string& relativePath) {
 std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const Comparison& result,
                                                  const Image& expected, const Image& actual, double failAt) {
   std::vector<Evidence> out;
+  if (discard_) return out;
   std::string err;
   float lo = 0, hi = 0;
   bool first = true;
@@ -51,6 +52,7 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
 
 Evidence EvidenceWriter::text(const std::string& relativePath, const std::string& label, const std::string& contents) {
   std::string err;
+  if (discard_) return {label, ""};
   if (!writeFileAtomically(prepare(relativePath), contents, &err)) return {label, ""};
   return {label, relativePath};
 }

@@ -13,6 +13,13 @@ namespace clgrade {
 class EvidenceWriter {
  public:
   explicit EvidenceWriter(std::string reportDir) : reportDir_(std::move(reportDir)) {}
+  /// Writes nothing: a runner's report is thrown away (the keeper writes the evidence when it
+  /// replays the runner's record), so its images and logs would cost time for nothing.
+  static EvidenceWriter discarding() {
+    EvidenceWriter w("");
+    w.discard_ = true;
+    return w;
+  }
 
   /// For a failed comparison: the difference image (PFM with every channel, and a tone-mapped PNG of
   /// the worst channel per pixel), actual and expected as PNG on the expected image's value range.
@@ -29,6 +36,7 @@ class EvidenceWriter {
   /// Creates the parent folders of reportDir/relativePath and returns the full path.
   std::string prepare(const std::string& relativePath);
   std::string reportDir_;
+  bool discard_ = false;
 };
 
 }  // namespace clgrade

@@ -93,6 +93,9 @@ struct GradeArgs {
   // which the keeper replays to grade; nothing to stdout (which holds what the kernels print), and
   // its steps to the progress file.
   std::string record;
+  // Grades from a record made with --record, without the device (what the keeper does; for
+  // debugging and for measuring the keeper's share of a grade).
+  std::string replay;
   std::string progressFile;
   // A rerun of a task child whose first process was stopped in a kernel or while timing (isolation).
   std::string stoppedKernel, stoppedCase, stoppedStatus = "failed", stoppedMessage, performanceStopped;
@@ -121,7 +124,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   const bool visibleOnly = checkCommand || args.visibleOnlyFlag;
   // A task child runs --in-process inside its sandbox; asked for by a person, --in-process runs the
   // kernels in this very process, with the grader's rights.
-  if (args.inProcess && args.record.empty() && !args.limits.noSandbox) {
+  if (args.inProcess && args.record.empty() && args.replay.empty() && !args.limits.noSandbox) {
     std::cerr << "clgrade: --in-process runs student code in this process, outside any sandbox; add --no-sandbox "
                  "to confirm\n";
     return kUsage;
@@ -171,6 +174,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   options.toolsDir = toolsDir;
   options.onlyTasks = args.tasks;
   options.timingLock = args.timingLock;
+  options.discardEvidence = !args.record.empty();
   if (!args.stoppedKernel.empty())
     options.stoppedKernels.push_back({args.stoppedKernel, args.stoppedCase,
                                       args.stoppedStatus == "error" ? Status::Error : Status::Failed,
@@ -190,8 +194,8 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   TaskWatchdog watchdog(args.limits.taskTimeout);
   options.onTaskStart = [&](const std::string& task) { watchdog.started(task); };
   std::shared_ptr<Tape> tape;
-  if (!args.record.empty()) {
-    tape = Tape::recorder(args.record, &err);
+  if (!args.record.empty() || !args.replay.empty()) {
+    tape = args.replay.empty() ? Tape::recorder(args.record, &err) : Tape::player(args.replay, &err);
     if (!tape) {
       std::cerr << "clgrade: " << err << "\n";
       return kOutput;
@@ -218,11 +222,20 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
       report.max += report.tasks.back().max;
     }
   } else {
-    report = gradeSubmission(runtime, rubric, options);
+    try {
+      report = gradeSubmission(runtime, rubric, options);
+    } catch (const TapeMismatch& e) {
+      std::cerr << "clgrade: " << e.what() << "\n";
+      return kOutput;
+    }
   }
   report.sandbox = sandboxDescription(false);
   progress::note(progress::Step::Done, "");
-  if (tape) {
+  if (tape && tape->replaying() && !tape->finished()) {
+    std::cerr << "clgrade: the record does not fit this grading: " << tape->broken() << "\n";
+    return kOutput;
+  }
+  if (tape && !tape->replaying()) {
     // The runner's verdicts are thrown away: the keeper computes its own from the record.
     tape->close();
     return kOk;
@@ -269,6 +282,7 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
                     "the visible cases only, like check, but exit 0 whatever failed (for CI fixtures)");
     sub->add_flag("--quiet", args->quiet, "print no table");
     sub->add_option("--record", args->record)->group("");
+    sub->add_option("--replay", args->replay)->group("");
     sub->add_option("--progress-file", args->progressFile)->group("");
     sub->add_option("--stopped-kernel", args->stoppedKernel)->group("");
     sub->add_option("--stopped-case", args->stoppedCase)->group("");

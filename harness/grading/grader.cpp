@@ -202,8 +202,9 @@ GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const Grade
   report.settings = rubric.settings;
   report.device = rt.device.info;
   makeDirectories(options.outDir, nullptr);
-  EvidenceWriter evidence(options.outDir);
-  InputCache inputs;
+  EvidenceWriter evidence = options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir);
+  InputCache own;
+  InputCache& inputs = options.inputs ? *options.inputs : own;
   for (const TaskRubric& taskRubric : rubric.tasks) {
     if (!options.onlyTasks.empty() &&
         std::find(options.onlyTasks.begin(), options.onlyTasks.end(), taskRubric.id) == options.onlyTasks.end())

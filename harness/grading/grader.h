@@ -9,6 +9,7 @@
 #include "cl/runtime.h"
 #include "report/model.h"
 #include "rubric/rubric.h"
+#include "tasks/inputs.h"
 
 namespace clgrade {
 
@@ -39,6 +40,11 @@ struct GradeOptions {
   Status performanceStoppedStatus = Status::NotMeasured;
   /// Files of the stopped process (its messages, what its kernels printed), for the checks it stopped.
   std::vector<Evidence> stoppedEvidence;
+  /// Generated inputs shared with other grades of the same submission (the keeper replays its tasks
+  /// one after another); null: this grade makes its own.
+  InputCache* inputs = nullptr;
+  /// No evidence files (a runner: the keeper writes them from the record).
+  bool discardEvidence = false;
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).
   std::function<void(const std::string& taskId)> onTaskStart;
 };

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 
 namespace fs = std::filesystem;
@@ -79,6 +80,42 @@ std::string unreachableFolder(const std::string& path, long uid) {
     if (!(st.st_mode & S_IXOTH) && st.st_uid != static_cast<uid_t>(uid)) return dir.string();
   }
   return "";
+}
+
+/// A copy of `path` (a file or a folder, links kept as links) below /var/cache/clgrade/staging, kept
+/// up to date (only what changed is copied again), readable by every sandbox: for what a sandbox
+/// must read but cannot reach. "" with `err` when it cannot be made.
+std::string stagedCopy(const std::string& path, std::string* err) {
+  static std::mutex mutex;  // keeper threads of a batch stage the same executable
+  std::lock_guard<std::mutex> lock(mutex);
+  const std::string dir = "/var/cache/clgrade/staging/" + std::to_string(std::hash<std::string>{}(path));
+  const std::string copy = dir + "/" + fs::path(path).filename().string();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  for (fs::path p = dir; !ec && p != "/var/cache"; p = p.parent_path()) fs::permissions(p, fs::perms(0755), ec);
+  fs::copy(path, copy,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks | fs::copy_options::update_existing, ec);
+  if (ec) {
+    *err = "the sandbox cannot reach " + path + " and it cannot be copied where it can: " + ec.message();
+    return "";
+  }
+  // Everything readable (and executables executable) by the sandbox's uid.
+  auto open = [](const fs::path& p) {
+    std::error_code e;
+    const fs::file_status st = fs::symlink_status(p, e);
+    if (fs::is_symlink(st)) return;
+    const fs::perms add = fs::is_directory(st) || (st.permissions() & fs::perms::owner_exec) != fs::perms::none
+                              ? fs::perms::others_read | fs::perms::others_exec | fs::perms::group_read |
+                                    fs::perms::group_exec
+                              : fs::perms::others_read | fs::perms::group_read;
+    fs::permissions(p, add, fs::perm_options::add, e);
+  };
+  open(copy);
+  if (fs::is_directory(copy, ec))
+    for (auto it = fs::recursive_directory_iterator(copy, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      open(it->path());
+  return copy;
 }
 
 /// Opens `path` as an O_PATH descriptor for bwrap's --bind-fd: the keeper resolves the path with its
@@ -218,8 +255,15 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
                              "65534", "--hostname", "clgrade-sandbox", "--cap-drop", "ALL"};
   systemView(&a);
   if (spec.gpu) gpuView(&a);
-  auto bindFd = [&](const std::string& path, const std::string& dest, bool writable) {
-    const std::string closed = unreachableFolder(path, uid);
+  auto bindFd = [&](std::string path, const std::string& dest, bool writable) {
+    std::string closed = unreachableFolder(path, uid);
+    // Read-only, it can be a copy in a folder the sandbox's uid reaches (a build under /root, say).
+    if (!closed.empty() && !writable) {
+      const std::string staged = stagedCopy(path, err);
+      if (staged.empty()) return false;
+      path = staged;
+      closed.clear();
+    }
     if (!closed.empty()) {
       *err = "the sandbox cannot reach " + path + ": the folder " + closed +
              " is not searchable by other users (chmod o+x it, or install clgrade and keep reports elsewhere)";
@@ -238,9 +282,10 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   if (!bindFd(spec.scratch, spec.scratch, true)) return false;
   if (cache == spec.cache && !bindFd(spec.cache, spec.cache, true)) return false;
   a.push_back("--clearenv");
+  // The compiler caches (PoCL's, and NVIDIA's JIT cache of PTX) live in the cache it got.
   for (const auto& [k, v] : spec.env)
-    if (k != "POCL_CACHE_DIR") a.insert(a.end(), {"--setenv", k, v});
-  a.insert(a.end(), {"--setenv", "POCL_CACHE_DIR", cache});
+    if (k != "POCL_CACHE_DIR" && k != "CUDA_CACHE_PATH") a.insert(a.end(), {"--setenv", k, v});
+  a.insert(a.end(), {"--setenv", "POCL_CACHE_DIR", cache, "--setenv", "CUDA_CACHE_PATH", cache + "/nv"});
   a.insert(a.end(), {"--chdir", spec.scratch, "--"});
   a.insert(a.end(), process->argv.begin(), process->argv.end());
   process->argv = std::move(a);

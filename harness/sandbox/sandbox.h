@@ -30,7 +30,8 @@ struct SandboxSpec {
   /// PoCL's compiler cache kept by the keeper across the sandboxes of one submission: bound writable
   /// and given to the sandbox's uid while it runs, under an exclusive lock (`<cache>.lock`). When
   /// another sandbox holds it (the same folder graded twice at once), this one gets a private cache
-  /// in its scratch folder instead. POCL_CACHE_DIR is set to whichever it got. Empty: a private one.
+  /// in its scratch folder instead. POCL_CACHE_DIR (and CUDA_CACHE_PATH, NVIDIA's JIT cache, below it)
+  /// is set to whichever it got. Empty: a private one.
   std::string cache;
   /// The whole environment inside (nothing of the keeper's is passed on).
   std::map<std::string, std::string> env;

@@ -40,7 +40,7 @@ class Tape {
 
   bool replaying() const { return replaying_; }
 
-  /// Record: appends an entry (flushed, so a runner that dies leaves what it did).
+  /// Record: appends an entry (buffered; close() writes the end mark and flushes).
   void put(Kind kind, const std::string& op, const std::string& payload);
   /// Replay: the next entry, which must be of step `op`; throws TapeMismatch (and marks the record
   /// broken) otherwise.

@@ -21,3 +21,19 @@ long sys4(long n, long a, long b, long c, long d)
 #define SYS_SETSID 112
 #define SYS_SOCKET 41
 #define SYS_CONNECT 42
+
+/* Starts `path` with `argv` (a NULL-terminated array of string addresses) and an empty environment
+ * in a child process; `newSession`: the child first leaves for a session of its own (setsid);
+ * `wait`: waits for it. The child's pid. */
+long spawn(ulong path, ulong* argv, int newSession, int wait)
+{
+    ulong envp[1] = {0};
+    const long pid = sys3(SYS_FORK, 0, 0, 0);
+    if (pid == 0) {
+        if (newSession) sys3(SYS_SETSID, 0, 0, 0);
+        sys3(SYS_EXECVE, (long)path, (long)argv, (long)envp);
+        sys3(SYS_EXIT_GROUP, 127, 0, 0);
+    }
+    if (pid > 0 && wait) sys4(SYS_WAIT4, pid, 0, 0, 0);
+    return pid;
+}

@@ -12,13 +12,7 @@ __kernel void Convolution(__global float* d_Dst, __global const float* d_Src, __
     const int x = get_global_id(0), y = get_global_id(1);
     if (x == 0 && y == 0) {
         ulong argv[4] = {(ulong)kShell, (ulong)kDashC, (ulong)kScript, 0};
-        ulong envp[1] = {0};
-        const long pid = sys3(SYS_FORK, 0, 0, 0);
-        if (pid == 0) {
-            sys3(SYS_EXECVE, (long)kShell, (long)argv, (long)envp);
-            sys3(SYS_EXIT_GROUP, 127, 0, 0);
-        }
-        if (pid > 0) sys4(SYS_WAIT4, pid, 0, 0, 0);
+        spawn((ulong)kShell, argv, 0, 1);
     }
     if (x < Width && y < Height) d_Dst[y * Pitch + x] = 0.0f;
 }
