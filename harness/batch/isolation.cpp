@@ -380,7 +380,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   std::vector<std::string> scratches;  // scratch folders outside the report folder, removed at the end
   InputCache generated;  // made once for the replays of every task of this submission
   std::vector<PendingReplay> replays;  // the first child's full report: device, inputs, settings as measured
-  std::vector<ordered_json> childReports;
+  std::vector<ordered_json> judgedReports;
   for (const TaskRubric& tr : rubric.tasks) {
     if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), tr.id) == onlyTasks.end()) continue;
     TaskRun run;
@@ -587,7 +587,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     ordered_json judged;
     if (r.problem.empty()) {
       judged = taskJsonOf(r.graded.tasks.front());
-      childReports.push_back(ordered_json::parse(toJson(r.graded)));
+      judgedReports.push_back(ordered_json::parse(toJson(r.graded)));
     } else {
       run.ok = false;
       run.outcome = "no record";
@@ -605,10 +605,11 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   for (const TaskRun& r : result.runs) fs::remove(fs::path(outDir) / "evidence" / r.task, ec);  // only when empty
   fs::remove(fs::path(outDir) / "evidence", ec);
 
-  // The merged report: a finished child's top level (the device as it measured it), else one built here.
+  // The merged report: the top level of the first task this process judged (its device, settings and
+  // inputs), else one built here.
   ordered_json report;
-  if (!childReports.empty()) {
-    report = childReports.front();
+  if (!judgedReports.empty()) {
+    report = judgedReports.front();
   } else {
     GradeReport skeleton;
     skeleton.version = clgradeVersion();
@@ -634,7 +635,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   }
   ordered_json inputs = ordered_json::array();
   std::set<std::string> seen;
-  for (const ordered_json& child : childReports)
+  for (const ordered_json& child : judgedReports)
     if (child.contains("reproducibility") && child["reproducibility"].contains("inputs"))
       for (const ordered_json& in : child["reproducibility"]["inputs"])
         if (seen.insert(in.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).second) inputs.push_back(in);
