@@ -263,19 +263,13 @@ std::string absolute(const std::string& path) {
 std::string scratchFolder(const std::string& control, const std::string& taskId, bool sandboxed,
                           std::vector<std::string>* made) {
   const std::string inside = absolute(control + "/" + taskId + ".sandbox");
-  if (!sandboxed || geteuid() != 0) return inside;
-  for (fs::path dir = fs::path(inside).parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
-    struct stat st;
-    if (stat(dir.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH)) {
-      std::error_code ec;
-      std::string pattern = (fs::temp_directory_path(ec) / "clgrade-scratch-XXXXXX").string();
-      if (!mkdtemp(pattern.data())) return inside;
-      chmod(pattern.c_str(), 0755);
-      made->push_back(pattern);
-      return pattern + "/" + taskId + ".sandbox";
-    }
-  }
-  return inside;
+  if (!sandboxed || sandboxCanReach(inside)) return inside;
+  std::error_code ec;
+  std::string pattern = (fs::temp_directory_path(ec) / "clgrade-scratch-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) return inside;
+  chmod(pattern.c_str(), 0755);
+  made->push_back(pattern);
+  return pattern + "/" + taskId + ".sandbox";
 }
 
 /// Puts a task child into a sandbox: it sees the system's libraries, the clgrade executable and its

@@ -197,6 +197,8 @@ const SandboxSupport& sandboxSupport() {
   return support;
 }
 
+bool sandboxCanReach(const std::string& path) { return unreachableFolder(path, sandboxUid()).empty(); }
+
 std::string sandboxDescription(bool sandboxed) {
   if (!sandboxed) return "none (--no-sandbox: student code ran with the grader's rights)";
   return "bubblewrap: own user, PID, network, IPC and UTS namespaces; " + sandboxSupport().identity +

@@ -60,6 +60,10 @@ const SandboxSupport& sandboxSupport();
 /// "none (--no-sandbox)".
 std::string sandboxDescription(bool sandboxed);
 
+/// True when a sandbox started from this thread can reach `path` (every folder above it searchable by
+/// the sandbox's uid); bwrap resolves a mount's path as that uid.
+bool sandboxCanReach(const std::string& path);
+
 /// Rewrites `process` to run its argv inside a sandbox made from `spec`: argv becomes bwrap's, the
 /// environment is spec.env only, and the process drops to the sandbox's uid before bwrap starts.
 /// False with `err` when the sandbox cannot be made (no bwrap, the scratch folder cannot be made).
