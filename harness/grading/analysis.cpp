@@ -8,6 +8,7 @@
 
 #include "checks/evidence.h"
 #include "cl/device_step.h"
+#include "sandbox/sandbox.h"
 #include "cl/runtime.h"
 #include "grading/source_policy.h"
 #include "tasks/task_context.h"
@@ -44,7 +45,7 @@ struct SimulatorOutput {
 /// Runs `clgrade analyze` under Oclgrind with the counting plugin; collects what it left.
 SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& kernelsDir, const Rubric& rubric,
                                const TaskRubric& task, const std::string& reportDir, const std::string& countersPath,
-                               const std::string& logPath) {
+                               const std::string& logPath, bool sandboxed) {
   SimulatorOutput out;
   const std::string clgrade = toolsDir + "/clgrade";
   const std::string plugin = toolsDir + "/libclgrade_oclgrind.so";
@@ -73,14 +74,45 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
       {"OCLGRIND_DATA_RACES", "1"},  // out-of-bounds checks are always on
   };
   if (rubric.settings.uninitializedCheck) env["OCLGRIND_UNINITIALIZED"] = "1";
-  const ProcessResult p = runProcess({clgrade, "analyze", kernelsDir, "--rubric", rubric.path, "--task", task.id,
-                                      "--out", reportDir},
-                                     env, rubric.settings.analysisTimeoutSeconds, "", reportDir + "/" + logPath);
+  ProcessSpec spec;
+  spec.argv = {clgrade, "analyze", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir};
+  spec.env = env;
+  spec.timeoutSeconds = rubric.settings.analysisTimeoutSeconds;
+  spec.stderrPath = reportDir + "/" + logPath;
+  std::string scratch, counters = countersPath;
+  if (sandboxed) {
+    // A sandbox of its own, started by the keeper: its counters never pass through a process that ran
+    // the kernels natively (on PoCL a runner could rewrite them), and only the keeper reads them.
+    std::string pattern = (fs::temp_directory_path(ec) / "clgrade-simulator-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) {
+      out.failure = "no scratch folder for the simulator";
+      return out;
+    }
+    scratch = pattern;
+    counters = scratch + "/counters.json";
+    auto whole = [&](const std::string& path) { return fs::absolute(path, ec).lexically_normal().string(); };
+    SandboxSpec box;
+    box.scratch = scratch;
+    for (const std::string& path : {clgrade, plugin, icd, whole(kernelsDir), whole(rubric.path)})
+      box.mounts.push_back({whole(path), false});
+    env["CLGRADE_COUNTERS_OUT"] = counters;
+    box.env = openclEnvironment(scratch, env);
+    spec.argv = {whole(clgrade), "analyze", whole(kernelsDir), "--rubric", whole(rubric.path), "--task", task.id,
+                 "--out", scratch + "/out"};
+    std::string err;
+    if (!sandboxProcess(box, &spec, &err)) {
+      out.failure = err;
+      fs::remove_all(scratch, ec);
+      return out;
+    }
+  }
+  const ProcessResult p = runProcess(spec);
   out.seconds = p.seconds;
   out.ok = p.ok();
   out.failure = p.describe();
   readFile(reportDir + "/" + logPath, &out.log, nullptr);
-  out.hasCounters = fs::exists(countersPath, ec) && readFile(countersPath, &out.counters, nullptr);
+  out.hasCounters = readUntrustedFile(counters, size_t(256) << 20, &out.counters);
+  if (!scratch.empty()) fs::remove_all(scratch, ec);
   return out;
 }
 
@@ -93,22 +125,20 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
   makeDirectories(reportDir + "/" + dir, nullptr);
   const std::string countersPath = reportDir + "/" + dir + "/counters.json";
   run.logPath = dir + "/simulator.log";
-  // The simulator runs where the kernels run (a device step); what it hands back, its log and its
-  // counters, is read here, on the keeper's side when replayed.
-  const std::string recorded = deviceStep(rt, "simulator", [&] {
-    const SimulatorOutput out = spawnSimulator(toolsDir, kernelsDir, rubric, task, reportDir, countersPath, run.logPath);
-    return tape::u64(out.available) + tape::str(out.unavailable) + tape::u64(out.ok) + tape::str(out.failure) +
-           tape::f64(out.seconds) + tape::str(out.log) + tape::u64(out.hasCounters) + tape::str(out.counters);
-  });
-  size_t at = 0;
-  const bool available = tape::readU64(recorded, &at) != 0;
-  const std::string unavailable = tape::readStr(recorded, &at);
-  const bool ok = tape::readU64(recorded, &at) != 0;
-  const std::string failure = tape::readStr(recorded, &at);
-  run.seconds = tape::readF64(recorded, &at);
-  const std::string log = tape::readStr(recorded, &at);
-  const bool hasCounters = tape::readU64(recorded, &at) != 0;
-  const std::string counters = tape::readStr(recorded, &at);
+  // The simulator interprets the kernels (it runs none natively), so it is not a step of the runner:
+  // the keeper starts it in a sandbox of its own while it replays; a runner leaves it out (its
+  // verdicts are thrown away). Graded in one process (--in-process), it runs here unsandboxed.
+  if (rt.tape && !rt.replaying()) {
+    run.outcome = AnalysisRun::Outcome::Unavailable;
+    run.message = "run by the keeper";
+    run.logPath.clear();
+    return run;
+  }
+  const SimulatorOutput out =
+      spawnSimulator(toolsDir, kernelsDir, rubric, task, reportDir, countersPath, run.logPath, rt.replaying());
+  const bool available = out.available, ok = out.ok, hasCounters = out.hasCounters;
+  const std::string &unavailable = out.unavailable, &failure = out.failure, &log = out.log, &counters = out.counters;
+  run.seconds = out.seconds;
   if (!available) {
     run.outcome = AnalysisRun::Outcome::Unavailable;
     run.message = unavailable;

@@ -175,6 +175,20 @@ TEST(Sandbox, ForgedReportScoresWhatItsOutputsEarn) {
   EXPECT_EQ(report["tasks"][0]["points"], 0.0) << report["tasks"][0].dump();
 }
 
+TEST(Sandbox, ForgedSimulatorCountersEarnNoTechniquePoints) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("forged_counters");
+  const json report = grade("forged_counters", out);
+  const json& task = report["tasks"][0];
+  for (const json& check : task["checks"]) {
+    if (check["id"] == "output") EXPECT_EQ(check["status"], "passed") << check.dump();
+    // Judged from Oclgrind's own run in a sandbox the kernel's processes never see (Oclgrind cannot
+    // even run this file's inline assembly); the counters the kernel wrote everywhere are never read.
+    if (check["id"] == "bank_conflicts") EXPECT_EQ(check["status"], "failed") << check.dump();
+  }
+  EXPECT_LT(task["points"].get<double>(), task["max"].get<double>());
+}
+
 TEST(Sandbox, InProcessNeedsNoSandboxConfirmed) {
   ProcessSpec spec;
   spec.argv = {CLGRADE_EXECUTABLE, "grade", kCases + "/syscall_escape", "--in-process", "--quiet", "--out",
