@@ -16,6 +16,7 @@
 #include "batch/class_entry.h"
 #include "batch/submission.h"
 #include "grading/grader.h"
+#include "model/report_json.h"
 #include "util/files.h"
 
 namespace fs = std::filesystem;
@@ -155,8 +156,10 @@ class Batch {
       const ordered_json stored = ordered_json::parse(text), wanted = marker(rubric_, o_, name);
       for (const char* key : {"schema", "rubric_sha256", "mode", "tasks"})
         if (!stored.contains(key) || stored[key] != wanted[key]) return false;
-      if (!readFile((dir / "report.json").string(), &text, nullptr, size_t(512) << 20)) return false;
-      entries_[name] = classJsonEntry(name, ordered_json::parse(text));
+      GradeReport report;
+      std::string why;
+      if (!readReportFile((dir / "report.json").string(), &report, &why)) return false;
+      entries_[name] = classJsonEntry(name, report);
       return true;
     } catch (const nlohmann::json::exception&) {
       return false;
@@ -196,7 +199,7 @@ class Batch {
     const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
     IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
     std::string err;
-    bool written = writeFileAtomically((partial / "report.json").string(), dumpJson(g.report), &err);
+    bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err);
     if (written && !writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name}))
       std::fprintf(stderr, "clgrade batch: %s: outputs: %s\n", name.c_str(), err.c_str());
     // The marker last: a folder without it is never taken as complete.
@@ -259,7 +262,7 @@ class Batch {
     const int total = summary_.submissions;
     const int finished = summary_.alreadyDone + done;
     std::string line = "[" + std::to_string(finished) + "/" + std::to_string(total) + "] " + name + ": " +
-                       pointsText(g.report.value("total", 0.0)) + "/" + pointsText(g.report.value("max", 0.0));
+                       pointsText(g.report.total) + "/" + pointsText(g.report.max);
     if (stoppedTasks) {
       line += " (";
       bool first = true;

@@ -12,13 +12,14 @@
 #include <future>
 #include <set>
 
+#include "batch/runner_end.h"
 #include "grading/analysis.h"
 #include "grading/grader.h"
 #include "grading/performance.h"
+#include "grading/runner_request.h"
 #include "sandbox/sandbox.h"
 #include "util/tape.h"
 #include "grading/source_policy.h"
-#include "report/json_report.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/progress.h"
@@ -30,8 +31,6 @@ namespace fs = std::filesystem;
 
 namespace clgrade {
 
-using nlohmann::ordered_json;
-
 uint64_t defaultTaskMemoryBytes(int jobs) {
   const uint64_t physical = physicalMemoryBytes();
   const uint64_t gib = uint64_t(1) << 30;
@@ -42,23 +41,6 @@ uint64_t defaultTaskMemoryBytes(int jobs) {
 uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes) { return 2 * memoryLimitBytes + (uint64_t(4) << 30); }
 
 namespace {
-
-std::string seconds(double s) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.0f", s);
-  return buffer;
-}
-
-/// The last non-empty line of a file (a child's last words on stderr), clipped.
-std::string lastLine(const std::string& path) {
-  std::string text;
-  if (!readFile(path, &text, nullptr, size_t(64) << 20)) return "";
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
-  const size_t nl = text.rfind('\n');
-  std::string line = nl == std::string::npos ? text : text.substr(nl + 1);
-  if (line.size() > 300) line = line.substr(0, 297) + "...";
-  return line;
-}
 
 /// Follows a child's progress file; says when a build has run longer than its limit.
 class ProgressWatch {
@@ -84,102 +66,6 @@ class ProgressWatch {
   progress::Position position_;
   double since_ = 0;
 };
-
-ordered_json taskJsonOf(const TaskReport& task) {
-  GradeReport holder;
-  holder.tasks.push_back(task);
-  return ordered_json::parse(toJson(holder))["tasks"][0];
-}
-
-/// What a child's end means for its task: status and message (empty message: it finished).
-void judgeEnd(const ProcessResult& p, const progress::Position& position, const IsolationSettings& s,
-              const std::string& stderrPath, Status* status, std::string* message, std::string* outcome) {
-  const std::string where = progress::describe(position);
-  const std::string at = where.empty() ? "" : " " + where;
-  const bool building = progress::isBuild(position);
-  if (p.timedOut) {
-    *status = Status::Failed;
-    *outcome = "timed out";
-    std::string why = ": the task was stopped";
-    if (building)
-      why = ": the compiler did not finish (a macro or loop-unrolling bomb?); the task was stopped";
-    else if (position.step == progress::Step::Kernel && position.phase == progress::Step::Case)
-      why = ": a kernel probably never ends (an endless loop, or a barrier that not every work-item reaches; "
-            "drivers such as PoCL also compile a kernel at its first launch); the task was stopped";
-    else if (position.phase == progress::Step::Performance && position.step == progress::Step::Kernel)
-      why = ": a kernel did not finish in the performance phase (the RESULT_STEPS sweep runs the kernels with other "
-            "steps and group sizes); the task was stopped";
-    else if (position.phase == progress::Step::Performance)
-      why = ": the task was stopped (its kernels ran their cases, but timing them took longer than the limit)";
-    *message = "timed out after " + seconds(s.taskTimeoutSeconds) + " s" + at + why;
-  } else if (p.stoppedBy == "build") {
-    *status = Status::Failed;
-    *outcome = "build time";
-    *message = "the compiler ran longer than " + seconds(s.buildTimeoutSeconds) + " s" + at +
-               ": the task was stopped (a macro or loop-unrolling bomb?)";
-  } else if (p.tooManyProcesses) {
-    *status = Status::Failed;
-    *outcome = "processes";
-    *message = "started too many processes" + at + " (a kernel that forks? kernels run no host code): the task was "
-               "stopped";
-  } else if (p.memoryExceeded) {
-    *status = Status::Failed;
-    *outcome = "memory";
-    *message = "used more than " + std::to_string(s.memoryLimitBytes >> 20) + " MiB of memory" + at +
-               ": the task was stopped";
-  } else if (p.signal) {
-    *status = Status::Error;
-    *outcome = "signal " + signalName(p.signal);
-    if (p.signal == SIGKILL)
-      *message = "the grading process was killed (SIGKILL)" + at +
-                 ", perhaps by the system's out-of-memory killer; the task could not be graded";
-    else
-      *message = "the grading process died with " + signalName(p.signal) + at +
-                 (building ? ": probably the OpenCL compiler crashed on this file"
-                           : position.step == progress::Step::Kernel
-                                 ? ": probably the OpenCL driver crashed on this kernel"
-                                 : ": the task could not be graded");
-  } else if (!p.started) {
-    *status = Status::Error;
-    *outcome = "not started";
-    *message = "the grading process could not start: " + p.error;
-  } else {
-    *status = Status::Error;
-    *outcome = "exit " + std::to_string(p.exitCode);
-    const std::string last = lastLine(stderrPath);
-    *message = "the grading process ended with exit code " + std::to_string(p.exitCode) + at + " without a report" +
-               (last.empty() ? "" : ": " + last);
-  }
-}
-
-
-/// The arguments of a second process for a task whose first one was stopped (empty: none), given
-/// how it was judged: stopped in the performance phase, the rerun leaves that phase out (its swept
-/// checks take the stop's status when a kernel or a build of the sweep stopped it); stopped in a
-/// kernel during a case, it leaves that kernel's checks out, when the task has other checks to keep.
-std::vector<std::string> rerunArguments(const std::string& taskId, const ProcessResult& p,
-                                        const progress::Position& at, Status status, const std::string& message) {
-  if (p.ok() || !p.started || !at.valid) return {};
-  const std::string statusName = status == Status::Error ? "error" : "failed";
-  if (at.phase == progress::Step::Performance) {
-    const bool sweepStopped = at.step == progress::Step::Kernel || at.step == progress::Step::Build;
-    return {"--performance-stopped", message, "--stopped-status", sweepStopped ? statusName : "not_measured"};
-  }
-  if (at.step != progress::Step::Kernel || at.phase != progress::Step::Case) return {};
-  const Task* task = findTask(taskId);
-  if (!task) return {};
-  const TaskInfo& info = task->info();
-  const auto launches = info.kernelChecks.find(at.what);
-  if (launches == info.kernelChecks.end()) return {};
-  const std::vector<std::string>& lost = launches->second;
-  const bool othersLeft = std::any_of(info.checks.begin(), info.checks.end(), [&](const CheckInfo& ci) {
-    return !ci.simulated && !ci.swept && std::find(lost.begin(), lost.end(), ci.id) == lost.end();
-  });
-  if (!othersLeft) return {};
-  return {"--stopped-kernel", at.what, "--stopped-case", at.caseId, "--stopped-status", statusName,
-          "--stopped-message", message};
-}
-
 
 /// A runner's record graded by the keeper: the task's report, or why the record cannot be graded.
 struct ReplayResult {
@@ -209,32 +95,6 @@ ReplayResult replayRecord(const Rubric& rubric, const DeviceEntry& device, const
   if (!tape->finished()) r.problem = "the runner's record does not fit the grading (" + tape->broken() + ")";
   else if (r.graded.tasks.size() != 1) r.problem = "the replay graded no task";
   return r;
-}
-
-/// The stop information of a rerun (rerunArguments) as grading options: the keeper replays the
-/// rerun's record with exactly what the runner was told to leave out.
-void applyStopArguments(const std::vector<std::string>& args, GradeOptions* o) {
-  StoppedKernel k;
-  std::string status = "failed";
-  for (size_t i = 0; i + 1 < args.size(); i += 2) {
-    const std::string& key = args[i];
-    const std::string& value = args[i + 1];
-    if (key == "--stopped-kernel") k.kernel = value;
-    else if (key == "--stopped-case") k.caseId = value;
-    else if (key == "--stopped-status") status = value;
-    else if (key == "--stopped-message") k.message = value;
-    else if (key == "--performance-stopped") o->performanceStopped = value;
-    else if (key == "--stopped-evidence")
-      o->stoppedEvidence.push_back({value.find("kernel_output") != std::string::npos
-                                        ? "what the kernels printed in the stopped process"
-                                        : "the stopped grading process's messages",
-                                    value});
-  }
-  k.status = status == "error" ? Status::Error : Status::Failed;
-  if (!k.kernel.empty()) o->stoppedKernels.push_back(k);
-  o->performanceStoppedStatus = status == "error"    ? Status::Error
-                                : status == "failed" ? Status::Failed
-                                                     : Status::NotMeasured;
 }
 
 /// The compiler cache of one submission folder: <cache home>/clgrade/pocl/<hash of its absolute path>.
@@ -276,8 +136,8 @@ std::string scratchFolder(const std::string& control, const std::string& taskId,
 /// tools, the rubric, this submission's kernels folder and the reference kernels (read-only), the
 /// timing lock; it writes only into its scratch folder. Every path in its arguments is made absolute.
 bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s, const std::string& rubricPath,
-                      const std::string& kernelsDir, const std::string& scratch, ProcessSpec* spec,
-                      std::string* err) {
+                      const std::string& kernelsDir, const std::string& request, const std::string& scratch,
+                      ProcessSpec* spec, std::string* err) {
   std::error_code ec;
   fs::remove_all(scratch, ec);
   const std::string tools = s.toolsDir.empty() ? defaultToolsDir() : s.toolsDir;
@@ -292,15 +152,13 @@ bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s,
   for (const char* tool : {"/clgrade", "/libclgrade_oclgrind.so", "/oclgrind-icd"}) mount(tools + tool, false);
   mount(rubricPath, false);
   mount(kernelsDir, false);
+  mount(request, false);
   mount(defaultReferenceKernelsDir(), false);
   if (!s.timingLock.empty()) {
     std::FILE* lock = std::fopen(s.timingLock.c_str(), "a");  // bwrap binds what exists
     if (lock) std::fclose(lock);
     mount(s.timingLock, true);
   }
-  for (std::string& a : argv)
-    if (a == rubricPath || a == kernelsDir || a == s.timingLock)
-      a = absolute(a);
   // PoCL's compiler cache belongs to this submission folder only (its kernels and clgrade's own), and
   // is kept across its grades: a kernel that writes into it changes no other student's results.
   box.cache = submissionCacheDir(kernelsDir);
@@ -310,46 +168,6 @@ bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s,
 }
 
 }  // namespace
-
-TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
-                          const std::string& message, const std::string& caseId,
-                          const std::vector<Evidence>& evidence) {
-  const Task* task = findTask(taskRubric.id);
-  TaskReport report;
-  report.id = taskRubric.id;
-  report.max = taskRubric.maxPoints();
-  report.problem = message;
-  if (task) {
-    report.title = task->info().title;
-    report.file = task->info().file;
-    const KernelSource source = loadKernelSource(kernelsDir, report.file);
-    report.present = source.present;
-    if (source.present) report.sha256 = sha256Hex(source.fileBytes);
-    for (size_t i = 0; i < source.included.size() && i < source.includedSha256.size(); ++i)
-      report.includedFiles.emplace_back(source.included[i], source.includedSha256[i]);
-    for (const CheckInfo& info : task->info().checks) {
-      CheckResult check;
-      check.id = info.id;
-      check.title = info.title;
-      check.status = status;
-      check.message = message;
-      CaseOutcome o;
-      o.caseId = caseId.empty() ? "(task)" : caseId;
-      o.status = status;
-      o.message = message;
-      o.evidence = evidence;
-      check.cases.push_back(o);
-      report.checks.push_back(check);
-    }
-  }
-  std::map<std::string, CheckResult> byId;
-  for (const CheckResult& c : report.checks) byId[c.id] = c;
-  for (const Criterion& criterion : taskRubric.criteria) {
-    report.criteria.push_back(scoreCriterion(criterion, byId));
-    report.points += report.criteria.back().points;
-  }
-  return report;
-}
 
 IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
                             const std::string& outDir, const std::vector<std::string>& onlyTasks,
@@ -370,11 +188,11 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     refused = "not graded: student code runs only inside a sandbox, and none can be made here: " +
               sandboxSupport().reason + ". An instructor who accepts the risk can pass --no-sandbox";
 
-  ordered_json tasks = ordered_json::array();
+  std::vector<TaskReport> tasks;
   std::vector<std::string> scratches;  // scratch folders outside the report folder, removed at the end
   InputCache generated;  // made once for the replays of every task of this submission
-  std::vector<PendingReplay> replays;  // the first child's full report: device, inputs, settings as measured
-  std::vector<ordered_json> judgedReports;
+  std::vector<PendingReplay> replays;
+  std::vector<GradeReport> judgedReports;  // the first one's device and settings head the merged report
   for (const TaskRubric& tr : rubric.tasks) {
     if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), tr.id) == onlyTasks.end()) continue;
     TaskRun run;
@@ -382,10 +200,9 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     if (!refused.empty()) {
       run.outcome = "refused";
       run.message = refused;
-      TaskReport dead = unfinishedTask(tr, kernelsDir, kernelsProblem.empty() ? Status::Error : Status::Failed,
-                                       refused, "", {});
-      tasks.push_back(taskJsonOf(dead));
-      tasks.back()["process"] = {{"outcome", run.outcome}};
+      tasks.push_back(unfinishedTask(tr, kernelsDir, kernelsProblem.empty() ? Status::Error : Status::Failed, refused));
+      tasks.back().process.recorded = true;
+      tasks.back().process.outcome = run.outcome;
       result.runs.push_back(run);
       continue;
     }
@@ -397,9 +214,9 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       if (exists && !source.problem.empty()) {
         run.outcome = "refused";
         run.message = source.problem;
-        TaskReport dead = unfinishedTask(tr, kernelsDir, Status::Failed, source.problem, "", {});
-        tasks.push_back(taskJsonOf(dead));
-        tasks.back()["process"] = {{"outcome", run.outcome}};
+        tasks.push_back(unfinishedTask(tr, kernelsDir, Status::Failed, source.problem));
+        tasks.back().process.recorded = true;
+        tasks.back().process.outcome = run.outcome;
         result.runs.push_back(run);
         continue;
       }
@@ -415,23 +232,34 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     const std::string stderrPath = control + "/" + tr.id + ".stderr";
     const std::string outputRel = "evidence/" + tr.id + "/kernel_output.txt";
     const std::string outputPath = (fs::path(outDir) / outputRel).string();
-    // One process for the task; `extra` are the arguments of a rerun (what to leave out).
-    auto runChild = [&](const std::vector<std::string>& extra, ProcessResult* p, progress::Position* at) {
-      ProcessSpec spec;
-      spec.argv = {s.clgrade, "grade", kernelsDir, "--in-process", "--rubric", rubric.path, "--task", tr.id,
-                   "--out", childOut, "--device", s.device, "--evidence-cases", std::to_string(s.evidenceCases),
-                   "--task-timeout", "0", "--quiet", "--record", tapePath, "--progress-file", progressPath};
-      if (s.visibleOnly) spec.argv.push_back("--visible-only");
-      if (!s.timingLock.empty()) {
-        spec.argv.push_back("--timing-lock");
-        spec.argv.push_back(s.timingLock);
+    // One runner for the task (`clgrade run-task REQUEST`); `stopped` is what an earlier one was
+    // stopped by (the rerun protocol): the runner leaves it out.
+    const std::string requestPath = absolute(control + "/" + tr.id + ".request");
+    auto runChild = [&](const StopInfo& stopped, ProcessResult* p, progress::Position* at) {
+      RunnerRequest request;
+      request.kernelsDir = absolute(kernelsDir);
+      request.rubricPath = absolute(rubric.path);
+      request.task = tr.id;
+      request.device = s.device;
+      request.visibleOnly = s.visibleOnly;
+      request.outDir = childOut;
+      request.recordPath = tapePath;
+      request.progressPath = progressPath;
+      request.timingLock = s.timingLock.empty() ? "" : absolute(s.timingLock);
+      request.stopped = stopped;
+      std::string requestError;
+      if (!writeFileAtomically(requestPath, runnerRequestJson(request), &requestError)) {
+        p->error = requestError;
+        return false;
       }
-      spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
+      ProcessSpec spec;
+      spec.argv = {s.clgrade, "run-task", requestPath};
       if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
       std::string sandboxError;
       fs::remove_all(scratch, ec);
       if (!s.sandbox) makeDirectories(scratch, nullptr);
-      if (s.sandbox && !sandboxTaskChild(spec.argv, s, rubric.path, kernelsDir, scratch, &spec, &sandboxError)) {
+      if (s.sandbox &&
+          !sandboxTaskChild(spec.argv, s, rubric.path, kernelsDir, requestPath, scratch, &spec, &sandboxError)) {
         p->error = sandboxError;
         return false;
       }
@@ -453,14 +281,14 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     };
     // The verdicts: the runner's record replayed through the same grading code by this process, while
     // the next task's runner already runs (the replays take turns: they share the generated inputs).
-    auto judgeLater = [&](const std::vector<std::string>& extra) {
+    auto judgeLater = [&](const StopInfo& stopped) {
       const std::string record = scratch + ".record";
       std::error_code renameError;
       fs::rename(tapePath, record, renameError);  // out of the scratch folder a rerun would clear
       std::shared_future<ReplayResult> previous = replays.empty() ? std::shared_future<ReplayResult>()
                                                                   : replays.back().result;
       PendingReplay pending{tasks.size(), result.runs.size(), &tr, {}};
-      pending.result = std::async(std::launch::async, [&, extra, record, previous, taskId = tr.id] {
+      pending.result = std::async(std::launch::async, [&, stopped, record, previous, taskId = tr.id] {
                          // Below the runners' priority: on a busy CPU device a replay must not slow a
                          // runner towards its time limit; on a GPU machine it takes idle cores.
                          setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
@@ -472,7 +300,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                          o.evidenceCasesPerCheck = s.evidenceCases;
                          o.onlyTasks = {taskId};
                          o.inputs = &generated;
-                         applyStopArguments(extra, &o);
+                         o.stopped = stopped;
                          ReplayResult r = replayRecord(rubric, device, o, record);
                          std::error_code ignored;
                          fs::remove(record, ignored);
@@ -481,21 +309,30 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       replays.push_back(std::move(pending));
     };
 
+    const RunnerLimits limits{s.taskTimeoutSeconds, s.buildTimeoutSeconds, s.memoryLimitBytes};
+    // What the runner wrote on stderr (its last line ends a message; nothing when over 64 MiB).
+    auto lastWords = [&] {
+      std::string text;
+      readFile(stderrPath, &text, nullptr, size_t(64) << 20);
+      return text;
+    };
     ProcessResult p;
     progress::Position stoppedAt;
-    ordered_json taskJson = ordered_json::object(), rerunJson;
-    run.ok = runChild({}, &p, &stoppedAt);
+    TaskReport taskReport;  // a finished runner's place: its replay fills it
+    RerunRecord rerunRecord;
+    run.ok = runChild(StopInfo(), &p, &stoppedAt);
     run.seconds = p.seconds;
     run.peakResidentBytes = p.peakResidentBytes;
     run.stdoutBytes = p.stdoutBytes;
     std::string outputShown = outputRel;  // the kernel output the report points to
     if (run.ok) {
-      judgeLater({});
+      judgeLater(StopInfo());
       run.outcome = "ok";
     } else {
-      Status status = Status::Error;
-      std::string outcome;
-      judgeEnd(p, stoppedAt, s, stderrPath, &status, &run.message, &outcome);
+      const RunnerEnd end = judgeRunnerEnd(p, stoppedAt, limits, lastWords());
+      const Status status = end.status;
+      const std::string outcome = end.outcome;
+      run.message = end.message;
       run.outcome = outcome;
       // The stopped child's own files, kept under names a rerun does not write.
       std::vector<Evidence> evidence;
@@ -513,23 +350,23 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       }
       // Stopped in one kernel while other checks of the task do not launch it, or in the performance
       // phase: one more process without that kernel (or that phase) keeps what the others earn.
-      std::vector<std::string> rerun = rerunArguments(tr.id, p, stoppedAt, status, run.message);
-      if (!rerun.empty()) {
-        for (const Evidence& e : evidence) {
-          rerun.push_back("--stopped-evidence");
-          rerun.push_back(e.path);
-        }
+      if (std::optional<StopInfo> rerun = rerunAfterStop(tr.id, p, stoppedAt, status, run.message)) {
+        for (const Evidence& e : evidence)
+          rerun->evidence.push_back({e.path.find("kernel_output") != std::string::npos
+                                         ? "what the kernels printed in the stopped process"
+                                         : "the stopped grading process's messages",
+                                     e.path});
         ProcessResult second;
         progress::Position secondAt;
-        const bool ok = runChild(rerun, &second, &secondAt);
-        rerunJson = {{"first_outcome", outcome},
-                     {"first_message", run.message},
-                     {"left_out", stoppedAt.phase == progress::Step::Performance ? "the performance phase"
-                                                                                 : "kernel " + stoppedAt.what}};
+        const bool ok = runChild(*rerun, &second, &secondAt);
+        rerunRecord.ran = true;
+        rerunRecord.firstOutcome = outcome;
+        rerunRecord.firstMessage = run.message;
+        rerunRecord.leftOut = leftOut(*rerun);
         run.seconds += second.seconds;
         run.peakResidentBytes = std::max(run.peakResidentBytes, second.peakResidentBytes);
         if (ok) {
-          judgeLater(rerun);
+          judgeLater(*rerun);
           run.ok = true;
           run.outcome = "ok after a rerun";
           run.stdoutBytes = second.stdoutBytes;
@@ -537,11 +374,9 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
           p = second;
         } else {
           // The first stop is what the task reports; how the rerun ended is kept beside it.
-          Status secondStatus = Status::Error;
-          std::string secondMessage, secondOutcome;
-          judgeEnd(second, secondAt, s, stderrPath, &secondStatus, &secondMessage, &secondOutcome);
-          rerunJson["outcome"] = secondOutcome;
-          rerunJson["message"] = secondMessage;
+          const RunnerEnd secondEnd = judgeRunnerEnd(second, secondAt, limits, lastWords());
+          rerunRecord.outcome = secondEnd.outcome;
+          rerunRecord.message = secondEnd.message;
           std::string secondLog;
           if (readFile(stderrPath, &secondLog, nullptr) && !secondLog.empty()) {
             const std::string logRel = "evidence/" + tr.id + "/grading_process_rerun.log";
@@ -558,39 +393,40 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                                    : at.phase == progress::Step::Performance ? "performance"
                                    : at.phase == progress::Step::Simulator   ? "analysis"
                                                                              : "";
-        TaskReport dead = unfinishedTask(tr, kernelsDir, status, run.message, caseId, evidence);
-        taskJson = taskJsonOf(dead);
+        taskReport = unfinishedTask(tr, kernelsDir, status, run.message, caseId, evidence);
       }
     }
     if (p.stdoutBytes == 0 && outputShown == outputRel) fs::remove(outputPath, ec);
-    if (!rerunJson.is_null()) taskJson["rerun"] = rerunJson;
-    taskJson["process"] = {{"outcome", run.outcome},
-                           {"seconds", run.seconds},
-                           {"peak_memory_mib", double(run.peakResidentBytes >> 10) / 1024.0},
-                           {"kernel_output", p.stdoutBytes > 0 ? outputShown : ""},
-                           {"kernel_output_bytes", p.stdoutBytes},
-                           {"kernel_output_truncated", p.stdoutBytes > s.outputLimitBytes}};
-    tasks.push_back(taskJson);
+    taskReport.rerun = rerunRecord;
+    ProcessRecord& process = taskReport.process;
+    process.recorded = true;
+    process.outcome = run.outcome;
+    process.seconds = run.seconds;
+    process.peakMemoryMiB = double(run.peakResidentBytes >> 10) / 1024.0;
+    process.kernelOutput = p.stdoutBytes > 0 ? outputShown : "";
+    process.kernelOutputBytes = p.stdoutBytes;
+    process.kernelOutputTruncated = p.stdoutBytes > s.outputLimitBytes;
+    tasks.push_back(std::move(taskReport));
     result.runs.push_back(run);
   }
   // Each finished task's place gets the keeper's verdicts; a record that cannot be graded makes it an error.
   for (PendingReplay& pending : replays) {
-    const ReplayResult r = pending.result.get();
-    ordered_json& slot = tasks[pending.taskIndex];
+    ReplayResult r = pending.result.get();
+    TaskReport& slot = tasks[pending.taskIndex];
     TaskRun& run = result.runs[pending.runIndex];
-    ordered_json judged;
+    TaskReport judged;
     if (r.problem.empty()) {
-      judged = taskJsonOf(r.graded.tasks.front());
-      judgedReports.push_back(ordered_json::parse(toJson(r.graded)));
+      judged = std::move(r.graded.tasks.front());
+      judgedReports.push_back(std::move(r.graded));
     } else {
       run.ok = false;
       run.outcome = "no record";
       run.message = "the grading process finished, but what it handed back cannot be graded: " + r.problem;
-      judged = taskJsonOf(unfinishedTask(*pending.task, kernelsDir, Status::Error, run.message, "", {}));
-      slot["process"]["outcome"] = run.outcome;
+      judged = unfinishedTask(*pending.task, kernelsDir, Status::Error, run.message);
+      slot.process.outcome = run.outcome;
     }
-    if (slot.contains("rerun")) judged["rerun"] = slot["rerun"];
-    judged["process"] = slot["process"];
+    judged.process = slot.process;
+    judged.rerun = slot.rerun;
     slot = std::move(judged);
   }
   for (const std::string& dir : scratches) fs::remove_all(dir, ec);
@@ -599,48 +435,20 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   for (const TaskRun& r : result.runs) fs::remove(fs::path(outDir) / "evidence" / r.task, ec);  // only when empty
   fs::remove(fs::path(outDir) / "evidence", ec);
 
-  // The merged report: the top level of the first task this process judged (its device, settings and
-  // inputs), else one built here.
-  ordered_json report;
-  if (!judgedReports.empty()) {
-    report = judgedReports.front();
-  } else {
-    GradeReport skeleton;
-    skeleton.version = clgradeVersion();
-    skeleton.mode = s.visibleOnly ? "check" : "grade";
-    skeleton.kernelsDir = kernelsDir;
-    skeleton.rubricId = rubric.id;
-    skeleton.rubricTitle = rubric.title;
-    skeleton.rubricPath = rubric.path;
-    skeleton.rubricSha256 = rubric.sha256;
-    skeleton.settings = rubric.settings;
-    skeleton.device = device.info;
-    report = ordered_json::parse(toJson(skeleton));
-  }
-  double total = 0, max = 0;
-  ordered_json kernelFiles = ordered_json::object();
-  for (const ordered_json& t : tasks) {
-    total += t.value("points", 0.0);
-    max += t.value("max", 0.0);
-    if (!t.value("present", false)) continue;
-    kernelFiles[t.value("file", "")] = t.value("sha256", "");
-    if (t.contains("included_files") && t["included_files"].is_array())
-      for (const ordered_json& f : t["included_files"]) kernelFiles[f.value("file", "")] = f.value("sha256", "");
-  }
-  ordered_json inputs = ordered_json::array();
+  // The merged report: the top level of the first task this process judged (its device as the
+  // runner described it, settings as applied), else one made here; the inputs of every replay.
+  GradeReport report = judgedReports.empty() ? reportHeader(rubric, device.info, kernelsDir, s.visibleOnly)
+                                             : judgedReports.front();
+  report.tasks = std::move(tasks);
+  report.sumPoints();
+  report.inputs.clear();
   std::set<std::string> seen;
-  for (const ordered_json& child : judgedReports)
-    if (child.contains("reproducibility") && child["reproducibility"].contains("inputs"))
-      for (const ordered_json& in : child["reproducibility"]["inputs"])
-        if (seen.insert(in.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).second) inputs.push_back(in);
-  report["tasks"] = tasks;
-  report["total"] = total;
-  report["max"] = max;
-  report["reproducibility"]["kernel_files"] = kernelFiles;
-  report["reproducibility"]["inputs"] = inputs;
-  report["started_at"] = startedAt;
-  report["sandbox"] = sandboxDescription(s.sandbox);
-  report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const GradeReport& judged : judgedReports)
+    for (const InputRecord& in : judged.inputs)
+      if (seen.insert(in.name + "\n" + in.sha256).second) report.inputs.push_back(in);
+  report.startedAt = startedAt;
+  report.sandbox = sandboxDescription(s.sandbox);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.report = std::move(report);
   return result;
 }

@@ -9,10 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "cl/device.h"
-#include "report/model.h"
+#include "model/report.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
@@ -69,7 +67,7 @@ struct TaskRun {
 
 /// What a submission's grade produced.
 struct IsolatedGrade {
-  nlohmann::ordered_json report;  ///< report.json as written
+  GradeReport report;  ///< what report.json holds
   std::vector<TaskRun> runs;
 };
 
@@ -82,12 +80,5 @@ struct IsolatedGrade {
 IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
                             const std::string& outDir, const std::vector<std::string>& onlyTasks,
                             const IsolationSettings& settings, const std::string& kernelsProblem = "");
-
-/// The report entry of a task that did not finish: every check of the task with `status` and
-/// `message` (one outcome in `caseId` when known, with `evidence`), the criteria scored from them
-/// (0 points), the file's presence and hash as the source policy sees it.
-TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
-                          const std::string& message, const std::string& caseId,
-                          const std::vector<Evidence>& evidence);
 
 }  // namespace clgrade

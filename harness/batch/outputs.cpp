@@ -6,7 +6,7 @@
 #include "report/gradebook_csv.h"
 #include "report/gradescope.h"
 #include "report/html_report.h"
-#include "report/json_read.h"
+#include "model/report_json.h"
 #include "report/junit.h"
 #include "report/prairielearn.h"
 #include "report/summary_html.h"
@@ -48,10 +48,9 @@ bool writeAll(const std::string& reportDir, const GradeReport& report, const std
 
 }  // namespace
 
-bool writeSubmissionOutputs(const std::string& reportDir, const nlohmann::ordered_json& json, std::string* err,
+bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& measured, std::string* err,
                             const OutputOptions& options) {
-  GradeReport report;
-  if (!readReportJson(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), &report, err)) return false;
+  GradeReport report = measured;
   const std::string submission = options.submission.empty() ? nameOf(reportDir) : options.submission;
   applyOverrides(options.overrides, submission, &report);
   return writeAll(reportDir, report, submission, err);

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/report.h"
 #include "report/overrides.h"
 
 namespace clgrade {
@@ -26,10 +27,10 @@ constexpr const char* kJunitXml = "junit.xml";
 
 /// Called once per submission right after `reportDir`/report.json is written (in a batch: inside the
 /// submission's temporary folder, before it is moved into place, so a completed folder always has
-/// every output). `report` is that report.json. Writes report.html, Gradescope and PrairieLearn
+/// every output). `report` is what report.json holds. Writes report.html, Gradescope and PrairieLearn
 /// results.json and JUnit XML into `reportDir`. False with a message when one could not be written
 /// (the grade itself stands).
-bool writeSubmissionOutputs(const std::string& reportDir, const nlohmann::ordered_json& report, std::string* err,
+bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& report, std::string* err,
                             const OutputOptions& options = {});
 
 /// Called once at the end of a batch, after `outDir`/class.json is written. Reads every

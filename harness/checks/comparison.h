@@ -6,15 +6,9 @@
 #include <vector>
 
 #include "image/image.h"
+#include "model/settings.h"
 
 namespace clgrade {
-
-/// The course rule (spec section 5), adjustable per rubric.
-struct CompareRule {
-  double maxSquaredError = 1e-8;    ///< every pixel: e < this (|diff| < 1e-4)
-  double meanSquaredError = 1e-10;  ///< mean of e over the compared pixels < this
-  bool skipLastRow = true;          ///< the course excluded y = H-1; its state is still reported
-};
 
 /// Where errors are: near the image border, near the edges of a work-group tile, or inside.
 /// A pixel within `haloX` columns / `haloY` rows of the image edge is "border"; else within

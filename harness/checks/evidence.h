@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "checks/comparison.h"
-#include "checks/result.h"
+#include "model/status.h"
 
 namespace clgrade {
 

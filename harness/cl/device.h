@@ -5,24 +5,9 @@
 #include <vector>
 
 #include "cl/opencl.h"
+#include "model/device_info.h"
 
 namespace clgrade {
-
-/// What a report records about the device that produced its numbers.
-struct DeviceInfo {
-  std::string platform;         ///< CL_PLATFORM_NAME
-  std::string platformVersion;  ///< CL_PLATFORM_VERSION
-  std::string name;             ///< CL_DEVICE_NAME
-  std::string driver;           ///< CL_DRIVER_VERSION
-  std::string version;          ///< CL_DEVICE_VERSION
-  std::string type;             ///< "gpu", "cpu", "accelerator" or "other"
-  size_t maxWorkGroupSize = 0;
-  unsigned long long localMemBytes = 0;
-  unsigned long long globalMemBytes = 0;
-  unsigned computeUnits = 0;
-  unsigned maxClockMHz = 0;      ///< CL_DEVICE_MAX_CLOCK_FREQUENCY (the rated clock, not the current one)
-  size_t timerResolutionNs = 0;  ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION
-};
 
 /// One device with its position, as `clgrade devices` lists it.
 struct DeviceEntry {

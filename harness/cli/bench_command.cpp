@@ -13,7 +13,7 @@
 #include "grading/source_policy.h"
 #include "perf/measure.h"
 #include "perf/roofline.h"
-#include "report/json_performance.h"
+#include "model/figures_json.h"
 #include "tasks/task.h"
 #include "util/files.h"
 

@@ -1,8 +1,7 @@
 // clgrade grade / check: one submission, every case of the rubric (grade) or the visible ones
 // (check, the students' self-check); report.json, a table and what failed.
 //
-// By default each task runs in its own child process (this same command with --in-process
-// --task T, see batch/isolation.h): a kernel that never ends, a compiler bomb or a driver crash
+// By default each task runs in its own child process (`clgrade run-task`, see batch/isolation.h): a kernel that never ends, a compiler bomb or a driver crash
 // costs that task only, with a message saying where it happened. --in-process grades in this
 // process (for debugging), where a watchdog ends the whole grade with exit 5 after --task-timeout.
 #include <algorithm>
@@ -22,8 +21,7 @@
 #include "cl/device.h"
 #include "cli/command.h"
 #include "grading/grader.h"
-#include "report/json_read.h"
-#include "report/json_report.h"
+#include "model/report_json.h"
 #include "report/terminal_table.h"
 #include "util/tape.h"
 #include "sandbox/sandbox.h"
@@ -89,17 +87,9 @@ struct GradeArgs {
   bool inProcess = false;
   bool visibleOnlyFlag = false;
   bool quiet = false;
-  // A task runner of an isolated grade: every device step goes into this record (util/tape.h),
-  // which the keeper replays to grade; nothing to stdout (which holds what the kernels print), and
-  // its steps to the progress file.
-  std::string record;
-  // Grades from a record made with --record, without the device (what the keeper does; for
-  // debugging and for measuring the keeper's share of a grade).
+  // Grades from a runner's record (util/tape.h), without the device: what the keeper does, for
+  // debugging and for measuring the keeper's share of a grade.
   std::string replay;
-  std::string progressFile;
-  // A rerun of a task child whose first process was stopped in a kernel or while timing (isolation).
-  std::string stoppedKernel, stoppedCase, stoppedStatus = "failed", stoppedMessage, performanceStopped;
-  std::vector<std::string> stoppedEvidence;
 };
 
 /// The table, what failed, where the report is; the exit code of grade or check.
@@ -124,7 +114,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   const bool visibleOnly = checkCommand || args.visibleOnlyFlag;
   // A task child runs --in-process inside its sandbox; asked for by a person, --in-process runs the
   // kernels in this very process, with the grader's rights.
-  if (args.inProcess && args.record.empty() && args.replay.empty() && !args.limits.noSandbox) {
+  if (args.inProcess && args.replay.empty() && !args.limits.noSandbox) {
     std::cerr << "clgrade: --in-process runs student code in this process, outside any sandbox; add --no-sandbox "
                  "to confirm\n";
     return kUsage;
@@ -151,19 +141,12 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     settings.timingLock = args.timingLock;
     const IsolatedGrade graded =
         gradeIsolated(rubric, device, folder.kernelsDir, out, args.tasks, settings, folder.problem);
-    if (!writeFileAtomically(jsonPath, graded.report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-                             &err)) {
+    if (!writeFileAtomically(jsonPath, toJson(graded.report), &err)) {
       std::cerr << "clgrade: " << err << "\n";
       return kOutput;
     }
     if (!writeSubmissionOutputs(out, graded.report, &err)) std::cerr << "clgrade: " << err << "\n";
-    // The whole model back from the merged report (performance included), as every renderer reads it.
-    GradeReport whole;
-    if (!readReportJson(graded.report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), &whole, &err)) {
-      std::cerr << "clgrade: the merged report " << jsonPath << " does not read back: " << err << "\n";
-      return kOutput;
-    }
-    return finish(whole, out, jsonPath, visibleOnly, args.quiet, checkCommand);
+    return finish(graded.report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
   }
 
   GradeOptions options;
@@ -174,28 +157,13 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   options.toolsDir = toolsDir;
   options.onlyTasks = args.tasks;
   options.timingLock = args.timingLock;
-  options.discardEvidence = !args.record.empty();
-  if (!args.stoppedKernel.empty())
-    options.stoppedKernels.push_back({args.stoppedKernel, args.stoppedCase,
-                                      args.stoppedStatus == "error" ? Status::Error : Status::Failed,
-                                      args.stoppedMessage});
-  options.performanceStopped = args.performanceStopped;
-  options.performanceStoppedStatus = args.stoppedStatus == "error"    ? Status::Error
-                                     : args.stoppedStatus == "failed" ? Status::Failed
-                                                                      : Status::NotMeasured;
-  for (const std::string& path : args.stoppedEvidence)
-    options.stoppedEvidence.push_back(
-        {path.find("kernel_output") != std::string::npos ? "what the kernels printed in the stopped process"
-                                                          : "the stopped grading process's messages",
-         path});
-  if (!args.progressFile.empty()) progress::setFile(args.progressFile);
   // A kernel that never ends blocks the OpenCL driver and this process with it: a watchdog ends
   // the grade with a message naming the task (the isolated grade kills the task's child instead).
   TaskWatchdog watchdog(args.limits.taskTimeout);
   options.onTaskStart = [&](const std::string& task) { watchdog.started(task); };
   std::shared_ptr<Tape> tape;
-  if (!args.record.empty() || !args.replay.empty()) {
-    tape = args.replay.empty() ? Tape::recorder(args.record, &err) : Tape::player(args.replay, &err);
+  if (!args.replay.empty()) {
+    tape = Tape::player(args.replay, &err);
     if (!tape) {
       std::cerr << "clgrade: " << err << "\n";
       return kOutput;
@@ -206,21 +174,11 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   if (!folder.problem.empty()) {
     // Nothing of the folder is read: every task is refused with the reason.
     makeDirectories(out, nullptr);
-    report.version = clgradeVersion();
-    report.mode = visibleOnly ? "check" : "grade";
-    report.kernelsDir = folder.kernelsDir;
-    report.rubricId = rubric.id;
-    report.rubricTitle = rubric.title;
-    report.rubricPath = rubric.path;
-    report.rubricSha256 = rubric.sha256;
-    report.settings = rubric.settings;
-    report.device = device.info;
-    for (const TaskRubric& tr : rubric.tasks) {
-      if (!args.tasks.empty() && std::find(args.tasks.begin(), args.tasks.end(), tr.id) == args.tasks.end()) continue;
-      report.tasks.push_back(unfinishedTask(tr, folder.kernelsDir, Status::Failed, folder.problem, "", {}));
-      report.total += report.tasks.back().points;
-      report.max += report.tasks.back().max;
-    }
+    report = reportHeader(rubric, device.info, folder.kernelsDir, visibleOnly);
+    for (const TaskRubric& tr : rubric.tasks)
+      if (args.tasks.empty() || std::find(args.tasks.begin(), args.tasks.end(), tr.id) != args.tasks.end())
+        report.tasks.push_back(unfinishedTask(tr, folder.kernelsDir, Status::Failed, folder.problem));
+    report.sumPoints();
   } else {
     try {
       report = gradeSubmission(runtime, rubric, options);
@@ -230,28 +188,15 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     }
   }
   report.sandbox = sandboxDescription(false);
-  progress::note(progress::Step::Done, "");
-  if (tape && tape->replaying() && !tape->finished()) {
+  if (tape && !tape->finished()) {
     std::cerr << "clgrade: the record does not fit this grading: " << tape->broken() << "\n";
     return kOutput;
-  }
-  if (tape && !tape->replaying()) {
-    // The runner's verdicts are thrown away: the keeper computes its own from the record.
-    tape->close();
-    return kOk;
   }
   if (!writeFileAtomically(jsonPath, toJson(report), &err)) {
     std::cerr << "clgrade: " << err << "\n";
     return kOutput;
   }
-  std::string text;
-  if (readFile(jsonPath, &text, nullptr, size_t(512) << 20)) {
-    try {
-      if (!writeSubmissionOutputs(out, nlohmann::ordered_json::parse(text), &err)) std::cerr << "clgrade: " << err << "\n";
-    } catch (const nlohmann::json::exception& e) {
-      std::cerr << "clgrade: " << e.what() << "\n";
-    }
-  }
+  if (!writeSubmissionOutputs(out, report, &err)) std::cerr << "clgrade: " << err << "\n";
   return finish(report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
 }
 
@@ -281,17 +226,7 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
       sub->add_flag("--visible-only", args->visibleOnlyFlag,
                     "the visible cases only, like check, but exit 0 whatever failed (for CI fixtures)");
     sub->add_flag("--quiet", args->quiet, "print no table");
-    sub->add_option("--record", args->record)->group("");
     sub->add_option("--replay", args->replay)->group("");
-    sub->add_option("--progress-file", args->progressFile)->group("");
-    sub->add_option("--stopped-kernel", args->stoppedKernel)->group("");
-    sub->add_option("--stopped-case", args->stoppedCase)->group("");
-    sub->add_option("--stopped-status", args->stoppedStatus)
-        ->check(CLI::IsMember({"failed", "error", "not_measured"}))
-        ->group("");
-    sub->add_option("--stopped-evidence", args->stoppedEvidence)->group("");
-    sub->add_option("--stopped-message", args->stoppedMessage)->group("");
-    sub->add_option("--performance-stopped", args->performanceStopped)->group("");
     commands->push_back({sub, [args, checkCommand] { return gradeCommand(*args, checkCommand); }});
   }
 }

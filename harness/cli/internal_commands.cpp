@@ -1,10 +1,19 @@
-// The hidden child commands grade and check start: `analyze` (a task's analysis case on Oclgrind)
-// and `hwcount` (the same case replayed through CUDA under ncu). People never call them.
+// The hidden child commands grade and check start: `run-task` (a task's runner in the sandbox: it
+// runs the kernels and records what the device hands back), `analyze` (a task's analysis case on
+// Oclgrind) and `hwcount` (the same case replayed through CUDA under ncu). People never call them.
+#include <filesystem>
+#include <iostream>
 #include <memory>
 
 #include "cli/command.h"
 #include "grading/analysis.h"
+#include "grading/grader.h"
 #include "grading/hardware.h"
+#include "grading/runner_request.h"
+#include "util/files.h"
+#include "util/progress.h"
+#include "util/subprocess.h"
+#include "util/tape.h"
 
 namespace clgrade::cli {
 namespace {
@@ -23,9 +32,50 @@ CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs*
   return sub;
 }
 
+/// A task's runner: the one task of the request graded on the device with every device step
+/// recorded; its verdicts are thrown away (the keeper replays the record and judges). Nothing goes
+/// to stdout, which holds what the kernels print.
+int runTask(const std::string& requestPath) {
+  std::string text, err;
+  RunnerRequest request;
+  if (!readFile(requestPath, &text, &err, size_t(1) << 20) || !readRunnerRequest(text, &request, &err)) {
+    std::cerr << "clgrade run-task: " << requestPath << ": " << err << "\n";
+    return kUsage;
+  }
+  Rubric rubric;
+  DeviceEntry device;
+  if (const int exit = loadRubricAndDevice(request.rubricPath, {request.task}, request.device, &rubric, &device);
+      exit != kOk)
+    return exit;
+  progress::setFile(request.progressPath);
+  GradeOptions options;
+  options.kernelsDir = request.kernelsDir;
+  options.outDir = request.outDir;
+  options.visibleOnly = request.visibleOnly;
+  options.toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
+  options.onlyTasks = {request.task};
+  options.timingLock = request.timingLock;
+  options.discardEvidence = true;
+  options.stopped = request.stopped;
+  const std::shared_ptr<Tape> tape = Tape::recorder(request.recordPath, &err);
+  if (!tape) {
+    std::cerr << "clgrade run-task: " << err << "\n";
+    return kOutput;
+  }
+  gradeSubmission(Runtime(device, tape), rubric, options);
+  progress::note(progress::Step::Done, "");
+  tape->close();
+  return kOk;
+}
+
 }  // namespace
 
 void addInternalCommands(CLI::App& app, Commands* commands) {
+  auto request = std::make_shared<std::string>();
+  CLI::App* runner = app.add_subcommand("run-task", "(internal) a task's runner: run its kernels, record the device");
+  runner->add_option("request", *request)->required();
+  runner->group("");
+  commands->push_back({runner, [request] { return runTask(*request); }});
   auto analyze = std::make_shared<ChildArgs>();
   commands->push_back({addChild(app, "analyze", "(internal) run a task's analysis case on Oclgrind", analyze.get()),
                        [analyze] {

@@ -11,7 +11,7 @@
 #include "cli/command.h"
 #include "grading/source_policy.h"
 #include "perf/sweep.h"
-#include "report/json_performance.h"
+#include "model/figures_json.h"
 #include "tasks/task.h"
 #include "util/files.h"
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "model/report.h"
+
 namespace clgrade {
 
 struct AccessCounts {
@@ -52,13 +54,6 @@ struct CounterReport {
   std::vector<KernelCounters> kernels;
   /// nullptr when the kernel never ran.
   const KernelCounters* find(const std::string& name) const;
-};
-
-/// One kernel's figures from one provider, as a report lists them side by side.
-struct CounterRow {
-  std::string kernel;
-  std::string provider;  ///< "simulated (Oclgrind, 32 banks of 4 bytes, warps of 32)", "hardware (ncu, ...)"
-  std::vector<std::pair<std::string, double>> values;  ///< in display order
 };
 
 /// The simulated counts of every kernel as rows.

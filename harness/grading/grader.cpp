@@ -10,6 +10,7 @@
 #include "grading/hardware.h"
 #include "grading/performance.h"
 #include "grading/source_policy.h"
+#include "rubric/scoring.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/progress.h"
@@ -25,19 +26,6 @@ namespace clgrade {
 std::string clgradeVersion() { return CLGRADE_VERSION; }
 
 namespace {
-
-/// Every check of the task fails with one message (missing file, refused source).
-void failEverything(const Task& task, const TaskRubric& rubric, const std::string& message, TaskReport* report) {
-  for (const CheckInfo& info : task.info().checks) {
-    CheckResult check;
-    check.id = info.id;
-    check.title = info.title;
-    check.status = Status::Failed;
-    check.message = message;
-    report->checks.push_back(check);
-  }
-  (void)rubric;
-}
 
 /// The checks that launch a stopped kernel (TaskInfo::kernelChecks), each with why it is not run.
 std::map<std::string, const StoppedKernel*> skippedChecks(const TaskInfo& info,
@@ -81,100 +69,97 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   if (loaded.present) report.sha256 = sha256Hex(loaded.fileBytes);
   for (size_t i = 0; i < loaded.included.size() && i < loaded.includedSha256.size(); ++i)
     report.includedFiles.emplace_back(loaded.included[i], loaded.includedSha256[i]);
-  report.problem = loaded.problem;
-  if (!report.problem.empty()) failEverything(task, taskRubric, report.problem, &report);
+  if (!loaded.problem.empty()) return unfinishedTask(taskRubric, options.kernelsDir, Status::Failed, loaded.problem);
 
-  if (report.problem.empty()) {
-    GradeSettings settings = rubric.settings;
-    settings.evidenceCasesPerCheck = options.evidenceCasesPerCheck;
-    TaskContext ctx(rt, info, source, evidence, inputs, settings);
-    std::map<std::string, CheckResult> checks;
-    for (const CheckInfo& ci : info.checks) {
-      checks[ci.id].id = ci.id;
-      checks[ci.id].title = ci.title;
-    }
-    const std::map<std::string, const StoppedKernel*> skipped = skippedChecks(info, options.stoppedKernels);
-    std::set<std::string> skippedIds;
-    for (const auto& [id, why] : skipped) skippedIds.insert(id);
-    ctx.skipChecks(skippedIds);
-    bool anyCase = false;
-    for (const CaseSpec& spec : taskRubric.cases) {
-      if (options.visibleOnly && !spec.visible) continue;
-      anyCase = true;
-      progress::enterCase(spec.id);
-      std::map<std::string, CaseOutcome> outcomes;
-      task.runCase(ctx, spec, &outcomes);
-      for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
-    }
-    for (const auto& [id, why] : skipped) {
-      checks[id].cases.push_back(stoppedOutcome(*why, taskRubric));
-      checks[id].cases.back().evidence = options.stoppedEvidence;
-    }
-    // What else would launch the stopped kernel again (the analysis case, the timing) is left out.
-    std::string notRun;
-    if (!skipped.empty()) notRun = "not measured: " + skipped.begin()->second->kernel + " stopped the first grading process";
-    const AnalysisFolders folders{options.toolsDir.empty() ? defaultToolsDir() : options.toolsDir, options.kernelsDir,
-                                  options.outDir};
-    if (notRun.empty()) {
-      progress::note(progress::Step::Simulator, "");
-      judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
-      progress::note(progress::Step::Hardware, "");
-      judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
-    } else {
-      for (const CheckInfo& ci : info.checks)
-        if (ci.simulated && !skipped.count(ci.id)) {
-          CaseOutcome o;
-          o.caseId = "analysis";
-          o.status = Status::NotMeasured;
-          o.message = notRun + ", so the analysis case was not run";
-          checks[ci.id].cases.push_back(o);
-        }
-    }
-    if (notRun.empty() && options.performanceStopped.empty()) {
-      progress::note(progress::Step::Performance, "");
-      judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report);
-    } else {
-      const bool fromTiming = notRun.empty();
-      const std::string why = fromTiming ? options.performanceStopped : notRun;
-      if (taskRubric.performance.present) report.performance.problem = fromTiming ? "not measured: " + why : why;
-      for (const CheckInfo& ci : info.checks) {
-        if (!ci.swept) continue;
-        CheckResult& c = checks[ci.id];
-        c.id = ci.id;
-        c.title = ci.title;
-        c.status = fromTiming ? options.performanceStoppedStatus : Status::NotMeasured;
-        c.message = !taskRubric.sweep.present ? "the rubric has no <sweep> for this task"
-                    : fromTiming && c.status == Status::NotMeasured ? "not measured: " + why
-                                                                    : why;
-        if (fromTiming && taskRubric.sweep.present) {
-          CaseOutcome o;
-          o.caseId = taskRubric.sweep.caseId;
-          o.status = c.status;
-          o.message = c.message;
-          o.evidence = options.stoppedEvidence;
-          c.cases.push_back(o);
-        }
-      }
-    }
-    for (const CheckInfo& ci : info.checks) {
-      CheckResult& c = checks[ci.id];
-      if (ci.swept) {
-        // judged by the sweep (or not_measured with its reason)
-      } else if (ci.simulated) {
-        summarize(&c);
-      } else if (!ci.notMeasuredReason.empty()) {
-        c.status = Status::NotMeasured;
-        c.message = ci.notMeasuredReason;
-      } else if (!anyCase) {
-        c.status = Status::NotMeasured;
-        c.message = "the rubric has no visible case for this task";
-      } else {
-        summarize(&c);
-      }
-      report.checks.push_back(c);
-    }
-    report.builds = ctx.builds();
+  GradeSettings settings = rubric.settings;
+  settings.evidenceCasesPerCheck = options.evidenceCasesPerCheck;
+  TaskContext ctx(rt, info, source, evidence, inputs, settings);
+  std::map<std::string, CheckResult> checks;
+  for (const CheckInfo& ci : info.checks) {
+    checks[ci.id].id = ci.id;
+    checks[ci.id].title = ci.title;
   }
+  const std::map<std::string, const StoppedKernel*> skipped = skippedChecks(info, options.stopped.kernels);
+  std::set<std::string> skippedIds;
+  for (const auto& [id, why] : skipped) skippedIds.insert(id);
+  ctx.skipChecks(skippedIds);
+  bool anyCase = false;
+  for (const CaseSpec& spec : taskRubric.cases) {
+    if (options.visibleOnly && !spec.visible) continue;
+    anyCase = true;
+    progress::enterCase(spec.id);
+    std::map<std::string, CaseOutcome> outcomes;
+    task.runCase(ctx, spec, &outcomes);
+    for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
+  }
+  for (const auto& [id, why] : skipped) {
+    checks[id].cases.push_back(stoppedOutcome(*why, taskRubric));
+    checks[id].cases.back().evidence = options.stopped.evidence;
+  }
+  // What else would launch the stopped kernel again (the analysis case, the timing) is left out.
+  std::string notRun;
+  if (!skipped.empty()) notRun = "not measured: " + skipped.begin()->second->kernel + " stopped the first grading process";
+  const AnalysisFolders folders{options.toolsDir.empty() ? defaultToolsDir() : options.toolsDir, options.kernelsDir,
+                                options.outDir};
+  if (notRun.empty()) {
+    progress::note(progress::Step::Simulator, "");
+    judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+    progress::note(progress::Step::Hardware, "");
+    judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+  } else {
+    for (const CheckInfo& ci : info.checks)
+      if (ci.simulated && !skipped.count(ci.id)) {
+        CaseOutcome o;
+        o.caseId = "analysis";
+        o.status = Status::NotMeasured;
+        o.message = notRun + ", so the analysis case was not run";
+        checks[ci.id].cases.push_back(o);
+      }
+  }
+  if (notRun.empty() && options.stopped.performanceStopped.empty()) {
+    progress::note(progress::Step::Performance, "");
+    judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report);
+  } else {
+    const bool fromTiming = notRun.empty();
+    const std::string why = fromTiming ? options.stopped.performanceStopped : notRun;
+    if (taskRubric.performance.present) report.performance.problem = fromTiming ? "not measured: " + why : why;
+    for (const CheckInfo& ci : info.checks) {
+      if (!ci.swept) continue;
+      CheckResult& c = checks[ci.id];
+      c.id = ci.id;
+      c.title = ci.title;
+      c.status = fromTiming ? options.stopped.performanceStatus : Status::NotMeasured;
+      c.message = !taskRubric.sweep.present ? "the rubric has no <sweep> for this task"
+                  : fromTiming && c.status == Status::NotMeasured ? "not measured: " + why
+                                                                  : why;
+      if (fromTiming && taskRubric.sweep.present) {
+        CaseOutcome o;
+        o.caseId = taskRubric.sweep.caseId;
+        o.status = c.status;
+        o.message = c.message;
+        o.evidence = options.stopped.evidence;
+        c.cases.push_back(o);
+      }
+    }
+  }
+  for (const CheckInfo& ci : info.checks) {
+    CheckResult& c = checks[ci.id];
+    if (ci.swept) {
+      // judged by the sweep (or not_measured with its reason)
+    } else if (ci.simulated) {
+      summarize(&c);
+    } else if (!ci.notMeasuredReason.empty()) {
+      c.status = Status::NotMeasured;
+      c.message = ci.notMeasuredReason;
+    } else if (!anyCase) {
+      c.status = Status::NotMeasured;
+      c.message = "the rubric has no visible case for this task";
+    } else {
+      summarize(&c);
+    }
+    report.checks.push_back(c);
+  }
+  report.builds = ctx.builds();
 
   std::map<std::string, CheckResult> byId;
   for (const CheckResult& c : report.checks) byId[c.id] = c;
@@ -188,19 +173,65 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
 
 }  // namespace
 
-GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const GradeOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+GradeReport reportHeader(const Rubric& rubric, const DeviceInfo& device, const std::string& kernelsDir,
+                         bool visibleOnly) {
   GradeReport report;
   report.version = clgradeVersion();
-  report.mode = options.visibleOnly ? "check" : "grade";
-  report.kernelsDir = options.kernelsDir;
+  report.mode = visibleOnly ? "check" : "grade";
+  report.kernelsDir = kernelsDir;
   report.startedAt = nowUtc();
   report.rubricId = rubric.id;
   report.rubricTitle = rubric.title;
   report.rubricPath = rubric.path;
   report.rubricSha256 = rubric.sha256;
   report.settings = rubric.settings;
-  report.device = rt.device.info;
+  report.device = device;
+  return report;
+}
+
+TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
+                          const std::string& message, const std::string& caseId,
+                          const std::vector<Evidence>& evidence) {
+  const Task* task = findTask(taskRubric.id);
+  TaskReport report;
+  report.id = taskRubric.id;
+  report.max = taskRubric.maxPoints();
+  report.problem = message;
+  if (task) {
+    report.title = task->info().title;
+    report.file = task->info().file;
+    const KernelSource source = loadKernelSource(kernelsDir, report.file);
+    report.present = source.present;
+    if (source.present) report.sha256 = sha256Hex(source.fileBytes);
+    for (size_t i = 0; i < source.included.size() && i < source.includedSha256.size(); ++i)
+      report.includedFiles.emplace_back(source.included[i], source.includedSha256[i]);
+    for (const CheckInfo& info : task->info().checks) {
+      CheckResult check;
+      check.id = info.id;
+      check.title = info.title;
+      check.status = status;
+      check.message = message;
+      CaseOutcome o;
+      o.caseId = caseId.empty() ? "(task)" : caseId;
+      o.status = status;
+      o.message = message;
+      o.evidence = evidence;
+      check.cases.push_back(o);
+      report.checks.push_back(check);
+    }
+  }
+  std::map<std::string, CheckResult> byId;
+  for (const CheckResult& c : report.checks) byId[c.id] = c;
+  for (const Criterion& criterion : taskRubric.criteria) {
+    report.criteria.push_back(scoreCriterion(criterion, byId));
+    report.points += report.criteria.back().points;
+  }
+  return report;
+}
+
+GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const GradeOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  GradeReport report = reportHeader(rubric, rt.device.info, options.kernelsDir, options.visibleOnly);
   makeDirectories(options.outDir, nullptr);
   EvidenceWriter evidence = options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir);
   InputCache own;
@@ -213,9 +244,8 @@ GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const Grade
     if (options.onTaskStart) options.onTaskStart(taskRubric.id);
     progress::note(progress::Step::Task, taskRubric.id);
     report.tasks.push_back(gradeTask(rt, rubric, taskRubric, *task, options, inputs, evidence));
-    report.total += report.tasks.back().points;
-    report.max += report.tasks.back().max;
   }
+  report.sumPoints();
   report.inputs = inputs.records();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

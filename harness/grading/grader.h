@@ -5,22 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "checks/result.h"
+#include "model/status.h"
 #include "cl/runtime.h"
-#include "report/model.h"
+#include "grading/stop_info.h"
+#include "model/report.h"
 #include "rubric/rubric.h"
 #include "tasks/inputs.h"
 
 namespace clgrade {
-
-/// A kernel that stopped an earlier grading process of the task (it hung, or the driver crashed on
-/// it): the task is graded again without launching it, so that its other checks keep their results.
-struct StoppedKernel {
-  std::string kernel;         ///< "compute_histogram_local_memory"
-  std::string caseId;         ///< the case it stopped in
-  Status status = Status::Failed;
-  std::string message;        ///< what stopped it, as the first process's report said
-};
 
 struct GradeOptions {
   std::string kernelsDir;
@@ -31,15 +23,8 @@ struct GradeOptions {
   std::string referenceKernelsDir;  ///< the instructor's kernels, timed for the ratio (empty: the source tree's)
   std::vector<std::string> onlyTasks;
   std::string timingLock;           ///< a file to flock while timing (parallel jobs on one GPU)  ///< grade only these task ids (empty: every task of the rubric)
-  std::vector<StoppedKernel> stoppedKernels;  ///< not launched again (see StoppedKernel)
-  /// Not empty: an earlier process of the task was stopped in its performance phase (why); the task
-  /// is graded again without it. The swept checks get `performanceStoppedStatus`: failed or error
-  /// when a kernel or a build of the sweep stopped it (the sweep checks correctness), not_measured
-  /// when only the timing did.
-  std::string performanceStopped;
-  Status performanceStoppedStatus = Status::NotMeasured;
-  /// Files of the stopped process (its messages, what its kernels printed), for the checks it stopped.
-  std::vector<Evidence> stoppedEvidence;
+  /// What stopped an earlier runner of the task (the rerun protocol): left out this time.
+  StopInfo stopped;
   /// Generated inputs shared with other grades of the same submission (the keeper replays its tasks
   /// one after another); null: this grade makes its own.
   InputCache* inputs = nullptr;
@@ -55,5 +40,16 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
 
 /// clgrade's version string.
 std::string clgradeVersion();
+
+/// A report with no task yet: clgrade's version, the mode, the rubric, its settings and the device.
+GradeReport reportHeader(const Rubric& rubric, const DeviceInfo& device, const std::string& kernelsDir,
+                         bool visibleOnly);
+
+/// The report entry of a task that did not finish or could not start: every check of the task with
+/// `status` and `message` (one outcome in `caseId` when known, "(task)" otherwise, with `evidence`),
+/// the criteria scored from them (0 points), the file's presence and hash as the source policy sees it.
+TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
+                          const std::string& message, const std::string& caseId = "",
+                          const std::vector<Evidence>& evidence = {});
 
 }  // namespace clgrade

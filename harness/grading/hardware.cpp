@@ -331,21 +331,6 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 
 namespace {
 
-/// A simulated check judged, where the simulator is missing, from exact per-work-item atomics:
-/// the task, the check, and the kernel whose first launch ncu profiles.
-struct AtomicsCheck {
-  const char* task;
-  const char* check;
-  const char* kernel;
-};
-const AtomicsCheck kAtomicsChecks[] = {{"histogram", "local_atomics", "compute_histogram_local_memory"}};
-
-/// Simulated checks whose rule asks only whether kernels read or write local memory, so the
-/// hardware's shared load and store counts can decide them with the task's own rule.
-bool usesAccessCounts(const std::string& task, const std::string& check) {
-  return task == "bilateral" && check == "discontinuity_local_memory";
-}
-
 /// True when a criterion of the task needs check `id` (an extra profiled run is not made for nothing).
 bool neededCheck(const TaskRubric& t, const std::string& id) {
   for (const Criterion& c : t.criteria)
@@ -368,14 +353,14 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
   CaseSpec spec;  // the analysis case: the hardware counted what it ran
   const bool haveSpec = taskRubric.analysisCase(&spec);
   if (run.outcome != HardwareRun::Outcome::Unavailable && haveSpec) {
-    for (const AtomicsCheck& a : kAtomicsChecks) {
-      if (task.info().id != a.task || !neededCheck(taskRubric, a.check)) continue;
-      const std::vector<CaseOutcome>& cases = (*checks)[a.check].cases;
+    for (const CheckInfo& ci : task.info().checks) {
+      if (ci.hardware.kind != HardwareRule::Kind::AtomicsPerWorkItem || !neededCheck(taskRubric, ci.id)) continue;
+      const std::vector<CaseOutcome>& cases = (*checks)[ci.id].cases;
       if (std::none_of(cases.begin(), cases.end(), [](const CaseOutcome& o) { return o.status == Status::NotMeasured; }))
         continue;
-      atomics[a.check] = runAtomicCounts(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report,
-                                         a.kernel);
-      const std::vector<CounterRow> atomicRows = hardwareAtomicsRows(atomics[a.check], rt.device.info.name);
+      atomics[ci.id] = runAtomicCounts(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report,
+                                       ci.hardware.kernel);
+      const std::vector<CounterRow> atomicRows = hardwareAtomicsRows(atomics[ci.id], rt.device.info.name);
       counters->insert(counters->end(), atomicRows.begin(), atomicRows.end());
     }
   }
@@ -401,21 +386,22 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
       if (run.outcome != HardwareRun::Outcome::Ran) continue;
       // No simulator here: a rule that only asks whether kernels use local memory is the task's own
       // rule, judged on the hardware's shared load and store counts.
-      if (haveSpec && usesAccessCounts(task.info().id, ci.id) && o.status == Status::NotMeasured) {
+      const HardwareRule& rule = ci.hardware;
+      if (haveSpec && rule.kind == HardwareRule::Kind::AccessCounts && o.status == Status::NotMeasured) {
         const std::string simulator = o.message;
         task.judgeSimulation(ci.id, hardwareAccessReport(run, rt.device.info.name), spec, &o);
         o.message += " (shared-memory instructions counted by ncu on " + rt.device.info.name + ")";
         if (!simulator.empty()) o.details.push_back("not simulated: " + simulator);
       }
-      // No simulator here: the hardware decides the tile-load check, with a tolerance for its noise.
-      if (ci.id == "bank_conflicts" && o.status == Status::NotMeasured) {
+      // No simulator here: the hardware decides a store-conflict check, with a tolerance for its noise.
+      if (rule.kind == HardwareRule::Kind::StoreConflicts && o.status == Status::NotMeasured) {
         for (const HardwareCounts& c : run.counts) {
-          if (c.kernel != "Convolution") continue;
+          if (c.kernel != rule.kernel) continue;
           const double perStore = c.sharedStoreInstructions > 0 ? c.sharedStoreConflicts / c.sharedStoreInstructions : 0;
           char message[200];
           if (c.sharedStoreInstructions == 0) {
             o.status = Status::Failed;
-            o.message = "Convolution stores nothing into shared (local) memory on the GPU";
+            o.message = rule.kernel + " stores nothing into shared (local) memory on the GPU";
           } else {
             std::snprintf(message, sizeof message, "%.3f bank conflicts per shared store instruction on the GPU (tolerance %.3f)",
                           perStore, rubric.settings.hardwareConflictTolerance);

@@ -6,12 +6,6 @@
 
 namespace clgrade {
 
-const KernelFigure* PerformanceReport::find(const std::string& kernel) const {
-  for (const KernelFigure& f : kernels)
-    if (f.kernel == kernel) return &f;
-  return nullptr;
-}
-
 KernelFigure figureOf(const TimedLaunch& launch, const TimingStats& time) {
   KernelFigure f;
   f.kernel = launch.kernel;
@@ -25,10 +19,6 @@ KernelFigure figureOf(const TimedLaunch& launch, const TimingStats& time) {
     f.gpixPerS = launch.pixels / (time.medianMs * 1e-3) / 1e9;
   }
   return f;
-}
-
-bool atLaunchFloor(const KernelFigure& f) {
-  return f.launchFloorMs > 0 && f.time.medianMs > 0 && f.time.medianMs <= 1.1 * f.launchFloorMs;
 }
 
 SpeedMeasure speedOf(const PerformanceReport& report, const std::vector<std::string>& kernels) {

@@ -14,12 +14,6 @@ CaseSpec sweepPoint(const CaseSpec& base, int steps, const std::array<int, 2>& g
   return spec;
 }
 
-int SweepReport::incorrect() const {
-  int n = 0;
-  for (const SweepPoint& p : points) n += !p.correct;
-  return n;
-}
-
 SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& inputs, EvidenceWriter& evidence,
                      std::vector<CaseOutcome>* failures) {
   SweepReport report;

@@ -16,27 +16,6 @@ namespace clgrade {
 /// id "steps4_32x16".
 CaseSpec sweepPoint(const CaseSpec& base, int steps, const std::array<int, 2>& group);
 
-struct SweepPoint {
-  std::string caseId;  ///< "steps4_32x16"
-  int steps = 0;
-  std::array<int, 2> group{0, 0};
-  bool correct = false;
-  std::string problem;                  ///< the first failing check's message ("horizontal: 1204 values wrong ...")
-  std::vector<KernelFigure> figures;    ///< the timed passes (at the timing size)
-};
-
-struct SweepReport {
-  bool ran = false;
-  std::string caseId;          ///< the rubric case swept
-  int width = 0, height = 0;   ///< the timing size
-  std::string note;            ///< "CPU device: indicative only"
-  std::string device;
-  KernelFigure copy;           ///< the roofline at the timing size
-  std::vector<SweepPoint> points;
-  std::string chartSvg, chartPng;  ///< relative to the report folder, once written
-  int incorrect() const;
-};
-
 struct SweepRequest {
   const Task* task = nullptr;
   CaseSpec base;

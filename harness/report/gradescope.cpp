@@ -23,6 +23,7 @@ std::string summary(const GradeReport& r) {
                     r.device.name + " (" + r.device.platform + ")\n";
   for (const TaskReport& t : r.tasks) {
     out += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) + (t.problem.empty() ? "" : " - " + t.problem) + "\n";
+    for (const std::string& note : processNotes(t)) out += "  (" + note + ")\n";
     for (const CriterionResult& c : t.criteria) {
       out += "  " + c.id + ": " + formatPoints(c.points) + "/" + formatPoints(c.max) + " " + statusName(c.status);
       if (c.overridden) out += " (overridden, measured " + formatPoints(c.originalPoints) + ")";

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "report/model.h"
+#include "model/report.h"
 #include "report/text.h"
 
 namespace clgrade {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "checks/result.h"
+#include "model/status.h"
 
 namespace clgrade {
 

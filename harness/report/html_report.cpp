@@ -316,6 +316,12 @@ void task(const TaskReport& t, size_t index, const HtmlOptions& options, std::st
   for (const auto& [file, sha] : t.includedFiles)
     out += "<p class=\"muted\">includes <code>" + esc(file) + "</code> <small>sha256 <code>" + esc(sha) + "</code></small></p>\n";
   if (!t.problem.empty()) out += "<p class=\"problem\">" + esc(t.problem) + "</p>\n";
+  for (const std::string& note : processNotes(t)) {
+    const std::string& file = t.process.kernelOutput;
+    const bool linkable = note.find(file) != std::string::npos && !file.empty() && isSafeRelativePath(file);
+    out += "<p class=\"muted\">" + esc(note) +
+           (linkable ? " <a href=\"" + esc(urlPath(file)) + "\">open</a>" : std::string()) + "</p>\n";
+  }
   for (const CriterionResult& c : t.criteria)
     if (c.overridden) out += overrideHtml(c, true) + "\n";
   whatFailed(t, options, out);

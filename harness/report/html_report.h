@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "report/model.h"
+#include "model/report.h"
 
 namespace clgrade {
 

@@ -78,6 +78,8 @@ std::string junitXml(const GradeReport& r, const JunitOptions& options) {
                                       {"max", formatPoints(t.max)},
                                       {"problem", t.problem}})
       suites += property(name, value, "      ");
+    if (t.process.recorded) suites += property("process", t.process.outcome, "      ");
+    for (const std::string& note : processNotes(t)) suites += property("process_note", note, "      ");
     suites += "    </properties>\n" + cases + "  </testsuite>\n";
   }
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";

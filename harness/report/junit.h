@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "report/model.h"
+#include "model/report.h"
 #include "report/text.h"
 
 namespace clgrade {

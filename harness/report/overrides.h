@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "report/model.h"
+#include "model/report.h"
 
 namespace clgrade {
 

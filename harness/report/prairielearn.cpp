@@ -42,6 +42,7 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
   std::string output;
   for (const TaskReport& t : r.tasks) {
     output += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) + (t.problem.empty() ? "" : " - " + t.problem) + "\n";
+    for (const std::string& note : processNotes(t)) output += "  (" + note + ")\n";
     for (const CriterionResult& c : t.criteria) {
       output += "  " + c.id + ": " + formatPoints(c.points) + "/" + formatPoints(c.max) + " " + statusName(c.status) +
                 (c.overridden ? " (overridden, measured " + formatPoints(c.originalPoints) + ")" : "") + "\n";

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "report/model.h"
+#include "model/report.h"
 #include "report/text.h"
 
 namespace clgrade {

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "report/text.h"
+
 namespace clgrade {
 namespace {
 
@@ -94,6 +96,7 @@ std::string terminalTable(const GradeReport& r, size_t width) {
 std::string failureDetails(const GradeReport& r, const std::string& reportDir, size_t detailLines) {
   std::ostringstream out;
   for (const TaskReport& t : r.tasks) {
+    for (const std::string& note : processNotes(t)) out << t.id << ": " << note << "\n\n";
     if (!t.problem.empty()) {
       out << t.id << ": " << t.problem << "\n\n";
       continue;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "report/model.h"
+#include "model/report.h"
 
 namespace clgrade {
 

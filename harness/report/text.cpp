@@ -74,14 +74,20 @@ std::string statusLabel(Status status) {
   return s;
 }
 
-bool statusFromName(const std::string& name, Status* status) {
-  for (Status s : {Status::Passed, Status::Failed, Status::NotMeasured, Status::Error}) {
-    if (name == statusName(s)) {
-      *status = s;
-      return true;
-    }
+std::vector<std::string> processNotes(const TaskReport& t) {
+  std::vector<std::string> notes;
+  if (t.rerun.ran) {
+    std::string note = "the first grading process was stopped (" + t.rerun.firstOutcome + "): " + t.rerun.firstMessage +
+                       "; a second one left out " + t.rerun.leftOut;
+    note += t.rerun.outcome.empty() ? " and finished, so the task's other checks keep their results"
+                                    : " and was stopped too (" + t.rerun.outcome + "): " + t.rerun.message;
+    notes.push_back(note);
   }
-  return false;
+  if (t.process.kernelOutputBytes > 0 && !t.process.kernelOutput.empty())
+    notes.push_back("the kernels printed " + std::to_string(t.process.kernelOutputBytes) + " bytes (" +
+                    t.process.kernelOutput +
+                    (t.process.kernelOutputTruncated ? ": the first part is kept" : std::string()) + ")");
+  return notes;
 }
 
 bool isSafeRelativePath(const std::string& path) {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "checks/result.h"
-#include "report/model.h"
+#include "model/status.h"
+#include "model/report.h"
 #include "util/markup.h"  // cleanText, htmlEscape, xmlEscape
 
 namespace clgrade {
@@ -22,8 +22,9 @@ std::string formatPoints(double points);
 /// "passed", "failed", "not measured", "error".
 std::string statusLabel(Status status);
 
-/// The inverse of statusName; false for an unknown name.
-bool statusFromName(const std::string& name, Status* status);
+/// What the task's grading processes say beyond its checks: a rerun (what stopped the first runner,
+/// what the second left out, how it ended) and what the kernels printed. Empty lines for neither.
+std::vector<std::string> processNotes(const TaskReport& task);
 
 /// A path from a report that stays inside the report folder: relative, no ".." component, no
 /// backslash or NUL byte.

@@ -11,6 +11,7 @@
 #include "tasks/separable_config.h"
 #include "tasks/technique.h"
 #include "tasks/task_context.h"
+#include "tasks/typed_task.h"
 
 namespace clgrade {
 namespace {
@@ -26,7 +27,7 @@ SeparableConfig defaults() {
   return d;
 }
 
-bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
+bool readCaseParams(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
   if (!readSeparableCase(spec, defaults(), c, err)) return false;
   if (c->input == "scene") return true;
   *err = "case '" + spec.id + "': the bilateral filter needs input=\"scene\" (normals, depth)";
@@ -131,7 +132,7 @@ void bindFilter(const Runtime& rt, cl::Kernel& k, const cl::Buffer& dst, const c
   setArg(rt, k, 6, pitch);
 }
 
-class BilateralTask : public Task {
+class BilateralTask : public TypedTask<SeparableConfig> {
  public:
   const TaskInfo& info() const override {
     static const TaskInfo info{
@@ -148,7 +149,7 @@ class BilateralTask : public Task {
          "__constant float* c_Kernel, int Width, int Height, int Pitch)"},
         {{"discontinuity", "DiscontinuityHorizontal then DiscontinuityVertical: flags equal to the CPU's", ""},
          {"discontinuity_local_memory", "the discontinuity kernels read their tile from local memory (simulated)", "",
-          true},
+          true, false, {HardwareRule::Kind::AccessCounts, ""}},
          {"filter_horizontal", "ConvHorizontal alone, on the CPU's flags, against the CPU's horizontal pass", ""},
          {"filter_vertical", "ConvVertical alone, on the CPU's flags and horizontal result, against the CPU", ""},
          {"pipeline", "all four kernels chained against the CPU's final result", ""}},
@@ -159,15 +160,12 @@ class BilateralTask : public Task {
     return info;
   }
 
-  bool validateCase(const CaseSpec& spec, std::string* err) const override {
-    SeparableConfig c;
-    return readCase(spec, &c, err);
+  bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) const override {
+    return readCaseParams(spec, c, err);
   }
 
-  void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const override {
-    SeparableConfig c;
-    std::string err;
-    readCase(spec, &c, &err);
+  void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
+           std::map<std::string, CaseOutcome>* out) const override {
     const Expected e = expectedFor(ctx.inputs(), c);
     const Scene& scene = *e.scene;
     const std::vector<int32_t>& flagsExpected = e.flags;
@@ -275,10 +273,8 @@ class BilateralTask : public Task {
     });
   }
 
-  std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const override {
-    SeparableConfig c;
-    std::string err;
-    readCase(spec, &c, &err);
+  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c) const override {
+    (void)spec;
     const Runtime& rt = ctx.runtime();
     const Scene& scene = ctx.inputs().scene(c.width, c.height);
     const std::vector<cl_float4> packed = packNormalDepth(scene);
@@ -317,18 +313,15 @@ class BilateralTask : public Task {
             {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b}};
   }
 
-  void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
-                       CaseOutcome* o) const override {
-    (void)checkId;
-    (void)spec;
+  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const SeparableConfig& c,
+                   CaseOutcome* o) const override {
+    (void)checkId, (void)spec, (void)c;
     judgeLocalReads(counters, {"DiscontinuityHorizontal", "DiscontinuityVertical"}, o);
   }
 
-  std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
-                                                                   const CaseSpec& spec) const override {
-    SeparableConfig c;
-    std::string err;
-    readCase(spec, &c, &err);
+  std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
+                                                                  const SeparableConfig& c) const override {
+    (void)spec;
     const Expected e = expectedFor(inputs, c);
     const std::string flags(reinterpret_cast<const char*>(e.flags.data()), e.flags.size() * sizeof(int32_t));
     return {{"flags", flags}, {"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};

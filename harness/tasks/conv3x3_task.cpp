@@ -8,6 +8,7 @@
 #include "tasks/params.h"
 #include "tasks/technique.h"
 #include "tasks/task_context.h"
+#include "tasks/typed_task.h"
 
 namespace clgrade {
 namespace {
@@ -19,7 +20,7 @@ struct Conv3x3Case {
   float offset = 0;
 };
 
-bool readCase(const CaseSpec& spec, Conv3x3Case* c, std::string* err) {
+bool readCaseParams(const CaseSpec& spec, Conv3x3Case* c, std::string* err) {
   ParamReader r(spec);
   c->input = r.choice("input", "photo", {"photo", "scene", "extremes"});
   c->width = r.integer("width", 780, 1, 8192);
@@ -84,7 +85,7 @@ Prepared prepare(TaskContext& ctx, const Conv3x3Case& c, const Image& gray, cons
   return p;
 }
 
-class Conv3x3Task : public Task {
+class Conv3x3Task : public TypedTask<Conv3x3Case> {
  public:
   const TaskInfo& info() const override {
     static const TaskInfo info{
@@ -95,20 +96,17 @@ class Conv3x3Task : public Task {
          "uint Height, uint Pitch)"},
         {{"output", "Convolution against the CPU reference (course rule)", ""},
          {"bank_conflicts", "tile and halo stored into local memory without bank conflicts (simulated)", "",
-          true}},
+          true, false, {HardwareRule::Kind::StoreConflicts, "Convolution"}}},
         {{"Convolution", {"output"}}}};
     return info;
   }
 
-  bool validateCase(const CaseSpec& spec, std::string* err) const override {
-    Conv3x3Case c;
-    return readCase(spec, &c, err);
+  bool readCase(const CaseSpec& spec, Conv3x3Case* c, std::string* err) const override {
+    return readCaseParams(spec, c, err);
   }
 
-  void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const override {
-    Conv3x3Case c;
-    std::string err;
-    readCase(spec, &c, &err);
+  void run(TaskContext& ctx, const CaseSpec& spec, const Conv3x3Case& c,
+           std::map<std::string, CaseOutcome>* out) const override {
     ctx.runCheck(spec, "output", out, [&](CaseOutcome& o) {
       const Runtime& rt = ctx.runtime();
       Expected e = expectedFor(ctx.inputs(), c);
@@ -132,10 +130,8 @@ class Conv3x3Task : public Task {
     });
   }
 
-  std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const override {
-    Conv3x3Case c;
-    std::string err;
-    readCase(spec, &c, &err);
+  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const Conv3x3Case& c) const override {
+    (void)spec;
     const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
     CaseOutcome notes;
     Prepared p = prepare(ctx, c, gray, ref::conv3x3Constants(c.weights, c.offset), &notes);
@@ -144,18 +140,15 @@ class Conv3x3Task : public Task {
              std::make_shared<Prepared>(p)}};
   }
 
-  void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
-                       CaseOutcome* o) const override {
-    (void)checkId;
-    (void)spec;
+  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const Conv3x3Case& c,
+                   CaseOutcome* o) const override {
+    (void)checkId, (void)spec, (void)c;
     judgeTileLoad(counters, "Convolution", o);
   }
 
-  std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
-                                                                   const CaseSpec& spec) const override {
-    Conv3x3Case c;
-    std::string err;
-    readCase(spec, &c, &err);
+  std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
+                                                                  const Conv3x3Case& c) const override {
+    (void)spec;
     return {{"output", pfmBytes(expectedFor(inputs, c).output)}};
   }
 };

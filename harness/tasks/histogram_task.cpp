@@ -6,6 +6,7 @@
 #include "tasks/params.h"
 #include "tasks/technique.h"
 #include "tasks/task_context.h"
+#include "tasks/typed_task.h"
 
 namespace clgrade {
 namespace {
@@ -16,7 +17,7 @@ struct HistogramCase {
   int bins = 64;
 };
 
-bool readCase(const CaseSpec& spec, HistogramCase* c, std::string* err) {
+bool readCaseParams(const CaseSpec& spec, HistogramCase* c, std::string* err) {
   ParamReader r(spec);
   c->input = r.choice("input", "photo", {"photo", "scene", "extremes"});
   c->width = r.integer("width", 780, 1, 8192);
@@ -52,7 +53,7 @@ void bindCount(const Runtime& rt, cl::Kernel& count, const cl::Buffer& hist, con
   if (local) setArg(rt, count, 6, cl::Local(sizeof(cl_int) * c.bins));
 }
 
-class HistogramTask : public Task {
+class HistogramTask : public TypedTask<HistogramCase> {
  public:
   const TaskInfo& info() const override {
     static const TaskInfo info{
@@ -67,20 +68,17 @@ class HistogramTask : public Task {
         {{"global", "compute_histogram: counts equal to the CPU's", ""},
          {"local", "compute_histogram_local_memory: counts equal to the CPU's", ""},
          {"local_atomics", "local atomics per group, merged with at most one global atomic per bin (simulated)", "",
-          true}},
+          true, false, {HardwareRule::Kind::AtomicsPerWorkItem, "compute_histogram_local_memory"}}},
         {{"compute_histogram", {"global"}}, {"compute_histogram_local_memory", {"local"}}}};
     return info;
   }
 
-  bool validateCase(const CaseSpec& spec, std::string* err) const override {
-    HistogramCase c;
-    return readCase(spec, &c, err);
+  bool readCase(const CaseSpec& spec, HistogramCase* c, std::string* err) const override {
+    return readCaseParams(spec, c, err);
   }
 
-  void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const override {
-    HistogramCase c;
-    std::string err;
-    readCase(spec, &c, &err);
+  void run(TaskContext& ctx, const CaseSpec& spec, const HistogramCase& c,
+           std::map<std::string, CaseOutcome>* out) const override {
     const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
     const std::vector<int32_t> expected = ref::histogram(gray, c.bins);
 
@@ -133,10 +131,8 @@ class HistogramTask : public Task {
     ctx.runCheck(spec, "local", out, [&](CaseOutcome& o) { run(o, "compute_histogram_local_memory", true); });
   }
 
-  std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const override {
-    HistogramCase c;
-    std::string err;
-    readCase(spec, &c, &err);
+  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const HistogramCase& c) const override {
+    (void)spec;
     const Runtime& rt = ctx.runtime();
     const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
     const BuildResult& program = ctx.build("");
@@ -168,20 +164,15 @@ class HistogramTask : public Task {
     return launches;
   }
 
-  void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
-                       CaseOutcome* o) const override {
-    (void)checkId;
-    HistogramCase c;
-    std::string err;
-    readCase(spec, &c, &err);
+  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const HistogramCase& c,
+                   CaseOutcome* o) const override {
+    (void)checkId, (void)spec, (void)c;
     judgeLocalHistogram(counters, "compute_histogram_local_memory", c.bins, o);
   }
 
-  std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
-                                                                   const CaseSpec& spec) const override {
-    HistogramCase c;
-    std::string err;
-    readCase(spec, &c, &err);
+  std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
+                                                                  const HistogramCase& c) const override {
+    (void)spec;
     const std::vector<int32_t> counts = ref::histogram(ref::grayscale(inputs.colour(c.input, c.width, c.height)), c.bins);
     std::string text;
     for (int32_t v : counts) text += std::to_string(v) + "\n";

@@ -6,15 +6,9 @@
 #include <vector>
 
 #include "image/generator.h"
+#include "model/report.h"
 
 namespace clgrade {
-
-/// A generated input as the report lists it, for reproducibility.
-struct InputRecord {
-  std::string name;  ///< "photo_780x575", "scene_1280x720.normals", ...
-  int width = 0, height = 0, channels = 0;
-  std::string sha256;  ///< of the PFM bytes
-};
 
 class InputCache {
  public:

@@ -8,6 +8,7 @@
 #include "tasks/channel_pass.h"
 #include "tasks/separable_config.h"
 #include "tasks/task_context.h"
+#include "tasks/typed_task.h"
 
 namespace clgrade {
 namespace {
@@ -18,7 +19,7 @@ SeparableConfig defaults() {
   return d;
 }
 
-bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
+bool readCaseParams(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
   return readSeparableCase(spec, defaults(), c, err);
 }
 
@@ -72,7 +73,7 @@ void bindPass(const Runtime& rt, cl::Kernel& k, const cl::Buffer& dst, const cl:
   setArg(rt, k, 4, pitch);
 }
 
-class SeparableTask : public Task {
+class SeparableTask : public TypedTask<SeparableConfig> {
  public:
   const TaskInfo& info() const override {
     static const TaskInfo info{
@@ -92,15 +93,12 @@ class SeparableTask : public Task {
     return info;
   }
 
-  bool validateCase(const CaseSpec& spec, std::string* err) const override {
-    SeparableConfig c;
-    return readCase(spec, &c, err);
+  bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) const override {
+    return readCaseParams(spec, c, err);
   }
 
-  void runCase(TaskContext& ctx, const CaseSpec& spec, std::map<std::string, CaseOutcome>* out) const override {
-    SeparableConfig c;
-    std::string err;
-    readCase(spec, &c, &err);
+  void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
+           std::map<std::string, CaseOutcome>* out) const override {
     const Expected e = expectedFor(ctx.inputs(), c);
     const Image& source = *e.source;
     const Image& tmpExpected = e.horizontal;
@@ -167,10 +165,8 @@ class SeparableTask : public Task {
     });
   }
 
-  std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const override {
-    SeparableConfig c;
-    std::string err;
-    readCase(spec, &c, &err);
+  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c) const override {
+    (void)spec;
     const Runtime& rt = ctx.runtime();
     const Image& source = ctx.inputs().colour(c.input, c.width, c.height);
     CaseOutcome notes;
@@ -196,11 +192,9 @@ class SeparableTask : public Task {
             {"ConvVertical", "one channel", p.v.kernel, p.v.geometry, 2 * sizeof(float) * pixels, pixels, b}};
   }
 
-  std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
-                                                                   const CaseSpec& spec) const override {
-    SeparableConfig c;
-    std::string err;
-    readCase(spec, &c, &err);
+  std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
+                                                                  const SeparableConfig& c) const override {
+    (void)spec;
     const Expected e = expectedFor(inputs, c);
     return {{"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
   }

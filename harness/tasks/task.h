@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/result.h"
+#include "model/status.h"
 #include "cl/launch.h"
 #include "counters/counters.h"
 #include "tasks/case_spec.h"
@@ -15,6 +15,19 @@
 namespace clgrade {
 
 class TaskContext;
+
+/// How a simulated check is judged from an NVIDIA GPU's own counters (ncu) where the simulator did
+/// not run; the rule lives with the task, the counting with grading/hardware.
+struct HardwareRule {
+  enum class Kind {
+    None,                ///< only the simulator can judge it
+    AccessCounts,        ///< the task's own rule (judgeSimulation) on shared load and store counts
+    StoreConflicts,      ///< `kernel`'s shared stores free of bank conflicts, within the rubric's tolerance
+    AtomicsPerWorkItem,  ///< the task's own rule on `kernel`'s atomics per work-item (one more ncu run)
+  };
+  Kind kind = Kind::None;
+  std::string kernel;  ///< StoreConflicts, AtomicsPerWorkItem: the kernel counted
+};
 
 /// A check a task offers to the rubric. A non-empty `notMeasuredReason` means clgrade cannot
 /// measure it yet: the check is reported as not_measured with that reason, never as passed.
@@ -27,6 +40,8 @@ struct CheckInfo {
   bool simulated = false;
   /// Judged by the rubric's <sweep> (the case rerun over parameter values, with a chart), not by a case.
   bool swept = false;
+  /// A simulated check: how the hardware's counters judge it without the simulator (none: they cannot).
+  HardwareRule hardware{};
 };
 
 /// One kernel launch made ready for timing: inputs uploaded, every argument set. The performance

@@ -11,6 +11,8 @@
 
 #include "checks/comparison.h"
 #include "checks/evidence.h"
+#include "model/report.h"
+#include "model/settings.h"
 #include "cl/launch.h"
 #include "cl/program.h"
 #include "tasks/device_plane.h"
@@ -18,34 +20,6 @@
 #include "tasks/task.h"
 
 namespace clgrade {
-
-/// Rubric settings that decide pass or fail beyond the comparison itself.
-struct GradeSettings {
-  CompareRule rule;
-  bool outOfBoundsWritesFail = true;  ///< writes past the buffer or below the image fail the check
-  /// Image files are written for the first N failing cases of each check (0: all). Images of
-  /// every failing case of a template submission would take hundreds of MB per student.
-  int evidenceCasesPerCheck = 1;
-  /// The bank model of the simulated counters (the plugin's CLGRADE_BANKS, ...).
-  int banks = 32, bankBytes = 4, warpSize = 32;
-  /// Longest a simulator run may take before it is killed and reported as an error.
-  double analysisTimeoutSeconds = 600;
-  /// A data race or out-of-bounds access found by the simulator fails the kernel's checks.
-  bool sanitizerFindingsFail = true;
-  /// Also track uninitialized values in the simulator (about 4 times slower).
-  bool uninitializedCheck = false;
-  /// Hardware counters are noisy: conflicts per shared store instruction up to this pass.
-  double hardwareConflictTolerance = 0.02;
-};
-
-/// One build of the task's file, as the report lists it.
-struct BuildRecord {
-  std::string options;
-  bool ok = false;
-  std::string error;
-  std::string logPath;  ///< relative to the report folder
-  std::string log;
-};
 
 /// Thrown inside a check to end it as failed with a message (a missing kernel, a failed build).
 struct CheckFailure {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "checks/result.h"
+#include "model/status.h"
 #include "counters/counters.h"
 
 namespace clgrade {

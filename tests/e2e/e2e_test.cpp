@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "grading/grader.h"
-#include "report/json_report.h"
+#include "model/report_json.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "../test_env.h"

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "image/png.h"
-#include "report/model.h"
+#include "model/report.h"
 #include "../test_env.h"
 #include "util/files.h"
 
@@ -180,6 +180,9 @@ inline GradeReport richReport() {
   sep.max = 6;
   sep.builds = {BuildRecord{"-DRESULT_STEPS=4 -cl-fast-relaxed-math", false, "CL_BUILD_PROGRAM_FAILURE",
                             "evidence/separable/build_1.log", ""}};
+  // Its runner was stopped in one kernel; a second one left that kernel out and finished.
+  sep.process = {true, "ok after a rerun", 41.5, 812.25, "evidence/separable/kernel_output.txt", 2048, true};
+  sep.rerun = {true, "timed out", "timed out after 30 s in ConvVertical", "kernel ConvVertical", "", ""};
 
   TaskReport hist;
   hist.id = "histogram";
@@ -198,6 +201,8 @@ inline GradeReport richReport() {
   local.status = Status::Failed;
   local.message = "histogram.cl not found";
   hist.criteria = {global, local};
+  hist.process.recorded = true;
+  hist.process.outcome = "refused";
 
   r.tasks = {conv, sep, hist};
   r.total = 2;

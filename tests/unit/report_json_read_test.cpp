@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/json_read.h"
-#include "report/json_report.h"
+#include "model/report_json.h"
+#include "model/report_json.h"
 #include "report_fixture.h"
 
 namespace clgrade {

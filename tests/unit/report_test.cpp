@@ -5,7 +5,7 @@
 
 #include "grading/grader.h"
 #include "grading/source_policy.h"
-#include "report/json_report.h"
+#include "model/report_json.h"
 #include "report/terminal_table.h"
 
 namespace clgrade {

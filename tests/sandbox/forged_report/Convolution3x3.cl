@@ -12,7 +12,7 @@ __constant char kScript[] =
     "\"criteria\":[{\"id\":\"output\",\"points\":5,\"max\":5,\"status\":\"passed\"}]}],\"total\":5,\"max\":5}';"
     /* whatever the grading process was told to write (its report, a record it hands back) */
     "prev=; for a in $(tr '\\000' '\\n' < /proc/$PPID/cmdline); do"
-    "  case \"$prev\" in --child-report|--record|--tape|--out) printf '%s' \"$forged\" > \"$a\" 2>/dev/null;; esac;"
+    "  case \"$prev\" in --child-report|--record|--tape|--out|run-task) printf '%s' \"$forged\" > \"$a\" 2>/dev/null;; esac;"
     "  prev=$a;"
     "done;"
     /* and every file it can write */

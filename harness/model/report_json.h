@@ -1,12 +1,16 @@
-// report.json read back into the result model: batch grading keeps one report.json per submission
-// and builds the class outputs (gradebook, summary, every per-submission format) from those files.
+// report.json, the one codec of the result model: the keeper writes it, and batch grading reads it
+// back to build the class outputs (gradebook, summary, every per-submission format) from those
+// files. Schema in reports/README.md.
 #pragma once
 
 #include <string>
 
-#include "report/model.h"
+#include "model/report.h"
 
 namespace clgrade {
+
+/// The report as JSON text (pretty-printed, stable key order).
+std::string toJson(const GradeReport& report);
 
 /// Parses what toJson writes (schema "clgrade-report/1"); toJson of the result equals the text it
 /// was read from. Keys toJson always writes may be missing (they keep the model's defaults), but a

@@ -1,6 +1,14 @@
-#include "report/model.h"
+#include "model/report.h"
 
 namespace clgrade {
+
+void GradeReport::sumPoints() {
+  total = max = 0;
+  for (const TaskReport& t : tasks) {
+    total += t.points;
+    max += t.max;
+  }
+}
 
 bool GradeReport::allMeasuredPassed() const {
   for (const TaskReport& t : tasks)

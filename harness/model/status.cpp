@@ -1,4 +1,4 @@
-#include "checks/result.h"
+#include "model/status.h"
 
 namespace clgrade {
 
@@ -14,6 +14,16 @@ const char* statusName(Status status) {
       return "error";
   }
   return "error";
+}
+
+bool statusFromName(const std::string& name, Status* status) {
+  for (Status s : {Status::Passed, Status::Failed, Status::NotMeasured, Status::Error}) {
+    if (name == statusName(s)) {
+      *status = s;
+      return true;
+    }
+  }
+  return false;
 }
 
 namespace {

@@ -1,4 +1,4 @@
-#include "report/json_performance.h"
+#include "model/figures_json.h"
 
 namespace clgrade {
 namespace {

@@ -3,8 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "perf/figures.h"
-#include "perf/sweep.h"
+#include "model/figures.h"
 
 namespace clgrade {
 

@@ -1,11 +1,10 @@
-#include "report/json_read.h"
+#include "model/report_json.h"
 
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
 
-#include "report/json_performance.h"
-#include "report/text.h"
+#include "model/figures_json.h"
 #include "util/files.h"
 
 namespace clgrade {
@@ -182,6 +181,27 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     }
     t.counters.push_back(row);
   });
+  if (const Json* v = field(j, "rerun")) {
+    if (!v->is_object()) fail(at(path, "rerun"), "expected an object");
+    const std::string p = at(path, "rerun");
+    t.rerun.ran = true;
+    read(*v, "first_outcome", p, &t.rerun.firstOutcome);
+    read(*v, "first_message", p, &t.rerun.firstMessage);
+    read(*v, "left_out", p, &t.rerun.leftOut);
+    read(*v, "outcome", p, &t.rerun.outcome);
+    read(*v, "message", p, &t.rerun.message);
+  }
+  if (const Json* v = field(j, "process")) {
+    if (!v->is_object()) fail(at(path, "process"), "expected an object");
+    const std::string p = at(path, "process");
+    t.process.recorded = true;
+    read(*v, "outcome", p, &t.process.outcome);
+    read(*v, "seconds", p, &t.process.seconds);
+    read(*v, "peak_memory_mib", p, &t.process.peakMemoryMiB);
+    read(*v, "kernel_output", p, &t.process.kernelOutput);
+    readInteger(*v, "kernel_output_bytes", p, &t.process.kernelOutputBytes);
+    read(*v, "kernel_output_truncated", p, &t.process.kernelOutputTruncated);
+  }
   // The performance blocks have their own reader (json_performance.h); it throws on a wrong type.
   for (const char* key : {"performance", "sweep"}) {
     const Json* v = field(j, key);

@@ -1,8 +1,8 @@
-#include "report/json_report.h"
+#include "model/report_json.h"
 
 #include <nlohmann/json.hpp>
 
-#include "report/json_performance.h"
+#include "model/figures_json.h"
 
 namespace clgrade {
 namespace {
@@ -66,7 +66,7 @@ std::string toJson(const GradeReport& r) {
     }
     ordered_json included = ordered_json::array();
     for (const auto& [file, sha] : t.includedFiles) included.push_back({{"file", file}, {"sha256", sha}});
-    tasks.push_back({{"id", t.id},
+    ordered_json task = {{"id", t.id},
                      {"title", t.title},
                      {"file", t.file},
                      {"present", t.present},
@@ -80,7 +80,24 @@ std::string toJson(const GradeReport& r) {
                      {"builds", builds},
                      {"counters", counters},
                      {"performance", performanceJson(t.performance)},
-                     {"sweep", sweepJson(t.sweep)}});
+                     {"sweep", sweepJson(t.sweep)}};
+    if (t.rerun.ran) {
+      task["rerun"] = {{"first_outcome", t.rerun.firstOutcome},
+                       {"first_message", t.rerun.firstMessage},
+                       {"left_out", t.rerun.leftOut}};
+      if (!t.rerun.outcome.empty()) {
+        task["rerun"]["outcome"] = t.rerun.outcome;
+        task["rerun"]["message"] = t.rerun.message;
+      }
+    }
+    if (t.process.recorded)
+      task["process"] = {{"outcome", t.process.outcome},
+                         {"seconds", t.process.seconds},
+                         {"peak_memory_mib", t.process.peakMemoryMiB},
+                         {"kernel_output", t.process.kernelOutput},
+                         {"kernel_output_bytes", t.process.kernelOutputBytes},
+                         {"kernel_output_truncated", t.process.kernelOutputTruncated}};
+    tasks.push_back(std::move(task));
   }
   ordered_json inputs = ordered_json::array();
   for (const InputRecord& i : r.inputs)

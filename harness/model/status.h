@@ -12,6 +12,8 @@ enum class Status { Passed, Failed, NotMeasured, Error };
 
 /// "passed", "failed", "not_measured", "error".
 const char* statusName(Status status);
+/// The inverse of statusName; false for another word.
+bool statusFromName(const std::string& name, Status* status);
 
 /// A file a person can open to see why (relative to the report folder).
 struct Evidence {

@@ -1,0 +1,30 @@
+// What the keeper asks of a task's runner, as one record (`clgrade run-task REQUEST`, inside the
+// sandbox): run one task of one submission on the device, record every device step, judge nothing.
+// The keeper keeps its own copy and replays the record with it; what the runner does with its copy
+// cannot change a verdict.
+#pragma once
+
+#include <string>
+
+#include "grading/stop_info.h"
+
+namespace clgrade {
+
+struct RunnerRequest {
+  std::string kernelsDir;    ///< absolute: the runner starts in its scratch folder
+  std::string rubricPath;
+  std::string task;          ///< the one task to run
+  std::string device = "auto";
+  bool visibleOnly = false;  ///< `check`: the visible cases only
+  std::string outDir;        ///< the runner's own files (its evidence is discarded)
+  std::string recordPath;    ///< where every device step goes (util/tape.h)
+  std::string progressPath;  ///< its steps, for the keeper's messages when it must be stopped
+  std::string timingLock;    ///< a file locked while timing (parallel jobs on one GPU); empty: none
+  StopInfo stopped;          ///< what stopped an earlier runner of the task: left out this time
+};
+
+/// The request as JSON text, and back (false with the reason for anything else).
+std::string runnerRequestJson(const RunnerRequest& request);
+bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::string* err);
+
+}  // namespace clgrade

@@ -1,0 +1,125 @@
+// The one result model every renderer reads (terminal table, report.json and the formats of
+// reports/README.md: report.html, Gradescope, PrairieLearn, JUnit, the class gradebook and summary).
+// Plain data with no OpenCL (a CMake check keeps it so: cmake/no_opencl): the keeper builds it,
+// one codec (model/report_json.h) writes and reads report.json, renderers format it; none scores.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/device_info.h"
+#include "model/figures.h"
+#include "model/settings.h"
+#include "model/status.h"
+
+namespace clgrade {
+
+/// What a criterion earned.
+struct CriterionResult {
+  std::string id;
+  std::string title;
+  double points = 0;
+  double max = 0;
+  Status status = Status::NotMeasured;
+  std::string message;
+  std::vector<std::string> checks;
+  std::vector<Evidence> evidence;  ///< of the failing checks' cases
+  /// An instructor's override (report/overrides.h): `points` is then the instructor's, `status` and
+  /// `message` stay what was measured.
+  bool overridden = false;
+  double originalPoints = 0;  ///< the measured points, before the override
+  std::string overrideComment;
+  std::string overrideAuthor;
+};
+
+/// One build of the task's file, as the report lists it.
+struct BuildRecord {
+  std::string options;
+  bool ok = false;
+  std::string error;
+  std::string logPath;  ///< relative to the report folder
+  std::string log;
+};
+
+/// One kernel's figures from one provider, as a report lists them side by side.
+struct CounterRow {
+  std::string kernel;
+  std::string provider;  ///< "simulated (Oclgrind, 32 banks of 4 bytes, warps of 32)", "hardware (ncu, ...)"
+  std::vector<std::pair<std::string, double>> values;  ///< in display order
+};
+
+/// A generated input as the report lists it, for reproducibility.
+struct InputRecord {
+  std::string name;  ///< "photo_780x575", "scene_1280x720.normals", ...
+  int width = 0, height = 0, channels = 0;
+  std::string sha256;  ///< of the PFM bytes
+};
+
+/// How the process that ran a task's kernels (its runner, in the sandbox) ended; isolated grades only.
+struct ProcessRecord {
+  bool recorded = false;  ///< false: the task was graded in one process (--in-process), nothing to say
+  /// "ok", "ok after a rerun", "timed out", "memory", "build time", "signal SIGSEGV", "refused", ...
+  std::string outcome;
+  double seconds = 0;
+  double peakMemoryMiB = 0;
+  std::string kernelOutput;  ///< what the kernels printed: a file relative to the report folder ("" none)
+  uint64_t kernelOutputBytes = 0;
+  bool kernelOutputTruncated = false;  ///< more than the output limit: the file holds the start
+};
+
+/// A second runner for a task whose first one was stopped in one kernel or while timing: it left
+/// that kernel (or the performance phase) out so that the other checks keep what they earn.
+struct RerunRecord {
+  bool ran = false;
+  std::string firstOutcome, firstMessage;  ///< how the first runner was stopped
+  std::string leftOut;                     ///< "kernel compute_histogram", "the performance phase"
+  /// How the rerun ended when it was stopped too (empty when it finished).
+  std::string outcome, message;
+};
+
+struct TaskReport {
+  std::string id;
+  std::string title;
+  std::string file;     ///< file name in the kernels folder
+  bool present = false; ///< the file was found and read
+  std::string sha256;   ///< of the kernel file
+  /// Files its #include directives expanded (relative to the kernels folder) -> their SHA-256.
+  std::vector<std::pair<std::string, std::string>> includedFiles;
+  std::string problem;  ///< why the task could not run at all (missing file, #include), empty otherwise
+  double points = 0;
+  double max = 0;
+  std::vector<CriterionResult> criteria;
+  std::vector<CheckResult> checks;
+  std::vector<BuildRecord> builds;
+  std::vector<CounterRow> counters;  ///< per kernel and provider (simulator, hardware), for people
+  PerformanceReport performance;     ///< the rubric's <performance> case, when it has one
+  SweepReport sweep;                 ///< the rubric's <sweep>, when it has one
+  ProcessRecord process;
+  RerunRecord rerun;
+};
+
+struct GradeReport {
+  std::string version;     ///< clgrade's
+  std::string mode;        ///< "grade" (all cases) or "check" (visible cases only)
+  /// How student code was contained while it ran: "bubblewrap: ..." or "none (...)".
+  std::string sandbox;
+  std::string kernelsDir;
+  std::string startedAt;   ///< UTC, ISO 8601
+  double seconds = 0;      ///< wall time of the whole grade
+  std::string rubricId, rubricTitle, rubricPath, rubricSha256;
+  GradeSettings settings;
+  DeviceInfo device;
+  std::vector<InputRecord> inputs;
+  std::vector<TaskReport> tasks;
+  double total = 0;
+  double max = 0;
+
+  /// The total and the maximum from the tasks.
+  void sumPoints();
+  /// True when every criterion that was measured passed (what `clgrade check` exits 0 on).
+  bool allMeasuredPassed() const;
+};
+
+}  // namespace clgrade
