@@ -263,6 +263,10 @@ void reportFrom(const Json& j, GradeReport* r) {
   read(settings, "max_squared_error", sp, &r->settings.rule.maxSquaredError);
   read(settings, "mean_squared_error", sp, &r->settings.rule.meanSquaredError);
   read(settings, "out_of_bounds_writes_fail", sp, &r->settings.outOfBoundsWritesFail);
+  std::string order = r->settings.eitherWeightOrder ? "either" : "reference";
+  read(settings, "weight_order", sp, &order);
+  if (order != "either" && order != "reference") fail(sp + ".weight_order", "expected \"either\" or \"reference\"");
+  r->settings.eitherWeightOrder = order == "either";
   read(j, "started_at", "", &r->startedAt);
   read(j, "seconds", "", &r->seconds);
 }

@@ -137,7 +137,8 @@ std::string toJson(const GradeReport& r) {
          {{"skip_last_row", r.settings.rule.skipLastRow},
           {"max_squared_error", r.settings.rule.maxSquaredError},
           {"mean_squared_error", r.settings.rule.meanSquaredError},
-          {"out_of_bounds_writes_fail", r.settings.outOfBoundsWritesFail}}}}},
+          {"out_of_bounds_writes_fail", r.settings.outOfBoundsWritesFail},
+          {"weight_order", r.settings.eitherWeightOrder ? "either" : "reference"}}}}},
       {"started_at", r.startedAt},
       {"seconds", r.seconds},
   };

@@ -28,6 +28,9 @@ struct GradeSettings {
   bool uninitializedCheck = false;
   /// Hardware counters are noisy: conflicts per shared store instruction up to this pass.
   double hardwareConflictTolerance = 0.02;
+  /// Separable passes (tasks 2 and 3) may apply their weights as k[R-k] or k[R+k] (spec section 2);
+  /// false (<settings weight_order="reference">): only the reference's k[R-k].
+  bool eitherWeightOrder = true;
 };
 
 }  // namespace clgrade

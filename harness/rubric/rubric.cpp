@@ -136,7 +136,7 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
     if (name != "skip_last_row" && name != "max_squared_error" && name != "mean_squared_error" &&
         name != "out_of_bounds_writes_fail" && name != "banks" && name != "bank_bytes" && name != "warp_size" &&
         name != "analysis_timeout" && name != "sanitizer_findings_fail" && name != "uninitialized_check" &&
-        name != "hardware_conflict_tolerance" && name.rfind("perf_", 0) != 0)
+        name != "hardware_conflict_tolerance" && name != "weight_order" && name.rfind("perf_", 0) != 0)
       problems.add(e->GetLineNum(), "unknown setting '" + name + "'");
   }
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
@@ -156,6 +156,12 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   s->sanitizerFindingsFail = readBool(e, "sanitizer_findings_fail", s->sanitizerFindingsFail, problems);
   s->uninitializedCheck = readBool(e, "uninitialized_check", s->uninitializedCheck, problems);
   s->hardwareConflictTolerance = readNumber(e, "hardware_conflict_tolerance", s->hardwareConflictTolerance, problems);
+  if (const char* order = e->Attribute("weight_order")) {
+    const std::string value = order;
+    if (value != "either" && value != "reference")
+      problems.add(e->GetLineNum(), "weight_order must be 'either' (k[R-k] or k[R+k] per pass) or 'reference' (k[R-k])");
+    s->eitherWeightOrder = value != "reference";
+  }
   if (s->banks < 1 || s->bankBytes < 1 || s->warpSize < 1)
     problems.add(e->GetLineNum(), "banks, bank_bytes and warp_size must be at least 1");
 }
@@ -246,7 +252,19 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       c.title.erase(c.title.find_last_not_of(" \t\r\n") + 1);  // the text before a <level> ends in its indentation
       std::istringstream checks(child->Attribute("checks") ? child->Attribute("checks") : "");
       std::string check;
-      while (checks >> check) c.checks.push_back(check);
+      while (checks >> check) {
+        // "output@visible": the check over the visible cases only (or @hidden).
+        const size_t at = check.find('@');
+        if (at != std::string::npos) {
+          const std::string set = check.substr(at + 1);
+          check.erase(at);
+          if (set != "visible" && set != "hidden")
+            problems.add(c.line, "criterion '" + c.id + "': '" + check + "@" + set +
+                                     "' names an unknown case set (use @visible or @hidden)");
+          c.caseSets[check] = set;
+        }
+        c.checks.push_back(check);
+      }
       if (c.checks.empty()) problems.add(c.line, "criterion '" + c.id + "' names no checks (attribute 'checks')");
       readSpeed(child, task, &c, problems);
       if (task) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct Criterion {
   std::string title;
   double points = 0;
   std::vector<std::string> checks;  ///< check ids of the task; all must pass
+  /// Checks named "id@visible" or "id@hidden": only those cases of the check count for this criterion
+  /// (a technique criterion needs correct output in the course configuration, spec section 5).
+  std::map<std::string, std::string> caseSets;
   std::vector<std::string> kernels; ///< timed kernels whose speed against the reference counts
   std::vector<SpeedLevel> levels;   ///< ascending ratio
   int line = 0;

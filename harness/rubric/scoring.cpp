@@ -33,6 +33,24 @@ void scoreSpeed(const Criterion& criterion, const SpeedMeasure* speed, Criterion
   r->status = points > 0 ? Status::Passed : Status::Failed;
 }
 
+/// `check` over its visible (or hidden) cases only, summarized again; the message says so.
+CheckResult onCaseSet(const CheckResult& check, const std::string& set) {
+  CheckResult c = check;
+  c.cases.clear();
+  const bool visible = set == "visible";
+  for (const CaseOutcome& o : check.cases)
+    if (o.visible == visible) c.cases.push_back(o);
+  if (c.cases.empty()) {
+    c.status = Status::NotMeasured;
+    c.message = "no " + set + " case ran";
+    return c;
+  }
+  c.message.clear();
+  summarize(&c);
+  c.message += " (" + set + " cases; the others count for the correctness criteria)";
+  return c;
+}
+
 }  // namespace
 
 CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::string, CheckResult>& checks,
@@ -43,6 +61,8 @@ CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::s
   r.max = criterion.points;
   r.checks = criterion.checks;
   const CheckResult* worst[4] = {nullptr, nullptr, nullptr, nullptr};  // by Status
+  std::vector<CheckResult> restricted;  // checks counted over one case set (stable: reserved)
+  restricted.reserve(criterion.checks.size());
   for (const std::string& id : criterion.checks) {
     auto it = checks.find(id);
     if (it == checks.end()) {
@@ -50,7 +70,9 @@ CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::s
       r.message = "check '" + id + "' produced no result";
       return r;
     }
-    const CheckResult& c = it->second;
+    const auto set = criterion.caseSets.find(id);
+    if (set != criterion.caseSets.end()) restricted.push_back(onCaseSet(it->second, set->second));
+    const CheckResult& c = set != criterion.caseSets.end() ? restricted.back() : it->second;
     const int s = static_cast<int>(c.status);
     if (!worst[s]) worst[s] = &c;
     for (const CaseOutcome& o : c.cases)
@@ -70,7 +92,8 @@ CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::s
   }
   r.status = Status::Passed;
   r.points = criterion.points;
-  r.message = criterion.checks.size() == 1 ? checks.at(criterion.checks[0]).message : "all checks passed";
+  r.message = criterion.checks.size() == 1 && restricted.empty() ? checks.at(criterion.checks[0]).message
+                                                                  : "all checks passed";
   return r;
 }
 

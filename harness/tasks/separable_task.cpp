@@ -9,6 +9,7 @@
 #include "tasks/separable_config.h"
 #include "tasks/task_context.h"
 #include "tasks/typed_task.h"
+#include "tasks/weight_order.h"
 
 namespace clgrade {
 namespace {
@@ -50,13 +51,16 @@ struct Passes {
   int rows = 0;
 };
 
-Passes buildPasses(TaskContext& ctx, const SeparableConfig& c, CaseOutcome* o) {
+/// Both passes built for case `c`; a pass the check launches (`launchH`, `launchV`) must take the
+/// host's group size (a pass it does not launch is not held to that here).
+Passes buildPasses(TaskContext& ctx, const SeparableConfig& c, bool launchH = true, bool launchV = true) {
   Passes p;
   const BuildResult& program = ctx.build(c.buildOptions());
   p.h.kernel = ctx.kernel(program, "ConvHorizontal");
   p.v.kernel = ctx.kernel(program, "ConvVertical");
-  const auto hGroup = ctx.groupSize(p.h.kernel, {size_t(c.hGroup[0]), size_t(c.hGroup[1])}, o);
-  const auto vGroup = ctx.groupSize(p.v.kernel, {size_t(c.vGroup[0]), size_t(c.vGroup[1])}, o);
+  const std::array<size_t, 2> h{size_t(c.hGroup[0]), size_t(c.hGroup[1])}, v{size_t(c.vGroup[0]), size_t(c.vGroup[1])};
+  const auto hGroup = launchH ? ctx.hostGroupSize(p.h.kernel, "ConvHorizontal", "H", h) : h;
+  const auto vGroup = launchV ? ctx.hostGroupSize(p.v.kernel, "ConvVertical", "V", v) : v;
   p.h.geometry = horizontalGeometry(c.width, c.height, hGroup, c.hSteps);
   p.v.geometry = verticalGeometry(c.width, c.height, vGroup, c.vSteps);
   p.rows = c.rows(hGroup, vGroup);
@@ -114,7 +118,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
 
     // One pass alone: `input` (the CPU's) in, one launch per channel, compared with `want`.
     auto runAlone = [&](CaseOutcome& o, bool horizontal, const Image& input, const Image& want) {
-      Passes both = buildPasses(ctx, c, &o);
+      Passes both = buildPasses(ctx, c, horizontal, !horizontal);
       const int rows = both.rows;
       Pass& p = horizontal ? both.h : both.v;
       const std::string name = horizontal ? "ConvHorizontal" : "ConvVertical";
@@ -126,8 +130,13 @@ class SeparableTask : public TypedTask<SeparableConfig> {
             bindPass(ctx.runtime(), k, dst, src, weights, horizontal ? c.width : c.height, pitch);
           },
           &audit);
-      ctx.judge(o, spec.id + (horizontal ? "/horizontal" : "/vertical"),
-                compareImages(want, actual, ctx.settings().rule, regions(p, horizontal)), want, actual);
+      // Either weight order is the kernel's choice (weight_order.h).
+      const std::vector<WeightOrder> orders =
+          passOrders(horizontal ? c.hWeights : c.vWeights, want, [&input, horizontal](const std::vector<float>& w) {
+            return horizontal ? ref::convolveHorizontal(input, w) : ref::convolveVertical(input, w);
+          });
+      judgeWeightOrders(ctx, o, spec.id + (horizontal ? "/horizontal" : "/vertical"), orders, actual,
+                        regions(p, horizontal));
       // The horizontal kernel gets no height: rows below the image are its to write.
       ctx.audit(o, name, audit, horizontal);
     };
@@ -136,7 +145,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     ctx.runCheck(spec, "vertical", out, [&](CaseOutcome& o) { runAlone(o, false, tmpExpected, expected); });
     ctx.runCheck(spec, "pipeline", out, [&](CaseOutcome& o) {
       const Runtime& rt = ctx.runtime();
-      Passes both = buildPasses(ctx, c, &o);
+      Passes both = buildPasses(ctx, c);
       Pass &h = both.h, &v = both.v;
       const int rows = both.rows;
       cl::Buffer hWeights = weightsBuffer(c.hWeights);
@@ -160,7 +169,11 @@ class SeparableTask : public TypedTask<SeparableConfig> {
         total.add(a);
       }
       RegionModel r{c.radius, c.radius, int(h.geometry.local[0]) * c.hSteps, int(v.geometry.local[1]) * c.vSteps};
-      ctx.judge(o, spec.id + "/pipeline", compareImages(expected, actual, ctx.settings().rule, r), expected, actual);
+      const std::vector<WeightOrder> orders =
+          pipelineOrders(c.hWeights, c.vWeights, expected, [&source](const std::vector<float>& h, const std::vector<float>& v) {
+            return ref::convolveVertical(ref::convolveHorizontal(source, h), v);
+          });
+      judgeWeightOrders(ctx, o, spec.id + "/pipeline", orders, actual, r);
       ctx.audit(o, "ConvVertical", total, false);
     });
   }
@@ -169,8 +182,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     (void)spec;
     const Runtime& rt = ctx.runtime();
     const Image& source = ctx.inputs().colour(c.input, c.width, c.height);
-    CaseOutcome notes;
-    Passes p = buildPasses(ctx, c, &notes);
+    Passes p = buildPasses(ctx, c);
     // One channel: the course launches each pass once per channel on the same geometry.
     struct Buffers {
       std::unique_ptr<DevicePlane<float>> src, tmp, dst;

@@ -83,6 +83,22 @@ std::array<size_t, 2> TaskContext::groupSize(const cl::Kernel& kernel, std::arra
   return use;
 }
 
+std::array<size_t, 2> TaskContext::hostGroupSize(const cl::Kernel& kernel, const std::string& name,
+                                                 const std::string& prefix, std::array<size_t, 2> wanted) {
+  const std::array<size_t, 3> declared = declaredGroupSize(rt_, kernel);
+  if (declared[0] == 0 || (declared[0] == wanted[0] && declared[1] == wanted[1] && declared[2] == 1)) return wanted;
+  const std::string want = std::to_string(wanted[0]) + ", " + std::to_string(wanted[1]) + ", 1";
+  throw CheckFailure{name + " declares reqd_work_group_size(" + std::to_string(declared[0]) + ", " +
+                         std::to_string(declared[1]) + ", " + std::to_string(declared[2]) + ") but this case builds it with " +
+                         prefix + "_GROUPSIZE_X=" + std::to_string(wanted[0]) + " " + prefix + "_GROUPSIZE_Y=" +
+                         std::to_string(wanted[1]) + ": the group size is the host's (-D options), so the kernel must "
+                         "declare reqd_work_group_size(" + prefix + "_GROUPSIZE_X, " + prefix + "_GROUPSIZE_Y, 1), here (" +
+                         want + ")",
+                     {"a kernel that fixes its own group size runs the hidden cases and the RESULT_STEPS sweep at a "
+                      "size the host did not ask for (spec section 8)"},
+                     {}};
+}
+
 void TaskContext::runCheck(const CaseSpec& spec, const std::string& checkId, std::map<std::string, CaseOutcome>* out,
                            const std::function<void(CaseOutcome&)>& body) {
   if (!onlyChecks_.empty() && !onlyChecks_.count(checkId)) return;

@@ -49,6 +49,11 @@ class TaskContext {
   /// The work-group size to launch with: the kernel's reqd_work_group_size when it declares one,
   /// else `wanted`. A difference is noted in `outcome` (the launch follows the kernel).
   std::array<size_t, 2> groupSize(const cl::Kernel& kernel, std::array<size_t, 2> wanted, CaseOutcome* outcome);
+  /// The host's group size `wanted`, built into the program as -D `prefix`_GROUPSIZE_X/Y (tasks 2 and 3,
+  /// spec section 8): a kernel whose reqd_work_group_size says otherwise ignores the host, and the
+  /// check fails (CheckFailure) with a message that says so.
+  std::array<size_t, 2> hostGroupSize(const cl::Kernel& kernel, const std::string& name, const std::string& prefix,
+                                      std::array<size_t, 2> wanted);
 
   /// Runs `body` as check `checkId` of `spec`: catches CheckFailure (failed), cl::Error and other
   /// exceptions (error), so one check's trouble never stops the next one.

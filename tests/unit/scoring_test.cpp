@@ -147,3 +147,62 @@ TEST(Summarize, WorstCaseDecides) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+CheckResult outputWith(Status visibleCase, Status hiddenCase) {
+  CheckResult c;
+  c.id = "output";
+  CaseOutcome v, h;
+  v.caseId = "course_edge";
+  v.status = visibleCase;
+  v.message = "visible outcome";
+  h.caseId = "box_1280x720";
+  h.visible = false;
+  h.status = hiddenCase;
+  h.message = "719 values wrong at x = 1279";
+  c.cases = {v, h};
+  summarize(&c);
+  return c;
+}
+
+// Spec section 5: a technique criterion needs the technique and correct output in the course
+// configuration (the visible cases); a failure only hidden cases show costs the correctness criteria.
+TEST(Scoring, ACaseSetQualifiedCheckCountsOnlyThoseCases) {
+  std::vector<std::string> errors;
+  Rubric rubric;
+  ASSERT_TRUE(parseRubric(R"(<rubric id="r" title="t" points="5"><task id="conv3x3">
+      <criterion id="tile_load" points="3" checks="output@visible">tile</criterion>
+      <criterion id="convolution" points="2" checks="output">all cases</criterion>
+      <case id="course_edge" visible="true" input="photo" width="100" height="37" weights="edge"/></task></rubric>)",
+                          "r.xml", &rubric, &errors))
+      << (errors.empty() ? "" : errors[0]);
+  const Criterion& tile = rubric.tasks[0].criteria[0];
+  const Criterion& convolution = rubric.tasks[0].criteria[1];
+  EXPECT_EQ(tile.checks, std::vector<std::string>{"output"});
+
+  const std::map<std::string, CheckResult> hiddenOnly{{"output", outputWith(Status::Passed, Status::Failed)}};
+  EXPECT_EQ(scoreCriterion(tile, hiddenOnly).points, 3);
+  EXPECT_EQ(scoreCriterion(convolution, hiddenOnly).points, 0);
+
+  const std::map<std::string, CheckResult> visibleToo{{"output", outputWith(Status::Failed, Status::Failed)}};
+  const CriterionResult lost = scoreCriterion(tile, visibleToo);
+  EXPECT_EQ(lost.points, 0);
+  EXPECT_NE(lost.message.find("visible cases"), std::string::npos) << lost.message;
+  EXPECT_EQ(lost.message.find("x = 1279"), std::string::npos) << lost.message;  // the hidden case is not its reason
+}
+
+TEST(Scoring, AnUnknownCaseSetIsRefused) {
+  std::vector<std::string> errors;
+  Rubric rubric;
+  EXPECT_FALSE(parseRubric(R"(<rubric id="r" title="t" points="3"><task id="conv3x3">
+      <criterion id="tile_load" points="3" checks="output@secret">tile</criterion>
+      <case id="course_edge" visible="true" input="photo" width="100" height="37" weights="edge"/></task></rubric>)",
+                           "r.xml", &rubric, &errors));
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].find("output@secret"), std::string::npos) << errors[0];
+}
+
+}  // namespace
+}  // namespace clgrade
