@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "util/files.h"
+#include "util/markup.h"
 #include "util/sha256.h"
 
 namespace fs = std::filesystem;
@@ -99,7 +100,7 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
         std::string rest = logical.substr(q);
         while (!rest.empty() && isSpace(rest.front())) rest.erase(rest.begin());
         while (!rest.empty() && isSpace(rest.back())) rest.pop_back();
-        d.spelling = "#" + name + (rest.empty() ? "" : " " + rest);
+        d.spelling = terminalText("#" + name + (rest.empty() ? "" : " " + rest));
         if (d.spelling.size() > 120) d.spelling = d.spelling.substr(0, 117) + "...";
         if (name != "include") {
           d.refusal = "#" + name + " is not OpenCL C; use #include \"file\"";
@@ -242,7 +243,8 @@ struct Expander {
       pos = end;
     };
     for (const IncludeDirective& d : directives) {
-      const std::string here = display + " line " + std::to_string(d.firstLine);
+      // Names and spellings in messages are the student's bytes: shown, never passed to a terminal raw.
+      const std::string here = terminalText(display) + " line " + std::to_string(d.firstLine);
       const std::string at = here + (where.empty() ? "" : " (included from " + where + ")") + ": " + d.spelling;
       std::string problem;
       fs::path target;
@@ -254,15 +256,16 @@ struct Expander {
         if (stack[i] == target) {
           std::string cycle;
           for (size_t j = i; j < names.size(); ++j) cycle += names[j] + " -> ";
-          return at + " is refused: an include cycle (" + cycle + relative(target) + ")";
+          return at + " is refused: an include cycle (" + terminalText(cycle + relative(target)) + ")";
         }
       std::error_code ec;
       const uintmax_t size = fs::file_size(target, ec);
       if (ec || size > limit) return at + " is refused: the file is " + (ec ? "unreadable" : mib(size)) +
                                      "; sources over " + mib(limit) + " are refused";
       std::string bytes, err;
-      if (!readFile(target.string(), &bytes, &err, limit)) return at + ": " + err;
-      if (!(problem = nulProblem(bytes, relative(target))).empty()) return at + " is refused: " + problem;
+      if (!readFile(target.string(), &bytes, &err, limit))
+        return at + ": " + terminalText(relative(target)) + " cannot be read";  // err names the grader's path
+      if (!(problem = nulProblem(bytes, terminalText(relative(target)))).empty()) return at + " is refused: " + problem;
       advance(d.firstLine, true);
       const std::string name = relative(target);
       // A header included twice is listed once.
@@ -323,7 +326,7 @@ KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& 
   std::error_code ec;
   const fs::path root = fs::canonical(kernelsDir, ec);
   if (ec || !fs::is_directory(root, ec)) {
-    s.problem = file + " is missing: the kernels folder " + kernelsDir + " does not exist";
+    s.problem = file + " is missing: the kernels folder " + terminalText(kernelsDir) + " does not exist";
     return s;
   }
   const fs::path path = root / file;
@@ -337,11 +340,11 @@ KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& 
     target = fs::canonical(path, ec);
     if (ec) {
       s.problem = file + " is a symbolic link to a file that does not exist (" +
-                  fs::read_symlink(path, ec).string() + "); submit the file itself";
+                  terminalText(fs::read_symlink(path, ec).string()) + "); submit the file itself";
       return s;
     }
     if (!inside(root, target)) {
-      s.problem = file + " is a symbolic link to " + fs::read_symlink(path, ec).string() +
+      s.problem = file + " is a symbolic link to " + terminalText(fs::read_symlink(path, ec).string()) +
                   ", outside the kernels folder; submit the file itself";
       return s;
     }
@@ -367,7 +370,7 @@ KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& 
   }
   std::string err;
   if (!readFile(target.string(), &s.fileBytes, &err, limitBytes)) {
-    s.problem = file + " cannot be read: " + err;
+    s.problem = file + " cannot be read";  // err names the grader's path, which students do not see
     return s;
   }
   s.present = true;
