@@ -42,4 +42,11 @@ SubmissionFolder resolveSubmission(const std::string& dirIn) {
   return s;
 }
 
+std::string submissionName(const std::string& dir) {
+  fs::path p = fs::path(dir).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();  // "alice/" names alice
+  if (p.filename() == "kernels" && p.has_parent_path()) p = p.parent_path();
+  return p.filename().string();
+}
+
 }  // namespace clgrade

@@ -15,4 +15,8 @@ struct SubmissionFolder {
 /// `dir`/kernels when that is a folder holding a .cl file (or `dir` holds none), else `dir`.
 SubmissionFolder resolveSubmission(const std::string& dir);
 
+/// The submission's name for default report folders: the folder's own name, or its parent's when
+/// `dir` is a kernels/ folder ("submissions/alice/kernels" and "submissions/alice" are both "alice").
+std::string submissionName(const std::string& dir);
+
 }  // namespace clgrade

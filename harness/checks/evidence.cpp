@@ -9,7 +9,26 @@
 
 namespace clgrade {
 
+namespace {
+
+/// True when `relativePath` stays inside the folder it is relative to, whatever ids it was built
+/// from: not absolute, no "..", ".", hidden or empty component, no NUL. The rubric refuses such ids
+/// already; this is the last word before a file is created.
+bool staysInside(const std::string& relativePath) {
+  if (relativePath.empty() || relativePath.find('\0') != std::string::npos) return false;
+  const std::filesystem::path p(relativePath);
+  if (p.is_absolute() || p.has_root_name()) return false;
+  for (const std::filesystem::path& part : p) {
+    const std::string s = part.string();
+    if (s.empty() || s[0] == '.') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string EvidenceWriter::prepare(const std::string& relativePath) {
+  if (!staysInside(relativePath)) return "";
   const std::filesystem::path full = std::filesystem::path(reportDir_) / relativePath;
   makeDirectories(full.parent_path().string(), nullptr);
   return full.string();
@@ -30,6 +49,7 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
   }
   if (hi <= lo) hi = lo + 1;
   const std::string e = "evidence/" + stem;
+  if (!staysInside(e)) return out;
   if (writePfm(prepare(e + "_diff.pfm"), result.difference, &err)) out.push_back({"difference image (PFM, squared error)", e + "_diff.pfm"});
   // Tone-map each channel's error into one plane: the worst channel per pixel.
   Image worst(result.difference.width, result.difference.height, 1);
@@ -53,7 +73,8 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
 Evidence EvidenceWriter::text(const std::string& relativePath, const std::string& label, const std::string& contents) {
   std::string err;
   if (discard_) return {label, ""};
-  if (!writeFileAtomically(prepare(relativePath), contents, &err)) return {label, ""};
+  const std::string full = prepare(relativePath);
+  if (full.empty() || !writeFileAtomically(full, contents, &err)) return {label, ""};
   return {label, relativePath};
 }
 

@@ -27,13 +27,15 @@ class EvidenceWriter {
   std::vector<Evidence> comparison(const std::string& stem, const Comparison& result, const Image& expected,
                                    const Image& actual, double failAt);
 
-  /// A text file (a build log, a listing); empty path if it could not be written.
+  /// A text file (a build log, a listing); empty path if it could not be written or `relativePath`
+  /// could leave the report folder.
   Evidence text(const std::string& relativePath, const std::string& label, const std::string& contents);
 
   const std::string& reportDir() const { return reportDir_; }
 
  private:
-  /// Creates the parent folders of reportDir/relativePath and returns the full path.
+  /// Creates the parent folders of reportDir/relativePath and returns the full path; "" (nothing
+  /// written) when the path could leave the report folder.
   std::string prepare(const std::string& relativePath);
   std::string reportDir_;
   bool discard_ = false;

@@ -6,6 +6,7 @@
 
 #include "cl/device_step.h"
 #include "util/progress.h"
+#include "util/redact.h"
 
 namespace clgrade {
 namespace {
@@ -59,6 +60,10 @@ BuildResult buildProgram(const Runtime& rt, const std::string& source, const std
     result.log = tape::readStr(recorded, &at);
     result.error = tape::readStr(recorded, &at);
   }
+  // The log reaches students (report.json, Gradescope): the compiler's paths are the grader's (its
+  // PoCL cache under /root/.cache or /var/cache/clgrade, its scratch folder), never theirs.
+  result.log = redactPaths(result.log);
+  result.error = redactPaths(result.error);
   return result;
 }
 

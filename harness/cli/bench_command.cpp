@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "batch/submission.h"
 #include "cl/device.h"
 #include "cli/command.h"
 #include "grading/source_policy.h"
@@ -70,7 +71,14 @@ int benchCommand(const BenchArgs& args) {
     return kNoDevice;
   }
   const Runtime rt(device);
-  const std::string dir = args.kernelsDir.empty() ? repositoryRoot() + "/reference/kernels" : args.kernelsDir;
+  // The same folder shapes as grade: the .cl files, or a submission folder with kernels/ inside.
+  const SubmissionFolder folder =
+      resolveSubmission(args.kernelsDir.empty() ? repositoryRoot() + "/reference/kernels" : args.kernelsDir);
+  if (!folder.problem.empty()) {
+    std::cerr << "clgrade: " << folder.problem << "\n";
+    return kUsage;
+  }
+  const std::string& dir = folder.kernelsDir;
   PerfSettings settings = rubric.perf;
   settings.runs = settings.cpuRuns = args.runs;
   settings.warmups = settings.cpuWarmups = args.warmups;

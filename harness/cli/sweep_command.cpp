@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "batch/submission.h"
 #include "cl/device.h"
 #include "cli/command.h"
 #include "grading/source_policy.h"
@@ -72,7 +73,13 @@ int sweepCommand(const SweepArgs& args) {
       }
     }
   std::string err;
-  const KernelSource loaded = loadKernelSource(args.kernelsDir, request.task->info().file);
+  // The same folder shapes as grade: the .cl files, or a submission folder with kernels/ inside.
+  const SubmissionFolder folder = resolveSubmission(args.kernelsDir);
+  if (!folder.problem.empty()) {
+    std::cerr << "clgrade: " << folder.problem << "\n";
+    return kUsage;
+  }
+  const KernelSource loaded = loadKernelSource(folder.kernelsDir, request.task->info().file);
   if (!loaded.problem.empty()) {
     std::cerr << "clgrade: " << loaded.problem << "\n";
     return kUsage;
@@ -86,12 +93,7 @@ int sweepCommand(const SweepArgs& args) {
     std::cerr << "clgrade: " << err << "\n";
     return kNoDevice;
   }
-  const std::string out = args.out.empty() ? "reports/sweep-" + std::filesystem::path(args.kernelsDir)
-                                                                      .lexically_normal()
-                                                                      .parent_path()
-                                                                      .filename()
-                                                                      .string()
-                                           : args.out;
+  const std::string out = args.out.empty() ? "reports/sweep-" + submissionName(args.kernelsDir) : args.out;
   makeDirectories(out, nullptr);
   const Runtime rt(device);
   InputCache inputs;

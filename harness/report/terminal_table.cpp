@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "report/text.h"
+#include "util/markup.h"
 
 namespace clgrade {
 namespace {
@@ -83,14 +84,17 @@ std::string terminalTable(const GradeReport& r, size_t width) {
   out << std::string(std::min(width, fixed + reasonWidth), '-') << "\n";
   for (const TaskReport& t : r.tasks) {
     for (const CriterionResult& c : t.criteria) {
-      out << pad(t.id, 12) << pad(c.id, 30) << pad(points(c.points) + "/" + points(c.max), 8)
-          << pad(statusName(c.status), 14) << clip(c.message, reasonWidth) << "\n";
+      // Escaped before padding, so a control character shown as \x1b keeps the columns straight.
+      out << pad(terminalText(t.id), 12) << pad(terminalText(c.id), 30) << pad(points(c.points) + "/" + points(c.max), 8)
+          << pad(statusName(c.status), 14) << clip(terminalText(c.message), reasonWidth) << "\n";
     }
   }
   out << std::string(std::min(width, fixed + reasonWidth), '-') << "\n";
   out << pad("total", 42) << points(r.total) << "/" << points(r.max) << "\n";
   out << performanceSection(r);
-  return out.str();
+  // Messages quote student text (an #include's file name, a kernel's name, a compiler log): nothing
+  // of it may drive the instructor's terminal.
+  return terminalText(out.str());
 }
 
 std::string failureDetails(const GradeReport& r, const std::string& reportDir, size_t detailLines) {
@@ -120,7 +124,7 @@ std::string failureDetails(const GradeReport& r, const std::string& reportDir, s
       out << "\n";
     }
   }
-  return out.str();
+  return terminalText(out.str());
 }
 
 }  // namespace clgrade

@@ -7,7 +7,8 @@
 
 namespace clgrade {
 
-/// The table as text; `width` caps the reason column so lines fit a terminal.
+/// The table as text; `width` caps the reason column so lines fit a terminal. Both functions return
+/// text safe to print: control characters of student text are shown as `\x1b` (terminalText).
 std::string terminalTable(const GradeReport& report, size_t width = 120);
 
 /// What went wrong, for each failed or errored check: its cases' reasons, the first details

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "util/files.h"
+#include "util/markup.h"
 #include "util/sha256.h"
 
 namespace clgrade {
@@ -80,7 +81,20 @@ bool readBool(const XMLElement* e, const char* name, bool fallback, Problems& pr
   return fallback;
 }
 
-double readNumber(const XMLElement* e, const char* name, double fallback, Problems& problems, bool required = false) {
+/// The largest number of points a criterion, and a whole rubric, may carry: far beyond any course,
+/// far below where sums lose their units or overflow.
+constexpr double kMaxPoints = 1e6;
+/// The largest image side, case size or sweep dimension a rubric may ask for.
+constexpr double kMaxSide = 65536;
+
+/// An element as messages name it: <criterion id="speed">.
+std::string element(const XMLElement* e) {
+  const char* id = e->Attribute("id");
+  return std::string("<") + e->Name() + (id ? " id=\"" + terminalText(id) + "\"" : "") + ">";
+}
+
+double readNumber(const XMLElement* e, const char* name, double fallback, Problems& problems, bool required = false,
+                  double max = 1e9) {
   const char* v = e->Attribute(name);
   if (!v) {
     if (required) problems.add(e->GetLineNum(), std::string("<") + e->Name() + "> needs the attribute '" + name + "'");
@@ -89,10 +103,42 @@ double readNumber(const XMLElement* e, const char* name, double fallback, Proble
   char* end = nullptr;
   const double d = std::strtod(v, &end);
   if (end == v || *end != '\0' || !std::isfinite(d) || d < 0) {
-    problems.add(e->GetLineNum(), std::string("attribute '") + name + "' must be a non-negative number, not '" + v + "'");
+    problems.add(e->GetLineNum(), std::string("attribute '") + name + "' must be a non-negative number, not '" +
+                                      terminalText(v) + "' (in " + element(e) + ")");
+    return fallback;
+  }
+  if (d > max) {
+    std::ostringstream m;
+    m << "attribute '" << name << "' is " << d << " (in " << element(e) << "); at most " << max << " is allowed";
+    problems.add(e->GetLineNum(), m.str());
     return fallback;
   }
   return d;
+}
+
+/// A whole number in [0, max]: counts and sizes become ints, and a double beyond an int's range
+/// converted to one is undefined behaviour.
+int readCount(const XMLElement* e, const char* name, int fallback, Problems& problems, double max,
+              bool required = false) {
+  const double d = readNumber(e, name, fallback, problems, required, max);
+  if (d != std::floor(d)) {
+    problems.add(e->GetLineNum(), std::string("attribute '") + name + "' must be a whole number (in " + element(e) + ")");
+    return fallback;
+  }
+  return static_cast<int>(d);
+}
+
+/// Why `id` cannot be an id, or "". Ids become file names (evidence/<task>/<case>_diff.png), JSON
+/// keys, CSV columns and command-line arguments: letters, digits, '_', '-' and '.', never a
+/// leading '.' or "..", so none can leave the report folder or hide a file.
+std::string idProblem(const std::string& id) {
+  if (id.size() > 64) return "is longer than 64 characters";
+  for (char c : id)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
+      return "may hold only letters, digits, '_', '-' and '.'";
+  if (id.front() == '.') return "may not start with '.'";
+  if (id.find("..") != std::string::npos) return "may not hold '..'";
+  return "";
 }
 
 std::string readId(const XMLElement* e, Problems& problems) {
@@ -101,19 +147,25 @@ std::string readId(const XMLElement* e, Problems& problems) {
     problems.add(e->GetLineNum(), std::string("<") + e->Name() + "> needs an 'id' attribute");
     return "";
   }
+  const std::string problem = idProblem(v);
+  if (!problem.empty()) {
+    problems.add(e->GetLineNum(), std::string("the id of <") + e->Name() + "> ('" + terminalText(v) + "') " + problem);
+    return terminalText(v);  // for later messages only: the rubric is refused
+  }
   return v;
 }
 
 /// Space-separated numbers of attribute `name` ("1 2 4 8").
-std::vector<double> readList(const XMLElement* e, const char* name, Problems& problems) {
+std::vector<double> readList(const XMLElement* e, const char* name, Problems& problems, double max) {
   std::vector<double> values;
   std::istringstream in(e->Attribute(name) ? e->Attribute(name) : "");
   std::string word;
   while (in >> word) {
     char* end = nullptr;
     const double d = std::strtod(word.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(d) || d <= 0)
-      problems.add(e->GetLineNum(), std::string("attribute '") + name + "': '" + word + "' is not a positive number");
+    if (*end != '\0' || !std::isfinite(d) || d <= 0 || d > max || d != std::floor(d))
+      problems.add(e->GetLineNum(), std::string("attribute '") + name + "': '" + terminalText(word) + "' is not a whole number from 1 to " +
+                                        std::to_string(int(max)) + " (in " + element(e) + ")");
     else
       values.push_back(d);
   }
@@ -121,11 +173,11 @@ std::vector<double> readList(const XMLElement* e, const char* name, Problems& pr
 }
 
 void readPerfSettings(const XMLElement* e, PerfSettings* p, Problems& problems) {
-  p->warmups = static_cast<int>(readNumber(e, "perf_warmups", p->warmups, problems));
-  p->runs = static_cast<int>(readNumber(e, "perf_runs", p->runs, problems));
+  p->warmups = readCount(e, "perf_warmups", p->warmups, problems, 10000);
+  p->runs = readCount(e, "perf_runs", p->runs, problems, 100000);
   p->maxCv = readNumber(e, "perf_max_cv", p->maxCv, problems);
   p->minTimerMultiple = readNumber(e, "perf_min_timer_multiple", p->minTimerMultiple, problems);
-  p->cpuRuns = static_cast<int>(readNumber(e, "perf_cpu_runs", p->cpuRuns, problems));
+  p->cpuRuns = readCount(e, "perf_cpu_runs", p->cpuRuns, problems, 100000);
   if (p->runs < 3 || p->cpuRuns < 1)
     problems.add(e->GetLineNum(), "perf_runs must be at least 3 (a median and a spread) and perf_cpu_runs at least 1");
 }
@@ -149,10 +201,10 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   s->rule.maxSquaredError = readNumber(e, "max_squared_error", s->rule.maxSquaredError, problems);
   s->rule.meanSquaredError = readNumber(e, "mean_squared_error", s->rule.meanSquaredError, problems);
   s->outOfBoundsWritesFail = readBool(e, "out_of_bounds_writes_fail", s->outOfBoundsWritesFail, problems);
-  s->banks = static_cast<int>(readNumber(e, "banks", s->banks, problems));
-  s->bankBytes = static_cast<int>(readNumber(e, "bank_bytes", s->bankBytes, problems));
-  s->warpSize = static_cast<int>(readNumber(e, "warp_size", s->warpSize, problems));
-  s->analysisTimeoutSeconds = readNumber(e, "analysis_timeout", s->analysisTimeoutSeconds, problems);
+  s->banks = readCount(e, "banks", s->banks, problems, 1024);
+  s->bankBytes = readCount(e, "bank_bytes", s->bankBytes, problems, 1024);
+  s->warpSize = readCount(e, "warp_size", s->warpSize, problems, 1024);
+  s->analysisTimeoutSeconds = readNumber(e, "analysis_timeout", s->analysisTimeoutSeconds, problems, false, 86400);
   s->sanitizerFindingsFail = readBool(e, "sanitizer_findings_fail", s->sanitizerFindingsFail, problems);
   s->uninitializedCheck = readBool(e, "uninitialized_check", s->uninitializedCheck, problems);
   s->hardwareConflictTolerance = readNumber(e, "hardware_conflict_tolerance", s->hardwareConflictTolerance, problems);
@@ -189,7 +241,8 @@ void readSpeed(const XMLElement* e, const Task* task, Criterion* c, Problems& pr
       problems.add(l->GetLineNum(), std::string("unexpected <") + l->Name() + "> inside <criterion> (expected <level>)");
       continue;
     }
-    SpeedLevel level{readNumber(l, "ratio", 0, problems, true), readNumber(l, "points", 0, problems, true)};
+    SpeedLevel level{readNumber(l, "ratio", 0, problems, true, 1e6),
+                     readNumber(l, "points", 0, problems, true, kMaxPoints)};
     if (level.ratio <= 0) problems.add(l->GetLineNum(), "<level ratio> must be above 0");
     if (level.points > c->points)
       problems.add(l->GetLineNum(), "<level points> cannot exceed the criterion's points");
@@ -247,7 +300,7 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       Criterion c;
       c.id = readId(child, problems);
       c.line = child->GetLineNum();
-      c.points = readNumber(child, "points", 0, problems, true);
+      c.points = readNumber(child, "points", 0, problems, true, kMaxPoints);
       c.title = child->GetText() ? child->GetText() : (child->Attribute("title") ? child->Attribute("title") : c.id);
       c.title.erase(c.title.find_last_not_of(" \t\r\n") + 1);  // the text before a <level> ends in its indentation
       std::istringstream checks(child->Attribute("checks") ? child->Attribute("checks") : "");
@@ -259,11 +312,13 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
           const std::string set = check.substr(at + 1);
           check.erase(at);
           if (set != "visible" && set != "hidden")
-            problems.add(c.line, "criterion '" + c.id + "': '" + check + "@" + set +
+            problems.add(c.line, "criterion '" + c.id + "': '" + terminalText(check + "@" + set) +
                                      "' names an unknown case set (use @visible or @hidden)");
           c.caseSets[check] = set;
         }
-        c.checks.push_back(check);
+        const std::string problem = idProblem(check);
+        if (problem.empty()) c.checks.push_back(check);
+        else problems.add(c.line, "criterion '" + c.id + "': check '" + terminalText(check) + "' " + problem);
       }
       if (c.checks.empty()) problems.add(c.line, "criterion '" + c.id + "' names no checks (attribute 'checks')");
       readSpeed(child, task, &c, problems);
@@ -298,26 +353,27 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       t->performance.present = true;
       t->performance.line = child->GetLineNum();
       t->performance.caseId = child->Attribute("case") ? child->Attribute("case") : "";
-      t->performance.width = static_cast<int>(readNumber(child, "width", 0, problems));
-      t->performance.height = static_cast<int>(readNumber(child, "height", 0, problems));
+      t->performance.width = readCount(child, "width", 0, problems, kMaxSide);
+      t->performance.height = readCount(child, "height", 0, problems, kMaxSide);
     } else if (kind == "sweep") {
       if (t->sweep.present) problems.add(child->GetLineNum(), "a task has at most one <sweep>");
       t->sweep.present = true;
       t->sweep.line = child->GetLineNum();
       t->sweep.caseId = child->Attribute("case") ? child->Attribute("case") : "";
-      for (double v : readList(child, "steps", problems)) t->sweep.steps.push_back(static_cast<int>(v));
+      for (double v : readList(child, "steps", problems, 1024)) t->sweep.steps.push_back(static_cast<int>(v));
       std::istringstream groups(child->Attribute("groups") ? child->Attribute("groups") : "");
       std::string g;
       while (groups >> g) {
         int x = 0, y = 0;
         char sep = 0, extra = 0;
-        if (std::sscanf(g.c_str(), "%d%c%d%c", &x, &sep, &y, &extra) != 3 || sep != 'x' || x < 1 || y < 1)
-          problems.add(child->GetLineNum(), "<sweep groups>: '" + g + "' is not a group size like 32x16");
+        if (g.size() > 16 || std::sscanf(g.c_str(), "%d%c%d%c", &x, &sep, &y, &extra) != 3 || sep != 'x' || x < 1 ||
+            y < 1 || x > 4096 || y > 4096)
+          problems.add(child->GetLineNum(), "<sweep groups>: '" + terminalText(g) + "' is not a group size like 32x16");
         else
           t->sweep.groups.push_back({x, y});
       }
-      t->sweep.width = static_cast<int>(readNumber(child, "width", 0, problems));
-      t->sweep.height = static_cast<int>(readNumber(child, "height", 0, problems));
+      t->sweep.width = readCount(child, "width", 0, problems, kMaxSide);
+      t->sweep.height = readCount(child, "height", 0, problems, kMaxSide);
       if (t->sweep.steps.empty() || t->sweep.groups.empty())
         problems.add(child->GetLineNum(), "<sweep> needs steps=\"1 2 ...\" and groups=\"32x16 ...\"");
     } else if (kind == "analysis") {
@@ -325,8 +381,8 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       t->analysis.present = true;
       t->analysis.line = child->GetLineNum();
       t->analysis.caseId = child->Attribute("case") ? child->Attribute("case") : "";
-      t->analysis.width = static_cast<int>(readNumber(child, "width", 0, problems, true));
-      t->analysis.height = static_cast<int>(readNumber(child, "height", 0, problems, true));
+      t->analysis.width = readCount(child, "width", 0, problems, kMaxSide, true);
+      t->analysis.height = readCount(child, "height", 0, problems, kMaxSide, true);
       if (t->analysis.width < 1 || t->analysis.height < 1)
         problems.add(child->GetLineNum(), "<analysis> needs a width and a height of at least 1");
     } else {
@@ -402,7 +458,13 @@ bool parseRubric(const std::string& text, const std::string& path, Rubric* rubri
     }
   }
   if (rubric->tasks.empty()) problems.add(root->GetLineNum(), "the rubric has no <task>");
-  const double declared = readNumber(root, "points", -1, problems);
+  // Each criterion is bounded, their sum need not be: 1e6 criteria of 1e6 points would do.
+  if (!(rubric->maxPoints() <= kMaxPoints)) {
+    std::ostringstream m;
+    m << "the criteria add up to " << rubric->maxPoints() << " points; a rubric may total at most " << kMaxPoints;
+    problems.add(root->GetLineNum(), m.str());
+  }
+  const double declared = readNumber(root, "points", -1, problems, false, kMaxPoints);
   if (declared >= 0 && std::fabs(declared - rubric->maxPoints()) > 1e-9) {
     std::ostringstream m;
     m << "the rubric declares points=\"" << declared << "\" but its criteria add up to " << rubric->maxPoints();

@@ -16,7 +16,10 @@ bool readFile(const std::string& path, std::string* out, std::string* err,
 /// to be echoed).
 bool readUntrustedFile(const std::string& path, size_t limitBytes, std::string* out);
 
-/// Writes a whole file through a temporary name and a rename, so readers never see half of it.
+/// Writes a whole file through a temporary name and a rename, so readers never see half of it: every
+/// write, the fsync, the close and the rename are checked, and on any failure (a full disk, a
+/// read-only folder) it returns false with a message naming `path` and the reason, removes the
+/// temporary file and leaves an existing file at `path` as it was. The new file is mode 0644.
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* err);
 
 /// Creates a directory and its parents; true if it exists afterwards.

@@ -19,4 +19,12 @@ std::string htmlEscape(const std::string& text);
 /// their line breaks through XML attribute normalization).
 std::string xmlEscape(const std::string& text);
 
+/// Text for a terminal: every control character that could drive it (ESC and the other C0 controls
+/// but tab and LF, DEL) shown as `\x1b`, the C1 controls U+0080..U+009F and the bidirectional
+/// overrides (which reorder what is shown) as `\u009b`, and each byte that is not valid UTF-8 (a
+/// lone 0x9b is CSI to some terminals) as `\x9b`: what a student wrote cannot set the window title,
+/// write the clipboard, clear the screen or fake a line of the grader's own output. Valid UTF-8
+/// otherwise passes unchanged.
+std::string terminalText(const std::string& text);
+
 }  // namespace clgrade

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "util/files.h"
+#include "util/markup.h"
 
 namespace clgrade::progress {
 namespace {
@@ -130,8 +131,13 @@ Position lastPosition(const std::string& path) {
   return p;
 }
 
-std::string describe(const Position& p) {
-  if (!p.valid) return "";
+std::string describe(const Position& raw) {
+  if (!raw.valid) return "";
+  // The file was written by the process that ran student code: its fields are shown, never obeyed.
+  Position p = raw;
+  p.task = terminalText(p.task);
+  p.caseId = terminalText(p.caseId);
+  p.what = terminalText(p.what);
   std::string context;
   switch (p.phase) {
     case Step::Case: context = p.caseId.empty() ? "" : " (case " + p.caseId + ")"; break;

@@ -163,6 +163,54 @@ TEST(RubricErrors, SeparableCaseAssumptionsAreChecked) {
       << errors[3];
 }
 
+// Ids become evidence file names, JSON keys and CSV columns: a case id of "../../../tmp/x" wrote
+// evidence outside the report folder, and an id with ESC reached the terminal raw.
+TEST(RubricErrors, IdsAreRestrictedToASafeCharacterSet) {
+  const auto errors = errorsOf(
+      "<rubric id=\"r..x\">\n"
+      "  <task id=\"histogram\">\n"
+      "    <criterion id=\"g/h\" points=\"1\" checks=\"global ../local\">global</criterion>\n"
+      "    <case id=\"../../../tmp/x\" visible=\"true\" width=\"64\" height=\"32\"/>\n"
+      "    <case id=\".hidden\" width=\"64\" height=\"32\"/>\n"
+      "    <case id=\"esc\x1b]0;x\a\" width=\"64\" height=\"32\"/>\n"
+      "  </task>\n"
+      "</rubric>\n");
+  ASSERT_EQ(errors.size(), 6u) << ::testing::PrintToString(errors);
+  EXPECT_EQ(errors[0], "bad.xml:1: the id of <rubric> ('r..x') may not hold '..'");
+  EXPECT_EQ(errors[1], "bad.xml:3: the id of <criterion> ('g/h') may hold only letters, digits, '_', '-' and '.'");
+  EXPECT_EQ(errors[2], "bad.xml:3: criterion 'g/h': check '../local' may hold only letters, digits, '_', '-' and '.'");
+  EXPECT_EQ(errors[3],
+            "bad.xml:4: the id of <case> ('../../../tmp/x') may hold only letters, digits, '_', '-' and '.'");
+  EXPECT_EQ(errors[4], "bad.xml:5: the id of <case> ('.hidden') may not start with '.'");
+  EXPECT_EQ(errors[5], "bad.xml:6: the id of <case> ('esc\\x1b]0;x\\x07') may hold only letters, digits, '_', '-' and '.'");
+}
+
+// Two criteria of 1e308 points each were valid, their sum was inf, and writing the report aborted.
+TEST(RubricErrors, NumbersAreFiniteAndBounded) {
+  auto withTask = [](const std::string& body, const std::string& settings = "") {
+    return errorsOf("<rubric id=\"r\">\n" + settings + "  <task id=\"histogram\">\n" + body +
+                    "    <case id=\"a\" visible=\"true\" width=\"64\" height=\"32\"/>\n  </task>\n</rubric>\n");
+  };
+  auto errors = withTask(
+      "    <criterion id=\"g\" points=\"1e308\" checks=\"global\"/>\n"
+      "    <criterion id=\"l\" points=\"1e308\" checks=\"local\"/>\n");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0], "bad.xml:3: attribute 'points' is 1e+308 (in <criterion id=\"g\">); at most 1e+06 is allowed");
+  errors = withTask(
+      "    <criterion id=\"g\" points=\"600000\" checks=\"global\"/>\n"
+      "    <criterion id=\"l\" points=\"600000\" checks=\"local\"/>\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "bad.xml:1: the criteria add up to 1.2e+06 points; a rubric may total at most 1e+06");
+  EXPECT_EQ(withTask("    <criterion id=\"g\" points=\"inf\" checks=\"global\"/>\n").size(), 1u);
+  EXPECT_EQ(withTask("    <criterion id=\"g\" points=\"nan\" checks=\"global\"/>\n").size(), 1u);
+  // Counts and sizes become ints: beyond an int's range the conversion was undefined.
+  errors = withTask("    <criterion id=\"g\" points=\"1\" checks=\"global\"/>\n",
+                    "  <settings banks=\"1e300\" perf_runs=\"4.5\"/>\n");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0], "bad.xml:2: attribute 'banks' is 1e+300 (in <settings>); at most 1024 is allowed");
+  EXPECT_EQ(errors[1], "bad.xml:2: attribute 'perf_runs' must be a whole number (in <settings>)");
+}
+
 TEST(RubricErrors, MissingFileIsAnError) {
   Rubric r;
   std::vector<std::string> errors;

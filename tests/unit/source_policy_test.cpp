@@ -106,6 +106,62 @@ TEST_F(SourcePolicy, ForbiddenIncludesAreRefusedNamingLineAndDirective) {
   }
 }
 
+// A compiler asked whether a file exists answers about the grading machine (clang-15 evaluates all
+// of these, the pasted one included): each is refused like an #include of a file outside the folder.
+TEST_F(SourcePolicy, FileProbesAreRefusedLikeAnOutsideInclude) {
+  struct Case {
+    std::string source, message;
+  };
+  const std::vector<Case> cases{
+      {"#if __has_include(\"/etc/shadow\")\n#endif\n",
+       "k.cl line 1: #if __has_include(\"/etc/shadow\") is refused: __has_include asks the compiler whether a file exists"},
+      {"int a;\n#if __has_include_next(<stdio.h>)\n#endif\n", "k.cl line 2: #if __has_include_next(<stdio.h>) is refused"},
+      {"#if __has_embed(\"/etc/shadow\")\n#endif\n", "__has_embed asks the compiler"},
+      {"#define H __has_include\n#if H(\"/etc/shadow\")\n#endif\n", "k.cl line 1: #define H __has_include is refused"},
+      {"#define H __has_\\\ninclude\n", "k.cl line 1: #define H __has_include is refused"},
+      {"#if __has_include/* c */(\"/etc/shadow\")\n#endif\n", "__has_include asks"},
+      {"#define CAT(a, b) a##b\n#if CAT(__has_, include)(\"/etc/shadow\")\n#endif\n",
+       "k.cl line 1: #define CAT(a, b) a##b is refused: token pasting (##) could build __has_include"},
+      {"#define CAT(a, b) a%:%:b\nCAT(_Prag, ma)(\"unroll\")\n", "token pasting (##) could build _Pragma"},
+      {"#pragma GCC dependency \"/etc/shadow\"\n",
+       "k.cl line 1: #pragma GCC dependency \"/etc/shadow\" is refused: a pragma naming 'dependency'"},
+      {"#pragma GCC dependency \"shadow\"\n", "a pragma naming 'dependency'"},
+      {"# /* x */ pragma \\\n GCC dependency \"a.h\"\n", "a pragma naming 'dependency'"},
+      {"#pragma include_alias(\"a.h\", \"b.h\")\n", "a pragma naming 'include_alias'"},
+      {"#pragma clang module import foo\n", "a pragma naming 'module'"},
+      {"#pragma message(\"/etc/shadow\")\n", "a pragma naming a path"},
+      {"_Pragma(\"GCC dependency \\\"/etc/shadow\\\"\")\n", "k.cl line 1: _Pragma"},
+      {"_Pragma(\n\"GCC dependency \\\"x\\\"\")\n", "a pragma naming 'dependency'"},
+      {"#define P(x) _Pragma(#x)\nP(GCC dependency \"/etc/shadow\")\n",
+       "k.cl line 1: #define P(x) _Pragma(#x) is refused: a _Pragma whose operand is not a plain string literal"},
+      {"#embed \"/etc/shadow\"\n", "#embed reads a file"},
+  };
+  for (const Case& c : cases) {
+    write("kernels/k.cl", c.source);
+    const KernelSource s = load();
+    EXPECT_NE(s.problem.find(c.message), std::string::npos) << c.source << "\n  -> " << s.problem;
+    EXPECT_NE(s.problem.find("the compiler may not look for files"), std::string::npos) << s.problem;
+    EXPECT_EQ(s.text, "") << c.source;
+    EXPECT_NE(refuseSource(c.source), "") << c.source;
+  }
+  // In an included file too, named as includes are.
+  write("kernels/probe.h", "#if __has_include(\"/etc/shadow\")\n#endif\n");
+  write("kernels/k.cl", "#include \"probe.h\"\n");
+  EXPECT_NE(load().problem.find("probe.h line 1 (included from k.cl line 1): #if __has_include"), std::string::npos)
+      << load().problem;
+}
+
+TEST_F(SourcePolicy, HarmlessPragmasAndPastingAreAccepted) {
+  const std::string text =
+      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma unroll\n#pragma unroll 4\n"
+      "#pragma GCC system_header\n_Pragma(\"unroll\")\n#define CAT(a, b) a##b\nint CAT(tile, 0);\n"
+      "// #if __has_include(\"/etc/shadow\") in a comment\nconstant char* s = \"__has_include\";\n";
+  write("kernels/k.cl", text);
+  const KernelSource s = load();
+  EXPECT_EQ(s.problem, "");
+  EXPECT_EQ(s.text, text);
+}
+
 TEST_F(SourcePolicy, IncludeInsideCommentsAndStringsIsNotADirective) {
   write("kernels/k.cl",
         "// #include \"/etc/passwd\"\n/* #include \"/etc/passwd\" */\nconstant char* s = \"#include </x>\";\n"
