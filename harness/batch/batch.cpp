@@ -18,6 +18,7 @@
 #include "grading/grader.h"
 #include "model/report_json.h"
 #include "util/files.h"
+#include "util/markup.h"
 
 namespace fs = std::filesystem;
 
@@ -124,7 +125,7 @@ class Batch {
     if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_);
     if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
     std::fprintf(stderr, "clgrade batch: %d submissions in %s, %d already graded, %zu to grade with %d job%s on %s\n",
-                 summary_.submissions, o_.submissionsDir.c_str(), summary_.alreadyDone, todo_.size(), jobs_,
+                 summary_.submissions, terminalText(o_.submissionsDir).c_str(), summary_.alreadyDone, todo_.size(), jobs_,
                  jobs_ == 1 ? "" : "s", device_.info.name.c_str());
     writeClass();
     start_ = start;
@@ -136,8 +137,8 @@ class Batch {
     const ordered_json classJson = classResults();
     std::vector<std::string> problems;
     if (!writeClassOutputs(out_.string(), classJson, &err, o_.overrides, &problems))
-      std::fprintf(stderr, "clgrade batch: class outputs: %s\n", err.c_str());
-    for (const std::string& p : problems) std::fprintf(stderr, "clgrade batch: %s\n", p.c_str());
+      std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(err).c_str());
+    for (const std::string& p : problems) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(p).c_str());
     fs::remove_all(out_ / ".partial", ec);
     summary_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     close(lockFd_);
@@ -184,7 +185,8 @@ class Batch {
         --running_;
         ++summary_.graded;
         ++summary_.notWritten;
-        std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "", name.c_str(), e.what());
+        std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "", terminalText(name).c_str(),
+                     terminalText(e.what()).c_str());
       }
     }
   }
@@ -201,7 +203,7 @@ class Batch {
     std::string err;
     bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err);
     if (written && !writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name}))
-      std::fprintf(stderr, "clgrade batch: %s: outputs: %s\n", name.c_str(), err.c_str());
+      std::fprintf(stderr, "clgrade batch: %s: outputs: %s\n", terminalText(name).c_str(), terminalText(err).c_str());
     // The marker last: a folder without it is never taken as complete.
     written = written && writeFileAtomically((partial / "batch.json").string(),
                                              dumpJson(marker(rubric_, o_, name)), &err);
@@ -228,8 +230,8 @@ class Batch {
       writeClass();
     } else {
       ++summary_.notWritten;
-      std::fprintf(stderr, "%sclgrade batch: %s: results not written: %s\n", tty_ ? "\r\033[K" : "", name.c_str(),
-                   err.c_str());
+      std::fprintf(stderr, "%sclgrade batch: %s: results not written: %s\n", tty_ ? "\r\033[K" : "",
+                   terminalText(name).c_str(), terminalText(err).c_str());
     }
     report(name, g, stoppedTasks);
   }
@@ -251,7 +253,7 @@ class Batch {
   void writeClass() {
     std::string err;
     if (!writeFileAtomically((out_ / "class.json").string(), dumpJson(classResults()), &err))
-      std::fprintf(stderr, "clgrade batch: class.json: %s\n", err.c_str());
+      std::fprintf(stderr, "clgrade batch: class.json: %s\n", terminalText(err).c_str());
   }
 
   void report(const std::string& name, const IsolatedGrade& g, int stoppedTasks) {
@@ -261,7 +263,9 @@ class Batch {
     const double eta = done ? elapsed / done * remaining : 0;
     const int total = summary_.submissions;
     const int finished = summary_.alreadyDone + done;
-    std::string line = "[" + std::to_string(finished) + "/" + std::to_string(total) + "] " + name + ": " +
+    // A folder name is the student's text: control characters shown, never obeyed (the \r and
+    // escape sequences below are clgrade's own).
+    std::string line = "[" + std::to_string(finished) + "/" + std::to_string(total) + "] " + terminalText(name) + ": " +
                        pointsText(g.report.total) + "/" + pointsText(g.report.max);
     if (stoppedTasks) {
       line += " (";

@@ -7,6 +7,7 @@
 #include "batch/batch.h"
 #include "cl/device.h"
 #include "cli/command.h"
+#include "util/markup.h"
 #include "util/subprocess.h"
 
 namespace clgrade::cli {
@@ -27,7 +28,7 @@ struct BatchArgs {
 
 int batchCommand(const BatchArgs& args) {
   if (!std::filesystem::is_directory(args.submissionsDir)) {
-    std::cerr << "clgrade: " << args.submissionsDir << " is not a folder\n";
+    std::cerr << "clgrade: " << terminalText(args.submissionsDir) << " is not a folder\n";
     return kUsage;
   }
   Rubric rubric;
@@ -46,7 +47,7 @@ int batchCommand(const BatchArgs& args) {
     std::vector<std::string> problems;
     if (!loadOverrides(args.overrides, &options.overrides, &problems)) {
       std::cerr << "clgrade: the overrides cannot be used:\n";
-      for (const std::string& p : problems) std::cerr << "  " << p << "\n";
+      for (const std::string& p : problems) std::cerr << "  " << terminalText(p) << "\n";
       return kUsage;
     }
   }
@@ -56,7 +57,7 @@ int batchCommand(const BatchArgs& args) {
   options.isolation = isolationSettings(args.limits, args.device, device, args.visibleOnly);
   const BatchSummary summary = runBatch(rubric, device, options);
   if (!summary.error.empty()) {
-    std::cerr << "clgrade batch: " << summary.error << "\n";
+    std::cerr << "clgrade batch: " << terminalText(summary.error) << "\n";
     return kUsage;
   }
   std::cout << "graded " << summary.graded << " submission(s) (" << summary.alreadyDone << " already graded, "

@@ -26,6 +26,7 @@
 #include "util/tape.h"
 #include "sandbox/sandbox.h"
 #include "util/files.h"
+#include "util/markup.h"
 #include "util/progress.h"
 #include "util/subprocess.h"
 
@@ -100,7 +101,7 @@ int finish(const GradeReport& report, const std::string& out, const std::string&
     const std::string failures = failureDetails(report, out);
     if (!failures.empty()) std::cout << "\nWhat failed:\n\n" << failures;
   }
-  std::cout << "report: " << jsonPath << "  (" << report.seconds << " s)\n";
+  std::cout << "report: " << terminalText(jsonPath) << "  (" << report.seconds << " s)\n";
   if (visibleOnly && checkCommand) {
     const bool ok = report.allMeasuredPassed();
     std::cout << (ok ? "every measured criterion passed on the visible cases (hidden cases are graded later)\n"
@@ -120,7 +121,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     return kUsage;
   }
   if (!std::filesystem::is_directory(args.kernelsDir)) {
-    std::cerr << "clgrade: " << args.kernelsDir << " is not a folder\n";
+    std::cerr << "clgrade: " << terminalText(args.kernelsDir) << " is not a folder\n";
     return kUsage;
   }
   Rubric rubric;
@@ -142,10 +143,10 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     const IsolatedGrade graded =
         gradeIsolated(rubric, device, folder.kernelsDir, out, args.tasks, settings, folder.problem);
     if (!writeFileAtomically(jsonPath, toJson(graded.report), &err)) {
-      std::cerr << "clgrade: " << err << "\n";
+      std::cerr << "clgrade: " << terminalText(err) << "\n";
       return kOutput;
     }
-    if (!writeSubmissionOutputs(out, graded.report, &err)) std::cerr << "clgrade: " << err << "\n";
+    if (!writeSubmissionOutputs(out, graded.report, &err)) std::cerr << "clgrade: " << terminalText(err) << "\n";
     return finish(graded.report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
   }
 
@@ -165,7 +166,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   if (!args.replay.empty()) {
     tape = Tape::player(args.replay, &err);
     if (!tape) {
-      std::cerr << "clgrade: " << err << "\n";
+      std::cerr << "clgrade: " << terminalText(err) << "\n";
       return kOutput;
     }
   }
@@ -183,20 +184,20 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     try {
       report = gradeSubmission(runtime, rubric, options);
     } catch (const TapeMismatch& e) {
-      std::cerr << "clgrade: " << e.what() << "\n";
+      std::cerr << "clgrade: " << terminalText(e.what()) << "\n";
       return kOutput;
     }
   }
   report.sandbox = sandboxDescription(false);
   if (tape && !tape->finished()) {
-    std::cerr << "clgrade: the record does not fit this grading: " << tape->broken() << "\n";
+    std::cerr << "clgrade: the record does not fit this grading: " << terminalText(tape->broken()) << "\n";
     return kOutput;
   }
   if (!writeFileAtomically(jsonPath, toJson(report), &err)) {
-    std::cerr << "clgrade: " << err << "\n";
+    std::cerr << "clgrade: " << terminalText(err) << "\n";
     return kOutput;
   }
-  if (!writeSubmissionOutputs(out, report, &err)) std::cerr << "clgrade: " << err << "\n";
+  if (!writeSubmissionOutputs(out, report, &err)) std::cerr << "clgrade: " << terminalText(err) << "\n";
   return finish(report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
 }
 

@@ -181,10 +181,14 @@ TEST(Sandbox, ForgedSimulatorCountersEarnNoTechniquePoints) {
   const json report = grade("forged_counters", out);
   const json& task = report["tasks"][0];
   for (const json& check : task["checks"]) {
-    if (check["id"] == "output") EXPECT_EQ(check["status"], "passed") << check.dump();
+    if (check["id"] == "output") {
+      EXPECT_EQ(check["status"], "passed") << check.dump();
+    }
     // Judged from Oclgrind's own run in a sandbox the kernel's processes never see (Oclgrind cannot
     // even run this file's inline assembly); the counters the kernel wrote everywhere are never read.
-    if (check["id"] == "bank_conflicts") EXPECT_EQ(check["status"], "failed") << check.dump();
+    if (check["id"] == "bank_conflicts") {
+      EXPECT_EQ(check["status"], "failed") << check.dump();
+    }
   }
   EXPECT_LT(task["points"].get<double>(), task["max"].get<double>());
 }
