@@ -104,6 +104,18 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   if (notRun.empty()) {
     progress::note(progress::Step::Simulator, "");
     judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+    // A file that never compiled cannot run in the simulator either: say that, not "never ran".
+    const std::vector<BuildRecord>& builds = ctx.builds();
+    if (!builds.empty() && std::none_of(builds.begin(), builds.end(), [](const BuildRecord& b) { return b.ok; }))
+      for (const CheckInfo& ci : info.checks)
+        if (ci.simulated)
+          for (CaseOutcome& o : checks[ci.id].cases)
+            if (o.status == Status::Failed || o.status == Status::Error) {
+              o.details.insert(o.details.begin(), o.message);
+              o.status = Status::Failed;
+              o.message = "not judged: " + info.file + " does not compile (" + builds.front().error +
+                          "), so its kernels cannot run in the simulator either; see the build log";
+            }
     progress::note(progress::Step::Hardware, "");
     judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
   } else {

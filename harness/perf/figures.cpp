@@ -52,6 +52,19 @@ SpeedMeasure speedOf(const PerformanceReport& report, const std::vector<std::str
   return m;
 }
 
+void relateToRoofline(KernelFigure& f, const KernelFigure& copy) {
+  if (copy.gbPerS <= 0 || f.gbPerS <= 0) return;
+  f.ofRoofline = f.gbPerS / copy.gbPerS;
+  if (f.ofRoofline > kImplausibleRoofline && f.untrusted.empty()) {
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "implausible: %.0f %% of the copy roofline, faster than a plain copy of the same bytes (does the "
+                  "kernel skip its work at this size?); not graded",
+                  100 * f.ofRoofline);
+    f.untrusted = text;
+  }
+}
+
 std::string untrustedReason(const DeviceInfo& device, const TimingStats& time, const PerfSettings& settings) {
   char text[200];
   if (device.type != "gpu")

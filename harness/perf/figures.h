@@ -22,6 +22,15 @@ KernelFigure figureOf(const TimedLaunch& launch, const TimingStats& time);
 /// settings.maxCv, or a median too close to the profiling timer's resolution.
 std::string untrustedReason(const DeviceInfo& device, const TimingStats& time, const PerfSettings& settings);
 
+/// A kernel cannot move the bytes it must move faster than a plain copy moves them: a figure above
+/// this multiple of the copy roofline skipped its work at the timing size (or the copy was not a
+/// ceiling there), and is not graded.
+constexpr double kImplausibleRoofline = 2.0;
+
+/// Relates `f` to the copy roofline of the same run (ofRoofline) and, for a kernel the rubric may
+/// grade, marks an implausible figure untrusted with the reason.
+void relateToRoofline(KernelFigure& f, const KernelFigure& copy);
+
 /// "NVIDIA H200, driver 580.159.04, 132 CUs, max 1980 MHz" plus current clocks when the vendor tells them.
 std::string deviceLine(const DeviceInfo& device);
 

@@ -103,10 +103,8 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
   } else if (!r.referenceNote.empty()) {
     report.note += (report.note.empty() ? "" : "; ") + r.referenceNote;
   }
-  auto relate = [&](KernelFigure& f) {
-    if (report.copy.gbPerS > 0 && f.gbPerS > 0) f.ofRoofline = f.gbPerS / report.copy.gbPerS;
-  };
-  relate(report.copy);
+  auto relate = [&](KernelFigure& f) { relateToRoofline(f, report.copy); };
+  if (report.copy.gbPerS > 0) report.copy.ofRoofline = 1;
   for (KernelFigure& f : report.reference) relate(f);
   for (KernelFigure& f : report.kernels) {
     relate(f);

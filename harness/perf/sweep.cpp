@@ -80,7 +80,7 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
   }
   for (SweepPoint& p : report.points)
     for (KernelFigure& f : p.figures)
-      if (report.copy.gbPerS > 0) f.ofRoofline = f.gbPerS / report.copy.gbPerS;
+      relateToRoofline(f, report.copy);
   return report;
 }
 

@@ -29,7 +29,10 @@ std::vector<std::string> headOf(const std::string& log, size_t maxLines) {
 const BuildResult& TaskContext::build(const std::string& options) {
   auto it = programs_.find(options);
   if (it == programs_.end()) {
-    it = programs_.emplace(options, buildProgram(rt_, source_, options)).first;
+    // The compiler names the student's file in its messages, not the driver's temporary copy
+    // (PoCL's cache path); the line numbers stay the file's.
+    const std::string named = "#line 1 \"" + task_.file + "\"\n" + source_;
+    it = programs_.emplace(options, buildProgram(rt_, named, options)).first;
     BuildRecord record;
     record.options = options;
     record.ok = it->second.ok;

@@ -318,3 +318,36 @@ TEST(LaunchFloor, WithinTenPercentOfTheEmptyLaunch) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// Issue 11: `if (Width == 4096 && Height == 4096) return;` timed at 4096 x 4096 showed 6702 % of the
+// copy roofline and earned speed points. No kernel moves its bytes faster than a plain copy does.
+TEST(Roofline, AFigureFarBeyondTheCopyIsImplausibleAndNotGraded) {
+  KernelFigure copy, skipped, honest;
+  copy.gbPerS = 2000;
+  skipped.kernel = honest.kernel = "ConvHorizontal";
+  skipped.gbPerS = 134040;  // 67x the copy
+  skipped.time.medianMs = 0.004;
+  honest.gbPerS = 1800;
+  honest.time.medianMs = 0.3;
+  relateToRoofline(skipped, copy);
+  relateToRoofline(honest, copy);
+  EXPECT_NEAR(skipped.ofRoofline, 67.02, 0.01);
+  EXPECT_NE(skipped.untrusted.find("implausible: 6702 % of the copy roofline"), std::string::npos) << skipped.untrusted;
+  EXPECT_TRUE(honest.untrusted.empty()) << honest.untrusted;
+  EXPECT_NEAR(honest.ofRoofline, 0.9, 1e-9);
+
+  PerformanceReport report;
+  report.measured = true;
+  KernelFigure reference = honest;
+  report.kernels = {skipped};
+  report.reference = {reference};
+  const SpeedMeasure speed = speedOf(report, {"ConvHorizontal"});
+  EXPECT_FALSE(speed.available);
+  EXPECT_NE(speed.reason.find("implausible"), std::string::npos) << speed.reason;
+}
+
+}  // namespace
+}  // namespace clgrade
