@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "batch/outputs.h"
@@ -19,6 +20,7 @@
 #include "model/report_json.h"
 #include "util/files.h"
 #include "util/markup.h"
+#include "util/sha256.h"
 
 namespace fs = std::filesystem;
 
@@ -83,6 +85,28 @@ ordered_json marker(const Rubric& rubric, const BatchOptions& o, const std::stri
           {"tasks", o.onlyTasks}};
 }
 
+/// The files a batch writes beside the submissions' report folders: a submission of one of these
+/// names would shadow them (its report folder is out/<name>).
+const std::set<std::string>& classFileNames() {
+  static const std::set<std::string> names{"class.json", "gradebook.csv", "summary.html"};
+  return names;
+}
+
+/// Where a submission is staged while it is graded: .partial/<id>, an id from its name that no
+/// other name shares or extends (hex digits only, so "x" + ".old" can never be another's), and that
+/// fits NAME_MAX whatever the name's length.
+std::string stagingId(const std::string& name) { return sha256Hex(name).substr(0, 32); }
+
+/// Whether `inner` is `outer` or lies inside it (both as the file system resolves them).
+bool isInside(const fs::path& inner, const fs::path& outer) {
+  std::error_code ec;
+  const fs::path a = fs::weakly_canonical(inner, ec), b = fs::weakly_canonical(outer, ec);
+  auto i = a.begin(), j = b.begin();
+  for (; j != b.end() && !j->empty(); ++i, ++j)
+    if (i == a.end() || *i != *j) return false;
+  return true;
+}
+
 class Batch {
  public:
   Batch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options)
@@ -93,6 +117,13 @@ class Batch {
     std::error_code ec;
     if (!fs::is_directory(o_.submissionsDir, ec)) {
       summary_.error = o_.submissionsDir + " is not a folder";
+      return summary_;
+    }
+    // Reports inside the submissions folder would become a submission of the next batch (and the
+    // folder holding them would be skipped): refused, with where to put them instead.
+    if (isInside(o_.outDir, o_.submissionsDir)) {
+      summary_.error = "the output folder " + o_.outDir + " is inside the submissions folder " + o_.submissionsDir +
+                       ": choose one outside it";
       return summary_;
     }
     std::string err;
@@ -193,7 +224,17 @@ class Batch {
 
   void gradeOne(const std::string& name) {
     std::error_code ec;
-    const fs::path partial = out_ / ".partial" / name;
+    if (classFileNames().count(name)) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --running_;
+      ++summary_.graded;
+      ++summary_.notWritten;
+      std::fprintf(stderr, "%sclgrade batch: %s: not graded: a submission folder may not be named like a class file "
+                   "(class.json, gradebook.csv, summary.html are written into the output folder): rename it\n",
+                   tty_ ? "\r\033[K" : "", terminalText(name).c_str());
+      return;
+    }
+    const fs::path partial = out_ / ".partial" / stagingId(name);
     const fs::path final = out_ / name;
     fs::remove_all(partial, ec);
     fs::create_directories(partial, ec);
@@ -208,7 +249,7 @@ class Batch {
     written = written && writeFileAtomically((partial / "batch.json").string(),
                                              dumpJson(marker(rubric_, o_, name)), &err);
     if (written) {
-      const fs::path old = out_ / ".partial" / (name + ".old");
+      const fs::path old = out_ / ".partial" / (stagingId(name) + "-old");
       fs::remove_all(old, ec);
       if (fs::exists(fs::symlink_status(final, ec))) fs::rename(final, old, ec);
       fs::rename(partial, final, ec);

@@ -329,3 +329,55 @@ TEST(Samples, CopiedFilesAreStillTheReferences) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// Issue 15, item 1: submissions "x" and "x.old" graded at once used to share a staging folder
+// (".partial/x.old" was x's old results), so the correct x.old got 0 points and a completion marker;
+// a folder named class.json shadowed the class results; --out inside the submissions folder dropped
+// a submission. Staging ids are now collision-free, class file names are refused with a message and
+// the others graded, and such an --out is refused.
+TEST(BatchIntegrity, NamesThatCollideWithStagingOrClassFilesLoseNothing) {
+  const fs::path corpus = scratch("integrity");
+  const fs::path out = scratch("integrity-out");
+  const std::string longName(250, 'n');
+  for (const std::string& name : std::vector<std::string>{"x", "x.old", "class.json", longName}) {
+    fs::create_directories(corpus / name);
+    fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / name / "histogram.cl");
+  }
+  std::vector<std::string> args = batchArgs(corpus, out, "120");
+  args.insert(args.end(), {"--task", "histogram"});
+  const CliRun run = clgrade(args, scratch("integrity-logs"), 600);
+  // One submission could not be graded under its name: the batch says so and exits non-zero.
+  EXPECT_EQ(run.process.exitCode, 4) << run.process.describe() << "\n" << run.err;
+  EXPECT_NE(run.err.find("class.json: not graded: a submission folder may not be named like a class file"),
+            std::string::npos)
+      << run.err;
+  const json classResults = readJson(out / "class.json");
+  std::map<std::string, double> totals;
+  for (const json& s : classResults["submissions"]) totals[s["submission"].get<std::string>()] = s["total"].get<double>();
+  for (const std::string& name : std::vector<std::string>{"x", "x.old", longName}) {
+    SCOPED_TRACE(name.substr(0, 20));
+    ASSERT_TRUE(totals.count(name)) << classResults.dump();
+    EXPECT_EQ(readJson(out / name / "report.json")["total"].get<double>(), totals[name]);
+    if (onCpu()) {
+      EXPECT_GT(totals[name], 0);  // the reference's histogram earns its points
+    }
+  }
+  EXPECT_EQ(totals["x"], totals["x.old"]);
+  EXPECT_FALSE(totals.count("class.json"));
+}
+
+TEST(BatchIntegrity, AnOutputFolderInsideTheSubmissionsIsRefused) {
+  const fs::path corpus = scratch("inside");
+  fs::create_directories(corpus / "s1");
+  fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / "s1" / "histogram.cl");
+  const CliRun run = clgrade(batchArgs(corpus, corpus / "s3"), scratch("inside-logs"), 120);
+  EXPECT_NE(run.process.exitCode, 0) << run.process.describe();
+  EXPECT_NE(run.err.find("is inside the submissions folder"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(corpus / "s3" / "class.json"));
+}
+
+}  // namespace
+}  // namespace clgrade
