@@ -18,6 +18,7 @@
 #include "batch/submission.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
+#include "report/overrides.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
@@ -191,11 +192,18 @@ class Batch {
       GradeReport report;
       std::string why;
       if (!readReportFile((dir / "report.json").string(), &report, &why)) return false;
-      entries_[name] = classJsonEntry(name, report);
+      entries_[name] = classEntry(name, report);
       return true;
     } catch (const nlohmann::json::exception&) {
       return false;
     }
+  }
+
+  /// The submission's class.json entry with the instructor's overrides applied, as every other
+  /// output shows it (report.json itself keeps what was measured).
+  ordered_json classEntry(const std::string& name, GradeReport report) const {
+    applyOverrides(o_.overrides, name, &report);
+    return classJsonEntry(name, report);
   }
 
   bool next(std::string* name) {
@@ -267,7 +275,7 @@ class Batch {
     ++summary_.graded;
     if (stoppedTasks) ++summary_.stopped;
     if (written) {
-      entries_[name] = classJsonEntry(name, g.report);
+      entries_[name] = classEntry(name, g.report);
       writeClass();
     } else {
       ++summary_.notWritten;

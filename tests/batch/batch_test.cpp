@@ -381,3 +381,57 @@ TEST(BatchIntegrity, AnOutputFolderInsideTheSubmissionsIsRefused) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+/// The cells of a CSV line without quotes or commas inside cells (what gradebook.csv holds here).
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream in(line);
+  for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
+  return out;
+}
+
+// Issue 15, item 3: class.json ignored the instructor's overrides (a student totalled 2 there and 1 in
+// gradebook.csv and Gradescope). Every output now shows the same total, overrides included.
+TEST(BatchIntegrity, EveryOutputAgreesOnTheTotalWithOverrides) {
+  const fs::path corpus = scratch("overrides");
+  const fs::path out = scratch("overrides-out");
+  for (const std::string& name : std::vector<std::string>{"amy", "bob"}) {
+    fs::create_directories(corpus / name);
+    fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / name / "histogram.cl");
+  }
+  const fs::path overrides = corpus.parent_path() / "overrides.csv";
+  std::ofstream(overrides) << "submission,task,criterion,points,comment\namy,histogram,global_atomics,0,copied\n";
+  std::vector<std::string> args = batchArgs(corpus, out, "120");
+  args.insert(args.end(), {"--task", "histogram", "--overrides", overrides.string()});
+  const CliRun run = clgrade(args, scratch("overrides-logs"), 600);
+  ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
+
+  std::map<std::string, double> classTotals, gradebook;
+  const json classResults = readJson(out / "class.json");
+  for (const json& s : classResults["submissions"]) classTotals[s["submission"].get<std::string>()] = s["total"].get<double>();
+  std::stringstream csv(slurp(out / "gradebook.csv"));
+  std::string line;
+  std::getline(csv, line);
+  const std::vector<std::string> header = cells(line);
+  const size_t total = std::find(header.begin(), header.end(), "total") - header.begin();
+  ASSERT_LT(total, header.size()) << line;
+  while (std::getline(csv, line)) {
+    const std::vector<std::string> row = cells(line);
+    if (row.size() > total) gradebook[row[0]] = std::stod(row[total]);
+  }
+  for (const std::string& name : std::vector<std::string>{"amy", "bob"}) {
+    SCOPED_TRACE(name);
+    const double gradescope = readJson(out / name / "gradescope" / "results.json")["score"].get<double>();
+    EXPECT_EQ(classTotals[name], gradebook[name]);
+    EXPECT_EQ(classTotals[name], gradescope);
+  }
+  if (onCpu()) {
+    EXPECT_EQ(classTotals["bob"] - classTotals["amy"], 1);  // amy's global_atomics point overridden to 0
+  }
+}
+
+}  // namespace
+}  // namespace clgrade
