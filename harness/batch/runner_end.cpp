@@ -108,7 +108,7 @@ std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessR
   if (launches == taskInfo.kernelChecks.end()) return std::nullopt;
   const std::vector<std::string>& lost = launches->second;
   const bool othersLeft = std::any_of(taskInfo.checks.begin(), taskInfo.checks.end(), [&](const CheckInfo& ci) {
-    return !ci.simulated && !ci.swept && std::find(lost.begin(), lost.end(), ci.id) == lost.end();
+    return !ci.simulated && !ci.swept && !ci.fromOtherChecks && std::find(lost.begin(), lost.end(), ci.id) == lost.end();
   });
   if (!othersLeft) return std::nullopt;
   info.kernels.push_back({at.what, at.caseId, stopStatus, message});

@@ -149,4 +149,33 @@ std::vector<std::string> Comparison::details() const {
   return lines;
 }
 
+std::string shiftHint(const Image& expected, const Image& actual, const CompareRule& rule) {
+  if (expected.width != actual.width || expected.height != actual.height || expected.channels != actual.channels ||
+      expected.width < 3 || expected.height < 3)
+    return "";
+  // Interior pixels only, so every neighbour exists; the last row stays out as the rule says.
+  const int rows = expected.height - (rule.skipLastRow ? 2 : 1);
+  auto matches = [&](int dx, int dy) {
+    long n = 0;
+    for (int c = 0; c < expected.channels; ++c)
+      for (int y = 1; y < rows; ++y)
+        for (int x = 1; x < expected.width - 1; ++x) {
+          const double d = double(actual.at(c, x, y)) - double(expected.at(c, x + dx, y + dy));
+          n += d * d < rule.maxSquaredError;
+        }
+    return n;
+  };
+  const long total = long(expected.channels) * (rows - 1) * (expected.width - 2);
+  if (total <= 0 || matches(0, 0) * 2 > total) return "";
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      if ((dx || dy) && matches(dx, dy) * 100 >= total * 95)
+        return "hint: the output is shifted by one pixel: (x, y) holds the expected value of (x" +
+               std::string(dx < 0 ? " - 1" : dx > 0 ? " + 1" : "") + ", y" +
+               std::string(dy < 0 ? " - 1" : dy > 0 ? " + 1" : "") +
+               ") nearly everywhere; check the index offsets (the halo's +1, the tile's origin)";
+    }
+  return "";
+}
+
 }  // namespace clgrade

@@ -50,6 +50,10 @@ struct Comparison {
 Comparison compareImages(const Image& expected, const Image& actual, const CompareRule& rule,
                          const RegionModel& regions);
 
+/// "hint: the output is shifted by one pixel ..." when nearly every interior value of `actual` is the
+/// expected value of one neighbouring pixel (an index off by one, a halo offset forgotten); else "".
+std::string shiftHint(const Image& expected, const Image& actual, const CompareRule& rule);
+
 /// Integer buffers (discontinuity flags) that must match exactly; `skipLastRow` as above.
 Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual, int width,
                         int height, bool skipLastRow, const RegionModel& regions);

@@ -9,6 +9,9 @@ namespace clgrade {
 
 bool SanitizerFinding::isRace() const { return kind.find("data race") != std::string::npos; }
 bool SanitizerFinding::isOutOfBounds() const { return kind.rfind("Invalid", 0) == 0; }
+bool SanitizerFinding::isStrayGlobalWrite() const {
+  return kind.rfind("Invalid write", 0) == 0 && (space == "global" || space == "constant");
+}
 
 std::string SanitizerFinding::explanation() const {
   const std::string at = "line " + std::to_string(line);
@@ -23,9 +26,24 @@ std::string SanitizerFinding::explanation() const {
            " without synchronisation: use a local atomic or a barrier (" + kernel + ")";
   }
   if (isRace()) {
-    return "work-items access the same " + (space.empty() ? std::string("memory") : space + " memory") +
-           " address at " + at + (otherLine && otherLine != line ? " and line " + std::to_string(otherLine) : "") +
-           " without synchronisation: an increment shared by work-items needs an atomic (" + kernel + ")";
+    const std::string where = "the same " + (space.empty() ? std::string("memory") : space + " memory") +
+                              " address at " + at +
+                              (otherLine && otherLine != line ? " and line " + std::to_string(otherLine) : "");
+    // Only a read-modify-write (a counter) wants an atomic; two stores to one element mean an index
+    // that reaches another work-item's element (a row that runs past its end, say).
+    auto increments = [](const std::string& text) {
+      return text.find("++") != std::string::npos || text.find("+=") != std::string::npos ||
+             text.find("-=") != std::string::npos || text.find("--") != std::string::npos;
+    };
+    if (increments(code) || increments(otherCode))
+      return "work-items update " + where + " without synchronisation: an increment shared by work-items needs "
+             "an atomic (" + kernel + ")";
+    if (kind.rfind("Write-write", 0) == 0)
+      return "two work-items store to " + where + ": every element must be written by one work-item; check the "
+             "store's index (a row that runs past its end writes into the next row) (" + kernel + ")";
+    return "one work-item reads what another writes at " + where + ", and work-items cannot wait for each other "
+           "across groups: check the indices (a store past the end of its row or image lands on data another "
+           "work-item reads) (" + kernel + ")";
   }
   if (isOutOfBounds()) {
     const bool write = kind.find("write") != std::string::npos;

@@ -19,6 +19,8 @@ struct SanitizerFinding {
 
   bool isRace() const;
   bool isOutOfBounds() const;
+  /// A write outside a global buffer: a stray write (spec section 5), not a wrong value.
+  bool isStrayGlobalWrite() const;
   /// One sentence for the student: what happened, where, what to do.
   std::string explanation() const;
 };

@@ -24,5 +24,6 @@ Runtime::Runtime(const DeviceEntry& entry, std::shared_ptr<Tape> recordOrReplay)
 }
 
 bool Runtime::replaying() const { return tape && tape->replaying(); }
+bool Runtime::recording() const { return tape && !tape->replaying(); }
 
 }  // namespace clgrade

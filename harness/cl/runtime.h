@@ -30,6 +30,8 @@ struct Runtime {
   /// With a tape: a recording runtime opens the device as usual, a replaying one does not.
   Runtime(const DeviceEntry& entry, std::shared_ptr<Tape> tape);
   bool replaying() const;
+  /// A sandboxed runner writing the tape: it hands bytes back, the keeper judges them.
+  bool recording() const;
 };
 
 }  // namespace clgrade

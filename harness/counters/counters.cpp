@@ -49,7 +49,8 @@ std::vector<CounterRow> counterRows(const CounterReport& r) {
                      {"local_atomics", double(k.local.atomics)},
                      {"global_loads", double(k.global.loads)},
                      {"global_stores", double(k.global.stores)},
-                     {"global_atomics", double(k.global.atomics)}}});
+                     {"global_atomics", double(k.global.atomics)},
+                     {"constant_loads", double(k.constant.loads)}}});
   }
   return rows;
 }
@@ -70,6 +71,9 @@ bool readCounters(const std::string& path, CounterReport* report, std::string* e
       c.invocations = k.value("invocations", 0L);
       c.workGroups = k.value("work_groups", 0L);
       c.global = accesses(k.value("global", json::object()));
+      c.constant = accesses(k.value("constant", json::object()));
+      const json size = k.value("group_size", json::array());
+      for (size_t i = 0; i < 3 && i < size.size(); ++i) c.groupSize[i] = size[i].get<long>();
       c.local = accesses(k.value("local", json::object()));
       c.bank = bankCounts(k.value("bank", json::object()));
       const json phases = k.value("phases", json::object());

@@ -1,10 +1,12 @@
 #include "grading/analysis.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "checks/evidence.h"
 #include "cl/device_step.h"
@@ -40,6 +42,7 @@ struct SimulatorOutput {
   std::string log;
   bool hasCounters = false;
   std::string counters;
+  std::string outcomes;  ///< the child's judgement of the value checks (CLGRADE_OUTCOMES_OUT)
 };
 
 /// Runs `clgrade analyze` under Oclgrind with the counting plugin; collects what it left.
@@ -68,6 +71,7 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
       {"OCL_ICD_VENDORS", icd},
       {"OCLGRIND_PLUGINS", plugin},
       {"CLGRADE_COUNTERS_OUT", countersPath},
+      {"CLGRADE_OUTCOMES_OUT", countersPath + ".outcomes"},
       {"CLGRADE_BANKS", std::to_string(rubric.settings.banks)},
       {"CLGRADE_BANK_BYTES", std::to_string(rubric.settings.bankBytes)},
       {"CLGRADE_WARP_SIZE", std::to_string(rubric.settings.warpSize)},
@@ -96,6 +100,7 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
     for (const std::string& path : {clgrade, plugin, icd, whole(kernelsDir), whole(rubric.path)})
       box.mounts.push_back({whole(path), false});
     env["CLGRADE_COUNTERS_OUT"] = counters;
+    env["CLGRADE_OUTCOMES_OUT"] = counters + ".outcomes";
     box.env = openclEnvironment(scratch, env);
     spec.argv = {whole(clgrade), "analyze", whole(kernelsDir), "--rubric", whole(rubric.path), "--task", task.id,
                  "--out", scratch + "/out"};
@@ -112,6 +117,8 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
   out.failure = p.describe();
   readFile(reportDir + "/" + logPath, &out.log, nullptr);
   out.hasCounters = readUntrustedFile(counters, size_t(256) << 20, &out.counters);
+  readUntrustedFile(counters + ".outcomes", size_t(1) << 20, &out.outcomes);
+  fs::remove(counters + ".outcomes", ec);
   if (!scratch.empty()) fs::remove_all(scratch, ec);
   return out;
 }
@@ -163,6 +170,14 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
       return run;
     }
   }
+  std::istringstream lines(out.outcomes);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
+    Status status;
+    if (b == std::string::npos || !statusFromName(line.substr(a + 1, b - a - 1), &status)) continue;
+    run.outputs[line.substr(0, a)] = {status, line.substr(b + 1)};
+  }
   run.outcome = AnalysisRun::Outcome::Ran;
   return run;
 }
@@ -187,11 +202,20 @@ CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run) {
   return o;
 }
 
-/// A data race or out-of-bounds access in a kernel fails (or annotates) the checks it decides.
+/// A data race or out-of-bounds access in a kernel fails (or annotates) the checks it decides; a
+/// write outside a global buffer goes to the check of stray writes, where the task has one (one
+/// defect costs in one place: spec section 5).
 void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric, const AnalysisRun& run,
                     std::map<std::string, CheckResult>* checks) {
   std::map<std::string, std::vector<const SanitizerFinding*>> byCheck;
+  const std::string writes = strayWritesCheck().id;
+  const bool hasWrites = std::any_of(task.info().checks.begin(), task.info().checks.end(),
+                                     [&](const CheckInfo& ci) { return ci.id == writes; });
   for (const SanitizerFinding& f : run.sanitizer.findings) {
+    if (hasWrites && f.isStrayGlobalWrite()) {
+      byCheck[writes].push_back(&f);
+      continue;
+    }
     auto it = task.info().kernelChecks.find(f.kernel);
     if (it == task.info().kernelChecks.end()) continue;
     for (const std::string& check : it->second) byCheck[check].push_back(&f);
@@ -253,6 +277,20 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
     }
     (*checks)[ci->id].cases = {o};
   }
+  // The analysis case's values are checked like any case (spec 5b: every size a kernel is
+  // analysed at is checked), so a kernel cannot behave at the simulator's size only.
+  for (const CheckInfo& ci : task.info().checks) {
+    const auto judged = run.outputs.find(ci.id);
+    if (ci.simulated || ci.swept || ci.fromOtherChecks || judged == run.outputs.end()) continue;
+    const Status s = judged->second.first;
+    if (s != Status::Passed && s != Status::Failed && s != Status::Error) continue;
+    CaseOutcome o = analysisOutcome(taskRubric, run);
+    o.caseId += ", simulated";
+    o.visible = spec.visible;
+    o.status = s;
+    o.message = "in the simulator: " + judged->second.second;
+    (*checks)[ci.id].cases.push_back(o);
+  }
   if (run.outcome != AnalysisRun::Outcome::Unavailable) applySanitizer(task, taskRubric, rubric, run, checks);
   if (run.outcome == AnalysisRun::Outcome::Ran) *rows = counterRows(run.counters);
 }
@@ -274,8 +312,8 @@ bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const st
   return loaded.problem.empty();
 }
 
-void runAnalysisCase(const Runtime& runtime, const Rubric& rubric, const AnalysisInput& in,
-                     const std::string& evidenceDir) {
+std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const Rubric& rubric,
+                                                   const AnalysisInput& in, const std::string& evidenceDir) {
   EvidenceWriter evidence(evidenceDir);
   InputCache inputs;
   TaskContext ctx(runtime, in.task->info(), in.source, evidence, inputs, rubric.settings);
@@ -284,6 +322,7 @@ void runAnalysisCase(const Runtime& runtime, const Rubric& rubric, const Analysi
   for (const auto& [id, o] : outcomes)
     std::cerr << "clgrade: " << id << " on " << runtime.device.info.name << ": " << statusName(o.status) << ": "
               << o.message << "\n";
+  return outcomes;
 }
 
 int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
@@ -298,7 +337,19 @@ int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   Runtime runtime(device);
   runtime.guardBands = false;  // Oclgrind must see reads and writes past a buffer
   // The outcomes on the simulator go to its log: Oclgrind is strict, its view helps a person.
-  runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/simulator");
+  const std::map<std::string, CaseOutcome> outcomes =
+      runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/simulator");
+  // For the keeper: one line per check, "id<TAB>status<TAB>message" (the message on one line).
+  if (const char* path = std::getenv("CLGRADE_OUTCOMES_OUT")) {
+    std::string text;
+    for (const auto& [id, o] : outcomes) {
+      std::string message = o.message;
+      std::replace_if(message.begin(), message.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+      text += id + "\t" + statusName(o.status) + "\t" + message + "\n";
+    }
+    std::string err;
+    if (!writeFileAtomically(path, text, &err)) std::cerr << "clgrade analyze: " << err << "\n";
+  }
   return 0;
 }
 

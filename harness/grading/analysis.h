@@ -25,6 +25,9 @@ struct AnalysisRun {
   CounterReport counters;
   SanitizerLog sanitizer;  ///< what Oclgrind's checkers found
   double seconds = 0;
+  /// The value checks of the analysis case as the simulator judged them (check id -> status and
+  /// message): Oclgrind interprets the kernels, so a kernel cannot touch what its child reports.
+  std::map<std::string, std::pair<Status, std::string>> outputs;
 };
 
 /// Runs `clgrade analyze` for one task in a child process (a device step of `rt`: recorded by a
@@ -58,9 +61,9 @@ bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const st
                    std::string* err);
 
 /// Runs the analysis case on `runtime`, evidence under `evidenceDir`; the outcomes go to stderr,
-/// which the parent keeps as the run's log.
-void runAnalysisCase(const Runtime& runtime, const Rubric& rubric, const AnalysisInput& in,
-                     const std::string& evidenceDir);
+/// which the parent keeps as the run's log, and are returned by check id.
+std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const Rubric& rubric,
+                                                   const AnalysisInput& in, const std::string& evidenceDir);
 
 /// The child's side (`clgrade analyze`): runs the task's analysis case on the Oclgrind device.
 /// Returns a process exit code.

@@ -178,8 +178,8 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   for (const Criterion& criterion : taskRubric.criteria) {
     const SpeedMeasure speed = speedFor(criterion, report);
     report.criteria.push_back(scoreCriterion(criterion, byId, &speed));
-    report.points += report.criteria.back().points;
   }
+  report.sumPoints();
   return report;
 }
 
@@ -236,8 +236,8 @@ TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kerne
   for (const CheckResult& c : report.checks) byId[c.id] = c;
   for (const Criterion& criterion : taskRubric.criteria) {
     report.criteria.push_back(scoreCriterion(criterion, byId));
-    report.points += report.criteria.back().points;
   }
+  report.sumPoints();
   return report;
 }
 

@@ -65,7 +65,8 @@ CheckResult sweptCheck(const CheckInfo& info, const SweepReport& sweep, const st
     o.message = p.correct ? "correct" : p.problem;
     for (const CaseOutcome& f : failures)
       if (f.caseId.rfind(p.caseId + " ", 0) == 0) {
-        o.details.push_back(f.caseId + ": " + f.message);
+        // The point's message already says its first failure: each is said once.
+        if (o.message.find(f.message) == std::string::npos) o.details.push_back(f.caseId + ": " + f.message);
         o.details.insert(o.details.end(), f.details.begin(), f.details.end());
         o.evidence.insert(o.evidence.end(), f.evidence.begin(), f.evidence.end());
       }

@@ -37,6 +37,9 @@ struct KernelFigure {
   double launchFloorMs = 0;
   std::string error;      ///< the launch failed (then there is no time)
   std::string untrusted;  ///< why the figure may not be graded (empty: trusted)
+  /// The output the timed launches left at this size is wrong (`untrusted` says how): the speed of a
+  /// kernel that skips its work at the timing size fails, it is not merely unmeasured.
+  bool wrongOutput = false;
 };
 
 /// Everything measured for one task's performance case.
@@ -56,6 +59,7 @@ struct PerformanceReport {
 /// How fast some kernels ran against the reference's, when that can be graded.
 struct SpeedMeasure {
   bool available = false;
+  bool wrongOutput = false;  ///< a kernel's output at the timing size was wrong: the speed fails
   double ratio = 0;    ///< sum of the reference's medians / sum of the submission's: 1 = as fast
   std::string reason;  ///< why not available
   std::string detail;  ///< "ConvHorizontal 41.2 us vs 39.8 us, ConvVertical ..."

@@ -27,7 +27,8 @@ ordered_json figureJson(const KernelFigure& f) {
           {"vs_reference", f.vsReference},
           {"launch_floor_ms", f.launchFloorMs},
           {"error", f.error},
-          {"untrusted", f.untrusted}};
+          {"untrusted", f.untrusted},
+          {"wrong_output", f.wrongOutput}};
 }
 
 template <typename T>
@@ -59,6 +60,7 @@ KernelFigure figureFromJson(const json& j) {
   f.launchFloorMs = get<double>(j, "launch_floor_ms", 0);
   f.error = get<std::string>(j, "error", "");
   f.untrusted = get<std::string>(j, "untrusted", "");
+  f.wrongOutput = get<bool>(j, "wrong_output", false);
   return f;
 }
 

@@ -1,6 +1,14 @@
 #include "model/report.h"
 
+#include <algorithm>
+
 namespace clgrade {
+
+void TaskReport::sumPoints() {
+  double sum = 0;
+  for (const CriterionResult& c : criteria) sum += c.points;
+  points = std::max(0.0, sum);
+}
 
 void GradeReport::sumPoints() {
   total = max = 0;

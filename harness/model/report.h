@@ -22,6 +22,9 @@ struct CriterionResult {
   std::string title;
   double points = 0;
   double max = 0;
+  /// Below 0 for a deduction (a rubric <deduction>): the most it takes away. A deduction has
+  /// max 0 and earns `min` when its checks fail (spec section 5: stray writes cost a little).
+  double min = 0;
   Status status = Status::NotMeasured;
   std::string message;
   std::vector<std::string> checks;
@@ -98,6 +101,10 @@ struct TaskReport {
   SweepReport sweep;                 ///< the rubric's <sweep>, when it has one
   ProcessRecord process;
   RerunRecord rerun;
+
+  /// `points` from the criteria: their sum, never below 0 (deductions take away what the task
+  /// earned, not points of other tasks).
+  void sumPoints();
 };
 
 struct GradeReport {

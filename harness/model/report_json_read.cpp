@@ -134,6 +134,7 @@ CriterionResult criterionFrom(const Json& j, const std::string& path) {
   read(j, "title", path, &c.title);
   read(j, "points", path, &c.points);
   read(j, "max", path, &c.max);
+  read(j, "min", path, &c.min);
   read(j, "status", path, &c.status);
   read(j, "message", path, &c.message);
   read(j, "checks", path, &c.checks);
@@ -262,7 +263,6 @@ void reportFrom(const Json& j, GradeReport* r) {
   read(settings, "skip_last_row", sp, &r->settings.rule.skipLastRow);
   read(settings, "max_squared_error", sp, &r->settings.rule.maxSquaredError);
   read(settings, "mean_squared_error", sp, &r->settings.rule.meanSquaredError);
-  read(settings, "out_of_bounds_writes_fail", sp, &r->settings.outOfBoundsWritesFail);
   std::string order = r->settings.eitherWeightOrder ? "either" : "reference";
   read(settings, "weight_order", sp, &order);
   if (order != "either" && order != "reference") fail(sp + ".weight_order", "expected \"either\" or \"reference\"");

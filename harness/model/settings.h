@@ -14,7 +14,6 @@ struct CompareRule {
 /// Rubric settings that decide pass or fail beyond the comparison itself.
 struct GradeSettings {
   CompareRule rule;
-  bool outOfBoundsWritesFail = true;  ///< writes past the buffer or below the image fail the check
   /// Image files are written for the first N failing cases of each check (0: all). Images of
   /// every failing case of a template submission would take hundreds of MB per student.
   int evidenceCasesPerCheck = 1;

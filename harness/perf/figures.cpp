@@ -39,7 +39,10 @@ SpeedMeasure speedOf(const PerformanceReport& report, const std::vector<std::str
     else if (!f->untrusted.empty()) m.reason = k + ": " + f->untrusted;
     else if (!r || r->time.medianMs <= 0) m.reason = "no reference time for " + k + (report.note.empty() ? "" : " (" + report.note + ")");
     else if (!r->untrusted.empty()) m.reason = "the reference's " + k + ": " + r->untrusted;
-    if (!m.reason.empty()) return m;
+    if (!m.reason.empty()) {
+      m.wrongOutput = f && f->wrongOutput;
+      return m;
+    }
     mine += f->time.medianMs;
     theirs += r->time.medianMs;
     std::snprintf(text, sizeof text, "%s%s %.1f us (reference %.1f us)", m.detail.empty() ? "" : ", ", k.c_str(),

@@ -36,6 +36,14 @@ KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const P
     f = figureOf(launch, t);
     f.untrusted = untrustedReason(rt.device.info, t, s);
     if (floors) f.launchFloorMs = floors->of(launch.geometry);
+    if (launch.verify) {
+      const std::string problem = launch.verify();
+      if (!problem.empty()) {
+        f.wrongOutput = true;
+        f.untrusted = "its output at the timing size (" + launch.geometry.str() + ") is wrong: " + problem +
+                      "; not graded";
+      }
+    }
   } catch (const cl::Error& e) {
     f = figureOf(launch, TimingStats{});
     f.error = std::string("the launch failed: ") + e.what() + " (" + std::to_string(e.err()) + ")";
@@ -45,13 +53,17 @@ KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const P
 
 namespace {
 
-/// The launches of `source` timed; throws CheckFailure when it does not build.
+/// The launches of `source` timed; throws CheckFailure when it does not build. `verify`: check the
+/// outputs they leave (the submission's; the reference kernels are trusted).
 std::vector<KernelFigure> measureSource(const Runtime& rt, const PerfRequest& r, const std::string& source,
-                                        InputCache& inputs, EvidenceWriter& evidence, LaunchFloors& floors) {
+                                        InputCache& inputs, EvidenceWriter& evidence, LaunchFloors& floors,
+                                        bool verify) {
   TaskContext ctx(rt, r.task->info(), source, evidence, inputs, r.grade);
   std::vector<KernelFigure> figures;
-  for (const TimedLaunch& launch : r.task->timedLaunches(ctx, r.spec))
+  for (TimedLaunch& launch : r.task->timedLaunches(ctx, r.spec)) {
+    if (!verify) launch.verify = nullptr;
     figures.push_back(measureLaunch(rt, launch, r.settings, &floors));
+  }
   return figures;
 }
 
@@ -75,7 +87,7 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
                   " timed launches: indicative only, never graded";
   LaunchFloors floors(rt, r.settings);
   try {
-    report.kernels = measureSource(rt, r, r.source, inputs, evidence, floors);
+    report.kernels = measureSource(rt, r, r.source, inputs, evidence, floors, true);
   } catch (const CheckFailure& f) {
     report.problem = "not measured: " + f.message;
     return report;
@@ -96,7 +108,7 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
   }
   if (!r.referenceSource.empty()) {
     try {
-      report.reference = measureSource(rt, r, r.referenceSource, inputs, evidence, floors);
+      report.reference = measureSource(rt, r, r.referenceSource, inputs, evidence, floors, false);
     } catch (const CheckFailure& f) {
       report.note += (report.note.empty() ? "" : "; ") + std::string("the reference kernels failed: ") + f.message;
     }

@@ -50,7 +50,14 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
       if (gpu && r.timingWidth > 0) timed.params["width"] = std::to_string(r.timingWidth);
       if (gpu && r.timingHeight > 0) timed.params["height"] = std::to_string(r.timingHeight);
       try {
-        for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) point.figures.push_back(measureLaunch(rt, l, r.settings));
+        for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) {
+          point.figures.push_back(measureLaunch(rt, l, r.settings));
+          // Checked at the timing size too: a point whose timed output is wrong is not correct.
+          if (point.figures.back().wrongOutput) {
+            if (point.correct) point.problem = l.kernel + ": " + point.figures.back().untrusted;
+            point.correct = false;
+          }
+        }
       } catch (const CheckFailure& f) {
         if (point.problem.empty()) point.problem = f.message;
         point.correct = false;

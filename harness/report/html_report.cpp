@@ -343,8 +343,7 @@ void reproducibility(const GradeReport& r, std::string& out) {
          esc(r.device.name + ", " + r.device.version + ", driver " + r.device.driver) + "</dd>\n";
   out += "<dt>Rule</dt><dd>max squared error &lt; " + esc(number(r.settings.rule.maxSquaredError, "%g")) +
          ", mean squared error &lt; " + esc(number(r.settings.rule.meanSquaredError, "%g")) +
-         (r.settings.rule.skipLastRow ? ", last row not graded" : "") +
-         (r.settings.outOfBoundsWritesFail ? ", writes out of bounds fail" : "") + "</dd>\n</dl>\n";
+         (r.settings.rule.skipLastRow ? ", last row not graded" : "") + "</dd>\n</dl>\n";
   if (!r.inputs.empty()) {
     out += "<details><summary>" + std::to_string(r.inputs.size()) + " generated inputs</summary>\n<table>\n"
            "<thead><tr><th>Input</th><th class=\"num\">Size</th><th class=\"num\">Channels</th><th>SHA-256</th></tr></thead>\n<tbody>\n";

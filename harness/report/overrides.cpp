@@ -44,8 +44,7 @@ std::string ids(const std::vector<std::string>& list) {
 void sumAgain(GradeReport* report) {
   report->total = 0;
   for (TaskReport& t : report->tasks) {
-    t.points = 0;
-    for (const CriterionResult& c : t.criteria) t.points += c.points;
+    t.sumPoints();
     report->total += t.points;
   }
 }
@@ -156,10 +155,13 @@ void applyOverrides(const std::vector<Override>& overrides, const std::string& s
               ids(known) + ")");
       continue;
     }
-    const double points = std::clamp(o.points, 0.0, std::max(0.0, criterion->max));
+    // A deduction's range is min..0 (an instructor may waive it), a criterion's 0..max.
+    const double low = std::min(0.0, criterion->min), high = std::max(0.0, criterion->max);
+    const double points = std::clamp(o.points, low, high);
     if (points != o.points)
       problem(prefix(o) + submission + " " + o.task + "." + o.criterion + ": " + formatPoints(o.points) +
-              " points is outside 0.." + formatPoints(criterion->max) + ", " + formatPoints(points) + " given");
+              " points is outside " + formatPoints(low) + ".." + formatPoints(high) + ", " + formatPoints(points) +
+              " given");
     if (!criterion->overridden) criterion->originalPoints = criterion->points;
     criterion->overridden = true;
     criterion->points = points;

@@ -2,6 +2,7 @@
 
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +17,8 @@ namespace clgrade {
 
 double TaskRubric::maxPoints() const {
   double sum = 0;
-  for (const Criterion& c : criteria) sum += c.points;
+  for (const Criterion& c : criteria)
+    if (!c.deduction) sum += c.points;
   return sum;
 }
 
@@ -44,8 +46,9 @@ bool TaskRubric::performanceCase(bool gpu, CaseSpec* spec) const {
   if (!c) return false;
   *spec = *c;
   spec->id = "performance";
-  if (gpu && performance.width > 0) spec->params["width"] = std::to_string(performance.width);
-  if (gpu && performance.height > 0) spec->params["height"] = std::to_string(performance.height);
+  const bool timingSize = gpu || performance.timingSizeOnCpu;
+  if (timingSize && performance.width > 0) spec->params["width"] = std::to_string(performance.width);
+  if (timingSize && performance.height > 0) spec->params["height"] = std::to_string(performance.height);
   return true;
 }
 
@@ -186,10 +189,10 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
     const std::string name = a->Name();
     if (name != "skip_last_row" && name != "max_squared_error" && name != "mean_squared_error" &&
-        name != "out_of_bounds_writes_fail" && name != "banks" && name != "bank_bytes" && name != "warp_size" &&
+        name != "banks" && name != "bank_bytes" && name != "warp_size" &&
         name != "analysis_timeout" && name != "sanitizer_findings_fail" && name != "uninitialized_check" &&
         name != "hardware_conflict_tolerance" && name != "weight_order" && name.rfind("perf_", 0) != 0)
-      problems.add(e->GetLineNum(), "unknown setting '" + name + "'");
+      if (name != "out_of_bounds_writes_fail") problems.add(e->GetLineNum(), "unknown setting '" + name + "'");
   }
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
     const std::string name = a->Name();
@@ -200,7 +203,10 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   s->rule.skipLastRow = readBool(e, "skip_last_row", s->rule.skipLastRow, problems);
   s->rule.maxSquaredError = readNumber(e, "max_squared_error", s->rule.maxSquaredError, problems);
   s->rule.meanSquaredError = readNumber(e, "mean_squared_error", s->rule.meanSquaredError, problems);
-  s->outOfBoundsWritesFail = readBool(e, "out_of_bounds_writes_fail", s->outOfBoundsWritesFail, problems);
+  if (e->Attribute("out_of_bounds_writes_fail"))
+    problems.add(e->GetLineNum(),
+                 "the setting out_of_bounds_writes_fail is gone: writes outside the image are the check 'writes' of "
+                 "every task, and cost what a <deduction checks=\"writes\" points=\"...\"> gives (spec section 5)");
   s->banks = readCount(e, "banks", s->banks, problems, 1024);
   s->bankBytes = readCount(e, "bank_bytes", s->bankBytes, problems, 1024);
   s->warpSize = readCount(e, "warp_size", s->warpSize, problems, 1024);
@@ -296,8 +302,9 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
   std::set<std::string> criterionIds, caseIds;
   for (const XMLElement* child = e->FirstChildElement(); child; child = child->NextSiblingElement()) {
     const std::string kind = child->Name();
-    if (kind == "criterion") {
+    if (kind == "criterion" || kind == "deduction") {
       Criterion c;
+      c.deduction = kind == "deduction";
       c.id = readId(child, problems);
       c.line = child->GetLineNum();
       c.points = readNumber(child, "points", 0, problems, true, kMaxPoints);
@@ -322,6 +329,8 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       }
       if (c.checks.empty()) problems.add(c.line, "criterion '" + c.id + "' names no checks (attribute 'checks')");
       readSpeed(child, task, &c, problems);
+      if (c.deduction && !c.kernels.empty())
+        problems.add(c.line, "deduction '" + c.id + "' cannot grade speed (performance=\"...\" is for a <criterion>)");
       if (task) {
         for (const std::string& id : c.checks) {
           bool known = false;
@@ -355,6 +364,12 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       t->performance.caseId = child->Attribute("case") ? child->Attribute("case") : "";
       t->performance.width = readCount(child, "width", 0, problems, kMaxSide);
       t->performance.height = readCount(child, "height", 0, problems, kMaxSide);
+      if (const char* onCpu = child->Attribute("size_on_cpu")) {
+        const std::string v = onCpu;
+        if (v != "timing" && v != "case")
+          problems.add(child->GetLineNum(), "<performance size_on_cpu> must be \"timing\" or \"case\"");
+        t->performance.timingSizeOnCpu = v == "timing";
+      }
     } else if (kind == "sweep") {
       if (t->sweep.present) problems.add(child->GetLineNum(), "a task has at most one <sweep>");
       t->sweep.present = true;
@@ -388,7 +403,8 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
     } else {
       problems.add(child->GetLineNum(),
                    "unexpected <" + kind +
-                       "> inside <task> (expected <criterion>, <case>, <analysis>, <performance> or <sweep>)");
+                       "> inside <task> (expected <criterion>, <deduction>, <case>, <analysis>, <performance> or "
+                       "<sweep>)");
     }
   }
   if (t->analysis.present) {
@@ -415,7 +431,8 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
         problems.add(c.line, "criterion '" + c.id + "' grades speed: the task needs a <performance case=\"...\"/>");
     }
   }
-  if (t->criteria.empty()) problems.add(t->line, "task '" + t->id + "' has no <criterion>");
+  if (std::none_of(t->criteria.begin(), t->criteria.end(), [](const Criterion& c) { return !c.deduction; }))
+    problems.add(t->line, "task '" + t->id + "' has no <criterion>");
   if (t->cases.empty()) problems.add(t->line, "task '" + t->id + "' has no <case>");
 }
 

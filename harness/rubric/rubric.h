@@ -32,6 +32,10 @@ struct Criterion {
   std::map<std::string, std::string> caseSets;
   std::vector<std::string> kernels; ///< timed kernels whose speed against the reference counts
   std::vector<SpeedLevel> levels;   ///< ascending ratio
+  /// A <deduction>: earns 0 when its checks pass and takes `points` away from the task when one
+  /// fails (never below 0 for the task). It adds nothing to the task's maximum. One defect costs
+  /// points in one place (spec section 5: stray writes are a check of their own).
+  bool deduction = false;
   int line = 0;
 };
 
@@ -41,6 +45,9 @@ struct PerformanceSpec {
   bool present = false;
   std::string caseId;
   int width = 0, height = 0;
+  /// size_on_cpu="timing": a CPU device times at width x height too (its figures stay indicative;
+  /// the output the timed launches leave is still checked there).
+  bool timingSizeOnCpu = false;
   int line = 0;
 };
 

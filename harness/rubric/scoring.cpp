@@ -9,6 +9,11 @@ namespace {
 
 /// Points of the highest level `speed` reaches (the checks have passed).
 void scoreSpeed(const Criterion& criterion, const SpeedMeasure* speed, CriterionResult* r) {
+  if (speed && speed->wrongOutput) {
+    r->status = Status::Failed;
+    r->message = "speed not graded: " + speed->reason;
+    return;
+  }
   if (!speed || !speed->available) {
     r->status = Status::NotMeasured;
     r->message = "speed not graded: " + (speed ? speed->reason : std::string("the task's performance was not measured"));
@@ -58,7 +63,8 @@ CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::s
   CriterionResult r;
   r.id = criterion.id;
   r.title = criterion.title;
-  r.max = criterion.points;
+  r.max = criterion.deduction ? 0 : criterion.points;
+  r.min = criterion.deduction ? -criterion.points : 0;
   r.checks = criterion.checks;
   const CheckResult* worst[4] = {nullptr, nullptr, nullptr, nullptr};  // by Status
   std::vector<CheckResult> restricted;  // checks counted over one case set (stable: reserved)
@@ -84,6 +90,13 @@ CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::s
     if (!c) continue;
     r.status = s;
     r.message = c->id + ": " + c->message;
+    // A deduction takes its points only for a failure it saw, never for an error or a gap.
+    if (criterion.deduction && s == Status::Failed) {
+      r.points = r.min;
+      char amount[64];
+      std::snprintf(amount, sizeof amount, "%g", criterion.points);
+      r.message = std::string("deduction of ") + amount + ": " + r.message;
+    }
     return r;
   }
   if (!criterion.kernels.empty()) {
@@ -91,7 +104,7 @@ CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::s
     return r;
   }
   r.status = Status::Passed;
-  r.points = criterion.points;
+  r.points = criterion.deduction ? 0 : criterion.points;
   r.message = criterion.checks.size() == 1 && restricted.empty() ? checks.at(criterion.checks[0]).message
                                                                   : "all checks passed";
   return r;

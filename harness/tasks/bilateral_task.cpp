@@ -11,6 +11,7 @@
 #include "tasks/separable_config.h"
 #include "tasks/technique.h"
 #include "tasks/task_context.h"
+#include "tasks/timed_output.h"
 #include "tasks/typed_task.h"
 #include "tasks/weight_order.h"
 
@@ -160,7 +161,8 @@ class BilateralTask : public TypedTask<SeparableConfig> {
           true, false, {HardwareRule::Kind::AccessCounts, ""}},
          {"filter_horizontal", "ConvHorizontal alone, on the CPU's flags, against the CPU's horizontal pass", ""},
          {"filter_vertical", "ConvVertical alone, on the CPU's flags and horizontal result, against the CPU", ""},
-         {"pipeline", "all four kernels chained against the CPU's final result", ""}},
+         {"pipeline", "all four kernels chained against the CPU's final result", ""},
+         strayWritesCheck()},
         {{"DiscontinuityHorizontal", {"discontinuity", "pipeline"}},
          {"DiscontinuityVertical", {"discontinuity", "pipeline"}},
          {"ConvHorizontal", {"filter_horizontal", "pipeline"}},
@@ -186,7 +188,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     auto kernels = [&](int launches) { return buildKernels(ctx, c, launches); };
     auto weightsBuffer = [&](const std::vector<float>& w) { return constantFloats(ctx.runtime(), w); };
     // Runs both discontinuity kernels into `disc` (filled with the sentinel first).
-    auto detect = [&](CaseOutcome& o, Kernels& k, DevicePlane<int32_t>& disc) {
+    auto detect = [&](CaseOutcome& o, Kernels& k, DevicePlane<int32_t>& disc, WriteAudit* audit) {
       const Runtime& rt = ctx.runtime();
       DevicePlane<cl_float4> normalDepth(rt, W, H, pitch, k.rows);
       const cl_float4 zero{{0, 0, 0, 0}}, nan{{NAN, NAN, NAN, NAN}};
@@ -196,6 +198,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
         bindDiscontinuity(rt, *kernel, disc.buffer(), normalDepth.buffer(), W, H, pitch);
       ctx.timing(o, "DiscontinuityHorizontal", launch2d(rt, k.discH, k.discHGeometry), k.discHGeometry);
       ctx.timing(o, "DiscontinuityVertical", launch2d(rt, k.discV, k.discVGeometry), k.discVGeometry);
+      audit->addInputWrites(normalDepth.writesSinceUpload(rt));
     };
     // One edge-stopping pass over every channel, reading `flags` from `disc`.
     auto filter = [&](CaseOutcome& o, cl::Kernel& kernel, const Geometry& g, const std::string& name,
@@ -218,9 +221,11 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     ctx.runCheck(spec, "discontinuity", out, [&](CaseOutcome& o) {
       Kernels k = kernels(kDiscontinuity);
       DevicePlane<int32_t> disc(ctx.runtime(), W, H, pitch, k.rows);
-      detect(o, k, disc);
+      WriteAudit intoInputs;
+      detect(o, k, disc, &intoInputs);
       WriteAudit audit;
       const std::vector<int32_t> flags = disc.download(ctx.runtime(), kIntSentinel, &audit);
+      audit.add(intoInputs);
       const RegionModel regions{1, 1, int(k.discHGeometry.local[0]) * c.hSteps, int(k.discVGeometry.local[1]) * c.vSteps};
       const Comparison cmp = compareExact(flagsExpected, flags, W, H, ctx.settings().rule.skipLastRow, regions);
       ctx.judge(o, spec.id + "/discontinuity", cmp, flagsAsImage(flagsExpected, W, H), flagsAsImage(flags, W, H));
@@ -236,6 +241,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       WriteAudit audit;
       const Image actual = filter(o, k.convH, k.convHGeometry, "ConvHorizontal", scene.colour, flags->buffer(),
                                   c.hWeights, k.rows, &audit);
+      audit.addInputWrites(flags->writesSinceUpload(ctx.runtime()));
       const RegionModel regions{c.radius, 0, int(k.convHGeometry.local[0]) * c.hSteps, int(k.convHGeometry.local[1])};
       const std::vector<WeightOrder> orders = passOrders(c.hWeights, tmpExpected, [&](const std::vector<float>& w) {
         return ref::bilateralHorizontal(scene.colour, flagsExpected, w);
@@ -249,6 +255,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       WriteAudit audit;
       const Image actual = filter(o, k.convV, k.convVGeometry, "ConvVertical", tmpExpected, flags->buffer(),
                                   c.vWeights, k.rows, &audit);
+      audit.addInputWrites(flags->writesSinceUpload(ctx.runtime()));
       const RegionModel regions{0, c.radius, int(k.convVGeometry.local[0]), int(k.convVGeometry.local[1]) * c.vSteps};
       const std::vector<WeightOrder> orders = passOrders(c.vWeights, expected, [&](const std::vector<float>& w) {
         return ref::bilateralVertical(tmpExpected, flagsExpected, w);
@@ -260,10 +267,10 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       const Runtime& rt = ctx.runtime();
       Kernels k = kernels(kAll);
       DevicePlane<int32_t> disc(rt, W, H, pitch, k.rows);
-      detect(o, k, disc);
+      WriteAudit audit;
+      detect(o, k, disc, &audit);
       cl::Buffer hWeights = weightsBuffer(c.hWeights), vWeights = weightsBuffer(c.vWeights);
       Image actual(W, H, scene.colour.channels);
-      WriteAudit audit;
       for (int ch = 0; ch < scene.colour.channels; ++ch) {
         DevicePlane<float> src(rt, W, H, pitch, k.rows), tmp(rt, W, H, pitch, k.rows), dst(rt, W, H, pitch, k.rows);
         src.upload(rt, scene.colour.plane(ch), 0.0f, NAN, NAN);
@@ -276,6 +283,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
         WriteAudit a;
         const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
         std::copy(plane.begin(), plane.end(), actual.plane(ch));
+        a.addInputWrites(src.writesSinceUpload(rt));
         audit.add(a);
       }
       const RegionModel regions{c.radius, c.radius, int(k.convHGeometry.local[0]) * c.hSteps,
@@ -322,10 +330,39 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     const double px = double(W) * H;
     // Bytes per pixel: a float4 read and a flag written; the vertical kernel also reads the flag
     // it ORs into; a filter pass reads a value and a flag and writes a value.
-    return {{"DiscontinuityHorizontal", "flags", k.discH, k.discHGeometry, 20 * px, px, b},
-            {"DiscontinuityVertical", "flags", k.discV, k.discVGeometry, 24 * px, px, b},
-            {"ConvHorizontal", "one channel", k.convH, k.convHGeometry, 12 * px, px, b},
-            {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b}};
+    std::vector<TimedLaunch> launches{{"DiscontinuityHorizontal", "flags", k.discH, k.discHGeometry, 20 * px, px, b, {}},
+                                      {"DiscontinuityVertical", "flags", k.discV, k.discVGeometry, 24 * px, px, b, {}},
+                                      {"ConvHorizontal", "one channel", k.convH, k.convHGeometry, 12 * px, px, b, {}},
+                                      {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b, {}}};
+    // Checked where the CPU has a result to compare with: the flags once both kernels have run,
+    // each filter pass on what it read (channel 0, then the horizontal pass's own output).
+    const Runtime* device = &rt;
+    const CompareRule rule = ctx.settings().rule;
+    const bool either = ctx.settings().eitherWeightOrder;
+    const Scene* s = &scene;
+    auto flags = std::make_shared<std::vector<int32_t>>();
+    auto cpuFlags = [s, flags] {
+      if (flags->empty()) *flags = ref::discontinuityFlags(s->normals, s->depth);
+      return *flags;
+    };
+    launches[1].verify = [device, b, W, H, rule, cpuFlags] {
+      return timedFlagsProblem(*device, *b->disc, cpuFlags, rule.skipLastRow, W, H);
+    };
+    launches[2].verify = [device, b, c, rule, either, s, cpuFlags] {
+      const auto run = [s, cpuFlags](const std::vector<float>& w) {
+        return ref::bilateralHorizontal(s->colour.channel(0), cpuFlags(), w);
+      };
+      return timedOutputProblem(*device, *b->tmp, orderCandidates(c.hWeights, either, run), rule, c.width, c.height);
+    };
+    launches[3].verify = [device, b, c, rule, either, cpuFlags] {
+      auto read = std::make_shared<Image>(c.width, c.height, 1);
+      read->pixels = b->tmp->download(*device, floatSentinel(), nullptr);
+      const auto run = [read, cpuFlags](const std::vector<float>& w) {
+        return ref::bilateralVertical(*read, cpuFlags(), w);
+      };
+      return timedOutputProblem(*device, *b->dst, orderCandidates(c.vWeights, either, run), rule, c.width, c.height);
+    };
+    return launches;
   }
 
   void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const SeparableConfig& c,

@@ -32,6 +32,7 @@ Image runPerChannel(TaskContext& ctx, CaseOutcome& outcome, const std::string& n
     WriteAudit a;
     const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
     std::copy(plane.begin(), plane.end(), output.plane(ch));
+    a.addInputWrites(src.writesSinceUpload(rt));
     audit->add(a);
   }
   return output;

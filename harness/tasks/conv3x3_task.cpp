@@ -7,6 +7,7 @@
 #include "tasks/channel_pass.h"
 #include "tasks/params.h"
 #include "tasks/technique.h"
+#include "tasks/timed_output.h"
 #include "tasks/task_context.h"
 #include "tasks/typed_task.h"
 
@@ -96,7 +97,8 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
          "uint Height, uint Pitch)"},
         {{"output", "Convolution against the CPU reference (course rule)", ""},
          {"bank_conflicts", "tile and halo stored into local memory without bank conflicts (simulated)", "",
-          true, false, {HardwareRule::Kind::StoreConflicts, "Convolution"}}},
+          true, false, {HardwareRule::Kind::StoreConflicts, "Convolution"}},
+         strayWritesCheck()},
         {{"Convolution", {"output"}}}};
     return info;
   }
@@ -123,6 +125,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
       WriteAudit audit;
       Image actual(c.width, c.height, 1);
       actual.pixels = dst.download(rt, floatSentinel(), &audit);
+      audit.addInputWrites(run.src->writesSinceUpload(rt));
       const RegionModel regions{1, 1, static_cast<int>(group[0]), static_cast<int>(group[1])};
       ctx.judge(o, spec.id + "/output", compareImages(expected, actual, ctx.settings().rule, regions), expected, actual);
       ctx.audit(o, "Convolution", audit, false);
@@ -134,10 +137,17 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
     (void)spec;
     const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
     CaseOutcome notes;
-    Prepared p = prepare(ctx, c, gray, ref::conv3x3Constants(c.weights, c.offset), &notes);
+    auto p = std::make_shared<Prepared>(prepare(ctx, c, gray, ref::conv3x3Constants(c.weights, c.offset), &notes));
     const double pixels = double(c.width) * c.height;
-    return {{"Convolution", "one gray plane", p.kernel, p.geometry, 2 * sizeof(float) * pixels, pixels,
-             std::make_shared<Prepared>(p)}};
+    TimedLaunch launch{"Convolution", "one gray plane", p->kernel, p->geometry, 2 * sizeof(float) * pixels, pixels, p, {}};
+    const Runtime* rt = &ctx.runtime();
+    InputCache* inputs = &ctx.inputs();
+    const CompareRule rule = ctx.settings().rule;
+    launch.verify = [rt, inputs, p, c, rule] {
+      return timedOutputProblem(*rt, *p->dst, {[inputs, c] { return expectedFor(*inputs, c).output; }}, rule, c.width,
+                                c.height);
+    };
+    return {launch};
   }
 
   void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const Conv3x3Case& c,

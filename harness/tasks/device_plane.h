@@ -2,6 +2,7 @@
 // `pitch` elements per row, `rows` rows (at least the image height), inside a guarded buffer.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -19,8 +20,11 @@ struct WriteAudit {
   long guardAfter = 0;   ///< past the end of the buffer
   long untouched = 0;    ///< values inside the image that still hold the sentinel: never written
   long imageValues = 0;  ///< values inside the image
+  long intoInputs = 0;   ///< values of the kernel's input buffers (guards included) that changed
 
   bool outsideBuffer() const { return guardBefore + guardAfter > 0; }
+  /// Adds the writes into an input plane (DevicePlane::writesSinceUpload).
+  void addInputWrites(long n) { intoInputs += n; }
   /// Adds another plane's counts (one audit for all channels of a pass).
   void add(const WriteAudit& other);
   /// "wrote 12 values past the end of the buffer and 800 below the image (rows 575..)", empty if none.
@@ -30,23 +34,37 @@ struct WriteAudit {
 template <typename T>
 class DevicePlane {
  public:
-  /// `rows` >= height; guards of at least 16 rows (and 4 KiB) on each side.
+  /// `rows` >= height; guards on each side as large as the plane (at least 256 KiB, at most
+  /// 16 MiB), so a write far before or past the data still lands in a guard and is seen.
   DevicePlane(const Runtime& rt, int width, int height, int pitch, int rows)
       : width_(width), height_(height), pitch_(pitch), rows_(rows),
-        buffer_(rt, sizeof(T) * size_t(pitch) * rows, std::max<size_t>(4096, sizeof(T) * size_t(pitch) * 16)) {}
+        buffer_(rt, sizeof(T) * size_t(pitch) * rows, guardBytes(sizeof(T) * size_t(pitch) * rows)) {}
+
+  static size_t guardBytes(size_t dataBytes) {
+    return std::min<size_t>(size_t(16) << 20, std::max<size_t>(size_t(256) << 10, dataBytes));
+  }
 
   const cl::Buffer& buffer() const { return buffer_.view(); }
   int pitch() const { return pitch_; }
 
   /// Input layout: image rows hold `data` (width*height, unpadded) and `pad` in padding columns;
   /// rows below the image hold `below`; the guards hold `guard`.
+  /// `data` must stay alive while writesSinceUpload may be asked (it lays the upload out again).
   void upload(const Runtime& rt, const T* data, const T& pad, const T& below, const T& guard) {
-    std::vector<T> whole(buffer_.totalBytes() / sizeof(T), guard);
-    T* base = whole.data() + buffer_.frontBytes() / sizeof(T);
-    for (int y = 0; y < rows_; ++y)
-      for (int x = 0; x < pitch_; ++x)
-        base[size_t(y) * pitch_ + x] = y < height_ ? (x < width_ ? data[size_t(y) * width_ + x] : pad) : below;
-    buffer_.writeAll(rt, whole);
+    uploaded_ = Upload{data, pad, below, guard};
+    buffer_.writeAll(rt, layout(uploaded_));
+  }
+
+  /// Values of the whole allocation (guards included) that differ from the last upload: what a
+  /// kernel wrote into its input. Compared bit for bit (NaN rows below the image included).
+  long writesSinceUpload(const Runtime& rt) const {
+    if (!uploaded_.data) return 0;
+    const std::vector<T> now = buffer_.template readAll<T>(rt);
+    const std::vector<T> then = layout(uploaded_);
+    long changed = 0;
+    for (size_t i = 0; i < now.size() && i < then.size(); ++i)
+      changed += std::memcmp(&now[i], &then[i], sizeof(T)) != 0;
+    return changed;
   }
 
   /// Output layout: every element, guards included, set to `sentinel`.
@@ -86,8 +104,23 @@ class DevicePlane {
   }
 
  private:
+  struct Upload {
+    const T* data = nullptr;
+    T pad{}, below{}, guard{};
+  };
+
+  std::vector<T> layout(const Upload& u) const {
+    std::vector<T> whole(buffer_.totalBytes() / sizeof(T), u.guard);
+    T* base = whole.data() + buffer_.frontBytes() / sizeof(T);
+    for (int y = 0; y < rows_; ++y)
+      for (int x = 0; x < pitch_; ++x)
+        base[size_t(y) * pitch_ + x] = y < height_ ? (x < width_ ? u.data[size_t(y) * width_ + x] : u.pad) : u.below;
+    return whole;
+  }
+
   int width_, height_, pitch_, rows_;
   GuardedBuffer buffer_;
+  Upload uploaded_;
 };
 
 }  // namespace clgrade

@@ -68,7 +68,8 @@ class HistogramTask : public TypedTask<HistogramCase> {
         {{"global", "compute_histogram: counts equal to the CPU's", ""},
          {"local", "compute_histogram_local_memory: counts equal to the CPU's", ""},
          {"local_atomics", "local atomics per group, merged with at most one global atomic per bin (simulated)", "",
-          true, false, {HardwareRule::Kind::AtomicsPerWorkItem, "compute_histogram_local_memory"}}},
+          true, false, {HardwareRule::Kind::AtomicsPerWorkItem, "compute_histogram_local_memory"}},
+         strayWritesCheck()},
         {{"compute_histogram", {"global"}}, {"compute_histogram_local_memory", {"local"}}}};
     return info;
   }
@@ -108,6 +109,7 @@ class HistogramTask : public TypedTask<HistogramCase> {
 
       WriteAudit audit;
       const std::vector<int32_t> actual = hist.download(rt, kIntSentinel, &audit);
+      audit.addInputWrites(img.writesSinceUpload(rt));
       long wrongBins = 0;
       const std::vector<std::string> lines = binDifferences(expected, actual, 8, &wrongBins);
       long total = 0;
@@ -143,6 +145,8 @@ class HistogramTask : public TypedTask<HistogramCase> {
     };
     auto b = std::make_shared<Buffers>();
     std::vector<TimedLaunch> launches;
+    auto grayImage = std::make_shared<const Image>(gray);
+    auto cpu = std::make_shared<std::vector<int32_t>>();  // the CPU's counts, made once when asked
     const int pitch = pitchOf(c.width);
     const double pixels = double(c.width) * c.height;
     for (bool local : {false, true}) {
@@ -157,17 +161,35 @@ class HistogramTask : public TypedTask<HistogramCase> {
         b->hist->fill(rt, 0);
       }
       bindCount(rt, count, b->hist->buffer(), b->img->buffer(), c, pitch, local);
-      // Repeated launches keep adding to the same bins: the counts are not looked at, and
-      // clearing between launches would time the clear as well.
-      launches.push_back({name, "gray image", count, g, sizeof(float) * pixels + 2 * sizeof(int32_t) * c.bins, pixels, b});
+      // Repeated launches keep adding to the same bins (clearing between launches would time the
+      // clear as well), so the check clears them and launches once more.
+      TimedLaunch launch{name, "gray image", count, g, sizeof(float) * pixels + 2 * sizeof(int32_t) * c.bins, pixels, b, {}};
+      const Runtime* r = &rt;
+      const int bins = c.bins;
+      launch.verify = [r, b, count, g, bins, grayImage, cpu]() mutable {
+        b->hist->fill(*r, 0);
+        launch2d(*r, count, g);
+        const std::vector<int32_t> actual = b->hist->download(*r, kIntSentinel, nullptr);
+        if (r->recording()) return std::string();
+        if (cpu->empty()) *cpu = ref::histogram(*grayImage, bins);
+        long wrong = 0;
+        binDifferences(*cpu, actual, 0, &wrong);
+        return wrong == 0 ? std::string()
+                          : std::to_string(wrong) + " of " + std::to_string(bins) + " bins wrong";
+      };
+      launches.push_back(launch);
     }
     return launches;
   }
 
   void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const HistogramCase& c,
                    CaseOutcome* o) const override {
-    (void)checkId, (void)spec, (void)c;
-    judgeLocalHistogram(counters, "compute_histogram_local_memory", c.bins, o);
+    (void)checkId, (void)spec;
+    HistogramShape shape;
+    shape.bins = c.bins;
+    shape.pixels = long(c.width) * c.height;
+    shape.hostGroups = long(ceilDiv(c.width, 16)) * long(ceilDiv(c.height, 16));
+    judgeLocalHistogram(counters, "compute_histogram_local_memory", shape, o);
   }
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,

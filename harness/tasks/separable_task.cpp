@@ -8,6 +8,7 @@
 #include "tasks/channel_pass.h"
 #include "tasks/separable_config.h"
 #include "tasks/task_context.h"
+#include "tasks/timed_output.h"
 #include "tasks/typed_task.h"
 #include "tasks/weight_order.h"
 
@@ -92,7 +93,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
          {"vertical", "ConvVertical alone, on the CPU's horizontal result, against the CPU's final result", ""},
          {"pipeline", "both passes chained against the CPU's final result", ""},
          {"sweep", "both passes correct at every point of the RESULT_STEPS sweep, with the performance chart", "",
-          false, true}},
+          false, true},
+         strayWritesCheck()},
         {{"ConvHorizontal", {"horizontal", "pipeline"}}, {"ConvVertical", {"vertical", "pipeline"}}}};
     return info;
   }
@@ -166,6 +168,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
         WriteAudit a;
         const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
         std::copy(plane.begin(), plane.end(), actual.plane(ch));
+        a.addInputWrites(src.writesSinceUpload(rt));
         total.add(a);
       }
       RegionModel r{c.radius, c.radius, int(h.geometry.local[0]) * c.hSteps, int(v.geometry.local[1]) * c.vSteps};
@@ -200,8 +203,25 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     bindPass(rt, p.h.kernel, b->tmp->buffer(), b->src->buffer(), b->hWeights, c.width, pitch);
     bindPass(rt, p.v.kernel, b->dst->buffer(), b->tmp->buffer(), b->vWeights, c.height, pitch);
     const double pixels = double(c.width) * c.height;
-    return {{"ConvHorizontal", "one channel", p.h.kernel, p.h.geometry, 2 * sizeof(float) * pixels, pixels, b},
-            {"ConvVertical", "one channel", p.v.kernel, p.v.geometry, 2 * sizeof(float) * pixels, pixels, b}};
+    std::vector<TimedLaunch> launches{
+        {"ConvHorizontal", "one channel", p.h.kernel, p.h.geometry, 2 * sizeof(float) * pixels, pixels, b, {}},
+        {"ConvVertical", "one channel", p.v.kernel, p.v.geometry, 2 * sizeof(float) * pixels, pixels, b, {}}};
+    // Each pass against the CPU on what it read: channel 0, then the horizontal pass's own output.
+    const Runtime* device = &rt;
+    const Image* channel = &source;
+    const CompareRule rule = ctx.settings().rule;
+    const bool either = ctx.settings().eitherWeightOrder;
+    launches[0].verify = [device, b, c, rule, either, channel] {
+      const auto run = [channel](const std::vector<float>& w) { return ref::convolveHorizontal(channel->channel(0), w); };
+      return timedOutputProblem(*device, *b->tmp, orderCandidates(c.hWeights, either, run), rule, c.width, c.height);
+    };
+    launches[1].verify = [device, b, c, rule, either] {
+      auto read = std::make_shared<Image>(c.width, c.height, 1);
+      read->pixels = b->tmp->download(*device, floatSentinel(), nullptr);
+      const auto run = [read](const std::vector<float>& w) { return ref::convolveVertical(*read, w); };
+      return timedOutputProblem(*device, *b->dst, orderCandidates(c.vWeights, either, run), rule, c.width, c.height);
+    };
+    return launches;
   }
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,

@@ -1,6 +1,7 @@
 // A task of the assignment: its data row (file, kernels, checks) and the fixed host side that runs it.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -42,7 +43,15 @@ struct CheckInfo {
   bool swept = false;
   /// A simulated check: how the hardware's counters judge it without the simulator (none: they cannot).
   HardwareRule hardware{};
+  /// Judged from what the other checks of a case saw (the stray writes): never run on its own,
+  /// so never a reason to run a task again without a kernel.
+  bool fromOtherChecks = false;
 };
+
+/// The check "writes" every task offers: no kernel wrote outside its output image (rows below
+/// it where the kernel knows the height, before or past a buffer) or into its inputs. Judged per
+/// case from what the value checks audited (TaskContext::judgeWrites); it never fails them.
+CheckInfo strayWritesCheck();
 
 /// One kernel launch made ready for timing: inputs uploaded, every argument set. The performance
 /// code enqueues it repeatedly; `bytes` is what the launch must move at the least (each input
@@ -55,6 +64,11 @@ struct TimedLaunch {
   double bytes = 0;
   double pixels = 0;
   std::shared_ptr<void> keepAlive;  ///< the buffers the arguments point to
+  /// Called once the launch has been timed: what is wrong with the output it left at this size
+  /// ("" when it matches the CPU's). A kernel is checked at every size it is timed at (spec 5b),
+  /// so one that skips its work at the timing size earns no speed points. Empty: not checked
+  /// (the reference kernels; launches whose output a later launch of the same case checks).
+  std::function<std::string()> verify;
 };
 
 struct TaskInfo {

@@ -143,6 +143,8 @@ void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Com
   }
   outcome.status = Status::Failed;
   outcome.message = comparison.summary();
+  const std::string shifted = shiftHint(expected, actual, settings_.rule);
+  if (!shifted.empty()) outcome.details.insert(outcome.details.begin(), shifted);
   const int limit = settings_.evidenceCasesPerCheck;
   if (limit > 0 && imagesWritten_[currentCheck_]++ >= limit) {
     outcome.details.push_back("no images for this case: images are written for the first " + std::to_string(limit) +
@@ -164,29 +166,58 @@ void TaskContext::audit(CaseOutcome& outcome, const std::string& kernelName, con
     outcome.details.push_back(std::to_string(a.untouched) + " of " + std::to_string(a.imageValues) +
                               " output values inside the image were never written by " + kernelName);
   }
+  if (std::find(auditedKernels_.begin(), auditedKernels_.end(), kernelName) == auditedKernels_.end())
+    auditedKernels_.push_back(kernelName);
+  // Padding columns belong to the rows the course lays out (its own vertical pass computes them).
   if (a.padding > 0)
-    outcome.details.push_back(kernelName + " wrote " + std::to_string(a.padding) +
-                              " padding values (columns Width..Pitch-1; harmless)");
+    allowedWrites_.push_back(kernelName + " wrote " + std::to_string(a.padding) +
+                             " padding values (columns Width..Pitch-1; harmless)");
   WriteAudit counted = a;
   if (belowAllowed) {
     if (a.belowImage > 0)
-      outcome.details.push_back(kernelName + " wrote " + std::to_string(a.belowImage) +
-                                " values below the image (it gets no height, so this is expected)");
+      allowedWrites_.push_back(kernelName + " wrote " + std::to_string(a.belowImage) +
+                               " values below the image (it gets no height, so this is expected)");
     counted.belowImage = 0;
   }
   const std::string text = counted.describe(kernelName);
   if (text.empty()) return;
-  const std::string line = text + ": out-of-bounds writes";
-  if (settings_.outOfBoundsWritesFail) {
-    if (outcome.status == Status::Passed) {
-      outcome.status = Status::Failed;
-      outcome.message = line;
-    } else {
-      outcome.details.push_back(line);
-    }
-  } else {
-    outcome.details.push_back(line + " (not graded: rubric setting)");
+  strayWrites_.push_back(text);
+  outcome.details.push_back(text + ": not counted here; it costs what the rubric gives the check 'writes'");
+}
+
+CheckInfo strayWritesCheck() {
+  CheckInfo c{"writes",
+              "no writes outside the output image (rows below it where the kernel gets the height, before or past "
+              "a buffer) or into the inputs",
+              ""};
+  c.fromOtherChecks = true;
+  return c;
+}
+
+void TaskContext::beginCase() {
+  strayWrites_.clear();
+  allowedWrites_.clear();
+  auditedKernels_.clear();
+}
+
+void TaskContext::judgeWrites(CaseOutcome& outcome) const {
+  outcome.details.insert(outcome.details.end(), allowedWrites_.begin(), allowedWrites_.end());
+  if (auditedKernels_.empty()) {
+    outcome.status = Status::NotMeasured;
+    outcome.message = "no kernel of this case ran to the end, so its writes could not be audited";
+    return;
   }
+  std::string kernels;
+  for (const std::string& k : auditedKernels_) kernels += (kernels.empty() ? "" : ", ") + k;
+  if (strayWrites_.empty()) {
+    outcome.message = "no writes outside the image (" + kernels + ")";
+    return;
+  }
+  outcome.status = Status::Failed;
+  outcome.message = strayWrites_.front();
+  if (strayWrites_.size() > 1)
+    outcome.message += " (and " + std::to_string(strayWrites_.size() - 1) + " more, below)";
+  outcome.details.insert(outcome.details.begin(), strayWrites_.begin() + 1, strayWrites_.end());
 }
 
 void TaskContext::timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry) {

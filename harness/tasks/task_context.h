@@ -63,9 +63,18 @@ class TaskContext {
   /// Judges a float comparison: sets status, message, details, evidence (files only when failed).
   void judge(CaseOutcome& outcome, const std::string& stem, const Comparison& comparison, const Image& expected,
              const Image& actual);
-  /// Adds what a kernel wrote outside the image; fails the outcome when the rubric says so.
+  /// Notes in `outcome` what a kernel left unwritten inside the image, and keeps what it wrote
+  /// outside it (below the image, before or past the buffer, into an input) for the case's
+  /// check "writes": stray writes never fail the value checks (spec section 5).
   /// `belowAllowed`: kernels without a height argument may write rows below the image.
   void audit(CaseOutcome& outcome, const std::string& kernelName, const WriteAudit& audit, bool belowAllowed);
+  /// Starts a case: forgets the writes audited for the previous one.
+  void beginCase();
+  /// Whether a kernel of the case begun last ran to the end and had its writes audited.
+  bool auditedWrites() const { return !auditedKernels_.empty(); }
+  /// The check "writes" of the case begun last: failed with every stray write audited since
+  /// beginCase, passed when kernels ran and wrote only their image, not measured when none ran.
+  void judgeWrites(CaseOutcome& outcome) const;
   /// From now on runCheck runs only these checks (empty: all); the sweep reruns only what it decides on.
   void restrictChecks(std::set<std::string> checks) { onlyChecks_ = std::move(checks); }
   /// runCheck never runs these checks (a kernel they launch stopped an earlier grading process).
@@ -86,6 +95,9 @@ class TaskContext {
   std::vector<BuildRecord> builds_;
   std::set<std::string> onlyChecks_;
   std::set<std::string> skippedChecks_;
+  /// The case's audited writes (beginCase clears them): stray ones, and notes about allowed ones.
+  std::vector<std::string> strayWrites_, allowedWrites_;
+  std::vector<std::string> auditedKernels_;
 };
 
 /// roundup(n, m): n rounded up to a multiple of m.

@@ -1,5 +1,6 @@
 #include "tasks/technique.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace clgrade {
@@ -26,13 +27,26 @@ void describe(const CounterReport& counters, const KernelCounters& k, CaseOutcom
                        std::to_string(counters.bankBytes) + " bytes, warps of " + std::to_string(counters.warpSize) +
                        "; " + std::to_string(k.workGroups) + " work-groups in " + std::to_string(k.invocations) +
                        " launches)");
-  o->details.push_back("  " + counts("global", k.global) + "; " + counts("local", k.local));
+  o->details.push_back("  " + counts("global", k.global) + "; " + counts("local", k.local) + "; constant loads " +
+                       std::to_string(k.constant.loads));
   o->details.push_back("  " + tally("local stores before the first barrier", k.loadPhase.store));
   o->details.push_back("  " + tally("local loads after it", k.computePhase.load));
   for (const LineConflicts& l : k.lines) {
     o->details.push_back("  line " + std::to_string(l.line) + ": " + std::to_string(l.conflicts) + " conflicts in " +
                          std::to_string(l.requests) + " " + l.kind + " requests (" + l.phase + " phase)");
   }
+}
+
+/// "; worst at line N": the tile-load store with the most conflicts (a compute-phase load is not the
+/// store's line); a store the compiler kept no line for is said so, never "line 0".
+std::string worstStoreLine(const KernelCounters& k) {
+  const LineConflicts* worst = nullptr;
+  for (const LineConflicts& l : k.lines)
+    if (l.kind == "store" && l.phase == "load" && l.conflicts > 0 && (!worst || l.conflicts > worst->conflicts))
+      worst = &l;
+  if (!worst) return "";
+  if (worst->line == 0) return "; the worst store has no source line (the compiler kept none for it)";
+  return "; worst at line " + std::to_string(worst->line);
 }
 
 const KernelCounters* ran(const CounterReport& counters, const std::string& kernel, CaseOutcome* o) {
@@ -52,16 +66,32 @@ void judgeTileLoad(const CounterReport& counters, const std::string& kernel, Cas
   if (!k) return;
   describe(counters, *k, o);
   const BankTally& stores = k->loadPhase.store;
+  // Each output reads its 9 taps from the tile: the image is read once per tile and halo (twice
+  // allowed for loads that overlap), so a kernel reading taps from global memory exceeds it.
+  const long gx = k->groupSize[0], gy = k->groupSize[1];
+  const long tileLimit = 2 * (gx + 2) * (gy + 2) * k->workGroups;
   if (k->local.stores == 0) {
     o->status = Status::Failed;
     o->message = kernel + " stores nothing into local memory: the tile and halo must be loaded into a local tile";
+  } else if (gx > 0 && gy > 0 && k->global.loads > tileLimit) {
+    o->status = Status::Failed;
+    o->message = kernel + " makes " + std::to_string(k->global.loads) + " global loads, more than twice the tile and " +
+                 "halo of its " + std::to_string(k->workGroups) + " work-groups of " + std::to_string(gx) + " x " +
+                 std::to_string(gy) + " (" + std::to_string(tileLimit) +
+                 "): each output must read its 9 taps from the local tile, not from global memory";
   } else if (stores.conflicts > 0) {
     char perRequest[32];
     std::snprintf(perRequest, sizeof perRequest, "%.2f", double(stores.conflicts) / double(std::max(1L, stores.requests)));
     o->status = Status::Failed;
     o->message = std::to_string(stores.conflicts) + " bank conflicts while storing the tile (" + perRequest +
-                 " per warp request)" +
-                 (k->lines.empty() ? "" : "; worst at line " + std::to_string(k->lines.front().line));
+                 " per warp request)" + worstStoreLine(*k);
+    // Nearly every lane of a warp in one bank: the warp walks down a column of the tile.
+    if (stores.wavefronts >= 16 * std::max(1L, stores.requests))
+      o->details.insert(o->details.begin(),
+                        "hint: each warp's stores land in one bank, so the warp writes down a column of the tile: "
+                        "a tile stored transposed (tile[x][y] where the work-items' x should be the last index) or "
+                        "a row stride that is a multiple of " + std::to_string(counters.banks) +
+                        " banks; store with the work-item's x as the fast index, or pad each row by one element");
   } else {
     o->status = Status::Passed;
     o->message = "tile stored into local memory without bank conflicts (" + std::to_string(stores.requests) +
@@ -86,18 +116,27 @@ void judgeLocalReads(const CounterReport& counters, const std::vector<std::strin
   }
 }
 
-void judgeLocalHistogram(const CounterReport& counters, const std::string& kernel, int bins, CaseOutcome* o) {
+void judgeLocalHistogram(const CounterReport& counters, const std::string& kernel, const HistogramShape& shape,
+                         CaseOutcome* o) {
   const KernelCounters* k = ran(counters, kernel, o);
   if (!k) return;
   describe(counters, *k, o);
-  const long mergeLimit = k->workGroups * bins;
+  // Groups smaller than the assignment's merge more often; the limit stays the assignment's.
+  const long groups = shape.hostGroups > 0 ? std::min(k->workGroups, shape.hostGroups) : k->workGroups;
+  const long mergeLimit = groups * shape.bins;
   if (k->local.atomics == 0) {
     o->status = Status::Failed;
     o->message = kernel + " uses no local atomics: count into the local histogram first";
+  } else if (k->local.atomics < shape.pixels) {
+    o->status = Status::Failed;
+    o->message = kernel + " makes " + std::to_string(k->local.atomics) + " local atomics for " +
+                 std::to_string(shape.pixels) + " pixels: every pixel must be counted into the local histogram " +
+                 "(one local atomic per pixel)";
   } else if (k->global.atomics > mergeLimit) {
     o->status = Status::Failed;
     o->message = kernel + " makes " + std::to_string(k->global.atomics) + " global atomics, more than one per bin and " +
-                 "work-group (" + std::to_string(mergeLimit) + "): merge the local histogram once per group";
+                 "work-group (" + std::to_string(mergeLimit) + " for " + std::to_string(groups) +
+                 " groups of the assignment's 16 x 16): merge the local histogram once per group";
   } else {
     o->status = Status::Passed;
     o->message = std::to_string(k->local.atomics) + " local atomics, " + std::to_string(k->global.atomics) +

@@ -103,7 +103,7 @@ TEST(HardwareRule, SameRuleAsTheSimulator) {
     k.global.atomics = static_cast<long>(c.global);
     simulated.kernels = {k};
     CaseOutcome o;
-    judgeLocalHistogram(simulated, kKernel, 64, &o);
+    judgeLocalHistogram(simulated, kKernel, HistogramShape{64, 3072, 12}, &o);
     EXPECT_EQ(hardware.status, c.expected) << hardware.message;
     EXPECT_EQ(o.status, c.expected) << o.message;
     EXPECT_EQ(hardware.message.substr(0, o.message.size()), o.message);

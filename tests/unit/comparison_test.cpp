@@ -25,6 +25,22 @@ TEST(Comparison, IdenticalImagesPass) {
   EXPECT_EQ(c.bad, 0);
 }
 
+// Issue 11: an output shifted by one pixel is a common bug whose "N of M values wrong" says nothing.
+TEST(Comparison, AShiftByOnePixelIsNamed) {
+  Image expected(30, 12, 2);
+  for (size_t i = 0; i < expected.pixels.size(); ++i) expected.pixels[i] = static_cast<float>((i * 7919) % 1009) / 1009.0f;
+  Image actual = expected;
+  for (int c = 0; c < 2; ++c)
+    for (int y = 0; y < 12; ++y)
+      for (int x = 0; x < 30; ++x) actual.at(c, x, y) = x + 1 < 30 ? expected.at(c, x + 1, y) : 0.0f;
+  const std::string hint = shiftHint(expected, actual, CompareRule{});
+  EXPECT_NE(hint.find("(x, y) holds the expected value of (x + 1, y)"), std::string::npos) << hint;
+  EXPECT_EQ(shiftHint(expected, expected, CompareRule{}), "");
+  Image noise = expected;  // wrong, but not a shift
+  for (float& v : noise.pixels) v = 1.0f - v;
+  EXPECT_EQ(shiftHint(expected, noise, CompareRule{}), "");
+}
+
 TEST(Comparison, SmallDifferencesPassLargeOnesFail) {
   const Image a = ramp(20, 10);
   Image b = a;

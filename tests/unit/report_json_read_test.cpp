@@ -41,7 +41,6 @@ TEST(ReportJsonRead, ReadsEveryPartOfTheModel) {
   EXPECT_EQ(read.device.globalMemBytes, 80ull << 30);
   EXPECT_FALSE(read.settings.rule.skipLastRow);
   EXPECT_DOUBLE_EQ(read.settings.rule.maxSquaredError, 2e-8);
-  EXPECT_FALSE(read.settings.outOfBoundsWritesFail);
   ASSERT_EQ(read.inputs.size(), 2u);
   EXPECT_EQ(read.inputs[1].channels, 1);
   ASSERT_EQ(read.tasks.size(), 3u);

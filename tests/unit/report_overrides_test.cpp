@@ -143,6 +143,28 @@ TEST(Overrides, ApplySetsPointsKeepsTheMeasuredAndSumsAgain) {
   EXPECT_DOUBLE_EQ(read.tasks[0].criteria[0].originalPoints, 0);
 }
 
+TEST(Overrides, ADeductionCanBeWaivedButNotTurnedIntoPoints) {
+  GradeReport r = richReport();
+  CriterionResult d;
+  d.id = "stray_writes";
+  d.points = -0.5;
+  d.min = -0.5;
+  d.status = Status::Failed;
+  r.tasks[0].criteria.push_back(d);
+  r.tasks[0].sumPoints();
+  r.sumPoints();
+  const double before = r.total;
+  std::vector<std::string> problems;
+  applyOverrides({{"alice", "conv3x3", "stray_writes", 0, "a driver quirk", "ta1", "o.csv:2"}}, "alice", &r, &problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_DOUBLE_EQ(r.tasks[0].criteria.back().points, 0);
+  EXPECT_DOUBLE_EQ(r.total, before + 0.5);
+  applyOverrides({{"alice", "conv3x3", "stray_writes", 2, "", "", "o.csv:3"}}, "alice", &r, &problems);
+  EXPECT_EQ(reporttest::joinLines(problems), "o.csv:3: alice conv3x3.stray_writes: 2 points is outside -0.5..0, 0 given\n");
+  applyOverrides({{"alice", "conv3x3", "stray_writes", -3, "", "", "o.csv:4"}}, "alice", &r, &problems);
+  EXPECT_DOUBLE_EQ(r.tasks[0].criteria.back().points, -0.5);
+}
+
 TEST(Overrides, UnknownNamesAreReported) {
   GradeReport r = richReport();
   std::vector<std::string> problems;

@@ -29,9 +29,16 @@ TEST_P(ShippedRubric, LoadsWithTheSheetsPoints) {
   ASSERT_EQ(r.tasks.size(), v.tasks.size());
   for (size_t i = 0; i < v.tasks.size(); ++i) {
     EXPECT_EQ(r.tasks[i].id, v.tasks[i].first);
-    ASSERT_EQ(r.tasks[i].criteria.size(), v.tasks[i].second.size()) << r.tasks[i].id;
+    std::vector<Criterion> criteria, deductions;
+    for (const Criterion& c : r.tasks[i].criteria) (c.deduction ? deductions : criteria).push_back(c);
+    ASSERT_EQ(criteria.size(), v.tasks[i].second.size()) << r.tasks[i].id;
     for (size_t k = 0; k < v.tasks[i].second.size(); ++k)
-      EXPECT_DOUBLE_EQ(r.tasks[i].criteria[k].points, v.tasks[i].second[k]) << r.tasks[i].criteria[k].id;
+      EXPECT_DOUBLE_EQ(criteria[k].points, v.tasks[i].second[k]) << criteria[k].id;
+    // Stray writes cost a small deduction per task (spec section 5), never more than a tenth of it.
+    ASSERT_EQ(deductions.size(), 1u) << r.tasks[i].id;
+    EXPECT_EQ(deductions[0].checks, std::vector<std::string>{"writes"});
+    EXPECT_GT(deductions[0].points, 0);
+    EXPECT_LE(deductions[0].points, r.tasks[i].maxPoints() / 8) << r.tasks[i].id;
     bool visible = false, hidden = false;
     for (const CaseSpec& c : r.tasks[i].cases) (c.visible ? visible : hidden) = true;
     EXPECT_TRUE(visible && hidden) << r.tasks[i].id << " needs visible and hidden cases";

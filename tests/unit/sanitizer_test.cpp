@@ -80,6 +80,18 @@ TEST(Sanitizer, GlobalRaceAsksForAnAtomic) {
   EXPECT_NE(log.findings[0].explanation().find("needs an atomic"), std::string::npos);
 }
 
+// Issue 11: a race caused by a store running past the end of a row was told to use an atomic.
+TEST(Sanitizer, AGlobalStoreRaceAsksForTheIndexNotAnAtomic) {
+  const SanitizerLog log = parseOclgrindLog(
+      "Write-write data race at global memory address 0x10\n\tKernel: ConvHorizontal\n"
+      "\tAt line 31 (column 9) of input.cl:\n\t  d_Dst[y * Pitch + x + i * H_GROUPSIZE_X] = sum;\n");
+  ASSERT_EQ(log.findings.size(), 1u);
+  const std::string text = log.findings[0].explanation();
+  EXPECT_EQ(text.find("atomic"), std::string::npos) << text;
+  EXPECT_NE(text.find("two work-items store to the same global memory address at line 31"), std::string::npos) << text;
+  EXPECT_NE(text.find("runs past its end"), std::string::npos) << text;
+}
+
 TEST(Sanitizer, UninitializedLocalValueIsGroupedAcrossAddresses) {
   const SanitizerLog log = parseOclgrindLog(
       "\nUninitialized value written to local memory address 0x1000000000054\n"

@@ -206,3 +206,82 @@ TEST(Scoring, AnUnknownCaseSetIsRefused) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// Spec section 5: stray writes are a check of their own and cost what the rubric's <deduction>
+// gives; a deduction adds nothing to the maximum and never takes a task below 0.
+TEST(Deduction, TakesItsPointsOnlyForAFailureItSaw) {
+  std::vector<std::string> errors;
+  Rubric rubric;
+  ASSERT_TRUE(parseRubric(R"(<rubric id="r" title="t" points="2"><task id="conv3x3">
+      <criterion id="convolution" points="2" checks="output">correct</criterion>
+      <deduction id="stray_writes" points="0.5" checks="writes">stray writes</deduction>
+      <case id="course_edge" visible="true" input="photo" width="100" height="37" weights="edge"/></task></rubric>)",
+                          "r.xml", &rubric, &errors))
+      << (errors.empty() ? "" : errors[0]);
+  EXPECT_DOUBLE_EQ(rubric.maxPoints(), 2);
+  const Criterion& d = rubric.tasks[0].criteria[1];
+  ASSERT_TRUE(d.deduction);
+
+  const CriterionResult clean = scoreCriterion(d, checks({check("writes", Status::Passed, "no writes outside")}));
+  EXPECT_EQ(clean.status, Status::Passed);
+  EXPECT_DOUBLE_EQ(clean.points, 0);
+  EXPECT_DOUBLE_EQ(clean.max, 0);
+  EXPECT_DOUBLE_EQ(clean.min, -0.5);
+
+  const CriterionResult stray =
+      scoreCriterion(d, checks({check("writes", Status::Failed, "Convolution wrote 12 values below the image")}));
+  EXPECT_EQ(stray.status, Status::Failed);
+  EXPECT_DOUBLE_EQ(stray.points, -0.5);
+  EXPECT_NE(stray.message.find("deduction of 0.5"), std::string::npos) << stray.message;
+  EXPECT_NE(stray.message.find("below the image"), std::string::npos) << stray.message;
+
+  // Nothing seen, nothing taken: an error or a gap is reported, not charged.
+  EXPECT_DOUBLE_EQ(scoreCriterion(d, checks({check("writes", Status::Error)})).points, 0);
+  EXPECT_DOUBLE_EQ(scoreCriterion(d, checks({check("writes", Status::NotMeasured)})).points, 0);
+}
+
+TEST(Deduction, NeverTakesATaskBelowZero) {
+  TaskReport t;
+  CriterionResult lost, taken;
+  lost.points = 0;
+  lost.max = 2;
+  taken.points = -0.5;
+  taken.min = -0.5;
+  t.criteria = {lost, taken};
+  t.sumPoints();
+  EXPECT_DOUBLE_EQ(t.points, 0);
+  t.criteria[0].points = 2;
+  t.sumPoints();
+  EXPECT_DOUBLE_EQ(t.points, 1.5);
+}
+
+TEST(Deduction, TheRubricLanguageRefusesWhatCannotWork) {
+  auto problemsOf = [](const std::string& task) {
+    std::vector<std::string> errors;
+    Rubric rubric;
+    parseRubric("<rubric id=\"r\" title=\"t\">" + task + "</rubric>", "r.xml", &rubric, &errors);
+    std::string all;
+    for (const std::string& e : errors) all += e + "\n";
+    return all;
+  };
+  const std::string oneCase = R"(<case id="c" visible="true" input="photo" width="100" height="37" weights="edge"/>)";
+  EXPECT_NE(problemsOf(R"(<task id="conv3x3"><deduction id="d" points="1" checks="writes">d</deduction>)" + oneCase +
+                       "</task>")
+                .find("has no <criterion>"),
+            std::string::npos);
+  EXPECT_NE(problemsOf(R"(<task id="conv3x3"><criterion id="c" points="1" checks="output">c</criterion>
+                <deduction id="d" points="1" checks="writes" performance="Convolution"><level ratio="1" points="1"/></deduction>)" +
+                       oneCase + "</task>")
+                .find("cannot grade speed"),
+            std::string::npos);
+  EXPECT_NE(problemsOf(R"(<settings out_of_bounds_writes_fail="true"/><task id="conv3x3">
+                <criterion id="c" points="1" checks="output">c</criterion>)" + oneCase + "</task>")
+                .find("is gone: writes outside the image are the check 'writes'"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace clgrade

@@ -35,6 +35,51 @@ TEST(Technique, TileLoadFailsWithConflictsAndNamesTheLine) {
   EXPECT_NE(o.message.find("line 31"), std::string::npos) << o.message;
 }
 
+// Issue 11: each work-item stores only its own pixel into local memory and reads 8 of its 9 taps
+// from global memory; it stores a "tile" without conflicts and took the 3 tile_load points.
+TEST(Technique, TileLoadNeedsTheTapsReadFromTheTile) {
+  KernelCounters k;
+  k.name = "Convolution";
+  k.groupSize[0] = 32;
+  k.groupSize[1] = 16;
+  k.groupSize[2] = 1;
+  k.workGroups = 12;
+  k.local.stores = 12 * 512;
+  k.loadPhase.store = {12 * 16, 12 * 16, 0};
+  k.constant.loads = 12 * 512 * 10;  // the weights: never counted as image reads
+  k.global.loads = 12 * 512 * 8;     // 8 taps of 9 from global memory
+  CaseOutcome gamed;
+  judgeTileLoad(withKernel(k), "Convolution", &gamed);
+  EXPECT_EQ(gamed.status, Status::Failed);
+  EXPECT_NE(gamed.message.find("global loads, more than twice the tile and halo"), std::string::npos) << gamed.message;
+
+  k.global.loads = 12 * 34 * 18;  // the tile and its halo, once
+  k.local.stores = 12 * 34 * 18;
+  CaseOutcome tiled;
+  judgeTileLoad(withKernel(k), "Convolution", &tiled);
+  EXPECT_EQ(tiled.status, Status::Passed) << tiled.message;
+}
+
+// Issue 11: "worst at line 108" named a compute-phase load (the store was line 53), and stores
+// without debug information were "line 0".
+TEST(Technique, TileLoadNamesTheWorstStoreAndHintsATransposedTile) {
+  KernelCounters k;
+  k.name = "Convolution";
+  k.local.stores = 612;
+  k.loadPhase.store = {20, 20 * 32, 20 * 31};  // every lane of a warp in one bank
+  k.lines = {{108, "load", "compute", 300, 400, 100}, {53, "store", "load", 20, 640, 620}};
+  CaseOutcome o;
+  judgeTileLoad(withKernel(k), "Convolution", &o);
+  EXPECT_NE(o.message.find("worst at line 53"), std::string::npos) << o.message;
+  ASSERT_FALSE(o.details.empty());
+  EXPECT_EQ(o.details.front().rfind("hint: each warp's stores land in one bank", 0), 0u) << o.details.front();
+  k.lines = {{0, "store", "load", 20, 640, 620}};
+  CaseOutcome noLine;
+  judgeTileLoad(withKernel(k), "Convolution", &noLine);
+  EXPECT_EQ(noLine.message.find("line 0"), std::string::npos) << noLine.message;
+  EXPECT_NE(noLine.message.find("has no source line"), std::string::npos) << noLine.message;
+}
+
 TEST(Technique, TileLoadNeedsLocalMemoryAndARun) {
   KernelCounters k;
   k.name = "Convolution";
@@ -72,18 +117,48 @@ TEST(Technique, LocalHistogramMergesOncePerBinAndGroup) {
   k.workGroups = 12;
   k.local.atomics = 3072;
   k.global.atomics = 12 * 64;
+  const HistogramShape shape{64, 64 * 48, 12};  // the 64 x 48 analysis case
   CaseOutcome o;
-  judgeLocalHistogram(withKernel(k), k.name, 64, &o);
+  judgeLocalHistogram(withKernel(k), k.name, shape, &o);
   EXPECT_EQ(o.status, Status::Passed) << o.message;
   k.global.atomics = 3072;  // one global atomic per pixel: no merge
   CaseOutcome perPixel;
-  judgeLocalHistogram(withKernel(k), k.name, 64, &perPixel);
+  judgeLocalHistogram(withKernel(k), k.name, shape, &perPixel);
   EXPECT_EQ(perPixel.status, Status::Failed);
   k.local.atomics = 0;
   CaseOutcome noLocal;
-  judgeLocalHistogram(withKernel(k), k.name, 64, &noLocal);
+  judgeLocalHistogram(withKernel(k), k.name, shape, &noLocal);
   EXPECT_EQ(noLocal.status, Status::Failed);
   EXPECT_NE(noLocal.message.find("no local atomics"), std::string::npos);
+}
+
+// Issue 11: reqd_work_group_size(8,8,1), one dummy local atomic per group and one global atomic
+// per pixel held "at most one global atomic per bin and group" exactly (48 groups x 64 bins).
+TEST(Technique, LocalHistogramCountsPerPixelAndAtTheAssignmentsGroupSize) {
+  const HistogramShape shape{64, 64 * 48, 12};
+  KernelCounters dummy;
+  dummy.name = "compute_histogram_local_memory";
+  dummy.workGroups = 48;
+  dummy.local.atomics = 48;
+  dummy.global.atomics = 3072;
+  CaseOutcome o;
+  judgeLocalHistogram(withKernel(dummy), dummy.name, shape, &o);
+  EXPECT_EQ(o.status, Status::Failed);
+  EXPECT_NE(o.message.find("48 local atomics for 3072 pixels"), std::string::npos) << o.message;
+
+  KernelCounters small = dummy;  // every pixel through a local atomic, but groups of 8 x 8 and no merge
+  small.local.atomics = 3072;
+  CaseOutcome smallGroups;
+  judgeLocalHistogram(withKernel(small), small.name, shape, &smallGroups);
+  EXPECT_EQ(smallGroups.status, Status::Failed);
+  EXPECT_NE(smallGroups.message.find("768 for 12 groups"), std::string::npos) << smallGroups.message;
+
+  KernelCounters honest = small;  // 16 x 16 groups, merged once per bin
+  honest.workGroups = 12;
+  honest.global.atomics = 12 * 64;
+  CaseOutcome ok;
+  judgeLocalHistogram(withKernel(honest), honest.name, shape, &ok);
+  EXPECT_EQ(ok.status, Status::Passed) << ok.message;
 }
 
 }  // namespace

@@ -74,7 +74,9 @@ std::string kernelJson(const std::string& name, const KernelTally& k) {
   std::ostringstream out;
   out << "  {\"name\": " << quoted(name) << ", \"invocations\": " << k.invocations
       << ", \"work_groups\": " << k.workGroups << ",\n"
+      << "   \"group_size\": [" << k.groupSize[0] << ", " << k.groupSize[1] << ", " << k.groupSize[2] << "],\n"
       << "   \"global\": " << counts(k.global) << ",\n"
+      << "   \"constant\": " << counts(k.constant) << ",\n"
       << "   \"local\": " << counts(k.local) << ",\n"
       << "   \"bank\": " << byKind([&](AccessKind kind) { return k.bankTotal(kind); }) << ",\n"
       << "   \"phases\": {\"load\": " << byKind([&](AccessKind kind) { return k.bankTotal(kind, Phase::Load); })

@@ -158,6 +158,9 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     worker.group = KernelTally{};
     worker.group.workGroups = 1;
     worker.groupSize = workGroup->getGroupSize();
+    worker.group.groupSize[0] = worker.groupSize.x;
+    worker.group.groupSize[1] = worker.groupSize.y;
+    worker.group.groupSize[2] = worker.groupSize.z;
     worker.regrouper.begin(results().model, &worker.group);
     worker.lanes.resize(worker.groupSize.x * worker.groupSize.y * worker.groupSize.z);
     for (LoopState& lane : worker.lanes) lane.clear();
@@ -204,12 +207,12 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   // request to pair. Counted as accesses (a kernel that fills its tile so does use local memory),
   // not as bank requests.
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t) override {
-    countAccess(memory, AccessKind::Load);
+    countAccess(memory, AccessKind::Load, nullptr);
   }
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t,
                    const uint8_t*) override {
-    countAccess(memory, AccessKind::Store);
+    countAccess(memory, AccessKind::Store, nullptr);
   }
 
   // An atomic is reported as an atomic load and then an atomic store (no store when a cmpxchg
@@ -220,13 +223,24 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   }
 
  private:
+  /// The address space of the pointer an instruction accesses through (a load, a store, an atomic
+  /// or a builtin call such as vload); -1 when it has no pointer operand.
+  static int pointerSpace(const llvm::Instruction* instruction) {
+    if (!instruction) return -1;
+    for (const llvm::Use& op : instruction->operands())
+      if (op->getType()->isPointerTy()) return static_cast<int>(op->getType()->getPointerAddressSpace());
+    return -1;
+  }
+
   /// Adds the access to its address space's counts; true if it was to local memory.
-  static bool countAccess(const oclgrind::Memory* memory, AccessKind kind) {
+  static bool countAccess(const oclgrind::Memory* memory, AccessKind kind, const llvm::Instruction* instruction) {
     if (!worker.kernel) return false;
     switch (memory->getAddressSpace()) {
       case oclgrind::AddrSpaceGlobal:
       case oclgrind::AddrSpaceConstant:
-        worker.group.global.count(kind);
+        // Oclgrind keeps __constant buffers in its global memory: the pointer says which it was.
+        if (pointerSpace(instruction) == oclgrind::AddrSpaceConstant) worker.group.constant.count(kind);
+        else worker.group.global.count(kind);
         return false;
       case oclgrind::AddrSpaceLocal:
         worker.group.local.count(kind);
@@ -238,9 +252,9 @@ class BankConflictPlugin final : public oclgrind::Plugin {
 
   void access(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, AccessKind kind, size_t address,
               size_t size) {
-    if (!countAccess(memory, kind)) return;
-    const uint32_t lane = laneOf(workItem);
     const llvm::Instruction* instruction = workItem->getCurrentInstruction();
+    if (!countAccess(memory, kind, instruction)) return;
+    const uint32_t lane = laneOf(workItem);
     if (!instruction) return;
     const LoopState::Frames& frames = framesOf(workItem, instruction->getParent());
     const uint64_t context = frames.back().chain ^ worker.lanes[lane].iterationHash(frames) * 0x9e3779b97f4a7c15ull;

@@ -1,5 +1,6 @@
 #include "tallies.h"
 
+#include <algorithm>
 #include <tuple>
 
 namespace clgrade::counters {
@@ -43,7 +44,9 @@ void KernelTally::merge(const KernelTally& other) {
   invocations += other.invocations;
   workGroups += other.workGroups;
   global.add(other.global);
+  constant.add(other.constant);
   local.add(other.local);
+  if (other.groupSize[0]) std::copy(other.groupSize, other.groupSize + 3, groupSize);
   for (const auto& [key, tally] : other.lines) lines[key].add(tally);
 }
 

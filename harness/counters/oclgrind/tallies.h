@@ -51,8 +51,10 @@ struct LineKey {
 struct KernelTally {
   uint64_t invocations = 0;
   uint64_t workGroups = 0;
-  AccessCounts global;  // __global and __constant: Oclgrind keeps both in one memory
+  AccessCounts global;    // __global (Oclgrind keeps __constant in the same memory: told apart by the pointer)
+  AccessCounts constant;  // __constant: the weights every work-item reads, not its image data
   AccessCounts local;
+  uint64_t groupSize[3] = {0, 0, 0};  // the work-group size of the last launch (the tile's size)
   std::map<LineKey, BankTally> lines;  // every line with local requests, conflicting or not
 
   void merge(const KernelTally& other);
