@@ -165,11 +165,16 @@ class Batch {
     for (int i = 0; i < jobs_; ++i) workers.emplace_back([this] { work(); });
     for (std::thread& t : workers) t.join();
     if (tty_) std::fprintf(stderr, "\n");
-    writeClass();
+    // The class results as they stand at the end: a class file that cannot be written makes the batch
+    // fail (exit 4), naming it, even when every submission's own results were written.
+    if (!writeClass()) summary_.notWrittenFiles.push_back(classWriteError_);
     const ordered_json classJson = classResults();
-    std::vector<std::string> problems;
-    if (!writeClassOutputs(out_.string(), classJson, &err, o_.overrides, &problems))
-      std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(err).c_str());
+    std::vector<std::string> problems, errors;
+    writeClassOutputs(out_.string(), classJson, &errors, o_.overrides, &problems);
+    for (const std::string& e : errors) {
+      std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(e).c_str());
+      summary_.notWrittenFiles.push_back(e);
+    }
     for (const std::string& p : problems) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(p).c_str());
     fs::remove_all(out_ / ".partial", ec);
     summary_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -250,9 +255,10 @@ class Batch {
     const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
     IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
     std::string err;
-    bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err);
-    if (written && !writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name}))
-      std::fprintf(stderr, "clgrade batch: %s: outputs: %s\n", terminalText(name).c_str(), terminalText(err).c_str());
+    // Every output, not only report.json: a submission whose Gradescope file could not be written is
+    // not complete (no marker), so the batch says so, exits 4, and a resume grades it again.
+    bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err) &&
+                   writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name});
     // The marker last: a folder without it is never taken as complete.
     written = written && writeFileAtomically((partial / "batch.json").string(),
                                              dumpJson(marker(rubric_, o_, name)), &err);
@@ -299,10 +305,13 @@ class Batch {
             {"submissions", list}};
   }
 
-  void writeClass() {
+  /// Rewrites class.json; false (said on stderr, the reason kept in classWriteError_) when it could not.
+  bool writeClass() {
     std::string err;
-    if (!writeFileAtomically((out_ / "class.json").string(), dumpJson(classResults()), &err))
-      std::fprintf(stderr, "clgrade batch: class.json: %s\n", terminalText(err).c_str());
+    if (writeFileAtomically((out_ / "class.json").string(), dumpJson(classResults()), &err)) return true;
+    std::fprintf(stderr, "%sclgrade batch: class results: %s\n", tty_ ? "\r\033[K" : "", terminalText(err).c_str());
+    classWriteError_ = err;
+    return false;
   }
 
   void report(const std::string& name, const IsolatedGrade& g, int stoppedTasks) {
@@ -351,6 +360,7 @@ class Batch {
   int running_ = 0;
   std::map<std::string, ordered_json> entries_;
   BatchSummary summary_;
+  std::string classWriteError_;
   std::mutex mutex_;
   std::chrono::steady_clock::time_point start_;
 };

@@ -31,6 +31,9 @@ struct BatchSummary {
   int graded = 0;        ///< graded by this run
   int stopped = 0;       ///< graded, but some task timed out, crashed or hit a limit
   int notWritten = 0;    ///< graded, but the results could not be written
+  /// Class files (class.json, gradebook.csv, summary.html) and per-submission outputs rewritten at the
+  /// end that could not be written: one message each, naming the file and why.
+  std::vector<std::string> notWrittenFiles;
   double seconds = 0;
   std::string error;     ///< why the batch could not run at all (empty when it ran)
 };

@@ -7,11 +7,16 @@
 //  - the samples' files that stand for the reference's are still identical to it.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -431,6 +436,57 @@ TEST(BatchIntegrity, EveryOutputAgreesOnTheTotalWithOverrides) {
   if (onCpu()) {
     EXPECT_EQ(classTotals["bob"] - classTotals["amy"], 1);  // amy's global_atomics point overridden to 0
   }
+}
+
+}  // namespace
+}  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// Issue 15, item 2: on a full disk a rerun that could not write class.json exited 0, and the class
+// outputs' failures were a line among many. A batch that cannot write a result now exits 4 and names
+// each file at the end; the files that were there stay as they were.
+TEST(BatchIntegrity, AFullDiskFailsTheBatchAndNamesEveryFile) {
+  if (geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root";
+  // A private mount namespace of this test's own process (CTest runs each test alone); the batch, its
+  // runners and their sandboxes inherit it.
+  if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+    GTEST_SKIP() << "no private mount namespace here: " << std::strerror(errno);
+  const fs::path corpus = scratch("full");
+  const fs::path out = scratch("full-out");
+  if (mount("tmpfs", out.c_str(), "tmpfs", 0, "size=512m,mode=755") != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs: " << std::strerror(errno);
+  fs::create_directories(corpus / "amy");
+  fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / "amy" / "histogram.cl");
+  std::vector<std::string> args = batchArgs(corpus, out, "120");
+  args.insert(args.end(), {"--task", "histogram"});
+  const CliRun first = clgrade(args, scratch("full-logs-a"), 600);
+  ASSERT_TRUE(first.process.ok()) << first.process.describe() << "\n" << first.err;
+  const std::string classBefore = slurp(out / "class.json"), gradebookBefore = slurp(out / "gradebook.csv");
+
+  // The tmpfs shrunk to what it holds plus 64 KiB, then filled to the last byte.
+  struct statvfs st;
+  ASSERT_EQ(statvfs(out.c_str(), &st), 0);
+  const uint64_t used = uint64_t(st.f_blocks - st.f_bfree) * st.f_frsize;
+  const std::string size = "size=" + std::to_string(used / 1024 + 64) + "k";
+  ASSERT_EQ(mount("tmpfs", out.c_str(), "tmpfs", MS_REMOUNT, size.c_str()), 0) << std::strerror(errno);
+  {
+    std::ofstream filler(out / ".filler", std::ios::binary);
+    const std::string block(4096, 'f');
+    for (int i = 0; i < 64 && filler; ++i) filler.write(block.data(), block.size());
+  }
+
+  // Resumed: nothing to grade, but the class results and every output are written again, and cannot be.
+  const CliRun resumed = clgrade(args, scratch("full-logs-b"), 600);
+  EXPECT_EQ(resumed.process.exitCode, 4) << resumed.process.describe() << "\n" << resumed.err;
+  for (const char* file : {"class.json", "gradebook.csv", "summary.html", "amy/report.html"}) {
+    const std::string named = "not written: cannot write " + (out / file).string() + ": No space left on device";
+    EXPECT_NE(resumed.err.find(named), std::string::npos) << "expected: " << named << "\n" << resumed.err;
+  }
+  EXPECT_EQ(slurp(out / "class.json"), classBefore);
+  EXPECT_EQ(slurp(out / "gradebook.csv"), gradebookBefore);
+  umount2(out.c_str(), MNT_DETACH);
 }
 
 }  // namespace
