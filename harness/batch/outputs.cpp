@@ -87,8 +87,7 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
     }
   }
   if (problems)
-    for (const std::string& unknown : unknownOverrideSubmissions(overrides, names))
-      problems->push_back("overrides: no submission '" + unknown + "' in this batch");
+    for (const std::string& unknown : unknownOverrideSubmissions(overrides, names)) problems->push_back(unknown);
   SummaryOptions summary;
   summary.title = "clgrade: " + nameOf(outDir);
   // Each file on its own: a gradebook that could not be written does not keep the summary from being tried.
