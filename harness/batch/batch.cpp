@@ -22,6 +22,7 @@
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
+#include "util/unicode.h"
 
 namespace fs = std::filesystem;
 
@@ -35,20 +36,41 @@ int defaultJobs(const DeviceInfo& device) {
   return std::max(1, static_cast<int>(cores));
 }
 
-std::vector<std::string> listSubmissions(const std::string& dir, const std::string& exclude) {
-  std::vector<std::string> names;
+SubmissionList listSubmissions(const std::string& dir, const std::string& exclude) {
+  SubmissionList list;
   std::error_code ec;
   const fs::path excluded = exclude.empty() ? fs::path() : fs::weakly_canonical(exclude, ec);
+  std::map<std::string, std::vector<std::string>> byName;  // normalised name -> the folders that have it
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.empty() || name[0] == '.') continue;
+    const std::string folder = it->path().filename().string();
     std::error_code e2;
-    if (!fs::is_directory(it->path(), e2)) continue;
+    if (folder.empty() || !fs::is_directory(it->path(), e2)) continue;
     if (!excluded.empty() && fs::weakly_canonical(it->path(), e2) == excluded) continue;
-    names.push_back(name);
+    if (folder[0] == '.') {
+      list.skipped.push_back("'" + folder + "': skipped: a hidden folder (its name starts with '.'); rename it to "
+                             "grade it");
+      continue;
+    }
+    byName[nfc(folder)].push_back(folder);
   }
-  std::sort(names.begin(), names.end());
-  return names;
+  for (auto& [name, folders] : byName) {
+    if (folders.size() == 1) {
+      list.submissions.push_back({name, folders.front()});
+      continue;
+    }
+    std::sort(folders.begin(), folders.end());
+    std::string named;
+    for (const std::string& f : folders) {
+      named += (named.empty() ? "" : " and ") + ("'" + f + "' (" + codePoints(f) + ")");
+      list.submissions.push_back({f, f});
+    }
+    list.collisions.push_back(named + " are one name once Unicode-normalised (NFC): each is graded under its folder's "
+                              "own name, but they look the same in the gradebook; rename all but one");
+  }
+  std::sort(list.submissions.begin(), list.submissions.end(),
+            [](const SubmissionName& a, const SubmissionName& b) { return a.name < b.name; });
+  std::sort(list.skipped.begin(), list.skipped.end());
+  return list;
 }
 
 namespace {
@@ -143,13 +165,15 @@ class Batch {
     fs::remove_all(out_ / ".partial", ec);
     fs::create_directories(out_ / ".partial", ec);
 
-    const std::vector<std::string> names = listSubmissions(o_.submissionsDir, out_.string());
-    summary_.submissions = static_cast<int>(names.size());
-    for (const std::string& name : names) {
-      if (!o_.force && complete(name)) {
+    const SubmissionList list = listSubmissions(o_.submissionsDir, out_.string());
+    summary_.submissions = static_cast<int>(list.submissions.size());
+    summary_.skipped = list.skipped;
+    summary_.collisions = list.collisions;
+    for (const SubmissionName& s : list.submissions) {
+      if (!o_.force && complete(s.name)) {
         ++summary_.alreadyDone;
       } else {
-        todo_.push_back(name);
+        todo_.push_back(s);
       }
     }
     jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info), std::max(1, int(todo_.size()))));
@@ -159,6 +183,9 @@ class Batch {
     std::fprintf(stderr, "clgrade batch: %d submissions in %s, %d already graded, %zu to grade with %d job%s on %s\n",
                  summary_.submissions, terminalText(o_.submissionsDir).c_str(), summary_.alreadyDone, todo_.size(), jobs_,
                  jobs_ == 1 ? "" : "s", device_.info.name.c_str());
+    // Folder names are the students' text: escaped for the terminal.
+    for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
+    for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
     writeClass();
     start_ = start;
     std::vector<std::thread> workers;
@@ -211,31 +238,32 @@ class Batch {
     return classJsonEntry(name, report);
   }
 
-  bool next(std::string* name) {
+  bool next(SubmissionName* s) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (nextIndex_ >= todo_.size()) return false;
-    *name = todo_[nextIndex_++];
+    *s = todo_[nextIndex_++];
     ++running_;
     return true;
   }
 
   void work() {
-    std::string name;
-    while (next(&name)) {
+    SubmissionName s;
+    while (next(&s)) {
       try {
-        gradeOne(name);
+        gradeOne(s.name, s.folder);
       } catch (const std::exception& e) {  // ours, not the submission's: say so and go on
         std::lock_guard<std::mutex> lock(mutex_);
         --running_;
         ++summary_.graded;
         ++summary_.notWritten;
-        std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "", terminalText(name).c_str(),
-                     terminalText(e.what()).c_str());
+        std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "",
+                     terminalText(s.name).c_str(), terminalText(e.what()).c_str());
       }
     }
   }
 
-  void gradeOne(const std::string& name) {
+  /// Grades the submission in `folder` (of the submissions folder) under `name`.
+  void gradeOne(const std::string& name, const std::string& folderName) {
     std::error_code ec;
     if (classFileNames().count(name)) {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -251,7 +279,7 @@ class Batch {
     const fs::path final = out_ / name;
     fs::remove_all(partial, ec);
     fs::create_directories(partial, ec);
-    const SubmissionFolder folder = resolveSubmission((fs::path(o_.submissionsDir) / name).string());
+    const SubmissionFolder folder = resolveSubmission((fs::path(o_.submissionsDir) / folderName).string());
     const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
     IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
     std::string err;
@@ -355,7 +383,7 @@ class Batch {
   fs::path out_;
   int lockFd_ = -1;
   int jobs_ = 1;
-  std::vector<std::string> todo_;
+  std::vector<SubmissionName> todo_;
   size_t nextIndex_ = 0;
   int running_ = 0;
   std::map<std::string, ordered_json> entries_;

@@ -343,11 +343,15 @@ namespace {
 // a folder named class.json shadowed the class results; --out inside the submissions folder dropped
 // a submission. Staging ids are now collision-free, class file names are refused with a message and
 // the others graded, and such an --out is refused.
+// Item 4: two folder names that are one name once Unicode-normalised (NFC) are both graded under their own
+// names and named on the terminal; a hidden folder is listed as skipped.
 TEST(BatchIntegrity, NamesThatCollideWithStagingOrClassFilesLoseNothing) {
   const fs::path corpus = scratch("integrity");
   const fs::path out = scratch("integrity-out");
   const std::string longName(250, 'n');
-  for (const std::string& name : std::vector<std::string>{"x", "x.old", "class.json", longName}) {
+  const std::string composed = "Jos\xc3\xa9", decomposed = "Jose\xcc\x81";
+  for (const std::string& name :
+       std::vector<std::string>{"x", "x.old", "class.json", longName, composed, decomposed, ".hidden"}) {
     fs::create_directories(corpus / name);
     fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / name / "histogram.cl");
   }
@@ -359,10 +363,16 @@ TEST(BatchIntegrity, NamesThatCollideWithStagingOrClassFilesLoseNothing) {
   EXPECT_NE(run.err.find("class.json: not graded: a submission folder may not be named like a class file"),
             std::string::npos)
       << run.err;
+  EXPECT_NE(run.err.find("'" + decomposed + "' (Jose\\u0301) and '" + composed +
+                         "' (Jos\\u00e9) are one name once Unicode-normalised (NFC)"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("'.hidden': skipped: a hidden folder"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(out / ".hidden"));
   const json classResults = readJson(out / "class.json");
   std::map<std::string, double> totals;
   for (const json& s : classResults["submissions"]) totals[s["submission"].get<std::string>()] = s["total"].get<double>();
-  for (const std::string& name : std::vector<std::string>{"x", "x.old", longName}) {
+  for (const std::string& name : std::vector<std::string>{"x", "x.old", longName, composed, decomposed}) {
     SCOPED_TRACE(name.substr(0, 20));
     ASSERT_TRUE(totals.count(name)) << classResults.dump();
     EXPECT_EQ(readJson(out / name / "report.json")["total"].get<double>(), totals[name]);
