@@ -11,14 +11,17 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "batch/outputs.h"
+#include "batch/runner_end.h"
 #include "batch/class_entry.h"
 #include "batch/submission.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
 #include "report/overrides.h"
+#include "report/text.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
@@ -210,7 +213,14 @@ class Batch {
   }
 
  private:
-  /// A folder with a marker matching this batch and a readable report: its class entry is loaded.
+  /// A completed submission with tasks killed from outside, graded once more on this run.
+  struct Retry {
+    GradeReport report;              ///< what its folder holds
+    std::vector<std::string> tasks;  ///< the tasks graded again
+  };
+
+  /// A folder with a marker matching this batch and a readable report: its class entry is loaded. Not
+  /// complete after all when a task of it was killed from outside and not yet retried (retries_).
   bool complete(const std::string& name) {
     const fs::path dir = out_ / name;
     std::string text;
@@ -225,6 +235,17 @@ class Batch {
       std::string why;
       if (!readReportFile((dir / "report.json").string(), &report, &why)) return false;
       entries_[name] = classEntry(name, report);
+      // A task killed from outside (the out-of-memory killer) is graded once more; until then the
+      // class results keep what this folder holds.
+      const std::vector<std::string> retry = tasksToRetryOnResume(report);
+      if (!retry.empty()) {
+        std::string ids;
+        for (const std::string& id : retry) ids += (ids.empty() ? "" : ", ") + id;
+        std::fprintf(stderr, "clgrade batch: %s: %s killed from outside on the last run: graded once more\n",
+                     terminalText(name).c_str(), terminalText(ids).c_str());
+        retries_[name] = Retry{std::move(report), retry};
+        return false;
+      }
       return true;
     } catch (const nlohmann::json::exception&) {
       return false;
@@ -281,7 +302,13 @@ class Batch {
     fs::create_directories(partial, ec);
     const SubmissionFolder folder = resolveSubmission((fs::path(o_.submissionsDir) / folderName).string());
     const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
-    IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
+    const auto retry = retries_.find(name);  // filled before the workers start: read-only here
+    IsolatedGrade g;
+    if (retry == retries_.end()) {
+      g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
+    } else {
+      g = gradeAgain(retry->second, final, partial, kernels, folder.problem);
+    }
     std::string err;
     // Every output, not only report.json: a submission whose Gradescope file could not be written is
     // not complete (no marker), so the batch says so, exits 4, and a resume grades it again.
@@ -317,6 +344,34 @@ class Batch {
                    terminalText(name).c_str(), terminalText(err).c_str());
     }
     report(name, g, stoppedTasks);
+  }
+
+  /// The tasks of a completed submission that were killed from outside, graded once more: the
+  /// completed folder is copied to `partial` without those tasks' evidence, they are graded there,
+  /// and the report is the completed one with those tasks replaced (their outcome saying so).
+  IsolatedGrade gradeAgain(const Retry& retry, const fs::path& completed, const fs::path& partial,
+                           const std::string& kernels, const std::string& kernelsProblem) {
+    std::error_code ec;
+    fs::copy(completed, partial, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+    if (ec) throw std::runtime_error("cannot copy " + completed.string() + " to " + partial.string() + ": " + ec.message());
+    fs::remove(partial / "batch.json", ec);  // written again last
+    for (const std::string& id : retry.tasks) fs::remove_all(partial / "evidence" / id, ec);
+    IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), retry.tasks, settings_, kernelsProblem);
+    GradeReport merged = retry.report;
+    for (TaskReport& again : g.report.tasks) {
+      const auto first = std::find_if(merged.tasks.begin(), merged.tasks.end(),
+                                      [&](const TaskReport& t) { return t.id == again.id; });
+      if (first == merged.tasks.end()) continue;
+      again.process.outcome = retriedOnResumeOutcome(again.process.outcome, first->process.outcome);
+      *first = std::move(again);
+    }
+    std::set<std::string> seen;
+    for (const InputRecord& in : merged.inputs) seen.insert(in.name + "\n" + in.sha256);
+    for (const InputRecord& in : g.report.inputs)
+      if (seen.insert(in.name + "\n" + in.sha256).second) merged.inputs.push_back(in);
+    merged.sumPoints();
+    g.report = std::move(merged);
+    return g;
   }
 
   ordered_json classResults() const {
@@ -387,6 +442,7 @@ class Batch {
   size_t nextIndex_ = 0;
   int running_ = 0;
   std::map<std::string, ordered_json> entries_;
+  std::map<std::string, Retry> retries_;
   BatchSummary summary_;
   std::string classWriteError_;
   std::mutex mutex_;

@@ -1,8 +1,9 @@
 // `clgrade batch`: every subfolder of a folder is one submission, graded with each task isolated
 // (batch/isolation.h), several submissions at once. Results go to <out>/<submission>/ atomically
 // (graded in <out>/.partial/<submission>, then renamed into place with a completion marker), so a
-// batch killed at any point and started again grades exactly what is missing; class.json is
-// rewritten after every submission from the completed folders only.
+// batch killed at any point and started again grades exactly what is missing, and once more a task
+// whose runner was killed from outside (the out-of-memory killer); class.json is rewritten after
+// every submission from the completed folders only.
 #pragma once
 
 #include <string>

@@ -501,3 +501,79 @@ TEST(BatchIntegrity, AFullDiskFailsTheBatchAndNamesEveryFile) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+/// The task runners (`clgrade run-task REQUEST`, inside their sandboxes) whose request lies under `under`.
+std::vector<pid_t> runnersUnder(const fs::path& under) {
+  std::vector<pid_t> pids;
+  std::error_code ec;
+  for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string pid = it->path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(it->path() / "cmdline", std::ios::binary);
+    std::vector<std::string> argv;
+    for (std::string arg; std::getline(in, arg, '\0');) argv.push_back(arg);
+    const auto endsWith = [](const std::string& s, const std::string& tail) {
+      return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (argv.size() >= 3 && endsWith(argv[0], "clgrade") && argv[1] == "run-task" &&
+        argv[2].rfind(under.string(), 0) == 0)
+      pids.push_back(pid_t(std::stol(pid)));
+  }
+  return pids;
+}
+
+// Issue 15, item 8: a runner killed from outside (the out-of-memory killer) left its task at 0 points
+// with a completion marker, so every resume kept the 0. A resume now grades that task once more, says
+// so on the terminal and in the report, and a third run has nothing left to grade.
+TEST(BatchIntegrity, ATaskKilledFromOutsideIsRetriedOnceOnResume) {
+  const fs::path corpus = scratch("killed");
+  const fs::path out = scratch("killed-out");
+  fs::create_directories(corpus / "amy");
+  fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / "amy" / "histogram.cl");
+  std::vector<std::string> args = batchArgs(corpus, out, "120");
+  args.insert(args.end(), {"--task", "histogram"});
+
+  // The first run: its runner is killed with SIGKILL as soon as it is seen, as the OOM killer would.
+  bool killed = false;
+  auto killRunner = [&](double) -> std::string {
+    for (pid_t pid : killed ? std::vector<pid_t>() : runnersUnder(out)) killed = kill(pid, SIGKILL) == 0 || killed;
+    return "";
+  };
+  const CliRun first = clgrade(args, scratch("killed-logs-a"), 600, killRunner);
+  ASSERT_TRUE(killed) << "no runner was seen:\n" << first.err;
+  ASSERT_TRUE(first.process.ok()) << first.process.describe() << "\n" << first.err;
+  const json killedReport = readJson(out / "amy" / "report.json");
+  ASSERT_EQ(killedReport["tasks"].size(), 1u);
+  EXPECT_EQ(killedReport["tasks"][0]["process"]["outcome"], "signal SIGKILL");
+  EXPECT_EQ(killedReport["total"].get<double>(), 0);
+
+  // Resumed: the task is graded once more.
+  const CliRun resumed = clgrade(args, scratch("killed-logs-b"), 600);
+  ASSERT_TRUE(resumed.process.ok()) << resumed.process.describe() << "\n" << resumed.err;
+  EXPECT_NE(resumed.err.find("0 already graded, 1 to grade"), std::string::npos) << resumed.err;
+  EXPECT_NE(resumed.err.find("amy: histogram killed from outside on the last run: graded once more"), std::string::npos)
+      << resumed.err;
+  const json report = readJson(out / "amy" / "report.json");
+  ASSERT_EQ(report["tasks"].size(), 1u);
+  EXPECT_EQ(report["tasks"][0]["process"]["outcome"], "ok, retried on resume after signal SIGKILL");
+  EXPECT_EQ(readJson(out / "class.json")["submissions"][0]["total"], report["total"]);
+  if (onCpu()) {
+    EXPECT_GT(report["total"].get<double>(), 0) << explanation(report["tasks"][0]);
+  }
+  EXPECT_NE(slurp(out / "amy" / "report.html").find("graded again when the batch was resumed"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out / "amy" / "evidence" / "histogram" / "grading_process.log"))
+      << "the killed run's files are still there";
+
+  // Once more: nothing left to grade.
+  const CliRun again = clgrade(args, scratch("killed-logs-c"), 120);
+  ASSERT_TRUE(again.process.ok()) << again.err;
+  EXPECT_NE(again.err.find("1 already graded, 0 to grade"), std::string::npos) << again.err;
+  EXPECT_EQ(readJson(out / "amy" / "report.json")["tasks"][0]["process"]["outcome"],
+            "ok, retried on resume after signal SIGKILL");
+}
+
+}  // namespace
+}  // namespace clgrade
