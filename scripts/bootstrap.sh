@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 #   libcli11-dev             the command line
 #   libpng-dev               PNG evidence images
 #   libssl-dev               SHA-256 (OpenSSL's libcrypto) for the reproducibility block
+#   libutf8proc-dev          Unicode normalisation (NFC) of submission names
 #   libgtest-dev             the tests
 #   clinfo                   lists OpenCL platforms in CI logs
 #   oclgrind liboclgrind-dev the simulator and its plugin headers: clgrade's plugin counts local-memory
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/.."
 #   bubblewrap               the sandbox (bwrap) every process that runs student code runs in: own namespaces,
 #                            an unprivileged uid, no network, a read-only system and one scratch folder
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
-          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libgtest-dev clinfo
+          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libutf8proc-dev libgtest-dev clinfo
           oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap)
 
 install_missing() {

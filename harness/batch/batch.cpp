@@ -11,17 +11,21 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "batch/outputs.h"
+#include "batch/runner_end.h"
 #include "batch/class_entry.h"
 #include "batch/submission.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
 #include "report/overrides.h"
+#include "report/text.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
+#include "util/unicode.h"
 
 namespace fs = std::filesystem;
 
@@ -35,20 +39,41 @@ int defaultJobs(const DeviceInfo& device) {
   return std::max(1, static_cast<int>(cores));
 }
 
-std::vector<std::string> listSubmissions(const std::string& dir, const std::string& exclude) {
-  std::vector<std::string> names;
+SubmissionList listSubmissions(const std::string& dir, const std::string& exclude) {
+  SubmissionList list;
   std::error_code ec;
   const fs::path excluded = exclude.empty() ? fs::path() : fs::weakly_canonical(exclude, ec);
+  std::map<std::string, std::vector<std::string>> byName;  // normalised name -> the folders that have it
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.empty() || name[0] == '.') continue;
+    const std::string folder = it->path().filename().string();
     std::error_code e2;
-    if (!fs::is_directory(it->path(), e2)) continue;
+    if (folder.empty() || !fs::is_directory(it->path(), e2)) continue;
     if (!excluded.empty() && fs::weakly_canonical(it->path(), e2) == excluded) continue;
-    names.push_back(name);
+    if (folder[0] == '.') {
+      list.skipped.push_back("'" + folder + "': skipped: a hidden folder (its name starts with '.'); rename it to "
+                             "grade it");
+      continue;
+    }
+    byName[nfc(folder)].push_back(folder);
   }
-  std::sort(names.begin(), names.end());
-  return names;
+  for (auto& [name, folders] : byName) {
+    if (folders.size() == 1) {
+      list.submissions.push_back({name, folders.front()});
+      continue;
+    }
+    std::sort(folders.begin(), folders.end());
+    std::string named;
+    for (const std::string& f : folders) {
+      named += (named.empty() ? "" : " and ") + ("'" + f + "' (" + codePoints(f) + ")");
+      list.submissions.push_back({f, f});
+    }
+    list.collisions.push_back(named + " are one name once Unicode-normalised (NFC): each is graded under its folder's "
+                              "own name, but they look the same in the gradebook; rename all but one");
+  }
+  std::sort(list.submissions.begin(), list.submissions.end(),
+            [](const SubmissionName& a, const SubmissionName& b) { return a.name < b.name; });
+  std::sort(list.skipped.begin(), list.skipped.end());
+  return list;
 }
 
 namespace {
@@ -143,13 +168,15 @@ class Batch {
     fs::remove_all(out_ / ".partial", ec);
     fs::create_directories(out_ / ".partial", ec);
 
-    const std::vector<std::string> names = listSubmissions(o_.submissionsDir, out_.string());
-    summary_.submissions = static_cast<int>(names.size());
-    for (const std::string& name : names) {
-      if (!o_.force && complete(name)) {
+    const SubmissionList list = listSubmissions(o_.submissionsDir, out_.string());
+    summary_.submissions = static_cast<int>(list.submissions.size());
+    summary_.skipped = list.skipped;
+    summary_.collisions = list.collisions;
+    for (const SubmissionName& s : list.submissions) {
+      if (!o_.force && complete(s.name)) {
         ++summary_.alreadyDone;
       } else {
-        todo_.push_back(name);
+        todo_.push_back(s);
       }
     }
     jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info), std::max(1, int(todo_.size()))));
@@ -159,17 +186,25 @@ class Batch {
     std::fprintf(stderr, "clgrade batch: %d submissions in %s, %d already graded, %zu to grade with %d job%s on %s\n",
                  summary_.submissions, terminalText(o_.submissionsDir).c_str(), summary_.alreadyDone, todo_.size(), jobs_,
                  jobs_ == 1 ? "" : "s", device_.info.name.c_str());
+    // Folder names are the students' text: escaped for the terminal.
+    for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
+    for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
     writeClass();
     start_ = start;
     std::vector<std::thread> workers;
     for (int i = 0; i < jobs_; ++i) workers.emplace_back([this] { work(); });
     for (std::thread& t : workers) t.join();
     if (tty_) std::fprintf(stderr, "\n");
-    writeClass();
+    // The class results as they stand at the end: a class file that cannot be written makes the batch
+    // fail (exit 4), naming it, even when every submission's own results were written.
+    if (!writeClass()) summary_.notWrittenFiles.push_back(classWriteError_);
     const ordered_json classJson = classResults();
-    std::vector<std::string> problems;
-    if (!writeClassOutputs(out_.string(), classJson, &err, o_.overrides, &problems))
-      std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(err).c_str());
+    std::vector<std::string> problems, errors;
+    writeClassOutputs(out_.string(), classJson, &errors, o_.overrides, &problems);
+    for (const std::string& e : errors) {
+      std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(e).c_str());
+      summary_.notWrittenFiles.push_back(e);
+    }
     for (const std::string& p : problems) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(p).c_str());
     fs::remove_all(out_ / ".partial", ec);
     summary_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -178,7 +213,14 @@ class Batch {
   }
 
  private:
-  /// A folder with a marker matching this batch and a readable report: its class entry is loaded.
+  /// A completed submission with tasks killed from outside, graded once more on this run.
+  struct Retry {
+    GradeReport report;              ///< what its folder holds
+    std::vector<std::string> tasks;  ///< the tasks graded again
+  };
+
+  /// A folder with a marker matching this batch and a readable report: its class entry is loaded. Not
+  /// complete after all when a task of it was killed from outside and not yet retried (retries_).
   bool complete(const std::string& name) {
     const fs::path dir = out_ / name;
     std::string text;
@@ -193,6 +235,17 @@ class Batch {
       std::string why;
       if (!readReportFile((dir / "report.json").string(), &report, &why)) return false;
       entries_[name] = classEntry(name, report);
+      // A task killed from outside (the out-of-memory killer) is graded once more; until then the
+      // class results keep what this folder holds.
+      const std::vector<std::string> retry = tasksToRetryOnResume(report);
+      if (!retry.empty()) {
+        std::string ids;
+        for (const std::string& id : retry) ids += (ids.empty() ? "" : ", ") + id;
+        std::fprintf(stderr, "clgrade batch: %s: %s killed from outside on the last run: graded once more\n",
+                     terminalText(name).c_str(), terminalText(ids).c_str());
+        retries_[name] = Retry{std::move(report), retry};
+        return false;
+      }
       return true;
     } catch (const nlohmann::json::exception&) {
       return false;
@@ -206,31 +259,32 @@ class Batch {
     return classJsonEntry(name, report);
   }
 
-  bool next(std::string* name) {
+  bool next(SubmissionName* s) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (nextIndex_ >= todo_.size()) return false;
-    *name = todo_[nextIndex_++];
+    *s = todo_[nextIndex_++];
     ++running_;
     return true;
   }
 
   void work() {
-    std::string name;
-    while (next(&name)) {
+    SubmissionName s;
+    while (next(&s)) {
       try {
-        gradeOne(name);
+        gradeOne(s.name, s.folder);
       } catch (const std::exception& e) {  // ours, not the submission's: say so and go on
         std::lock_guard<std::mutex> lock(mutex_);
         --running_;
         ++summary_.graded;
         ++summary_.notWritten;
-        std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "", terminalText(name).c_str(),
-                     terminalText(e.what()).c_str());
+        std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "",
+                     terminalText(s.name).c_str(), terminalText(e.what()).c_str());
       }
     }
   }
 
-  void gradeOne(const std::string& name) {
+  /// Grades the submission in `folder` (of the submissions folder) under `name`.
+  void gradeOne(const std::string& name, const std::string& folderName) {
     std::error_code ec;
     if (classFileNames().count(name)) {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -246,13 +300,20 @@ class Batch {
     const fs::path final = out_ / name;
     fs::remove_all(partial, ec);
     fs::create_directories(partial, ec);
-    const SubmissionFolder folder = resolveSubmission((fs::path(o_.submissionsDir) / name).string());
+    const SubmissionFolder folder = resolveSubmission((fs::path(o_.submissionsDir) / folderName).string());
     const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
-    IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
+    const auto retry = retries_.find(name);  // filled before the workers start: read-only here
+    IsolatedGrade g;
+    if (retry == retries_.end()) {
+      g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
+    } else {
+      g = gradeAgain(retry->second, final, partial, kernels, folder.problem);
+    }
     std::string err;
-    bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err);
-    if (written && !writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name}))
-      std::fprintf(stderr, "clgrade batch: %s: outputs: %s\n", terminalText(name).c_str(), terminalText(err).c_str());
+    // Every output, not only report.json: a submission whose Gradescope file could not be written is
+    // not complete (no marker), so the batch says so, exits 4, and a resume grades it again.
+    bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err) &&
+                   writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name});
     // The marker last: a folder without it is never taken as complete.
     written = written && writeFileAtomically((partial / "batch.json").string(),
                                              dumpJson(marker(rubric_, o_, name)), &err);
@@ -285,6 +346,34 @@ class Batch {
     report(name, g, stoppedTasks);
   }
 
+  /// The tasks of a completed submission that were killed from outside, graded once more: the
+  /// completed folder is copied to `partial` without those tasks' evidence, they are graded there,
+  /// and the report is the completed one with those tasks replaced (their outcome saying so).
+  IsolatedGrade gradeAgain(const Retry& retry, const fs::path& completed, const fs::path& partial,
+                           const std::string& kernels, const std::string& kernelsProblem) {
+    std::error_code ec;
+    fs::copy(completed, partial, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+    if (ec) throw std::runtime_error("cannot copy " + completed.string() + " to " + partial.string() + ": " + ec.message());
+    fs::remove(partial / "batch.json", ec);  // written again last
+    for (const std::string& id : retry.tasks) fs::remove_all(partial / "evidence" / id, ec);
+    IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), retry.tasks, settings_, kernelsProblem);
+    GradeReport merged = retry.report;
+    for (TaskReport& again : g.report.tasks) {
+      const auto first = std::find_if(merged.tasks.begin(), merged.tasks.end(),
+                                      [&](const TaskReport& t) { return t.id == again.id; });
+      if (first == merged.tasks.end()) continue;
+      again.process.outcome = retriedOnResumeOutcome(again.process.outcome, first->process.outcome);
+      *first = std::move(again);
+    }
+    std::set<std::string> seen;
+    for (const InputRecord& in : merged.inputs) seen.insert(in.name + "\n" + in.sha256);
+    for (const InputRecord& in : g.report.inputs)
+      if (seen.insert(in.name + "\n" + in.sha256).second) merged.inputs.push_back(in);
+    merged.sumPoints();
+    g.report = std::move(merged);
+    return g;
+  }
+
   ordered_json classResults() const {
     ordered_json list = ordered_json::array();
     for (const auto& [name, entry] : entries_) list.push_back(entry);  // std::map: sorted by name
@@ -299,10 +388,13 @@ class Batch {
             {"submissions", list}};
   }
 
-  void writeClass() {
+  /// Rewrites class.json; false (said on stderr, the reason kept in classWriteError_) when it could not.
+  bool writeClass() {
     std::string err;
-    if (!writeFileAtomically((out_ / "class.json").string(), dumpJson(classResults()), &err))
-      std::fprintf(stderr, "clgrade batch: class.json: %s\n", terminalText(err).c_str());
+    if (writeFileAtomically((out_ / "class.json").string(), dumpJson(classResults()), &err)) return true;
+    std::fprintf(stderr, "%sclgrade batch: class results: %s\n", tty_ ? "\r\033[K" : "", terminalText(err).c_str());
+    classWriteError_ = err;
+    return false;
   }
 
   void report(const std::string& name, const IsolatedGrade& g, int stoppedTasks) {
@@ -346,11 +438,13 @@ class Batch {
   fs::path out_;
   int lockFd_ = -1;
   int jobs_ = 1;
-  std::vector<std::string> todo_;
+  std::vector<SubmissionName> todo_;
   size_t nextIndex_ = 0;
   int running_ = 0;
   std::map<std::string, ordered_json> entries_;
+  std::map<std::string, Retry> retries_;
   BatchSummary summary_;
+  std::string classWriteError_;
   std::mutex mutex_;
   std::chrono::steady_clock::time_point start_;
 };

@@ -1,8 +1,9 @@
 // `clgrade batch`: every subfolder of a folder is one submission, graded with each task isolated
 // (batch/isolation.h), several submissions at once. Results go to <out>/<submission>/ atomically
 // (graded in <out>/.partial/<submission>, then renamed into place with a completion marker), so a
-// batch killed at any point and started again grades exactly what is missing; class.json is
-// rewritten after every submission from the completed folders only.
+// batch killed at any point and started again grades exactly what is missing, and once more a task
+// whose runner was killed from outside (the out-of-memory killer); class.json is rewritten after
+// every submission from the completed folders only.
 #pragma once
 
 #include <string>
@@ -31,8 +32,12 @@ struct BatchSummary {
   int graded = 0;        ///< graded by this run
   int stopped = 0;       ///< graded, but some task timed out, crashed or hit a limit
   int notWritten = 0;    ///< graded, but the results could not be written
+  /// Class files (class.json, gradebook.csv, summary.html) and per-submission outputs rewritten at the
+  /// end that could not be written: one message each, naming the file and why.
+  std::vector<std::string> notWrittenFiles;
   double seconds = 0;
   std::string error;     ///< why the batch could not run at all (empty when it ran)
+  std::vector<std::string> skipped, collisions;  ///< SubmissionList's messages, said at the start
 };
 
 /// Jobs that grade at once by default: 1 on a GPU (one device, and timings must not share it);
@@ -40,9 +45,28 @@ struct BatchSummary {
 /// compiling, CPU references and comparisons, so two jobs beat one; PoCL's kernels share the cores).
 int defaultJobs(const DeviceInfo& device);
 
-/// The submission names of `dir`: its subfolders (links to folders too), sorted, without hidden
-/// ones and without `exclude` (the output folder when it lies inside).
-std::vector<std::string> listSubmissions(const std::string& dir, const std::string& exclude);
+/// A submission of a batch: its name in every output (class.json, the gradebook, its report folder,
+/// the overrides), and its folder's name as the file system has it.
+struct SubmissionName {
+  std::string name, folder;
+  bool operator==(const SubmissionName& o) const { return name == o.name && folder == o.folder; }
+};
+
+/// What a batch finds in its submissions folder.
+struct SubmissionList {
+  std::vector<SubmissionName> submissions;  ///< sorted by name
+  /// Folders that are not graded, one message each ("'.git': skipped: a hidden folder ...").
+  std::vector<std::string> skipped;
+  /// Folder names that are one name once normalised, one message each naming them all.
+  std::vector<std::string> collisions;
+};
+
+/// The submissions of `dir`: its subfolders (links to folders too), without `exclude` (the output
+/// folder when it lies inside). A name is its folder's in Unicode Normalization Form C, so that
+/// "Jose" + U+0301 and "José" typed elsewhere (an overrides file) are one student. Folders whose
+/// names are the same once normalised keep their own names instead (nothing is merged or lost), and
+/// a collision message names them; hidden folders (a name starting with '.') are skipped, and listed.
+SubmissionList listSubmissions(const std::string& dir, const std::string& exclude);
 
 /// Runs the batch; progress goes to stderr (one line per submission, or a redrawn line on a terminal).
 BatchSummary runBatch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options);

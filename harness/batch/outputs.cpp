@@ -56,11 +56,16 @@ bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& mea
   return writeAll(reportDir, report, submission, err);
 }
 
-bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults, std::string* err,
-                       const std::vector<Override>& overrides, std::vector<std::string>* problems) {
+bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults,
+                       std::vector<std::string>* errors, const std::vector<Override>& overrides,
+                       std::vector<std::string>* problems) {
   std::vector<ClassEntry> entries;
   std::vector<std::string> names;
   bool ok = true;
+  auto failed = [&](const std::string& why) {
+    ok = false;
+    if (errors) errors->push_back(why);
+  };
   const auto list = classResults.find("submissions");
   if (list != classResults.end() && list->is_array()) {
     for (const auto& s : *list) {
@@ -74,10 +79,7 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
         e.graded = true;
         applyOverrides(overrides, e.submission, &e.report, problems);
         e.reportHtml = e.submission + "/" + kReportHtml;
-        if (!writeAll(dir, e.report, e.submission, &why)) {
-          ok = false;
-          if (err) *err = e.submission + ": " + why;
-        }
+        if (!writeAll(dir, e.report, e.submission, &why)) failed(why);
       } else {
         e.problem = why;
       }
@@ -85,13 +87,14 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
     }
   }
   if (problems)
-    for (const std::string& unknown : unknownOverrideSubmissions(overrides, names))
-      problems->push_back("overrides: no submission '" + unknown + "' in this batch");
+    for (const std::string& unknown : unknownOverrideSubmissions(overrides, names)) problems->push_back(unknown);
   SummaryOptions summary;
   summary.title = "clgrade: " + nameOf(outDir);
-  if (!writeFileAtomically((fs::path(outDir) / "gradebook.csv").string(), gradebookCsv(entries), err) ||
-      !writeFileAtomically((fs::path(outDir) / "summary.html").string(), summaryHtml(entries, summary), err))
-    return false;
+  // Each file on its own: a gradebook that could not be written does not keep the summary from being tried.
+  std::string why;
+  if (!writeFileAtomically((fs::path(outDir) / "gradebook.csv").string(), gradebookCsv(entries), &why)) failed(why);
+  if (!writeFileAtomically((fs::path(outDir) / "summary.html").string(), summaryHtml(entries, summary), &why))
+    failed(why);
   return ok;
 }
 

@@ -36,9 +36,11 @@ bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& rep
 /// Called once at the end of a batch, after `outDir`/class.json is written. Reads every
 /// submission's report.json, applies the overrides, writes each submission's outputs again (so an
 /// edited overrides file reaches every format without regrading) and the class outputs:
-/// gradebook.csv and summary.html. Override problems (unknown submission, task or criterion) are
-/// appended to *problems.
-bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults, std::string* err,
-                       const std::vector<Override>& overrides = {}, std::vector<std::string>* problems = nullptr);
+/// gradebook.csv and summary.html. Every file that could not be written adds a message naming it to
+/// *errors (the others are still written), and the result is false. Override problems (unknown
+/// submission, task or criterion) are appended to *problems, one message each.
+bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults,
+                       std::vector<std::string>* errors, const std::vector<Override>& overrides = {},
+                       std::vector<std::string>* problems = nullptr);
 
 }  // namespace clgrade

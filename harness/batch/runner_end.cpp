@@ -91,7 +91,8 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
 
 std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessResult& p,
                                        const progress::Position& at, Status status, const std::string& message) {
-  if (p.ok() || !p.started || !at.valid) return std::nullopt;
+  // Killed from outside in a kernel: the kernel did nothing to lose its checks for (a resume retries the task).
+  if (p.ok() || !p.started || !at.valid || killedFromOutside(p)) return std::nullopt;
   const Status stopStatus = status == Status::Error ? Status::Error : Status::Failed;
   StopInfo info;
   if (at.phase == progress::Step::Performance) {
@@ -118,6 +119,31 @@ std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessR
 std::string leftOut(const StopInfo& info) {
   if (!info.performanceStopped.empty()) return "the performance phase";
   return info.kernels.empty() ? "nothing" : "kernel " + info.kernels.front().kernel;
+}
+
+namespace {
+
+/// Signals only something outside clgrade sends to a runner.
+constexpr int kOutsideSignals[] = {SIGKILL, SIGTERM, SIGINT, SIGHUP};
+
+}  // namespace
+
+bool killedFromOutside(const ProcessResult& p) {
+  if (!p.started || p.timedOut || p.memoryExceeded || p.tooManyProcesses || !p.stoppedBy.empty()) return false;
+  return std::find(std::begin(kOutsideSignals), std::end(kOutsideSignals), p.signal) != std::end(kOutsideSignals);
+}
+
+bool killedFromOutside(const std::string& outcome) {
+  // judgeRunnerEnd's outcome for a signal it did not send itself.
+  return std::any_of(std::begin(kOutsideSignals), std::end(kOutsideSignals),
+                     [&](int signal) { return outcome == "signal " + signalName(signal); });
+}
+
+std::vector<std::string> tasksToRetryOnResume(const GradeReport& report) {
+  std::vector<std::string> ids;
+  for (const TaskReport& t : report.tasks)
+    if (t.process.recorded && killedFromOutside(t.process.outcome)) ids.push_back(t.id);
+  return ids;
 }
 
 }  // namespace clgrade

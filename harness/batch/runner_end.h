@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "grading/stop_info.h"
+#include "model/report.h"
 #include "util/progress.h"
 #include "util/subprocess.h"
 
@@ -41,5 +43,19 @@ std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessR
 
 /// What the rerun left out, for people: "the performance phase", "kernel ConvVertical".
 std::string leftOut(const StopInfo& info);
+
+/// Whether a runner was killed by a signal clgrade did not send: clgrade's own stops (time, build
+/// time, memory, processes) are recorded as such, so a SIGKILL left is the system's (its
+/// out-of-memory killer), and SIGTERM, SIGINT or SIGHUP an administrator's or a shutdown's. Not the
+/// kernel's doing: rerunAfterStop does not leave a kernel out for it, and a resumed batch grades the
+/// task once more (tasksToRetryOnResume). A crash (SIGSEGV, SIGABRT) is not from outside.
+bool killedFromOutside(const ProcessResult& runner);
+/// The same, from a task's process.outcome in report.json ("signal SIGKILL").
+bool killedFromOutside(const std::string& outcome);
+
+/// The tasks of a completed submission that a resumed batch grades again: killed from outside on
+/// their first grade. A task already retried on resume is not retried again (its outcome says so:
+/// retriedOnResumeOutcome, report/text.h).
+std::vector<std::string> tasksToRetryOnResume(const GradeReport& report);
 
 }  // namespace clgrade

@@ -146,8 +146,10 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
       std::cerr << "clgrade: " << terminalText(err) << "\n";
       return kOutput;
     }
-    if (!writeSubmissionOutputs(out, graded.report, &err)) std::cerr << "clgrade: " << terminalText(err) << "\n";
-    return finish(graded.report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
+    const bool outputs = writeSubmissionOutputs(out, graded.report, &err);
+    if (!outputs) std::cerr << "clgrade: " << terminalText(err) << "\n";
+    const int exit = finish(graded.report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
+    return outputs ? exit : kOutput;  // a report whose outputs are missing was not written
   }
 
   GradeOptions options;
@@ -197,8 +199,10 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     std::cerr << "clgrade: " << terminalText(err) << "\n";
     return kOutput;
   }
-  if (!writeSubmissionOutputs(out, report, &err)) std::cerr << "clgrade: " << terminalText(err) << "\n";
-  return finish(report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
+  const bool outputs = writeSubmissionOutputs(out, report, &err);
+  if (!outputs) std::cerr << "clgrade: " << terminalText(err) << "\n";
+  const int exit = finish(report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
+  return outputs ? exit : kOutput;
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <limits>
 #include <utility>
 
+#include "util/files.h"
+
 namespace clgrade {
 namespace {
 
@@ -107,12 +109,9 @@ bool writePfm(const std::string& path, const Image& img, std::string* err) {
   if (img.width < 1 || img.height < 1) {
     return fail(err, "writePfm " + path + ": empty image");
   }
-  const std::string bytes = pfmBytes(img);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) return fail(err, "writePfm " + path + ": cannot open for writing: " + std::strerror(errno));
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  f.close();
-  if (!f) return fail(err, "writePfm " + path + ": write failed");
+  // Through the checked writer: a full disk fails here instead of leaving a truncated image.
+  std::string why;
+  if (!writeFileAtomically(path, pfmBytes(img), &why)) return fail(err, "writePfm: " + why);
   return true;
 }
 

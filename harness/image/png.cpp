@@ -1,16 +1,18 @@
 // PNG export with libpng. Pixels are first turned into 8-bit rows in plain C++; the libpng calls
 // live in one small function because libpng reports errors with longjmp, which must not jump
-// over C++ objects with destructors.
+// over C++ objects with destructors. The encoded bytes go to disk through the checked writer.
 #include "image/png.h"
 
 #include <png.h>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include "util/files.h"
 
 namespace clgrade {
 namespace {
@@ -36,9 +38,23 @@ void onPngError(png_structp png, png_const_charp msg) {
 }
 void onPngWarning(png_structp, png_const_charp) {}
 
-// Writes prepared 8-bit rows (gray: 1 byte per pixel, else 3). Only trivially destructible
+// libpng's output callback: the encoded bytes are appended to a string (the caller's), so the file is
+// written whole by the checked writer afterwards. No exception may cross libpng's C frames.
+void appendBytes(png_structp png, png_bytep data, size_t length) {
+  auto* out = static_cast<std::string*>(png_get_io_ptr(png));
+  bool appended = true;
+  try {
+    out->append(reinterpret_cast<const char*>(data), length);
+  } catch (...) {
+    appended = false;
+  }
+  if (!appended) png_error(png, "out of memory while encoding");
+}
+void flushNothing(png_structp) {}
+
+// Encodes prepared 8-bit rows (gray: 1 byte per pixel, else 3) into *out. Only trivially destructible
 // locals here, because of setjmp. On failure returns false with libpng's reason in errText.
-bool writeRows(FILE* file, int width, int height, bool gray, const uint8_t* data, char* errText) {
+bool encodeRows(std::string* out, int width, int height, bool gray, const uint8_t* data, char* errText) {
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, errText, onPngError, onPngWarning);
   if (!png) {
     std::snprintf(errText, 256, "png_create_write_struct failed");
@@ -54,7 +70,7 @@ bool writeRows(FILE* file, int width, int height, bool gray, const uint8_t* data
     png_destroy_write_struct(&png, &info);
     return false;
   }
-  png_init_io(png, file);
+  png_set_write_fn(png, out, appendBytes, flushNothing);
   // Evidence is written for many failing cases: speed matters more than the last few percent of size.
   png_set_compression_level(png, 1);
   png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
@@ -70,19 +86,19 @@ bool writeRows(FILE* file, int width, int height, bool gray, const uint8_t* data
   return true;
 }
 
-// Opens the file, writes the rows, and turns every failure into a message.
+// Encodes the rows, then writes the file through the checked writer (a full disk fails here, and
+// leaves a file already at `path` as it was), turning every failure into a message.
 bool writeBytes(const std::string& path, int width, int height, bool gray,
                 const std::vector<uint8_t>& data, std::string* err) {
-  FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file) {
-    if (err) *err = "writePng " + path + ": cannot open for writing: " + std::strerror(errno);
+  std::string encoded;
+  char errText[256] = {0};
+  if (!encodeRows(&encoded, width, height, gray, data.data(), errText)) {
+    if (err) *err = "writePng " + path + ": " + errText;
     return false;
   }
-  char errText[256] = {0};
-  const bool ok = writeRows(file, width, height, gray, data.data(), errText);
-  const bool closed = std::fclose(file) == 0;
-  if (!ok || !closed) {
-    if (err) *err = "writePng " + path + ": " + (ok ? std::string("close failed") : std::string(errText));
+  std::string why;
+  if (!writeFileAtomically(path, encoded, &why)) {
+    if (err) *err = "writePng: " + why;
     return false;
   }
   return true;

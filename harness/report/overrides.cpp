@@ -10,6 +10,7 @@
 #include "report/csv.h"
 #include "report/text.h"
 #include "util/files.h"
+#include "util/unicode.h"
 
 namespace clgrade {
 namespace {
@@ -91,7 +92,8 @@ bool parseOverrides(const std::string& text, const std::string& source, std::vec
     };
     Override o;
     o.where = where;
-    o.submission = trim(get("submission"));
+    // The batch's names are in Unicode Normalization Form C (batch/batch.h): so is this one, however typed.
+    o.submission = nfc(trim(get("submission")));
     o.task = trim(get("task"));
     o.criterion = trim(get("criterion"));
     o.comment = trim(get("comment"));

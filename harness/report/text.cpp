@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -74,8 +75,23 @@ std::string statusLabel(Status status) {
   return s;
 }
 
+namespace {
+
+const char kRetriedOnResume[] = ", retried on resume after ";
+
+}  // namespace
+
+std::string retriedOnResumeOutcome(const std::string& retryOutcome, const std::string& firstOutcome) {
+  return retryOutcome + kRetriedOnResume + firstOutcome;
+}
+
 std::vector<std::string> processNotes(const TaskReport& t) {
   std::vector<std::string> notes;
+  const size_t retried = t.process.outcome.rfind(kRetriedOnResume);
+  if (retried != std::string::npos)
+    notes.push_back("graded again when the batch was resumed: its first grading process was killed from outside (" +
+                    t.process.outcome.substr(retried + std::strlen(kRetriedOnResume)) +
+                    "; the system's out-of-memory killer?), which is not the kernels' doing");
   if (t.rerun.ran) {
     std::string note = "the first grading process was stopped (" + t.rerun.firstOutcome + "): " + t.rerun.firstMessage +
                        "; a second one left out " + t.rerun.leftOut;

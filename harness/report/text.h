@@ -23,8 +23,14 @@ std::string formatPoints(double points);
 std::string statusLabel(Status status);
 
 /// What the task's grading processes say beyond its checks: a rerun (what stopped the first runner,
-/// what the second left out, how it ended) and what the kernels printed. Empty lines for neither.
+/// what the second left out, how it ended), a retry on resume, and what the kernels printed. Empty
+/// lines for none.
 std::vector<std::string> processNotes(const TaskReport& task);
+
+/// The process.outcome of a task that a resumed batch graded again because its first runner was
+/// killed from outside: the retry's own outcome, then what ended the first ("ok, retried on resume
+/// after signal SIGKILL").
+std::string retriedOnResumeOutcome(const std::string& retryOutcome, const std::string& firstOutcome);
 
 /// A path from a report that stays inside the report folder: relative, no ".." component, no
 /// backslash or NUL byte.

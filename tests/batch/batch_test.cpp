@@ -7,11 +7,16 @@
 //  - the samples' files that stand for the reference's are still identical to it.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -338,11 +343,15 @@ namespace {
 // a folder named class.json shadowed the class results; --out inside the submissions folder dropped
 // a submission. Staging ids are now collision-free, class file names are refused with a message and
 // the others graded, and such an --out is refused.
+// Item 4: two folder names that are one name once Unicode-normalised (NFC) are both graded under their own
+// names and named on the terminal; a hidden folder is listed as skipped.
 TEST(BatchIntegrity, NamesThatCollideWithStagingOrClassFilesLoseNothing) {
   const fs::path corpus = scratch("integrity");
   const fs::path out = scratch("integrity-out");
   const std::string longName(250, 'n');
-  for (const std::string& name : std::vector<std::string>{"x", "x.old", "class.json", longName}) {
+  const std::string composed = "Jos\xc3\xa9", decomposed = "Jose\xcc\x81";
+  for (const std::string& name :
+       std::vector<std::string>{"x", "x.old", "class.json", longName, composed, decomposed, ".hidden"}) {
     fs::create_directories(corpus / name);
     fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / name / "histogram.cl");
   }
@@ -354,10 +363,16 @@ TEST(BatchIntegrity, NamesThatCollideWithStagingOrClassFilesLoseNothing) {
   EXPECT_NE(run.err.find("class.json: not graded: a submission folder may not be named like a class file"),
             std::string::npos)
       << run.err;
+  EXPECT_NE(run.err.find("'" + decomposed + "' (Jose\\u0301) and '" + composed +
+                         "' (Jos\\u00e9) are one name once Unicode-normalised (NFC)"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("'.hidden': skipped: a hidden folder"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(out / ".hidden"));
   const json classResults = readJson(out / "class.json");
   std::map<std::string, double> totals;
   for (const json& s : classResults["submissions"]) totals[s["submission"].get<std::string>()] = s["total"].get<double>();
-  for (const std::string& name : std::vector<std::string>{"x", "x.old", longName}) {
+  for (const std::string& name : std::vector<std::string>{"x", "x.old", longName, composed, decomposed}) {
     SCOPED_TRACE(name.substr(0, 20));
     ASSERT_TRUE(totals.count(name)) << classResults.dump();
     EXPECT_EQ(readJson(out / name / "report.json")["total"].get<double>(), totals[name]);
@@ -431,6 +446,133 @@ TEST(BatchIntegrity, EveryOutputAgreesOnTheTotalWithOverrides) {
   if (onCpu()) {
     EXPECT_EQ(classTotals["bob"] - classTotals["amy"], 1);  // amy's global_atomics point overridden to 0
   }
+}
+
+}  // namespace
+}  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// Issue 15, item 2: on a full disk a rerun that could not write class.json exited 0, and the class
+// outputs' failures were a line among many. A batch that cannot write a result now exits 4 and names
+// each file at the end; the files that were there stay as they were.
+TEST(BatchIntegrity, AFullDiskFailsTheBatchAndNamesEveryFile) {
+  if (geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root";
+  // A private mount namespace of this test's own process (CTest runs each test alone); the batch, its
+  // runners and their sandboxes inherit it.
+  if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+    GTEST_SKIP() << "no private mount namespace here: " << std::strerror(errno);
+  const fs::path corpus = scratch("full");
+  const fs::path out = scratch("full-out");
+  if (mount("tmpfs", out.c_str(), "tmpfs", 0, "size=512m,mode=755") != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs: " << std::strerror(errno);
+  fs::create_directories(corpus / "amy");
+  fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / "amy" / "histogram.cl");
+  std::vector<std::string> args = batchArgs(corpus, out, "120");
+  args.insert(args.end(), {"--task", "histogram"});
+  const CliRun first = clgrade(args, scratch("full-logs-a"), 600);
+  ASSERT_TRUE(first.process.ok()) << first.process.describe() << "\n" << first.err;
+  const std::string classBefore = slurp(out / "class.json"), gradebookBefore = slurp(out / "gradebook.csv");
+
+  // The tmpfs shrunk to what it holds plus 64 KiB, then filled to the last byte.
+  struct statvfs st;
+  ASSERT_EQ(statvfs(out.c_str(), &st), 0);
+  const uint64_t used = uint64_t(st.f_blocks - st.f_bfree) * st.f_frsize;
+  const std::string size = "size=" + std::to_string(used / 1024 + 64) + "k";
+  ASSERT_EQ(mount("tmpfs", out.c_str(), "tmpfs", MS_REMOUNT, size.c_str()), 0) << std::strerror(errno);
+  {
+    std::ofstream filler(out / ".filler", std::ios::binary);
+    const std::string block(4096, 'f');
+    for (int i = 0; i < 64 && filler; ++i) filler.write(block.data(), block.size());
+  }
+
+  // Resumed: nothing to grade, but the class results and every output are written again, and cannot be.
+  const CliRun resumed = clgrade(args, scratch("full-logs-b"), 600);
+  EXPECT_EQ(resumed.process.exitCode, 4) << resumed.process.describe() << "\n" << resumed.err;
+  for (const char* file : {"class.json", "gradebook.csv", "summary.html", "amy/report.html"}) {
+    const std::string named = "not written: cannot write " + (out / file).string() + ": No space left on device";
+    EXPECT_NE(resumed.err.find(named), std::string::npos) << "expected: " << named << "\n" << resumed.err;
+  }
+  EXPECT_EQ(slurp(out / "class.json"), classBefore);
+  EXPECT_EQ(slurp(out / "gradebook.csv"), gradebookBefore);
+  umount2(out.c_str(), MNT_DETACH);
+}
+
+}  // namespace
+}  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+/// The task runners (`clgrade run-task REQUEST`, inside their sandboxes) whose request lies under `under`.
+std::vector<pid_t> runnersUnder(const fs::path& under) {
+  std::vector<pid_t> pids;
+  std::error_code ec;
+  for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string pid = it->path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(it->path() / "cmdline", std::ios::binary);
+    std::vector<std::string> argv;
+    for (std::string arg; std::getline(in, arg, '\0');) argv.push_back(arg);
+    const auto endsWith = [](const std::string& s, const std::string& tail) {
+      return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (argv.size() >= 3 && endsWith(argv[0], "clgrade") && argv[1] == "run-task" &&
+        argv[2].rfind(under.string(), 0) == 0)
+      pids.push_back(pid_t(std::stol(pid)));
+  }
+  return pids;
+}
+
+// Issue 15, item 8: a runner killed from outside (the out-of-memory killer) left its task at 0 points
+// with a completion marker, so every resume kept the 0. A resume now grades that task once more, says
+// so on the terminal and in the report, and a third run has nothing left to grade.
+TEST(BatchIntegrity, ATaskKilledFromOutsideIsRetriedOnceOnResume) {
+  const fs::path corpus = scratch("killed");
+  const fs::path out = scratch("killed-out");
+  fs::create_directories(corpus / "amy");
+  fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / "amy" / "histogram.cl");
+  std::vector<std::string> args = batchArgs(corpus, out, "120");
+  args.insert(args.end(), {"--task", "histogram"});
+
+  // The first run: its runner is killed with SIGKILL as soon as it is seen, as the OOM killer would.
+  bool killed = false;
+  auto killRunner = [&](double) -> std::string {
+    for (pid_t pid : killed ? std::vector<pid_t>() : runnersUnder(out)) killed = kill(pid, SIGKILL) == 0 || killed;
+    return "";
+  };
+  const CliRun first = clgrade(args, scratch("killed-logs-a"), 600, killRunner);
+  ASSERT_TRUE(killed) << "no runner was seen:\n" << first.err;
+  ASSERT_TRUE(first.process.ok()) << first.process.describe() << "\n" << first.err;
+  const json killedReport = readJson(out / "amy" / "report.json");
+  ASSERT_EQ(killedReport["tasks"].size(), 1u);
+  EXPECT_EQ(killedReport["tasks"][0]["process"]["outcome"], "signal SIGKILL");
+  EXPECT_EQ(killedReport["total"].get<double>(), 0);
+
+  // Resumed: the task is graded once more.
+  const CliRun resumed = clgrade(args, scratch("killed-logs-b"), 600);
+  ASSERT_TRUE(resumed.process.ok()) << resumed.process.describe() << "\n" << resumed.err;
+  EXPECT_NE(resumed.err.find("0 already graded, 1 to grade"), std::string::npos) << resumed.err;
+  EXPECT_NE(resumed.err.find("amy: histogram killed from outside on the last run: graded once more"), std::string::npos)
+      << resumed.err;
+  const json report = readJson(out / "amy" / "report.json");
+  ASSERT_EQ(report["tasks"].size(), 1u);
+  EXPECT_EQ(report["tasks"][0]["process"]["outcome"], "ok, retried on resume after signal SIGKILL");
+  EXPECT_EQ(readJson(out / "class.json")["submissions"][0]["total"], report["total"]);
+  if (onCpu()) {
+    EXPECT_GT(report["total"].get<double>(), 0) << explanation(report["tasks"][0]);
+  }
+  EXPECT_NE(slurp(out / "amy" / "report.html").find("graded again when the batch was resumed"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out / "amy" / "evidence" / "histogram" / "grading_process.log"))
+      << "the killed run's files are still there";
+
+  // Once more: nothing left to grade.
+  const CliRun again = clgrade(args, scratch("killed-logs-c"), 120);
+  ASSERT_TRUE(again.process.ok()) << again.err;
+  EXPECT_NE(again.err.find("1 already graded, 0 to grade"), std::string::npos) << again.err;
+  EXPECT_EQ(readJson(out / "amy" / "report.json")["tasks"][0]["process"]["outcome"],
+            "ok, retried on resume after signal SIGKILL");
 }
 
 }  // namespace

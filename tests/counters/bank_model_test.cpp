@@ -270,20 +270,32 @@ TEST(CountersJson, OddKernelNamesStayValidJson) {
   EXPECT_EQ(j["kernels"][0]["name"], "we\"ird\\name\n");
 }
 
-TEST(CountersJson, ReplaceFileLeavesOnlyTheFile) {
+// The counters file used to be written as <path>.tmp.<pid> and renamed: a 255-byte name made that
+// temporary name longer than NAME_MAX, and the file was never written. It now goes through the
+// checked writer, whose temporary name is short.
+TEST(CountersJson, TheFileIsReplacedWholeWhateverTheNameLength) {
   const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "clgrade_counters_replace";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::string path = (dir / "counters.json").string();
+  KernelTallies kernels;
+  kernels["first"].invocations = 1;
+  for (const std::string& name : {std::string("counters.json"), std::string(255, 'c')}) {
+    SCOPED_TRACE(name.size());
+    const std::string path = (dir / name).string();
+    std::string error;
+    ASSERT_TRUE(writeCountersFile(path, BankModel{}, kernels, &error)) << error;
+    kernels["second"].invocations = 2;
+    ASSERT_TRUE(writeCountersFile(path, BankModel{}, kernels, &error)) << error;
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, countersJson(BankModel{}, kernels));
+    kernels.erase("second");
+  }
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 2);
   std::string error;
-  ASSERT_TRUE(replaceFile(path, "first", &error)) << error;
-  ASSERT_TRUE(replaceFile(path, "second", &error)) << error;
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(text, "second");
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
-  EXPECT_FALSE(replaceFile((dir / "missing" / "x.json").string(), "x", &error));
-  EXPECT_NE(error.find("missing"), std::string::npos);
+  const std::string missing = (dir / "missing" / "x.json").string();
+  EXPECT_FALSE(writeCountersFile(missing, BankModel{}, kernels, &error));
+  EXPECT_NE(error.find(missing), std::string::npos) << error;
 }
 
 }  // namespace

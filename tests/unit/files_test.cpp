@@ -12,6 +12,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "image/image.h"
+#include "image/pfm.h"
+#include "image/png.h"
 #include "util/files.h"
 
 namespace fs = std::filesystem;
@@ -44,6 +47,23 @@ class WriteFile : public ::testing::Test {
     if (mounted_) umount2(dir_.c_str(), MNT_DETACH);
     fs::remove_all(dir_);
   }
+  /// Mounts a 64 KiB tmpfs on dir_ (a skip, with the reason, where that cannot be done).
+  void mountSmallTmpfs() {
+    if (geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root";
+    // A mount namespace of this process's own (CTest runs each test in its own process), private, so
+    // the mount is seen by nothing else and ends with the process at the latest.
+    if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+      GTEST_SKIP() << "no private mount namespace here: " << std::strerror(errno);
+    if (mount("tmpfs", dir_.c_str(), "tmpfs", 0, "size=64k") != 0)
+      GTEST_SKIP() << "cannot mount a tmpfs: " << std::strerror(errno);
+    mounted_ = true;
+  }
+  /// Fills the tmpfs to the last byte.
+  void fill() {
+    std::ofstream filler(dir_ / "filler", std::ios::binary);
+    const std::string block(4096, 'f');
+    for (int i = 0; i < 64 && filler; ++i) filler.write(block.data(), block.size());
+  }
   fs::path dir_;
   bool mounted_ = false;
 };
@@ -74,28 +94,42 @@ TEST_F(WriteFile, AFolderThatCannotBeWrittenIsNamed) {
 // A full disk: the error of a small write arrives at close (or fsync), which was not checked, so a
 // good gradebook.csv was replaced by an empty one and the caller was told all went well.
 TEST_F(WriteFile, AFullDiskFailsAndKeepsTheOldFile) {
-  if (geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root";
-  // A mount namespace of this process's own (CTest runs each test in its own process), private, so
-  // the mount is seen by nothing else and ends with the process at the latest.
-  if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
-    GTEST_SKIP() << "no private mount namespace here: " << std::strerror(errno);
-  if (mount("tmpfs", dir_.c_str(), "tmpfs", 0, "size=64k") != 0)
-    GTEST_SKIP() << "cannot mount a tmpfs: " << std::strerror(errno);
-  mounted_ = true;
+  mountSmallTmpfs();
+  if (IsSkipped()) return;
   const fs::path file = dir_ / "gradebook.csv";
   const std::string good = "student,total\nalice,20\n";
   std::string err;
   ASSERT_TRUE(writeFileAtomically(file.string(), good, &err)) << err;
-  {
-    std::ofstream filler(dir_ / "filler", std::ios::binary);
-    const std::string block(4096, 'f');
-    for (int i = 0; i < 64 && filler; ++i) filler.write(block.data(), block.size());
-  }
+  fill();
   EXPECT_FALSE(writeFileAtomically(file.string(), "student,total\nalice,19\n", &err));
   EXPECT_NE(err.find(file.string()), std::string::npos) << err;
   EXPECT_NE(err.find("No space left on device"), std::string::npos) << err;
   EXPECT_EQ(contents(file), good);
   EXPECT_EQ(names(dir_), (std::vector<std::string>{"filler", "gradebook.csv"}));  // no temporary file left
+}
+
+// Evidence images were written with an ofstream or fopen that truncated the file first: on a full disk
+// the earlier image became a few bytes, or none. They go through the checked writer now.
+TEST_F(WriteFile, ImagesOnAFullDiskFailAndKeepTheOldFile) {
+  mountSmallTmpfs();
+  if (IsSkipped()) return;
+  const Image image(16, 16, 3, 0.5f);
+  const fs::path pfm = dir_ / "output_diff.pfm", png = dir_ / "output_actual.png";
+  std::string err;
+  ASSERT_TRUE(writePfm(pfm.string(), image, &err)) << err;
+  ASSERT_TRUE(writePng(png.string(), image, 0.0f, 1.0f, &err)) << err;
+  const std::string pfmBefore = contents(pfm), pngBefore = contents(png);
+  fill();
+  const Image other(16, 16, 3, 0.25f);
+  EXPECT_FALSE(writePfm(pfm.string(), other, &err));
+  EXPECT_NE(err.find(pfm.string()), std::string::npos) << err;
+  EXPECT_NE(err.find("No space left on device"), std::string::npos) << err;
+  EXPECT_FALSE(writePng(png.string(), other, 0.0f, 1.0f, &err));
+  EXPECT_NE(err.find(png.string()), std::string::npos) << err;
+  EXPECT_NE(err.find("No space left on device"), std::string::npos) << err;
+  EXPECT_TRUE(contents(pfm) == pfmBefore) << pfm << " is not what it was";
+  EXPECT_TRUE(contents(png) == pngBefore) << png << " is not what it was";
+  EXPECT_EQ(names(dir_), (std::vector<std::string>{"filler", "output_actual.png", "output_diff.pfm"}));
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 // it gets a second one, what that one is told to leave out, and the records that carry it.
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include "batch/runner_end.h"
 #include "grading/runner_request.h"
+#include "report/text.h"
 
 namespace clgrade {
 namespace {
@@ -117,6 +120,66 @@ TEST(RunnerEnd, SaysWhereTheRunnerWasStoppedAndWhy) {
   const RunnerEnd three = judgeRunnerEnd(exited, progress::Position(), limits, "first line\nno OpenCL device\n\n");
   EXPECT_EQ(three.outcome, "exit 3");
   EXPECT_NE(three.message.find(": no OpenCL device"), std::string::npos) << three.message;
+}
+
+// Issue 15, item 8: a runner killed from outside (the out-of-memory killer's SIGKILL) was final: its
+// task kept 0 points through every resume, and a kill in a kernel even cost that kernel's checks.
+ProcessResult killedBy(int signal) {
+  ProcessResult p;
+  p.started = true;
+  p.signal = signal;
+  return p;
+}
+
+TEST(KilledFromOutside, OnlyASignalClgradeDidNotSend) {
+  EXPECT_TRUE(killedFromOutside(killedBy(SIGKILL)));
+  EXPECT_TRUE(killedFromOutside(killedBy(SIGTERM)));
+  EXPECT_FALSE(killedFromOutside(timedOut()));  // clgrade's own SIGKILL after the time limit
+  ProcessResult memory = killedBy(SIGKILL);
+  memory.memoryExceeded = true;
+  EXPECT_FALSE(killedFromOutside(memory));
+  ProcessResult build = killedBy(SIGKILL);
+  build.stoppedBy = "build";
+  EXPECT_FALSE(killedFromOutside(build));
+  EXPECT_FALSE(killedFromOutside(killedBy(SIGSEGV)));  // the driver crashed: the kernel's doing, perhaps
+  EXPECT_FALSE(killedFromOutside(killedBy(0)));
+
+  const RunnerLimits limits;
+  EXPECT_TRUE(killedFromOutside(judgeRunnerEnd(killedBy(SIGKILL), progress::Position(), limits, "").outcome));
+  EXPECT_FALSE(killedFromOutside(judgeRunnerEnd(timedOut(), progress::Position(), limits, "").outcome));
+  EXPECT_FALSE(killedFromOutside(judgeRunnerEnd(killedBy(SIGSEGV), progress::Position(), limits, "").outcome));
+}
+
+TEST(KilledFromOutside, NoKernelIsLeftOutForIt) {
+  const progress::Position inKernel =
+      at(progress::Step::Case, progress::Step::Kernel, "compute_histogram_local_memory", "course");
+  EXPECT_FALSE(rerunAfterStop("histogram", killedBy(SIGKILL), inKernel, Status::Error, "killed").has_value());
+  EXPECT_TRUE(rerunAfterStop("histogram", killedBy(SIGSEGV), inKernel, Status::Error, "crashed").has_value());
+}
+
+TEST(KilledFromOutside, AResumeRetriesTheTaskOnceAndTheReportSaysSo) {
+  GradeReport report;
+  for (const char* id : {"conv3x3", "separable", "histogram", "bilateral"}) {
+    report.tasks.emplace_back();
+    report.tasks.back().id = id;
+    report.tasks.back().process.recorded = true;
+  }
+  report.tasks[0].process.outcome = "ok";
+  report.tasks[1].process.outcome = "signal SIGKILL";
+  report.tasks[2].process.outcome = "timed out";
+  report.tasks[3].process.outcome = "signal SIGTERM";
+  EXPECT_EQ(tasksToRetryOnResume(report), (std::vector<std::string>{"separable", "bilateral"}));
+
+  // Retried: the outcome says so, the notes say why, and a second kill is final.
+  report.tasks[1].process.outcome = retriedOnResumeOutcome("ok", "signal SIGKILL");
+  report.tasks[3].process.outcome = retriedOnResumeOutcome("signal SIGKILL", "signal SIGTERM");
+  EXPECT_EQ(report.tasks[1].process.outcome, "ok, retried on resume after signal SIGKILL");
+  EXPECT_TRUE(tasksToRetryOnResume(report).empty());
+  const std::vector<std::string> notes = processNotes(report.tasks[1]);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "graded again when the batch was resumed: its first grading process was killed from outside "
+                      "(signal SIGKILL; the system's out-of-memory killer?), which is not the kernels' doing");
+  EXPECT_TRUE(processNotes(report.tasks[0]).empty());
 }
 
 TEST(RunnerRequest, RoundTripsWithItsStopInfo) {

@@ -1,14 +1,11 @@
 #include "counters_json.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 #include <vector>
+
+#include "util/files.h"
 
 namespace clgrade::counters {
 namespace {
@@ -101,24 +98,9 @@ std::string countersJson(const BankModel& model, const KernelTallies& kernels) {
   return out.str();
 }
 
-bool replaceFile(const std::string& path, const std::string& text, std::string* error) {
-  const std::string temp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      *error = "cannot write " + temp + ": " + std::strerror(errno);
-      std::remove(temp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    *error = "cannot rename " + temp + " to " + path + ": " + std::strerror(errno);
-    std::remove(temp.c_str());
-    return false;
-  }
-  return true;
+bool writeCountersFile(const std::string& path, const BankModel& model, const KernelTallies& kernels,
+                       std::string* error) {
+  return writeFileAtomically(path, countersJson(model, kernels), error);
 }
 
 }  // namespace clgrade::counters

@@ -13,7 +13,9 @@ namespace clgrade::counters {
 /// lines}]}; `lines` holds only lines with conflicts, the most first.
 std::string countersJson(const BankModel& model, const KernelTallies& kernels);
 
-/// Writes `text` to `path` via `path`.tmp.<pid> and rename; false and `*error` on failure.
-bool replaceFile(const std::string& path, const std::string& text, std::string* error);
+/// Writes countersJson to `path` through the checked writer (util/files.h: a temporary name, every
+/// step checked, a rename); false and `*error`, naming `path`, on failure.
+bool writeCountersFile(const std::string& path, const BankModel& model, const KernelTallies& kernels,
+                       std::string* error);
 
 }  // namespace clgrade::counters

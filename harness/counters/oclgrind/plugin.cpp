@@ -64,7 +64,7 @@ struct Results {
   void write() {
     if (outPath.empty()) return;
     std::string error;
-    if (!replaceFile(outPath, countersJson(model, kernels), &error) && !warnedWrite) {
+    if (!writeCountersFile(outPath, model, kernels, &error) && !warnedWrite) {
       std::cerr << "clgrade_oclgrind: " << error << "\n";
       warnedWrite = true;
     }

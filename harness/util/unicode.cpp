@@ -1,0 +1,47 @@
+#include "util/unicode.h"
+
+#include <utf8proc.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace clgrade {
+
+std::string nfc(const std::string& text) {
+  utf8proc_uint8_t* composed = nullptr;
+  // utf8proc_NFC's options, with the length given (a name is not NUL-terminated for utf8proc's sake).
+  const utf8proc_ssize_t length =
+      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()), utf8proc_ssize_t(text.size()), &composed,
+                   utf8proc_option_t(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+  if (length < 0) return text;  // not UTF-8 (or out of memory): nothing to normalise
+  std::string out(reinterpret_cast<const char*>(composed), size_t(length));
+  std::free(composed);
+  return out;
+}
+
+std::string codePoints(const std::string& text) {
+  std::string out;
+  const auto* s = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  const utf8proc_ssize_t n = utf8proc_ssize_t(text.size());
+  char buffer[16];
+  for (utf8proc_ssize_t i = 0; i < n;) {
+    utf8proc_int32_t cp = -1;
+    const utf8proc_ssize_t length = utf8proc_iterate(s + i, n - i, &cp);
+    if (length <= 0 || cp < 0) {
+      std::snprintf(buffer, sizeof buffer, "\\x%02x", unsigned(s[i]));
+      out += buffer;
+      ++i;
+      continue;
+    }
+    if (cp >= 0x20 && cp < 0x7F && cp != '\\') {
+      out += char(cp);
+    } else {
+      std::snprintf(buffer, sizeof buffer, cp > 0xFFFF ? "\\U%08x" : "\\u%04x", unsigned(cp));
+      out += buffer;
+    }
+    i += length;
+  }
+  return out;
+}
+
+}  // namespace clgrade
