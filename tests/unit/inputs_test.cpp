@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "grading/runner_request.h"
 #include "image/pfm.h"
 #include "tasks/inputs.h"
 #include "util/sha256.h"
@@ -104,6 +105,22 @@ TEST(InputCache, HiddenScenesAndExtremesAreRecordedAndFound) {
 TEST(InputCache, TheLibraryDefaultIsTheGoldenSeed) {
   EXPECT_EQ(InputCache().hiddenSeed(), kGoldenHiddenSeed);
   EXPECT_LE(kGoldenHiddenSeed, kMaxHiddenSeed);
+}
+
+TEST(RunnerRequest, CarriesTheHiddenSeed) {
+  RunnerRequest r;
+  r.task = "conv3x3";
+  r.recordPath = "/tmp/record";
+  r.hiddenSeed = kMaxHiddenSeed;
+  RunnerRequest back;
+  std::string err;
+  ASSERT_TRUE(readRunnerRequest(runnerRequestJson(r), &back, &err)) << err;
+  EXPECT_EQ(back.hiddenSeed, kMaxHiddenSeed);
+  std::string text = runnerRequestJson(r);
+  const std::string key = "\"hidden_seed\":" + std::to_string(kMaxHiddenSeed);
+  ASSERT_NE(text.find(key), std::string::npos) << text;
+  text.replace(text.find(key), key.size(), "\"hidden_seed\":-1");
+  EXPECT_FALSE(readRunnerRequest(text, &back, &err));
 }
 
 }  // namespace
