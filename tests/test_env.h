@@ -2,9 +2,12 @@
 // from the environment, so the same test binaries run on another machine (the GPU one):
 //   CLGRADE_SOURCE_DIR   the repository root (default: where it was built)
 //   CLGRADE_TEST_DEVICE  a --device string (default "cpu": PoCL, as CI has it)
+//   CLGRADE_TEST_SEED    the hidden seed of in-process grades (default: the golden one, kGoldenHiddenSeed),
+//                        to check that the samples' verdicts hold for other hidden inputs
 #pragma once
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace clgrade::test {
@@ -17,6 +20,13 @@ inline std::string sourceDir() {
 inline std::string deviceSpec() {
   const char* env = std::getenv("CLGRADE_TEST_DEVICE");
   return env && *env ? env : "cpu";
+}
+
+/// The hidden seed the end-to-end grades use; empty when CLGRADE_TEST_SEED is unset (the caller's default).
+inline std::optional<unsigned long long> hiddenSeed() {
+  const char* env = std::getenv("CLGRADE_TEST_SEED");
+  if (!env || !*env) return std::nullopt;
+  return std::strtoull(env, nullptr, 10);
 }
 
 }  // namespace clgrade::test

@@ -102,14 +102,20 @@ std::string dumpJson(const ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-/// The completion marker of a submission folder: what it was graded with.
+/// The completion marker of a submission folder: what it was graded with (a grade: with which hidden
+/// inputs too).
 ordered_json marker(const Rubric& rubric, const BatchOptions& o, const std::string& name) {
-  return {{"schema", "clgrade-batch-entry/1"},
-          {"submission", name},
-          {"rubric_sha256", rubric.sha256},
-          {"mode", o.isolation.visibleOnly ? "check" : "grade"},
-          {"tasks", o.onlyTasks}};
+  ordered_json m{{"schema", "clgrade-batch-entry/1"},
+                 {"submission", name},
+                 {"rubric_sha256", rubric.sha256},
+                 {"mode", o.isolation.visibleOnly ? "check" : "grade"},
+                 {"tasks", o.onlyTasks}};
+  if (!o.isolation.visibleOnly) m["hidden_seed"] = o.isolation.hiddenSeed;
+  return m;
 }
+
+/// What a marker must match for its folder to count as complete.
+const char* const kMarkerKeys[] = {"schema", "rubric_sha256", "mode", "tasks", "hidden_seed"};
 
 /// The files a batch writes beside the submissions' report folders: a submission of one of these
 /// names would shadow them (its report folder is out/<name>).
@@ -172,6 +178,11 @@ class Batch {
     summary_.submissions = static_cast<int>(list.submissions.size());
     summary_.skipped = list.skipped;
     summary_.collisions = list.collisions;
+    std::vector<std::string> names;
+    for (const SubmissionName& s : list.submissions) names.push_back(s.name);
+    // One seed for every submission: --seed, else the one this folder's batch started with, else a new one.
+    std::optional<uint64_t> seed = o_.hiddenSeed ? o_.hiddenSeed : startedSeed(names);
+    o_.isolation.hiddenSeed = seed ? *seed : drawHiddenSeed();
     for (const SubmissionName& s : list.submissions) {
       if (!o_.force && complete(s.name)) {
         ++summary_.alreadyDone;
@@ -226,11 +237,12 @@ class Batch {
     std::string text;
     if (!readFile((dir / "batch.json").string(), &text, nullptr)) return false;
     try {
-      // Graded with this rubric, mode and task filter (the name is not compared: a folder name that
-      // is not UTF-8 is stored with U+FFFD).
+      // Graded with this rubric, mode, task filter and hidden seed (the name is not compared: a folder
+      // name that is not UTF-8 is stored with U+FFFD).
       const ordered_json stored = ordered_json::parse(text), wanted = marker(rubric_, o_, name);
-      for (const char* key : {"schema", "rubric_sha256", "mode", "tasks"})
-        if (!stored.contains(key) || stored[key] != wanted[key]) return false;
+      for (const char* key : kMarkerKeys)
+        if (stored.contains(key) != wanted.contains(key) || (wanted.contains(key) && stored[key] != wanted[key]))
+          return false;
       GradeReport report;
       std::string why;
       if (!readReportFile((dir / "report.json").string(), &report, &why)) return false;
@@ -250,6 +262,26 @@ class Batch {
     } catch (const nlohmann::json::exception&) {
       return false;
     }
+  }
+
+  /// The hidden seed of a batch already started in the output folder: that of the first completion
+  /// marker that matches this batch in everything but the seed (none in a check, or a fresh folder).
+  std::optional<uint64_t> startedSeed(const std::vector<std::string>& names) const {
+    if (o_.isolation.visibleOnly) return std::nullopt;
+    for (const std::string& name : names) {
+      std::string text;
+      if (!readFile((out_ / name / "batch.json").string(), &text, nullptr)) continue;
+      try {
+        const ordered_json stored = ordered_json::parse(text), wanted = marker(rubric_, o_, name);
+        bool same = stored.contains("hidden_seed") && stored["hidden_seed"].is_number_unsigned() &&
+                    stored["hidden_seed"].get<uint64_t>() <= kMaxHiddenSeed;
+        for (const char* key : kMarkerKeys)
+          same = same && (std::string(key) == "hidden_seed" || (stored.contains(key) && stored[key] == wanted[key]));
+        if (same) return stored["hidden_seed"].get<uint64_t>();
+      } catch (const nlohmann::json::exception&) {
+      }
+    }
+    return std::nullopt;
   }
 
   /// The submission's class.json entry with the instructor's overrides applied, as every other
@@ -377,15 +409,18 @@ class Batch {
   ordered_json classResults() const {
     ordered_json list = ordered_json::array();
     for (const auto& [name, entry] : entries_) list.push_back(entry);  // std::map: sorted by name
-    return {{"schema", "clgrade-class/1"},
-            {"rubric", {{"id", rubric_.id}, {"title", rubric_.title}, {"sha256", rubric_.sha256}}},
-            {"mode", o_.isolation.visibleOnly ? "check" : "grade"},
-            {"tasks", o_.onlyTasks},
-            {"device", device_.info.name},
-            {"clgrade_version", clgradeVersion()},
-            {"submissions_found", summary_.submissions},
-            {"submissions_graded", entries_.size()},
-            {"submissions", list}};
+    ordered_json j{{"schema", "clgrade-class/1"},
+                   {"rubric", {{"id", rubric_.id}, {"title", rubric_.title}, {"sha256", rubric_.sha256}}},
+                   {"mode", o_.isolation.visibleOnly ? "check" : "grade"},
+                   {"tasks", o_.onlyTasks}};
+    // Every submission's hidden inputs came from this seed (a check runs none).
+    if (!o_.isolation.visibleOnly) j["hidden_seed"] = o_.isolation.hiddenSeed;
+    j["device"] = device_.info.name;
+    j["clgrade_version"] = clgradeVersion();
+    j["submissions_found"] = summary_.submissions;
+    j["submissions_graded"] = entries_.size();
+    j["submissions"] = list;
+    return j;
   }
 
   /// Rewrites class.json; false (said on stderr, the reason kept in classWriteError_) when it could not.
@@ -432,7 +467,7 @@ class Batch {
 
   const Rubric& rubric_;
   const DeviceEntry& device_;
-  const BatchOptions& o_;
+  BatchOptions o_;  ///< a copy: run() settles the hidden seed in it
   const bool tty_;
   IsolationSettings settings_;
   fs::path out_;

@@ -6,6 +6,8 @@
 // every submission from the completed folders only.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,10 @@ struct BatchOptions {
   bool force = false;                  ///< regrade submissions that are already complete
   std::vector<std::string> onlyTasks;  ///< empty: every task of the rubric
   IsolationSettings isolation;         ///< memoryLimitBytes 0: defaultTaskMemoryBytes(jobs)
+  /// The seed of the hidden cases' inputs, one for the whole batch (isolation.hiddenSeed is set from
+  /// it). Empty: the seed of the batch already started in outDir (its completion markers), so a
+  /// resumed batch grades everyone on the same inputs; else one drawn (drawHiddenSeed).
+  std::optional<uint64_t> hiddenSeed;
   std::vector<Override> overrides;     ///< the instructor's adjustments, merged into every output
 };
 

@@ -190,7 +190,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
 
   std::vector<TaskReport> tasks;
   std::vector<std::string> scratches;  // scratch folders outside the report folder, removed at the end
-  InputCache generated;  // made once for the replays of every task of this submission
+  InputCache generated(s.hiddenSeed);  // made once for the replays of every task of this submission
   std::vector<PendingReplay> replays;
   std::vector<GradeReport> judgedReports;  // the first one's device and settings head the merged report
   for (const TaskRubric& tr : rubric.tasks) {
@@ -242,6 +242,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       request.task = tr.id;
       request.device = s.device;
       request.visibleOnly = s.visibleOnly;
+      request.hiddenSeed = s.hiddenSeed;
       request.outDir = childOut;
       request.recordPath = tapePath;
       request.progressPath = progressPath;
@@ -446,6 +447,8 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   for (const GradeReport& judged : judgedReports)
     for (const InputRecord& in : judged.inputs)
       if (seen.insert(in.name + "\n" + in.sha256).second) report.inputs.push_back(in);
+  report.hiddenSeed.reset();
+  if (!s.visibleOnly) report.hiddenSeed = s.hiddenSeed;
   report.startedAt = startedAt;
   report.sandbox = sandboxDescription(s.sandbox);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -12,6 +12,7 @@
 #include "cl/device.h"
 #include "model/report.h"
 #include "rubric/rubric.h"
+#include "tasks/inputs.h"
 
 namespace clgrade {
 
@@ -32,6 +33,8 @@ struct IsolationSettings {
   size_t outputLimitBytes = size_t(1) << 20;  ///< a task's stdout (kernel printf) kept in the report folder
   int evidenceCases = 1;
   bool visibleOnly = false;      ///< `check`: the visible cases only
+  /// The seed of the hidden cases' inputs, the same for the runners and the keeper's replays.
+  uint64_t hiddenSeed = kGoldenHiddenSeed;
   std::string timingLock;        ///< passed on as --timing-lock (parallel jobs on one GPU)
   std::string toolsDir;          ///< CLGRADE_TOOLS_DIR for the children (empty: inherited)
   /// Every task child runs in a bubblewrap sandbox (sandbox/sandbox.h). Off only by --no-sandbox;

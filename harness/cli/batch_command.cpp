@@ -24,6 +24,7 @@ struct BatchArgs {
   bool visibleOnly = false;
   ChildLimitArgs limits;
   std::string overrides;
+  std::optional<uint64_t> seed;
 };
 
 int batchCommand(const BatchArgs& args) {
@@ -55,6 +56,7 @@ int batchCommand(const BatchArgs& args) {
   options.force = args.force;
   options.onlyTasks = args.tasks;
   options.isolation = isolationSettings(args.limits, args.device, device, args.visibleOnly);
+  options.hiddenSeed = args.seed;
   const BatchSummary summary = runBatch(rubric, device, options);
   if (!summary.error.empty()) {
     std::cerr << "clgrade batch: " << terminalText(summary.error) << "\n";
@@ -92,6 +94,9 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--task", args->tasks, "grade only this task of the rubric (repeatable)");
   sub->add_flag("--visible-only", args->visibleOnly, "the visible cases only (as check)");
   addChildLimitOptions(sub, &args->limits, "seconds one task may take before it is stopped (scores 0)");
+  addSeedOption(sub, &args->seed,
+                "seed of the hidden cases' inputs, one for every submission (class.json's hidden_seed; default: "
+                "the seed of the batch already started in --out, else one drawn)");
   commands->push_back({sub, [args] { return batchCommand(*args); }});
 }
 

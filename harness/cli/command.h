@@ -4,7 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,10 @@ struct ChildLimitArgs {
   double taskMemoryMiB = 0;
   bool noSandbox = false;  ///< run student code without bubblewrap (recorded in the report)
 };
+
+/// --seed N (grade, batch): the seed of the hidden cases' inputs, to reproduce a run (its report.json
+/// records it); left out, one is drawn from the system's random source.
+void addSeedOption(CLI::App* sub, std::optional<uint64_t>* seed, const std::string& help);
 
 /// --evidence-cases, --task-timeout (with `taskTimeoutHelp`), --build-timeout and --task-memory.
 void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string& taskTimeoutHelp);

@@ -47,6 +47,10 @@ int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::st
   return kOk;
 }
 
+void addSeedOption(CLI::App* sub, std::optional<uint64_t>* seed, const std::string& help) {
+  sub->add_option("--seed", *seed, help)->check(CLI::Range(uint64_t(0), kMaxHiddenSeed));
+}
+
 void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string& taskTimeoutHelp) {
   sub->add_option("--evidence-cases", args->evidenceCases,
                   "write difference images for the first N failing cases of each check (0: all)")

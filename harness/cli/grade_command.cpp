@@ -88,6 +88,7 @@ struct GradeArgs {
   bool inProcess = false;
   bool visibleOnlyFlag = false;
   bool quiet = false;
+  std::optional<uint64_t> seed;  ///< --seed (grade only); empty: drawn for this grade
   // Grades from a runner's record (util/tape.h), without the device: what the keeper does, for
   // debugging and for measuring the keeper's share of a grade.
   std::string replay;
@@ -102,6 +103,10 @@ int finish(const GradeReport& report, const std::string& out, const std::string&
     if (!failures.empty()) std::cout << "\nWhat failed:\n\n" << failures;
   }
   std::cout << "report: " << terminalText(jsonPath) << "  (" << report.seconds << " s)\n";
+  // The instructor's `grade` only: `check` (the students' command) never runs hidden cases nor shows a seed.
+  if (report.hiddenSeed && !checkCommand)
+    std::cout << "hidden inputs: seed " << *report.hiddenSeed << " (--seed " << *report.hiddenSeed
+              << " makes them again)\n";
   if (visibleOnly && checkCommand) {
     const bool ok = report.allMeasuredPassed();
     std::cout << (ok ? "every measured criterion passed on the visible cases (hidden cases are graded later)\n"
@@ -136,10 +141,13 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
                                            : args.out;
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
   const std::string toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
+  // One seed for every hidden input of this grade, the runners' and the keeper's alike.
+  const uint64_t hiddenSeed = args.seed ? *args.seed : drawHiddenSeed();
 
   if (!args.inProcess) {
     IsolationSettings settings = isolationSettings(args.limits, args.device, device, visibleOnly);
     settings.timingLock = args.timingLock;
+    settings.hiddenSeed = hiddenSeed;
     const IsolatedGrade graded =
         gradeIsolated(rubric, device, folder.kernelsDir, out, args.tasks, settings, folder.problem);
     if (!writeFileAtomically(jsonPath, toJson(graded.report), &err)) {
@@ -156,6 +164,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   options.kernelsDir = folder.kernelsDir;
   options.outDir = out;
   options.visibleOnly = visibleOnly;
+  options.hiddenSeed = hiddenSeed;
   options.evidenceCasesPerCheck = args.limits.evidenceCases;
   options.toolsDir = toolsDir;
   options.onlyTasks = args.tasks;
@@ -178,6 +187,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     // Nothing of the folder is read: every task is refused with the reason.
     makeDirectories(out, nullptr);
     report = reportHeader(rubric, device.info, folder.kernelsDir, visibleOnly);
+    if (!visibleOnly) report.hiddenSeed = hiddenSeed;
     for (const TaskRubric& tr : rubric.tasks)
       if (args.tasks.empty() || std::find(args.tasks.begin(), args.tasks.end(), tr.id) != args.tasks.end())
         report.tasks.push_back(unfinishedTask(tr, folder.kernelsDir, Status::Failed, folder.problem));
@@ -227,6 +237,10 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
                     "a file locked while kernels are timed, so parallel grades on one GPU take turns");
     sub->add_flag("--in-process", args->inProcess,
                   "grade every task in this process (debugging: a hanging kernel then ends the grade, exit 5)");
+    if (!checkCommand)
+      addSeedOption(sub, &args->seed,
+                    "seed of the hidden cases' inputs, to grade again with the same ones (report.json's "
+                    "reproducibility.hidden_seed; default: drawn for this grade)");
     if (!checkCommand)
       sub->add_flag("--visible-only", args->visibleOnlyFlag,
                     "the visible cases only, like check, but exit 0 whatever failed (for CI fixtures)");

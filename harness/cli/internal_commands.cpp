@@ -52,6 +52,7 @@ int runTask(const std::string& requestPath) {
   options.kernelsDir = request.kernelsDir;
   options.outDir = request.outDir;
   options.visibleOnly = request.visibleOnly;
+  options.hiddenSeed = request.hiddenSeed;
   options.toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
   options.onlyTasks = {request.task};
   options.timingLock = request.timingLock;

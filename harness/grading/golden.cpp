@@ -26,7 +26,9 @@ bool exportInput(const std::string& dir, const std::string& name, const Image& i
 
 bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* manifest, std::string* err,
                     const std::string& exportDir) {
-  InputCache inputs;
+  // Hidden cases at the documented golden seed: a grade draws its own, but the generator and the
+  // references behind hidden cases are pinned here the same way as the visible ones.
+  InputCache inputs(kGoldenHiddenSeed);
   std::string references;
   for (const std::string& path : rubricPaths) {
     Rubric rubric;
@@ -48,6 +50,8 @@ bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* ma
   }
   std::string text =
       "# clgrade golden manifest: regenerate with `build/clgrade golden --write golden/manifest.tsv`\n"
+      "# visible cases: the course's fixed inputs; hidden cases (hidden_*): hidden seed " +
+      std::to_string(kGoldenHiddenSeed) + " (a grade draws its own)\n"
       "# kind\tname\tsize (WxHxC for inputs, bytes for references)\tsha256\n";
   std::set<std::string> seen;
   for (const InputRecord& r : inputs.records()) {

@@ -246,8 +246,10 @@ GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const Grade
   GradeReport report = reportHeader(rubric, rt.device.info, options.kernelsDir, options.visibleOnly);
   makeDirectories(options.outDir, nullptr);
   EvidenceWriter evidence = options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir);
-  InputCache own;
+  InputCache own(options.hiddenSeed);
   InputCache& inputs = options.inputs ? *options.inputs : own;
+  // The seed is the instructor's record of the hidden inputs; a check runs none.
+  if (!options.visibleOnly) report.hiddenSeed = inputs.hiddenSeed();
   for (const TaskRubric& taskRubric : rubric.tasks) {
     if (!options.onlyTasks.empty() &&
         std::find(options.onlyTasks.begin(), options.onlyTasks.end(), taskRubric.id) == options.onlyTasks.end())

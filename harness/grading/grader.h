@@ -26,8 +26,11 @@ struct GradeOptions {
   /// What stopped an earlier runner of the task (the rerun protocol): left out this time.
   StopInfo stopped;
   /// Generated inputs shared with other grades of the same submission (the keeper replays its tasks
-  /// one after another); null: this grade makes its own.
+  /// one after another); null: this grade makes its own, with `hiddenSeed`.
   InputCache* inputs = nullptr;
+  /// The seed of the hidden cases' inputs when this grade makes its own (tasks/inputs.h). The CLI
+  /// draws one per grade and batch; the library's default is the documented golden seed.
+  uint64_t hiddenSeed = kGoldenHiddenSeed;
   /// No evidence files (a runner: the keeper writes them from the record).
   bool discardEvidence = false;
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).

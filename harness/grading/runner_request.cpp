@@ -13,6 +13,7 @@ std::string runnerRequestJson(const RunnerRequest& r) {
               {"task", r.task},
               {"device", r.device},
               {"visible_only", r.visibleOnly},
+              {"hidden_seed", r.hiddenSeed},
               {"out", r.outDir},
               {"record", r.recordPath},
               {"progress", r.progressPath},
@@ -34,6 +35,11 @@ bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::str
     r.task = j.at("task").get<std::string>();
     r.device = j.at("device").get<std::string>();
     r.visibleOnly = j.at("visible_only").get<bool>();
+    if (!j.at("hidden_seed").is_number_unsigned()) {
+      *err = "hidden_seed: expected a whole number of at least 0";
+      return false;
+    }
+    r.hiddenSeed = j.at("hidden_seed").get<uint64_t>();
     r.outDir = j.at("out").get<std::string>();
     r.recordPath = j.at("record").get<std::string>();
     r.progressPath = j.at("progress").get<std::string>();

@@ -4,6 +4,7 @@
 // cannot change a verdict.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "grading/stop_info.h"
@@ -16,6 +17,8 @@ struct RunnerRequest {
   std::string task;          ///< the one task to run
   std::string device = "auto";
   bool visibleOnly = false;  ///< `check`: the visible cases only
+  /// The seed of the hidden cases' inputs: the keeper replays with the same one (tasks/inputs.h).
+  uint64_t hiddenSeed = 0;
   std::string outDir;        ///< the runner's own files (its evidence is discarded)
   std::string recordPath;    ///< where every device step goes (util/tape.h)
   std::string progressPath;  ///< its steps, for the keeper's messages when it must be stopped

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -119,6 +120,8 @@ struct GradeReport {
   GradeSettings settings;
   DeviceInfo device;
   std::vector<InputRecord> inputs;
+  /// The seed the hidden cases' inputs were made from (`grade` only; never in a student-facing output).
+  std::optional<uint64_t> hiddenSeed;
   std::vector<TaskReport> tasks;
   double total = 0;
   double max = 0;

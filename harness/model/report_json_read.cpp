@@ -258,6 +258,11 @@ void reportFrom(const Json& j, GradeReport* r) {
     read(i, "sha256", p, &input.sha256);
     r->inputs.push_back(input);
   });
+  if (field(repro, "hidden_seed")) {
+    uint64_t seed = 0;
+    readInteger(repro, "hidden_seed", "reproducibility", &seed);
+    r->hiddenSeed = seed;
+  }
   const Json& settings = object(repro, "settings", "reproducibility");
   const std::string sp = "reproducibility.settings";
   read(settings, "skip_last_row", sp, &r->settings.rule.skipLastRow);

@@ -142,6 +142,8 @@ std::string toJson(const GradeReport& r) {
       {"started_at", r.startedAt},
       {"seconds", r.seconds},
   };
+  // Only a grade has one: `--seed` with this number makes the same hidden inputs again.
+  if (r.hiddenSeed) j["reproducibility"]["hidden_seed"] = *r.hiddenSeed;
   // Compiler logs and source lines quoted in messages may hold bytes that are not UTF-8 (a student's
   // Latin-1 comment): replace them instead of failing the whole report.
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -77,7 +77,7 @@ struct Expected {
   Image output;
 };
 
-Expected expectedFor(InputCache& inputs, const SeparableConfig& c) {
+Expected expectedFor(CaseInputs inputs, const SeparableConfig& c) {
   Expected e;
   e.scene = &inputs.scene(c.width, c.height);
   e.flags = ref::discontinuityFlags(e.scene->normals, e.scene->depth);
@@ -176,7 +176,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
 
   void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
            std::map<std::string, CaseOutcome>* out) const override {
-    const Expected e = expectedFor(ctx.inputs(), c);
+    const Expected e = expectedFor(ctx.inputs().forCase(spec), c);
     const Scene& scene = *e.scene;
     const std::vector<int32_t>& flagsExpected = e.flags;
     const Image& tmpExpected = e.horizontal;
@@ -298,9 +298,8 @@ class BilateralTask : public TypedTask<SeparableConfig> {
   }
 
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c) const override {
-    (void)spec;
     const Runtime& rt = ctx.runtime();
-    const Scene& scene = ctx.inputs().scene(c.width, c.height);
+    const Scene& scene = ctx.inputs().forCase(spec).scene(c.width, c.height);
     const std::vector<cl_float4> packed = packNormalDepth(scene);
     const int W = c.width, H = c.height, pitch = pitchOf(W);
     Kernels k = buildKernels(ctx, c, kAll);
@@ -373,8 +372,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                   const SeparableConfig& c) const override {
-    (void)spec;
-    const Expected e = expectedFor(inputs, c);
+    const Expected e = expectedFor(inputs.forCase(spec), c);
     const std::string flags(reinterpret_cast<const char*>(e.flags.data()), e.flags.size() * sizeof(int32_t));
     return {{"flags", flags}, {"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
   }

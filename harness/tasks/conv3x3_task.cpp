@@ -44,7 +44,7 @@ struct Expected {
   Image output;
 };
 
-Expected expectedFor(InputCache& inputs, const Conv3x3Case& c) {
+Expected expectedFor(CaseInputs inputs, const Conv3x3Case& c) {
   Expected e;
   // The course filters one grayscale channel, computed here for real (spec section 8).
   e.gray = ref::grayscale(inputs.colour(c.input, c.width, c.height));
@@ -111,7 +111,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
            std::map<std::string, CaseOutcome>* out) const override {
     ctx.runCheck(spec, "output", out, [&](CaseOutcome& o) {
       const Runtime& rt = ctx.runtime();
-      Expected e = expectedFor(ctx.inputs(), c);
+      Expected e = expectedFor(ctx.inputs().forCase(spec), c);
       const Image& gray = e.gray;
       const Image& expected = e.output;
 
@@ -134,17 +134,16 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
   }
 
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const Conv3x3Case& c) const override {
-    (void)spec;
-    const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
+    const Image gray = ref::grayscale(ctx.inputs().forCase(spec).colour(c.input, c.width, c.height));
     CaseOutcome notes;
     auto p = std::make_shared<Prepared>(prepare(ctx, c, gray, ref::conv3x3Constants(c.weights, c.offset), &notes));
     const double pixels = double(c.width) * c.height;
     TimedLaunch launch{"Convolution", "one gray plane", p->kernel, p->geometry, 2 * sizeof(float) * pixels, pixels, p, {}};
     const Runtime* rt = &ctx.runtime();
-    InputCache* inputs = &ctx.inputs();
+    const CaseInputs inputs = ctx.inputs().forCase(spec);
     const CompareRule rule = ctx.settings().rule;
     launch.verify = [rt, inputs, p, c, rule] {
-      return timedOutputProblem(*rt, *p->dst, {[inputs, c] { return expectedFor(*inputs, c).output; }}, rule, c.width,
+      return timedOutputProblem(*rt, *p->dst, {[inputs, c] { return expectedFor(inputs, c).output; }}, rule, c.width,
                                 c.height);
     };
     return {launch};
@@ -158,8 +157,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                   const Conv3x3Case& c) const override {
-    (void)spec;
-    return {{"output", pfmBytes(expectedFor(inputs, c).output)}};
+    return {{"output", pfmBytes(expectedFor(inputs.forCase(spec), c).output)}};
   }
 };
 

@@ -80,7 +80,7 @@ class HistogramTask : public TypedTask<HistogramCase> {
 
   void run(TaskContext& ctx, const CaseSpec& spec, const HistogramCase& c,
            std::map<std::string, CaseOutcome>* out) const override {
-    const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
+    const Image gray = ref::grayscale(ctx.inputs().forCase(spec).colour(c.input, c.width, c.height));
     const std::vector<int32_t> expected = ref::histogram(gray, c.bins);
 
     auto run = [&](CaseOutcome& o, const std::string& name, bool local) {
@@ -134,9 +134,8 @@ class HistogramTask : public TypedTask<HistogramCase> {
   }
 
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const HistogramCase& c) const override {
-    (void)spec;
     const Runtime& rt = ctx.runtime();
-    const Image gray = ref::grayscale(ctx.inputs().colour(c.input, c.width, c.height));
+    const Image gray = ref::grayscale(ctx.inputs().forCase(spec).colour(c.input, c.width, c.height));
     const BuildResult& program = ctx.build("");
     CaseOutcome notes;
     struct Buffers {
@@ -194,8 +193,8 @@ class HistogramTask : public TypedTask<HistogramCase> {
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                   const HistogramCase& c) const override {
-    (void)spec;
-    const std::vector<int32_t> counts = ref::histogram(ref::grayscale(inputs.colour(c.input, c.width, c.height)), c.bins);
+    const std::vector<int32_t> counts =
+        ref::histogram(ref::grayscale(inputs.forCase(spec).colour(c.input, c.width, c.height)), c.bins);
     std::string text;
     for (int32_t v : counts) text += std::to_string(v) + "\n";
     return {{"counts", text}};

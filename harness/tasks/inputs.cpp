@@ -1,46 +1,74 @@
 #include "tasks/inputs.h"
 
+#include <random>
+
 #include "image/pfm.h"
 #include "util/sha256.h"
 
 namespace clgrade {
 namespace {
-std::string sizeName(const std::string& kind, int w, int h) {
-  return kind + "_" + std::to_string(w) + "x" + std::to_string(h);
+/// splitmix64's finaliser: every input bit moves every output bit.
+uint64_t mix(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
 }
 }  // namespace
+
+uint64_t drawHiddenSeed() {
+  std::random_device device;
+  const uint64_t high = device(), low = device();  // 32 bits each
+  return ((high << 32) | (low & 0xffffffffULL)) & kMaxHiddenSeed;
+}
+
+uint64_t hiddenInputSeed(uint64_t runSeed, uint64_t kindSeed) { return mix(mix(runSeed) ^ kindSeed); }
+
+std::string InputCache::name(const std::string& kind, int w, int h, bool hidden) const {
+  return (hidden ? "hidden_" : "") + kind + "_" + std::to_string(w) + "x" + std::to_string(h);
+}
+
+uint64_t InputCache::seed(uint64_t kindSeed, bool hidden) const {
+  return hidden ? hiddenInputSeed(hiddenSeed_, kindSeed) : kindSeed;
+}
 
 void InputCache::record(const std::string& name, const Image& image) {
   records_.push_back({name, image.width, image.height, image.channels, sha256Hex(pfmBytes(image))});
 }
 
-const Image& InputCache::photo(int w, int h) {
-  const std::string name = sizeName("photo", w, h);
-  auto it = images_.find(name);
-  if (it != images_.end()) return it->second;
-  const Image& made = images_[name] = makePhoto(w, h, kPhotoSeed);
-  record(name, made);
+const Image& CaseInputs::photo(int w, int h) {
+  const std::string name = cache_->name("photo", w, h, hidden_);
+  auto it = cache_->images_.find(name);
+  if (it != cache_->images_.end()) return it->second;
+  const Image& made = cache_->images_[name] = makePhoto(w, h, cache_->seed(kPhotoSeed, hidden_));
+  cache_->record(name, made);
   return made;
 }
 
-const Image& InputCache::extremes(int w, int h) {
-  const std::string name = sizeName("extremes", w, h);
-  auto it = images_.find(name);
-  if (it != images_.end()) return it->second;
-  const Image& made = images_[name] = makeHistogramExtremes(w, h, kExtremesSeed);
-  record(name, made);
+const Image& CaseInputs::extremes(int w, int h) {
+  const std::string name = cache_->name("extremes", w, h, hidden_);
+  auto it = cache_->images_.find(name);
+  if (it != cache_->images_.end()) return it->second;
+  const Image& made = cache_->images_[name] = makeHistogramExtremes(w, h, cache_->seed(kExtremesSeed, hidden_));
+  cache_->record(name, made);
   return made;
 }
 
-const Scene& InputCache::scene(int w, int h) {
-  const std::string name = sizeName("scene", w, h);
-  auto it = scenes_.find(name);
-  if (it != scenes_.end()) return it->second;
-  const Scene& made = scenes_[name] = makeScene(w, h, kSceneSeed);
-  record(name + ".colour", made.colour);
-  record(name + ".normals", made.normals);
-  record(name + ".depth", made.depth);
+const Scene& CaseInputs::scene(int w, int h) {
+  const std::string name = cache_->name("scene", w, h, hidden_);
+  auto it = cache_->scenes_.find(name);
+  if (it != cache_->scenes_.end()) return it->second;
+  const Scene& made = cache_->scenes_[name] = makeScene(w, h, cache_->seed(kSceneSeed, hidden_));
+  cache_->record(name + ".colour", made.colour);
+  cache_->record(name + ".normals", made.normals);
+  cache_->record(name + ".depth", made.depth);
   return made;
+}
+
+const Image& CaseInputs::colour(const std::string& kind, int w, int h) {
+  if (kind == "scene") return scene(w, h).colour;
+  if (kind == "extremes") return extremes(w, h);
+  return photo(w, h);
 }
 
 const Image* InputCache::find(const std::string& name) const {
@@ -55,12 +83,6 @@ const Image* InputCache::find(const std::string& name) const {
   if (part == "normals") return &scene->second.normals;
   if (part == "depth") return &scene->second.depth;
   return nullptr;
-}
-
-const Image& InputCache::colour(const std::string& kind, int w, int h) {
-  if (kind == "scene") return scene(w, h).colour;
-  if (kind == "extremes") return extremes(w, h);
-  return photo(w, h);
 }
 
 }  // namespace clgrade

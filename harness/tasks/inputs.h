@@ -1,16 +1,47 @@
-// The generated inputs of a grading run, made once per kind and size and remembered.
+// The generated inputs of a grading run, made once per kind, size and seed and remembered.
+//
+// Visible cases (the students' self-check) get the course's fixed images, so their golden hashes
+// never change. Hidden cases get images made from the run's hidden seed (drawn per grade and per
+// batch, recorded in the instructor's report.json), so a kernel cannot know them in advance
+// (spec section 5b). A task asks for the inputs of the case it runs: inputs.forCase(spec).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "image/generator.h"
 #include "model/report.h"
+#include "tasks/case_spec.h"
 
 namespace clgrade {
 
-class InputCache {
+/// Seeds of the course inputs (visible cases); changing one changes every golden hash.
+constexpr uint64_t kPhotoSeed = 0x5eed0001ULL;
+constexpr uint64_t kSceneSeed = 0x5eed0002ULL;
+constexpr uint64_t kExtremesSeed = 0x5eed0003ULL;
+
+/// The hidden seed of runs that draw none: `clgrade golden` (golden/manifest.tsv covers the hidden
+/// cases at this seed), the library's GradeOptions, bench and sweep. `clgrade grade` and `batch` draw
+/// their own (drawHiddenSeed) unless given --seed.
+constexpr uint64_t kGoldenHiddenSeed = 0x5eed0100ULL;
+
+/// Hidden seeds are below 2^53, so report.json's number reads back exactly in any JSON library.
+constexpr uint64_t kMaxHiddenSeed = (uint64_t(1) << 53) - 1;
+
+/// A hidden seed from the system's random source (std::random_device), in [0, kMaxHiddenSeed].
+uint64_t drawHiddenSeed();
+
+/// The seed a hidden case's input of one kind is made from: the run's hidden seed mixed with the
+/// kind's course seed (kPhotoSeed, ...), so each kind gets its own stream and none is a course seed.
+uint64_t hiddenInputSeed(uint64_t runSeed, uint64_t kindSeed);
+
+class InputCache;
+
+/// The inputs of one case (InputCache::forCase): the course's images for a visible case, the run's
+/// hidden ones for a hidden case. A small handle: pass it by value; what it returns lives in the cache.
+class CaseInputs {
  public:
   /// kind: "photo" (3 channels), "extremes" (3 channels with exact 0 and 1), "scene".
   const Image& photo(int width, int height);
@@ -18,22 +49,40 @@ class InputCache {
   const Scene& scene(int width, int height);
   /// The 3-channel colour image of a kind ("photo", "extremes", "scene").
   const Image& colour(const std::string& kind, int width, int height);
+  bool hidden() const { return hidden_; }
 
-  /// Everything made so far, with hashes.
+ private:
+  friend class InputCache;
+  CaseInputs(InputCache* cache, bool hidden) : cache_(cache), hidden_(hidden) {}
+  InputCache* cache_;
+  bool hidden_;
+};
+
+class InputCache {
+ public:
+  /// `hiddenSeed`: the seed of every hidden case's inputs in this run.
+  explicit InputCache(uint64_t hiddenSeed = kGoldenHiddenSeed) : hiddenSeed_(hiddenSeed) {}
+
+  /// The inputs of `spec` (hidden or visible, as the rubric says).
+  CaseInputs forCase(const CaseSpec& spec) { return CaseInputs(this, !spec.visible); }
+  uint64_t hiddenSeed() const { return hiddenSeed_; }
+
+  /// Everything made so far, with hashes. A hidden case's inputs are named "hidden_" + the name
+  /// ("hidden_photo_780x575"): a visible and a hidden case of one kind and size get different images.
   const std::vector<InputRecord>& records() const { return records_; }
   /// The image behind a record name ("scene_1280x720.normals"); nullptr if never made.
   const Image* find(const std::string& name) const;
 
  private:
+  friend class CaseInputs;
+  /// The record name and seed of an input of `kind` (a course seed) for a visible or hidden case.
+  std::string name(const std::string& kind, int w, int h, bool hidden) const;
+  uint64_t seed(uint64_t kindSeed, bool hidden) const;
   void record(const std::string& name, const Image& image);
+  uint64_t hiddenSeed_;
   std::map<std::string, Image> images_;
   std::map<std::string, Scene> scenes_;
   std::vector<InputRecord> records_;
 };
-
-/// Seeds of the course inputs; changing one changes every golden hash.
-constexpr unsigned long long kPhotoSeed = 0x5eed0001ULL;
-constexpr unsigned long long kSceneSeed = 0x5eed0002ULL;
-constexpr unsigned long long kExtremesSeed = 0x5eed0003ULL;
 
 }  // namespace clgrade

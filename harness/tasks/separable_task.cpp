@@ -32,7 +32,7 @@ struct Expected {
   Image output;
 };
 
-Expected expectedFor(InputCache& inputs, const SeparableConfig& c) {
+Expected expectedFor(CaseInputs inputs, const SeparableConfig& c) {
   Expected e;
   e.source = &inputs.colour(c.input, c.width, c.height);
   e.horizontal = ref::convolveHorizontal(*e.source, c.hWeights);
@@ -105,7 +105,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
 
   void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
            std::map<std::string, CaseOutcome>* out) const override {
-    const Expected e = expectedFor(ctx.inputs(), c);
+    const Expected e = expectedFor(ctx.inputs().forCase(spec), c);
     const Image& source = *e.source;
     const Image& tmpExpected = e.horizontal;
     const Image& expected = e.output;
@@ -182,9 +182,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
   }
 
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c) const override {
-    (void)spec;
     const Runtime& rt = ctx.runtime();
-    const Image& source = ctx.inputs().colour(c.input, c.width, c.height);
+    const Image& source = ctx.inputs().forCase(spec).colour(c.input, c.width, c.height);
     Passes p = buildPasses(ctx, c);
     // One channel: the course launches each pass once per channel on the same geometry.
     struct Buffers {
@@ -226,8 +225,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                   const SeparableConfig& c) const override {
-    (void)spec;
-    const Expected e = expectedFor(inputs, c);
+    const Expected e = expectedFor(inputs.forCase(spec), c);
     return {{"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
   }
 };

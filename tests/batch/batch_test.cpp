@@ -83,11 +83,17 @@ bool onCpu() { return test::deviceSpec() == "cpu"; }
 /// on the load. On a GPU every task is timed at 4096 x 4096 and takes longer and more host memory.
 /// (30 s: each submission has a compiler cache of its own, so the reference copy in the corpus
 /// compiles its 16 sweep programs cold, beside a job whose kernel spins on the other core.)
-std::vector<std::string> batchArgs(const fs::path& corpus, const fs::path& out, std::string taskTimeout = "30") {
+/// The hidden seed of these tests' batches, so that their class results compare byte for byte.
+const std::string kSeed = "20250501";
+
+std::vector<std::string> batchArgs(const fs::path& corpus, const fs::path& out, std::string taskTimeout = "30",
+                                   bool withSeed = true) {
   if (!onCpu() && taskTimeout == "30") taskTimeout = "150";  // an H100's separable task takes over 60 s with 2 jobs
-  return {"batch",          corpus.string(), "--out",           out.string(), "--jobs",        "2",   "--device",
-          test::deviceSpec(), "--task-timeout", taskTimeout, "--build-timeout", "10", "--task-memory",
-          onCpu() ? "1024" : "4096"};
+  std::vector<std::string> args{"batch",          corpus.string(), "--out",           out.string(), "--jobs",
+                                "2",              "--device",      test::deviceSpec(), "--task-timeout", taskTimeout,
+                                "--build-timeout", "10",           "--task-memory",   onCpu() ? "1024" : "4096"};
+  if (withSeed) args.insert(args.end(), {"--seed", kSeed});
+  return args;
 }
 
 /// The worst criterion status of a task (error > failed > not_measured > passed).
@@ -292,8 +298,9 @@ TEST(Batch, KilledAndResumedWritesTheSameClassResults) {
   for (const std::string& s : samples) complete += fs::exists(twice / s / "batch.json");
   ASSERT_LT(complete, int(samples.size())) << "the batch finished before it could be killed";
 
-  // Started again: grades only what is missing, then writes the same class results.
-  const CliRun resumed = clgrade(batchArgs(corpus, twice, "120"), scratch("resume-logs-c"), 600);
+  // Started again, without --seed: it takes the started batch's seed, grades only what is missing,
+  // then writes the same class results.
+  const CliRun resumed = clgrade(batchArgs(corpus, twice, "120", false), scratch("resume-logs-c"), 600);
   ASSERT_TRUE(resumed.process.ok()) << resumed.process.describe() << "\n" << resumed.err;
   EXPECT_NE(resumed.err.find(std::to_string(complete) + " already graded, " + std::to_string(samples.size() - complete) +
                              " to grade"),
@@ -302,8 +309,10 @@ TEST(Batch, KilledAndResumedWritesTheSameClassResults) {
   EXPECT_EQ(slurp(twice / "class.json"), expected);
   EXPECT_FALSE(fs::exists(twice / ".partial"));
 
+  EXPECT_EQ(readJson(twice / "class.json")["hidden_seed"], std::stoull(kSeed));
+
   // Once more: nothing left to grade, nothing changes.
-  const CliRun again = clgrade(batchArgs(corpus, twice, "120"), scratch("resume-logs-d"), 120);
+  const CliRun again = clgrade(batchArgs(corpus, twice, "120", false), scratch("resume-logs-d"), 120);
   ASSERT_TRUE(again.process.ok()) << again.err;
   EXPECT_NE(again.err.find(std::to_string(samples.size()) + " already graded, 0 to grade"), std::string::npos)
       << again.err;

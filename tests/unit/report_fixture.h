@@ -32,6 +32,9 @@ inline Evidence ev(const std::string& label, const std::string& path) { return {
 
 /// Three tasks: conv3x3 (passed, failed with pictures and an override), separable (not_measured,
 /// error, hostile text, hidden case), histogram (file missing). Performance and a sweep on conv3x3.
+/// The hidden seed of richReport: instructor-only, no student-facing format may show it.
+constexpr uint64_t kHiddenSeed = 8123456789012345ULL;
+
 inline GradeReport richReport() {
   GradeReport r;
   r.version = "0.3.0";
@@ -48,6 +51,7 @@ inline GradeReport richReport() {
   r.device = {"NVIDIA CUDA", "OpenCL 3.0 CUDA", "NVIDIA H100", "550.1", "OpenCL 3.0", "gpu", 1024, 49152, 80ull << 30,
               132, 1980, 1000};
   r.inputs = {{"photo_780x575", 780, 575, 3, std::string(64, 'b')}, {"scene_1280x720.depth", 1280, 720, 1, std::string(64, 'd')}};
+  r.hiddenSeed = reporttest::kHiddenSeed;
 
   TaskReport conv;
   conv.id = "conv3x3";

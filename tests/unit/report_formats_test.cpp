@@ -9,6 +9,7 @@
 #include "report/gradescope.h"
 #include "report/junit.h"
 #include "report/prairielearn.h"
+#include "report/terminal_table.h"
 #include "report/text.h"
 #include "report_fixture.h"
 
@@ -19,6 +20,27 @@ using reporttest::kHostile;
 using reporttest::overriddenReport;
 using reporttest::richReport;
 using reporttest::validate;
+
+// ---- What students see
+
+TEST(StudentFormats, NeverShowTheHiddenSeed) {
+  // The seed makes the hidden inputs again: it stays in the instructor's report.json.
+  const GradeReport r = richReport();
+  ASSERT_TRUE(r.hiddenSeed.has_value());
+  GradescopeOptions gradescope;
+  gradescope.details.hiddenCaseDetails = true;
+  PrairieLearnOptions prairielearn;
+  prairielearn.details.hiddenCaseDetails = true;
+  const std::string seed = std::to_string(*r.hiddenSeed);
+  for (const auto& [format, text] :
+       std::vector<std::pair<std::string, std::string>>{{"gradescope", gradescopeResults(r, gradescope)},
+                                                        {"prairielearn", prairieLearnResults(r, prairielearn)},
+                                                        {"junit", junitXml(r)},
+                                                        {"terminal", terminalTable(r) + failureDetails(r, "reports/a")}}) {
+    EXPECT_EQ(text.find(seed), std::string::npos) << format;
+    EXPECT_EQ(text.find("seed"), std::string::npos) << format;
+  }
+}
 
 // ---- Gradescope
 

@@ -43,6 +43,7 @@ TEST(ReportJsonRead, ReadsEveryPartOfTheModel) {
   EXPECT_DOUBLE_EQ(read.settings.rule.maxSquaredError, 2e-8);
   ASSERT_EQ(read.inputs.size(), 2u);
   EXPECT_EQ(read.inputs[1].channels, 1);
+  EXPECT_EQ(read.hiddenSeed, reporttest::kHiddenSeed);
   ASSERT_EQ(read.tasks.size(), 3u);
   const TaskReport& conv = read.tasks[0];
   const CriterionResult& c = conv.criteria[0];
@@ -96,6 +97,28 @@ TEST(ReportJsonRead, FollowsTheSchema) {
   GradeReport empty;
   empty.mode = "check";
   EXPECT_EQ(reporttest::validate(toJson(empty), "clgrade_report.schema.json"), "");
+}
+
+TEST(ReportJsonRead, TheHiddenSeedIsWrittenOnlyWhenThereIsOne) {
+  const nlohmann::json grade = nlohmann::json::parse(toJson(richReport()));
+  ASSERT_TRUE(grade["reproducibility"].contains("hidden_seed"));
+  // A whole number that every JSON reader gets back exactly (below 2^53).
+  EXPECT_EQ(grade["reproducibility"]["hidden_seed"].get<uint64_t>(), reporttest::kHiddenSeed);
+  GradeReport check = richReport();
+  check.mode = "check";
+  check.hiddenSeed.reset();
+  const std::string text = toJson(check);
+  EXPECT_FALSE(nlohmann::json::parse(text)["reproducibility"].contains("hidden_seed"));
+  GradeReport read;
+  std::string err;
+  ASSERT_TRUE(readReportJson(text, &read, &err)) << err;
+  EXPECT_FALSE(read.hiddenSeed.has_value());
+  EXPECT_EQ(reporttest::validate(text, "clgrade_report.schema.json"), "");
+  // A negative seed is damage, refused with its place.
+  nlohmann::json bad = grade;
+  bad["reproducibility"]["hidden_seed"] = -3;
+  EXPECT_FALSE(readReportJson(bad.dump(), &read, &err));
+  EXPECT_NE(err.find("reproducibility.hidden_seed"), std::string::npos) << err;
 }
 
 TEST(ReportJsonRead, MissingKeysKeepTheDefaults) {

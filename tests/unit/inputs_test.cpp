@@ -1,0 +1,127 @@
+// The seeding of generated inputs (tasks/inputs.h): visible cases keep the course's images whatever
+// the run's hidden seed; hidden cases get images of their own, the same for the same seed and
+// different for another; a visible and a hidden case of one kind and size never share an image.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "grading/runner_request.h"
+#include "image/pfm.h"
+#include "tasks/inputs.h"
+#include "util/sha256.h"
+
+namespace clgrade {
+namespace {
+
+CaseSpec caseOf(bool visible) {
+  CaseSpec spec;
+  spec.id = visible ? "course" : "secret";
+  spec.visible = visible;
+  return spec;
+}
+
+std::string hashOf(const Image& image) { return sha256Hex(pfmBytes(image)); }
+
+TEST(HiddenSeed, DrawnSeedsFitAJsonNumberAndDiffer) {
+  std::set<uint64_t> seeds;
+  for (int i = 0; i < 16; ++i) {
+    const uint64_t s = drawHiddenSeed();
+    EXPECT_LE(s, kMaxHiddenSeed);
+    seeds.insert(s);
+  }
+  EXPECT_GT(seeds.size(), 14u);  // 16 draws of 53 bits: a repeat means no randomness
+}
+
+TEST(HiddenSeed, EachKindAndRunSeedGetsItsOwnStream) {
+  const uint64_t a = hiddenInputSeed(1, kPhotoSeed);
+  EXPECT_EQ(a, hiddenInputSeed(1, kPhotoSeed));
+  EXPECT_NE(a, hiddenInputSeed(2, kPhotoSeed));
+  EXPECT_NE(a, hiddenInputSeed(1, kSceneSeed));
+  EXPECT_NE(hiddenInputSeed(1, kSceneSeed), hiddenInputSeed(1, kExtremesSeed));
+  for (uint64_t course : {kPhotoSeed, kSceneSeed, kExtremesSeed}) {
+    EXPECT_NE(hiddenInputSeed(0, kPhotoSeed), course);
+    EXPECT_NE(hiddenInputSeed(kGoldenHiddenSeed, kPhotoSeed), course);
+  }
+}
+
+TEST(InputCache, VisibleCasesKeepTheCourseImagesWhateverTheSeed) {
+  InputCache one(1), other(2);
+  const Image& a = one.forCase(caseOf(true)).photo(100, 37);
+  const Image& b = other.forCase(caseOf(true)).photo(100, 37);
+  EXPECT_EQ(hashOf(a), hashOf(makePhoto(100, 37, kPhotoSeed)));
+  EXPECT_EQ(hashOf(a), hashOf(b));
+  ASSERT_EQ(one.records().size(), 1u);
+  EXPECT_EQ(one.records()[0].name, "photo_100x37");
+}
+
+TEST(InputCache, HiddenCasesFollowTheRunSeed) {
+  InputCache one(1), again(1), other(2);
+  const std::string a = hashOf(one.forCase(caseOf(false)).photo(100, 37));
+  EXPECT_EQ(a, hashOf(again.forCase(caseOf(false)).photo(100, 37)));
+  EXPECT_NE(a, hashOf(other.forCase(caseOf(false)).photo(100, 37)));
+  EXPECT_EQ(a, hashOf(makePhoto(100, 37, hiddenInputSeed(1, kPhotoSeed))));
+  EXPECT_NE(a, hashOf(makePhoto(100, 37, kPhotoSeed)));
+  ASSERT_EQ(one.records().size(), 1u);
+  EXPECT_EQ(one.records()[0].name, "hidden_photo_100x37");
+  EXPECT_EQ(one.records()[0].sha256, a);
+}
+
+TEST(InputCache, AVisibleAndAHiddenCaseOfOneKindAndSizeAreBothKept) {
+  InputCache inputs(7);
+  CaseInputs visible = inputs.forCase(caseOf(true)), hidden = inputs.forCase(caseOf(false));
+  EXPECT_FALSE(visible.hidden());
+  EXPECT_TRUE(hidden.hidden());
+  const Image& v = visible.colour("photo", 64, 48);
+  const Image& h = hidden.colour("photo", 64, 48);
+  EXPECT_NE(&v, &h);
+  EXPECT_NE(hashOf(v), hashOf(h));
+  // Asked again, each is the one already made (no new record).
+  EXPECT_EQ(&visible.colour("photo", 64, 48), &v);
+  EXPECT_EQ(&hidden.colour("photo", 64, 48), &h);
+  EXPECT_EQ(inputs.records().size(), 2u);
+  EXPECT_EQ(inputs.find("photo_64x48"), &v);
+  EXPECT_EQ(inputs.find("hidden_photo_64x48"), &h);
+}
+
+TEST(InputCache, HiddenScenesAndExtremesAreRecordedAndFound) {
+  InputCache inputs(3);
+  CaseInputs hidden = inputs.forCase(caseOf(false));
+  const Scene& scene = hidden.scene(48, 24);
+  const Image& extremes = hidden.colour("extremes", 48, 24);
+  std::set<std::string> names;
+  for (const InputRecord& r : inputs.records()) names.insert(r.name);
+  EXPECT_EQ(names, (std::set<std::string>{"hidden_scene_48x24.colour", "hidden_scene_48x24.normals",
+                                          "hidden_scene_48x24.depth", "hidden_extremes_48x24"}));
+  EXPECT_EQ(inputs.find("hidden_scene_48x24.normals"), &scene.normals);
+  EXPECT_EQ(inputs.find("hidden_extremes_48x24"), &extremes);
+  EXPECT_EQ(inputs.find("scene_48x24.normals"), nullptr);
+  EXPECT_NE(hashOf(scene.depth), hashOf(makeScene(48, 24, kSceneSeed).depth));
+  // The histogram's clamping still has exact 0 and 1 to count, whatever the seed.
+  bool zero = false, one = false;
+  for (float v : extremes.pixels) zero = zero || v == 0.0f, one = one || v == 1.0f;
+  EXPECT_TRUE(zero && one);
+}
+
+TEST(InputCache, TheLibraryDefaultIsTheGoldenSeed) {
+  EXPECT_EQ(InputCache().hiddenSeed(), kGoldenHiddenSeed);
+  EXPECT_LE(kGoldenHiddenSeed, kMaxHiddenSeed);
+}
+
+TEST(RunnerRequest, CarriesTheHiddenSeed) {
+  RunnerRequest r;
+  r.task = "conv3x3";
+  r.recordPath = "/tmp/record";
+  r.hiddenSeed = kMaxHiddenSeed;
+  RunnerRequest back;
+  std::string err;
+  ASSERT_TRUE(readRunnerRequest(runnerRequestJson(r), &back, &err)) << err;
+  EXPECT_EQ(back.hiddenSeed, kMaxHiddenSeed);
+  std::string text = runnerRequestJson(r);
+  const std::string key = "\"hidden_seed\":" + std::to_string(kMaxHiddenSeed);
+  ASSERT_NE(text.find(key), std::string::npos) << text;
+  text.replace(text.find(key), key.size(), "\"hidden_seed\":-1");
+  EXPECT_FALSE(readRunnerRequest(text, &back, &err));
+}
+
+}  // namespace
+}  // namespace clgrade
