@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cl/device_step.h"
@@ -43,6 +45,24 @@ class GuardedBuffer {
     std::vector<T> whole(total_ / sizeof(T));
     std::memcpy(whole.data(), bytes.data(), whole.size() * sizeof(T));
     return whole;
+  }
+
+  /// Reads byte ranges of the data region (offset, size), concatenated (blocking): a sample of a
+  /// large output, so a check at the timing size hands back megabytes, not the whole plane.
+  std::string readRanges(const Runtime& rt, const std::vector<std::pair<size_t, size_t>>& ranges) const {
+    size_t bytes = 0;
+    for (const auto& r : ranges) bytes += r.second;
+    std::string out = deviceStep(rt, "read rows", [&] {
+      std::string raw(bytes, '\0');
+      size_t at = 0;
+      for (const auto& [offset, size] : ranges) {
+        rt.queue.enqueueReadBuffer(whole_, CL_TRUE, front_ + offset, size, raw.data() + at);
+        at += size;
+      }
+      return raw;
+    });
+    if (out.size() != bytes) throw TapeMismatch("the runner's record holds rows of another size");
+    return out;
   }
 
  private:

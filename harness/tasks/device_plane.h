@@ -72,6 +72,16 @@ class DevicePlane {
     buffer_.writeAll(rt, std::vector<T>(buffer_.totalBytes() / sizeof(T), sentinel));
   }
 
+  /// Image rows `rows` (each < height), `width` values each, in that order: a sample of the plane.
+  std::vector<T> downloadRows(const Runtime& rt, const std::vector<int>& rows) const {
+    std::vector<std::pair<size_t, size_t>> ranges;
+    for (int y : rows) ranges.emplace_back(sizeof(T) * size_t(y) * pitch_, sizeof(T) * size_t(width_));
+    const std::string bytes = buffer_.readRanges(rt, ranges);
+    std::vector<T> values(bytes.size() / sizeof(T));
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+    return values;
+  }
+
   /// The image (width*height, unpadded); counts every element outside it that no longer holds `sentinel`.
   std::vector<T> download(const Runtime& rt, const T& sentinel, WriteAudit* audit) const {
     const std::vector<T> whole = buffer_.template readAll<T>(rt);

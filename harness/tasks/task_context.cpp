@@ -220,6 +220,19 @@ void TaskContext::judgeWrites(CaseOutcome& outcome) const {
   outcome.details.insert(outcome.details.begin(), strayWrites_.begin() + 1, strayWrites_.end());
 }
 
+std::shared_ptr<const Image> TaskContext::memo(const std::string& key, const std::function<Image()>& make) {
+  auto it = images_.find(key);
+  if (it == images_.end()) it = images_.emplace(key, std::make_shared<const Image>(make())).first;
+  return it->second;
+}
+
+std::shared_ptr<const std::vector<int32_t>> TaskContext::memoFlags(const std::string& key,
+                                                                   const std::function<std::vector<int32_t>()>& make) {
+  auto it = flags_.find(key);
+  if (it == flags_.end()) it = flags_.emplace(key, std::make_shared<const std::vector<int32_t>>(make())).first;
+  return it->second;
+}
+
 void TaskContext::timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry) {
   char buffer[160];
   std::snprintf(buffer, sizeof buffer, "%s: %.3f ms (%s)", what.c_str(), ms, geometry.str().c_str());

@@ -5,6 +5,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,6 +80,11 @@ class TaskContext {
   void restrictChecks(std::set<std::string> checks) { onlyChecks_ = std::move(checks); }
   /// runCheck never runs these checks (a kernel they launch stopped an earlier grading process).
   void skipChecks(std::set<std::string> checks) { skippedChecks_ = std::move(checks); }
+  /// The image `make` computes, made once per `key` while this context lives (the CPU's results a
+  /// check at the timing size compares with: a sweep asks for the same one at every point).
+  std::shared_ptr<const Image> memo(const std::string& key, const std::function<Image()>& make);
+  std::shared_ptr<const std::vector<int32_t>> memoFlags(const std::string& key,
+                                                        const std::function<std::vector<int32_t>()>& make);
   /// Records a launch time line in the outcome.
   static void timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry);
 
@@ -98,6 +104,8 @@ class TaskContext {
   /// The case's audited writes (beginCase clears them): stray ones, and notes about allowed ones.
   std::vector<std::string> strayWrites_, allowedWrites_;
   std::vector<std::string> auditedKernels_;
+  std::map<std::string, std::shared_ptr<const Image>> images_;
+  std::map<std::string, std::shared_ptr<const std::vector<int32_t>>> flags_;
 };
 
 /// roundup(n, m): n rounded up to a multiple of m.
