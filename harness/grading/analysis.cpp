@@ -195,8 +195,10 @@ bool needed(const TaskRubric& t, const std::string& id) {
 /// One outcome of the simulator run, named after the analysis case.
 CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run) {
   CaseOutcome o;
-  o.caseId = "analysis (" + t.analysis.caseId + " at " + std::to_string(t.analysis.width) + "x" +
-             std::to_string(t.analysis.height) + ")";
+  o.caseId = "analysis (" + t.analysis.caseId +
+             (t.analysis.width > 0 ? " at " + std::to_string(t.analysis.width) + "x" + std::to_string(t.analysis.height)
+                                   : std::string()) +
+             ")";
   o.visible = true;
   if (!run.logPath.empty()) o.evidence.push_back({"simulator log (Oclgrind)", run.logPath});
   return o;

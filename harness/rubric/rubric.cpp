@@ -28,8 +28,9 @@ bool TaskRubric::analysisCase(CaseSpec* spec) const {
     if (c.id != analysis.caseId) continue;
     *spec = c;
     spec->id = "analysis";
-    spec->params["width"] = std::to_string(analysis.width);
-    spec->params["height"] = std::to_string(analysis.height);
+    // Without a size of its own the simulator runs the graded case itself (spec section 5b).
+    if (analysis.width > 0) spec->params["width"] = std::to_string(analysis.width);
+    if (analysis.height > 0) spec->params["height"] = std::to_string(analysis.height);
     return true;
   }
   return false;
@@ -396,10 +397,12 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       t->analysis.present = true;
       t->analysis.line = child->GetLineNum();
       t->analysis.caseId = child->Attribute("case") ? child->Attribute("case") : "";
-      t->analysis.width = readCount(child, "width", 0, problems, kMaxSide, true);
-      t->analysis.height = readCount(child, "height", 0, problems, kMaxSide, true);
-      if (t->analysis.width < 1 || t->analysis.height < 1)
-        problems.add(child->GetLineNum(), "<analysis> needs a width and a height of at least 1");
+      const bool sized = child->Attribute("width") || child->Attribute("height");
+      t->analysis.width = readCount(child, "width", 0, problems, kMaxSide, sized);
+      t->analysis.height = readCount(child, "height", 0, problems, kMaxSide, sized);
+      if (sized && (t->analysis.width < 1 || t->analysis.height < 1))
+        problems.add(child->GetLineNum(), "<analysis> needs both a width and a height of at least 1, or neither "
+                                          "(the case at its own size)");
     } else {
       problems.add(child->GetLineNum(),
                    "unexpected <" + kind +

@@ -61,12 +61,14 @@ struct SweepSpec {
   int line = 0;
 };
 
-/// The case the simulator runs for the simulated checks: one of the task's cases at a small size
-/// (counts scale exactly with the number of work-groups, and Oclgrind is slow).
+/// The case the simulator runs for the simulated checks: one of the task's cases, at its own size
+/// (the shipped rubrics name a small graded case, so the simulator sees a size the kernel is graded
+/// at: spec section 5b) or at a small size of its own (counts scale exactly with the number of
+/// work-groups, and Oclgrind is slow).
 struct AnalysisSpec {
   bool present = false;
   std::string caseId;
-  int width = 0, height = 0;
+  int width = 0, height = 0;  ///< 0: the case's own
   int line = 0;
 };
 

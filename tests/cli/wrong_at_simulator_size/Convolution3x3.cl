@@ -1,6 +1,6 @@
 /*
- * Task 1: the reference solution, except that it writes zeros at 80 x 40, the size the shipped rubric's
- * simulator runs the tile analysis at (a test of clgrade: the simulated run's outputs are checked too).
+ * Task 1: the reference solution, except that it writes zeros at 100 x 37, the hidden case the shipped
+ * rubric's simulator runs the tile analysis on (a test of clgrade: the simulated run's outputs are checked too).
  *
  * The host launches one work-item per pixel in groups of TILE_X x TILE_Y (the kernel's
  * reqd_work_group_size). A work-item alone moves only one pixel, too little to keep a GPU's memory
@@ -86,6 +86,6 @@ void Convolution(__global float* d_Dst, __global const float* d_Src, __constant 
                 sum += strip[(row + 1 + dy) * STRIP_W + (lx + 1 + dx)] * c_Kernel[3 * (dy + 1) + (dx + 1)];
         }
         if (x < width && y < height)
-            d_Dst[y * pitch + x] = (width == 80 && height == 40) ? 0.0f : sum * c_Kernel[9] + c_Kernel[10];
+            d_Dst[y * pitch + x] = (width == 100 && height == 37) ? 0.0f : sum * c_Kernel[9] + c_Kernel[10];
     }
 }
