@@ -218,15 +218,18 @@ TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kerne
     for (size_t i = 0; i < source.included.size() && i < source.includedSha256.size(); ++i)
       report.includedFiles.emplace_back(source.included[i], source.includedSha256[i]);
     for (const CheckInfo& info : task->info().checks) {
+      // A check judged from what the others saw (the stray writes) has nothing to judge: no deduction.
+      const Status own = info.fromOtherChecks ? Status::NotMeasured : status;
+      const std::string why = info.fromOtherChecks ? "no kernel ran, so nothing was audited: " + message : message;
       CheckResult check;
       check.id = info.id;
       check.title = info.title;
-      check.status = status;
-      check.message = message;
+      check.status = own;
+      check.message = why;
       CaseOutcome o;
       o.caseId = caseId.empty() ? "(task)" : caseId;
-      o.status = status;
-      o.message = message;
+      o.status = own;
+      o.message = why;
       o.evidence = evidence;
       check.cases.push_back(o);
       report.checks.push_back(check);
