@@ -22,6 +22,7 @@
 #include "grading/source_policy.h"
 #include "tasks/task.h"
 #include "util/files.h"
+#include "util/lock_waiters.h"
 #include "util/progress.h"
 #include "util/sha256.h"
 #include "util/subprocess.h"
@@ -265,6 +266,13 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
         return false;
       }
       spec.timeoutSeconds = s.taskTimeoutSeconds;
+      if (!s.timingLock.empty()) {
+        // Waiting while another job times is not this task's time: the kernel says who waits on whom.
+        // At most ten time limits of it: no runner keeps itself alive by pretending to wait.
+        const std::string lock = absolute(s.timingLock);
+        spec.waitingOnOthers = [lock](pid_t child) { return treeWaitsForOthersLock(lock, child); };
+        spec.uncountedLimitSeconds = 10 * s.taskTimeoutSeconds;
+      }
       spec.stdoutPath = outputPath;
       spec.stderrPath = stderrPath;
       spec.outputLimitBytes = s.outputLimitBytes;
@@ -323,6 +331,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     RerunRecord rerunRecord;
     run.ok = runChild(StopInfo(), &p, &stoppedAt);
     run.seconds = p.seconds;
+    run.waitedSeconds = p.waitedSeconds;
     run.peakResidentBytes = p.peakResidentBytes;
     run.stdoutBytes = p.stdoutBytes;
     std::string outputShown = outputRel;  // the kernel output the report points to
@@ -365,6 +374,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
         rerunRecord.firstMessage = run.message;
         rerunRecord.leftOut = leftOut(*rerun);
         run.seconds += second.seconds;
+        run.waitedSeconds += second.waitedSeconds;
         run.peakResidentBytes = std::max(run.peakResidentBytes, second.peakResidentBytes);
         if (ok) {
           judgeLater(*rerun);
@@ -403,6 +413,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     process.recorded = true;
     process.outcome = run.outcome;
     process.seconds = run.seconds;
+    process.waitedSeconds = run.waitedSeconds;
     process.peakMemoryMiB = double(run.peakResidentBytes >> 10) / 1024.0;
     process.kernelOutput = p.stdoutBytes > 0 ? outputShown : "";
     process.kernelOutputBytes = p.stdoutBytes;

@@ -62,6 +62,7 @@ struct TaskRun {
   std::string outcome;
   std::string message;         ///< the task's problem when it did not finish (or what stopped the first process)
   double seconds = 0;
+  double waitedSeconds = 0;  ///< of `seconds`, waiting for other jobs' timings (not counted towards the limit)
   uint64_t peakResidentBytes = 0;
   uint64_t stdoutBytes = 0;    ///< what the kernels printed (kept: the first outputLimitBytes)
   /// A process of the task was stopped or crashed (a refused kernels folder is not a stop).

@@ -68,5 +68,6 @@ void addBenchCommand(CLI::App& app, Commands* commands);
 void addSweepCommand(CLI::App& app, Commands* commands);
 void addBatchCommand(CLI::App& app, Commands* commands);
 void addCriterionCommands(CLI::App& app, Commands* commands);
+void addProfileCommand(CLI::App& app, Commands* commands);
 
 }  // namespace clgrade::cli

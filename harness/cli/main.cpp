@@ -6,6 +6,7 @@
 //   clgrade sweep <kernels-dir>       the RESULT_STEPS experiment: correctness and chart
 //   clgrade batch <submissions-dir>  grade every submission of a folder, in parallel, resumably
 //   clgrade rubric-criteria FILE      a rubric's criteria (for CI); criterion-status REPORT T.C
+//   clgrade profile PATH...           where the time of grading went (phase times of reports)
 //   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
 #include "cli/command.h"
 #include "grading/grader.h"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   addSweepCommand(app, &commands);
   addBatchCommand(app, &commands);
   addCriterionCommands(app, &commands);
+  addProfileCommand(app, &commands);
   addGoldenCommand(app, &commands);
   addInternalCommands(app, &commands);
 

@@ -9,6 +9,7 @@
 #include "grading/analysis.h"
 #include "grading/hardware.h"
 #include "grading/performance.h"
+#include "grading/phase_clock.h"
 #include "grading/source_policy.h"
 #include "rubric/scoring.h"
 #include "tasks/task.h"
@@ -84,14 +85,17 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   for (const auto& [id, why] : skipped) skippedIds.insert(id);
   ctx.skipChecks(skippedIds);
   bool anyCase = false;
-  for (const CaseSpec& spec : taskRubric.cases) {
-    if (options.visibleOnly && !spec.visible) continue;
-    anyCase = true;
-    progress::enterCase(spec.id);
-    std::map<std::string, CaseOutcome> outcomes;
-    task.runCase(ctx, spec, &outcomes);
-    for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
-  }
+  PhaseClock clock(rt);
+  clock.time("cases", [&] {
+    for (const CaseSpec& spec : taskRubric.cases) {
+      if (options.visibleOnly && !spec.visible) continue;
+      anyCase = true;
+      progress::enterCase(spec.id);
+      std::map<std::string, CaseOutcome> outcomes;
+      task.runCase(ctx, spec, &outcomes);
+      for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
+    }
+  });
   for (const auto& [id, why] : skipped) {
     checks[id].cases.push_back(stoppedOutcome(*why, taskRubric));
     checks[id].cases.back().evidence = options.stopped.evidence;
@@ -103,7 +107,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
                                 options.outDir};
   if (notRun.empty()) {
     progress::note(progress::Step::Simulator, "");
-    judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+    clock.timeHere("simulator", [&] { judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report.counters); });
     // A file that never compiled cannot run in the simulator either: say that, not "never ran".
     const std::vector<BuildRecord>& builds = ctx.builds();
     if (!builds.empty() && std::none_of(builds.begin(), builds.end(), [](const BuildRecord& b) { return b.ok; }))
@@ -117,7 +121,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
                           "), so its kernels cannot run in the simulator either; see the build log";
             }
     progress::note(progress::Step::Hardware, "");
-    judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+    clock.time("counters", [&] { judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters); });
   } else {
     for (const CheckInfo& ci : info.checks)
       if (ci.simulated && !skipped.count(ci.id)) {
@@ -130,7 +134,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   }
   if (notRun.empty() && options.stopped.performanceStopped.empty()) {
     progress::note(progress::Step::Performance, "");
-    judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report);
+    judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report, clock);
   } else {
     const bool fromTiming = notRun.empty();
     const std::string why = fromTiming ? options.stopped.performanceStopped : notRun;
@@ -172,6 +176,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
     report.checks.push_back(c);
   }
   report.builds = ctx.builds();
+  report.phases = clock.phases();
 
   std::map<std::string, CheckResult> byId;
   for (const CheckResult& c : report.checks) byId[c.id] = c;

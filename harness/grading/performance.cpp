@@ -136,8 +136,8 @@ std::string defaultReferenceKernelsDir() { return std::string(CLGRADE_SOURCE_DIR
 void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,
                       InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
-                      TaskReport* report) {
-  runTaskSweep(rt, task, t, rubric, options, source, settings, inputs, evidence, checks, report);
+                      TaskReport* report, PhaseClock& clock) {
+  clock.time("sweep", [&] { runTaskSweep(rt, task, t, rubric, options, source, settings, inputs, evidence, checks, report); });
   if (!t.performance.present) return;
   PerfRequest request;
   request.task = &task;
@@ -152,8 +152,10 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, 
   std::string err;
   if (!readFile(path, &request.referenceSource, &err, size_t(1) << 20))
     request.referenceNote = "no reference kernels (" + err + "): no ratio to the reference";
-  TimingLock lock(rt.replaying() ? "" : options.timingLock);
-  report->performance = measurePerformance(rt, request, inputs, evidence);
+  clock.time("timing", [&] {
+    TimingLock lock(rt.replaying() ? "" : options.timingLock);
+    report->performance = measurePerformance(rt, request, inputs, evidence);
+  });
 }
 
 SpeedMeasure speedFor(const Criterion& criterion, const TaskReport& report) {

@@ -6,16 +6,18 @@
 #include <string>
 
 #include "grading/grader.h"
+#include "grading/phase_clock.h"
 #include "tasks/task.h"
 
 namespace clgrade {
 
 /// Runs the task's <sweep> (the swept checks' result goes into *checks) and times its
-/// <performance> case (into report->performance). `source` is the submission's file.
+/// <performance> case (into report->performance). `source` is the submission's file. The two are
+/// the phases "sweep" and "timing" of `clock` (each with its wait for the timing lock).
 void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,
                       InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
-                      TaskReport* report);
+                      TaskReport* report, PhaseClock& clock);
 
 /// The speed of a performance criterion's kernels from the task's report.
 SpeedMeasure speedFor(const Criterion& criterion, const TaskReport& report);

@@ -67,10 +67,22 @@ struct ProcessRecord {
   /// "ok", "ok after a rerun", "timed out", "memory", "build time", "signal SIGSEGV", "refused", ...
   std::string outcome;
   double seconds = 0;
+  /// Of `seconds`, waiting while other grading jobs timed on the device (not counted towards the
+  /// task's time limit).
+  double waitedSeconds = 0;
   double peakMemoryMiB = 0;
   std::string kernelOutput;  ///< what the kernels printed: a file relative to the report folder ("" none)
   uint64_t kernelOutputBytes = 0;
   bool kernelOutputTruncated = false;  ///< more than the output limit: the file holds the start
+};
+
+/// The wall time of one phase of a task's grading ("cases", "simulator", "counters", "sweep",
+/// "timing"), as the process that ran the kernels measured it; `buildSeconds` of it went to
+/// program builds. Figures for people (`clgrade profile`): nothing is graded on them.
+struct PhaseTime {
+  std::string name;
+  double seconds = 0;
+  double buildSeconds = 0;
 };
 
 /// A second runner for a task whose first one was stopped in one kernel or while timing: it left
@@ -102,6 +114,7 @@ struct TaskReport {
   SweepReport sweep;                 ///< the rubric's <sweep>, when it has one
   ProcessRecord process;
   RerunRecord rerun;
+  std::vector<PhaseTime> phases;  ///< in the order they ran
 
   /// `points` from the criteria: their sum, never below 0 (deductions take away what the task
   /// earned, not points of other tasks).

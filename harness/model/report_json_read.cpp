@@ -182,6 +182,13 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     }
     t.counters.push_back(row);
   });
+  each(j, "phases", path, [&](const Json& ph, const std::string& p) {
+    PhaseTime phase;
+    read(ph, "phase", p, &phase.name);
+    read(ph, "seconds", p, &phase.seconds);
+    read(ph, "build_seconds", p, &phase.buildSeconds);
+    t.phases.push_back(phase);
+  });
   if (const Json* v = field(j, "rerun")) {
     if (!v->is_object()) fail(at(path, "rerun"), "expected an object");
     const std::string p = at(path, "rerun");
@@ -198,6 +205,7 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     t.process.recorded = true;
     read(*v, "outcome", p, &t.process.outcome);
     read(*v, "seconds", p, &t.process.seconds);
+    read(*v, "waited_seconds", p, &t.process.waitedSeconds);
     read(*v, "peak_memory_mib", p, &t.process.peakMemoryMiB);
     read(*v, "kernel_output", p, &t.process.kernelOutput);
     readInteger(*v, "kernel_output_bytes", p, &t.process.kernelOutputBytes);

@@ -82,6 +82,10 @@ std::string toJson(const GradeReport& r) {
                      {"counters", counters},
                      {"performance", performanceJson(t.performance)},
                      {"sweep", sweepJson(t.sweep)}};
+    ordered_json phases = ordered_json::array();
+    for (const PhaseTime& p : t.phases)
+      phases.push_back({{"phase", p.name}, {"seconds", p.seconds}, {"build_seconds", p.buildSeconds}});
+    task["phases"] = phases;
     if (t.rerun.ran) {
       task["rerun"] = {{"first_outcome", t.rerun.firstOutcome},
                        {"first_message", t.rerun.firstMessage},
@@ -94,6 +98,7 @@ std::string toJson(const GradeReport& r) {
     if (t.process.recorded)
       task["process"] = {{"outcome", t.process.outcome},
                          {"seconds", t.process.seconds},
+                         {"waited_seconds", t.process.waitedSeconds},
                          {"peak_memory_mib", t.process.peakMemoryMiB},
                          {"kernel_output", t.process.kernelOutput},
                          {"kernel_output_bytes", t.process.kernelOutputBytes},

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,9 @@ std::string signalName(int signal) {
 
 std::string ProcessResult::describe() const {
   if (!started) return "could not start: " + error;
+  if (timedOut && waitedSeconds >= 0.5)
+    return "timed out after " + std::to_string(static_cast<int>(seconds - waitedSeconds + 0.5)) + " s (not counting " +
+           std::to_string(static_cast<int>(waitedSeconds + 0.5)) + " s waiting for other grading jobs)";
   if (timedOut) return "timed out after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s";
   if (tooManyProcesses) return "stopped: it started too many processes";
   if (memoryExceeded)
@@ -242,6 +246,9 @@ ProcessResult runProcess(const ProcessSpec& spec) {
   int status = 0;
   bool reaped = false;
   unsigned treeTick = 0;
+  unsigned waitTick = 0;
+  double lastSeconds = 0;
+  bool waiting = false;
   auto kill_ = [&] {
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
@@ -281,13 +288,18 @@ ProcessResult runProcess(const ProcessSpec& spec) {
         break;
       }
     }
+    // Time spent waiting on other jobs is taken out of the time limit (checked every 100 ms).
+    if (spec.waitingOnOthers && waitTick++ % 5 == 0) waiting = spec.waitingOnOthers(pid);
+    if (waiting && result.waitedSeconds < spec.uncountedLimitSeconds)
+      result.waitedSeconds = std::min(spec.uncountedLimitSeconds, result.waitedSeconds + result.seconds - lastSeconds);
+    lastSeconds = result.seconds;
     if (rss > result.peakResidentBytes) result.peakResidentBytes = rss;
     if (spec.memoryLimitBytes && rss > spec.memoryLimitBytes) {
       kill_();
       result.memoryExceeded = true;
       break;
     }
-    if (spec.timeoutSeconds > 0 && result.seconds > spec.timeoutSeconds) {
+    if (spec.timeoutSeconds > 0 && result.seconds - result.waitedSeconds > spec.timeoutSeconds) {
       kill_();
       result.timedOut = true;
       break;

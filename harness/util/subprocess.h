@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace clgrade {
@@ -42,6 +43,11 @@ struct ProcessSpec {
   /// Called about every 20 ms with the seconds since the start; a non-empty reason kills the child
   /// (stoppedBy = that reason): a phase-specific limit such as the build time.
   std::function<std::string(double seconds)> monitor;
+  /// Asked about every 100 ms with the child's pid: true while the child waits for something other
+  /// jobs hold (the timing lock, util/lock_waiters.h). That time does not count towards
+  /// timeoutSeconds, up to `uncountedLimitSeconds` in all (so no child escapes its limit for good).
+  std::function<bool(pid_t child)> waitingOnOthers;
+  double uncountedLimitSeconds = 0;
   /// The child gets SIGKILL when the thread that started it dies (a batch killed with SIGKILL leaves
   /// no orphan writing into its output).
   bool dieWithParent = true;
@@ -73,6 +79,7 @@ struct ProcessResult {
   int exitCode = -1;  ///< when it exited normally
   int signal = 0;     ///< when a signal ended it (SIGKILL after a time-out or a limit too)
   double seconds = 0;
+  double waitedSeconds = 0;  ///< of `seconds`, waiting on other jobs (ProcessSpec::waitingOnOthers): not counted
   uint64_t peakResidentBytes = 0;  ///< the largest resident size seen (sampled)
   uint64_t stdoutBytes = 0, stderrBytes = 0;  ///< everything the child wrote, kept or not
   std::string error;  ///< why it could not start
