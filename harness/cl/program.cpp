@@ -2,13 +2,12 @@
 
 #include <unistd.h>
 
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 
 #include "cl/device_step.h"
 #include "util/progress.h"
 #include "util/redact.h"
+#include "util/work_time.h"
 
 namespace clgrade {
 namespace {
@@ -69,30 +68,9 @@ BuildResult buildProgram(const Runtime& rt, const std::string& source, const std
   return result;
 }
 
-namespace {
-/// Seconds spent in the compiler by this process (builds run on several threads: atomic).
-std::atomic<int64_t> compileMicroseconds{0};
-
-/// Adds the lifetime of the scope to compileMicroseconds.
-class CompileTimer {
- public:
-  CompileTimer() : start_(std::chrono::steady_clock::now()) {}
-  ~CompileTimer() {
-    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_);
-    compileMicroseconds += us.count();
-  }
-  CompileTimer(const CompileTimer&) = delete;
-  CompileTimer& operator=(const CompileTimer&) = delete;
-
- private:
-  std::chrono::steady_clock::time_point start_;
-};
-}  // namespace
-
-double compileSecondsSoFar() { return double(compileMicroseconds.load()) * 1e-6; }
 
 BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options) {
-  const CompileTimer timer;
+  const work_time::Scope timer("builds");
   BuildResult result;
   result.options = options;
   try {

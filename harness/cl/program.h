@@ -22,8 +22,6 @@ struct BuildResult {
 BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options);
 /// The compilation itself, on the device.
 BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options);
-/// Seconds this process has spent in compileProgram so far (phase times, grading/phase_clock.h).
-double compileSecondsSoFar();
 
 /// A kernel looked up by name; false with a message naming the kernels that do exist (a device step).
 bool findKernel(const Runtime& rt, const BuildResult& build, const std::string& name, cl::Kernel* out,

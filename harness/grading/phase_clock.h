@@ -17,8 +17,8 @@ class PhaseClock {
  public:
   explicit PhaseClock(const Runtime& rt) : rt_(rt) {}
 
-  /// Runs `body` as phase `name` and adds its wall time and the time its program builds took (in a
-  /// replay: the runner's). A phase that throws adds nothing.
+  /// Runs `body` as phase `name` and adds its wall time and what of it went to kinds of work
+  /// (util/work_time.h; in a replay: the runner's figures). A phase that throws adds nothing.
   void time(const std::string& name, const std::function<void()>& body);
   /// The same for a phase this process does itself whether it runs kernels or replays a record (the
   /// simulator, which the keeper runs): its own wall time, nothing recorded.
@@ -26,7 +26,7 @@ class PhaseClock {
   const std::vector<PhaseTime>& phases() const { return phases_; }
 
  private:
-  void add(const std::string& name, double seconds, double buildSeconds);
+  void add(const PhaseTime& phase);
   const Runtime& rt_;
   std::vector<PhaseTime> phases_;
 };

@@ -114,30 +114,32 @@ Image makePhoto(int width, int height, uint64_t seed) {
   // Low-frequency noise has about 4 cells across the image; fine texture a cell of 3 pixels.
   const double lowCell = std::max(width, height) / 4.0;
 
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      const double px = x + 0.5, py = y + 0.5;
-      const double u = px / width, v = py / height;
-      // 1. Smooth background: bilinear blend of four corner colours, modulated by slow noise.
-      Colour c;
-      for (int k = 0; k < 3; ++k) {
-        const double top = corner[0][k] + (corner[1][k] - corner[0][k]) * u;
-        const double bottom = corner[2][k] + (corner[3][k] - corner[2][k]) * u;
-        const double slow = gen::valueNoise(lowSeed + k, px / lowCell, py / lowCell);
-        c[k] = top + (bottom - top) * v + 0.2 * (slow - 0.5);
-      }
-      // 2. Shapes with hard edges, painted in order (later ones on top).
-      for (const Shape& s : shapes) {
-        if (s.contains(px, py)) c = s.shade(px, py);
-      }
-      // 3. Fine texture (about 3-pixel value noise) and 4. mild per-pixel noise.
-      const double fine = 0.08 * (gen::valueNoise(fineSeed, px / 3.0, py / 3.0) - 0.5);
-      for (int k = 0; k < 3; ++k) {
-        const double grain = 0.015 * gen::gaussianish(grainSeed, x, y, k);
-        img.at(k, x, y) = static_cast<float>(gen::clamp01(c[k] + fine + grain));
+  gen::parallelRows(height, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      for (int x = 0; x < width; ++x) {
+        const double px = x + 0.5, py = y + 0.5;
+        const double u = px / width, v = py / height;
+        // 1. Smooth background: bilinear blend of four corner colours, modulated by slow noise.
+        Colour c;
+        for (int k = 0; k < 3; ++k) {
+          const double top = corner[0][k] + (corner[1][k] - corner[0][k]) * u;
+          const double bottom = corner[2][k] + (corner[3][k] - corner[2][k]) * u;
+          const double slow = gen::valueNoise(lowSeed + k, px / lowCell, py / lowCell);
+          c[k] = top + (bottom - top) * v + 0.2 * (slow - 0.5);
+        }
+        // 2. Shapes with hard edges, painted in order (later ones on top).
+        for (const Shape& s : shapes) {
+          if (s.contains(px, py)) c = s.shade(px, py);
+        }
+        // 3. Fine texture (about 3-pixel value noise) and 4. mild per-pixel noise.
+        const double fine = 0.08 * (gen::valueNoise(fineSeed, px / 3.0, py / 3.0) - 0.5);
+        for (int k = 0; k < 3; ++k) {
+          const double grain = 0.015 * gen::gaussianish(grainSeed, x, y, k);
+          img.at(k, x, y) = static_cast<float>(gen::clamp01(c[k] + fine + grain));
+        }
       }
     }
-  }
+  });
   return img;
 }
 

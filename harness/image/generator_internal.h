@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "image/generator.h"
 #include "image/image.h"
@@ -84,6 +85,11 @@ inline double gaussianish(uint64_t seed, int64_t a, int64_t b, int64_t c) {
   const double u = s * (1.0 / 67108864.0);      // sum of four U(0,1): mean 2, variance 1/3
   return (u - 2.0) * 1.7320508075688772;        // sqrt(3): unit variance
 }
+
+/// Runs `rows(y0, y1)` over bands of [0, height) on up to one thread a core (at most 16): every
+/// pixel of a generator depends on its coordinates only, so the bytes do not depend on the split.
+/// Where no thread can be started (a sandbox's process limit), the bands run here, one after another.
+void parallelRows(int height, const std::function<void(int y0, int y1)>& rows);
 
 /// Moves depths or normals until no neighbour pair is within `margin` of a discontinuity
 /// threshold in a way that could flip its flag. Throws std::logic_error if it does not converge.

@@ -219,35 +219,36 @@ Scene makeScene(int width, int height, uint64_t seed, MarginReport* report) {
   const double aspect = static_cast<double>(width) / height;
 
   std::vector<double> dist(static_cast<size_t>(width) * height);
-  double farthest = 0.0;
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      const double sx = ((x + 0.5) * 2.0 / width - 1.0) * tanHalf * aspect;
-      const double sy = (1.0 - (y + 0.5) * 2.0 / height) * tanHalf;
-      const Vec d = normalise(add(forward, add(scale(right, sx), scale(up, sy))));
-      const Hit h = trace(w, kEye, d);
-      const Vec p = add(kEye, scale(d, h.t));
+  gen::parallelRows(height, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      for (int x = 0; x < width; ++x) {
+        const double sx = ((x + 0.5) * 2.0 / width - 1.0) * tanHalf * aspect;
+        const double sy = (1.0 - (y + 0.5) * 2.0 / height) * tanHalf;
+        const Vec d = normalise(add(forward, add(scale(right, sx), scale(up, sy))));
+        const Hit h = trace(w, kEye, d);
+        const Vec p = add(kEye, scale(d, h.t));
 
-      // Diffuse (Lambert) shading with a hard shadow, plus a sky-like ambient term.
-      const double lambert = std::max(0.0, dot(h.normal, w.light));
-      const bool lit = lambert > 0.0 && !inShadow(w, add(p, scale(h.normal, 1e-6)));
-      const double ambient = 0.12 + 0.08 * (0.5 + 0.5 * h.normal[1]);
-      const Vec shaded = scale(albedo(w, h, p), ambient + (lit ? 0.85 * lambert : 0.0));
+        // Diffuse (Lambert) shading with a hard shadow, plus a sky-like ambient term.
+        const double lambert = std::max(0.0, dot(h.normal, w.light));
+        const bool lit = lambert > 0.0 && !inShadow(w, add(p, scale(h.normal, 1e-6)));
+        const double ambient = 0.12 + 0.08 * (0.5 + 0.5 * h.normal[1]);
+        const Vec shaded = scale(albedo(w, h, p), ambient + (lit ? 0.85 * lambert : 0.0));
 
-      // Render-like noise: a per-pixel brightness error (as from few light samples), a little
-      // colour noise, and a rare firefly.
-      const double lum = 0.2 * gen::gaussianish(w.noiseSeed, x, y, 3);
-      const bool firefly = gen::hash(w.noiseSeed, x, y, 4) % 3000 == 0;
-      for (int c = 0; c < 3; ++c) {
-        double v = shaded[c] * (1.0 + lum) + 0.025 * gen::gaussianish(w.noiseSeed, x, y, c);
-        if (firefly) v += 0.6;
-        scene.colour.at(c, x, y) = static_cast<float>(gen::clamp01(v));
-        scene.normals.at(c, x, y) = static_cast<float>(h.normal[c]);
+        // Render-like noise: a per-pixel brightness error (as from few light samples), a little
+        // colour noise, and a rare firefly.
+        const double lum = 0.2 * gen::gaussianish(w.noiseSeed, x, y, 3);
+        const bool firefly = gen::hash(w.noiseSeed, x, y, 4) % 3000 == 0;
+        for (int c = 0; c < 3; ++c) {
+          double v = shaded[c] * (1.0 + lum) + 0.025 * gen::gaussianish(w.noiseSeed, x, y, c);
+          if (firefly) v += 0.6;
+          scene.colour.at(c, x, y) = static_cast<float>(gen::clamp01(v));
+          scene.normals.at(c, x, y) = static_cast<float>(h.normal[c]);
+        }
+        dist[static_cast<size_t>(y) * width + x] = h.t;
       }
-      dist[static_cast<size_t>(y) * width + x] = h.t;
-      farthest = std::max(farthest, h.t);
     }
-  }
+  });
+  const double farthest = dist.empty() ? 0.0 : *std::max_element(dist.begin(), dist.end());
   // Depth: linear distance over a little more than the farthest hit, so it stays inside [0, 1]
   // with room for the margin fix-up to push a depth further.
   const double norm = 1.0 / (farthest * 1.05);

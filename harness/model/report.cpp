@@ -25,4 +25,10 @@ bool GradeReport::allMeasuredPassed() const {
   return true;
 }
 
+double PhaseTime::of(const std::string& work) const {
+  for (const auto& [name, seconds] : within)
+    if (name == work) return seconds;
+  return 0;
+}
+
 }  // namespace clgrade

@@ -77,12 +77,16 @@ struct ProcessRecord {
 };
 
 /// The wall time of one phase of a task's grading ("cases", "simulator", "counters", "sweep",
-/// "timing"), as the process that ran the kernels measured it; `buildSeconds` of it went to
-/// program builds. Figures for people (`clgrade profile`): nothing is graded on them.
+/// "timing"), as the process that ran the kernels measured it, and what of it went to kinds of work
+/// ("builds", "inputs", "input hashes", "cpu reference", "timed launches"; they may overlap: a CPU
+/// reference may generate its inputs). Figures for people (`clgrade profile`): nothing is graded on them.
 struct PhaseTime {
   std::string name;
   double seconds = 0;
-  double buildSeconds = 0;
+  std::vector<std::pair<std::string, double>> within;
+
+  /// The seconds of `work` within the phase (0 when none).
+  double of(const std::string& work) const;
 };
 
 /// A second runner for a task whose first one was stopped in one kernel or while timing: it left

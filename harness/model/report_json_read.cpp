@@ -186,7 +186,13 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     PhaseTime phase;
     read(ph, "phase", p, &phase.name);
     read(ph, "seconds", p, &phase.seconds);
-    read(ph, "build_seconds", p, &phase.buildSeconds);
+    if (const Json* within = field(ph, "within")) {
+      if (!within->is_object()) fail(at(p, "within"), "expected an object");
+      for (const auto& [work, seconds] : within->items()) {
+        if (!seconds.is_number()) fail(at(at(p, "within"), work.c_str()), "expected a number");
+        phase.within.emplace_back(work, seconds.get<double>());
+      }
+    }
     t.phases.push_back(phase);
   });
   if (const Json* v = field(j, "rerun")) {

@@ -83,8 +83,11 @@ std::string toJson(const GradeReport& r) {
                      {"performance", performanceJson(t.performance)},
                      {"sweep", sweepJson(t.sweep)}};
     ordered_json phases = ordered_json::array();
-    for (const PhaseTime& p : t.phases)
-      phases.push_back({{"phase", p.name}, {"seconds", p.seconds}, {"build_seconds", p.buildSeconds}});
+    for (const PhaseTime& p : t.phases) {
+      ordered_json within = ordered_json::object();
+      for (const auto& [work, seconds] : p.within) within[work] = seconds;
+      phases.push_back({{"phase", p.name}, {"seconds", p.seconds}, {"within", within}});
+    }
     task["phases"] = phases;
     if (t.rerun.ran) {
       task["rerun"] = {{"first_outcome", t.rerun.firstOutcome},

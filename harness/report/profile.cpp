@@ -50,7 +50,14 @@ ProfileTable profileOf(const std::vector<GradeReport>& reports) {
           target->phaseSeconds.resize(std::max(target->phaseSeconds.size(), i + 1));
           target->buildSeconds.resize(target->phaseSeconds.size());
           target->phaseSeconds[i] += p.seconds;
-          target->buildSeconds[i] += p.buildSeconds;
+          target->buildSeconds[i] += p.of("builds");
+        }
+        for (const auto& [work, seconds] : p.within) {
+          const size_t w = indexOf(&table.work, work);
+          for (ProfileRow* target : {&row, &all}) {
+            target->workSeconds.resize(std::max(target->workSeconds.size(), w + 1));
+            target->workSeconds[w] += seconds;
+          }
         }
       }
       for (ProfileRow* target : {&row, &all}) {
@@ -64,9 +71,10 @@ ProfileTable profileOf(const std::vector<GradeReport>& reports) {
   auto toMeans = [&](ProfileRow& row, int count) {
     row.phaseSeconds.resize(table.phases.size());
     row.buildSeconds.resize(table.phases.size());
+    row.workSeconds.resize(table.work.size());
     if (count <= 0) return;
-    for (double& s : row.phaseSeconds) s /= count;
-    for (double& s : row.buildSeconds) s /= count;
+    for (std::vector<double>* list : {&row.phaseSeconds, &row.buildSeconds, &row.workSeconds})
+      for (double& s : *list) s /= count;
     row.processSeconds /= count;
     row.waitedSeconds /= count;
   };
@@ -105,6 +113,18 @@ std::string renderProfile(const ProfileTable& t) {
     }
     line += padded(row.processSeconds > 0 ? seconds(row.processSeconds) : "-", 10);
     line += row.processSeconds > 0 ? seconds(row.waitedSeconds) : "-";
+    out += line + "\n";
+  }
+  if (t.work.empty()) return out;
+  out += "\nof which, over all phases (kinds of work may overlap: a CPU reference may generate its inputs)\n";
+  header = padded("task", first);
+  for (const std::string& w : t.work) header += padded(w, column);
+  while (!header.empty() && header.back() == ' ') header.pop_back();
+  out += header + "\n";
+  for (const ProfileRow& row : t.rows) {
+    std::string line = padded(row.task, first);
+    for (double s : row.workSeconds) line += padded(seconds(s), column);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
   return out;

@@ -14,15 +14,17 @@ namespace clgrade {
 struct ProfileRow {
   std::string task;  ///< a task id, or "all tasks"
   int reports = 0;   ///< how many reports have the task
-  /// Mean seconds per report of each phase (ProfileTable::phases order), of its builds, of the
-  /// task's process (0 when graded in one process) and of its waits for the timing lock.
-  std::vector<double> phaseSeconds, buildSeconds;
+  /// Mean seconds per report of each phase (ProfileTable::phases order), of its builds, of each kind
+  /// of work over all phases (ProfileTable::work order), of the task's process (0 when graded in
+  /// one process) and of its waits for the timing lock.
+  std::vector<double> phaseSeconds, buildSeconds, workSeconds;
   double processSeconds = 0, waitedSeconds = 0;
 };
 
 struct ProfileTable {
   int reports = 0;
   std::vector<std::string> phases;  ///< in the order they first appear
+  std::vector<std::string> work;    ///< kinds of work within the phases (builds, inputs, ...)
   std::vector<ProfileRow> rows;     ///< tasks in report order, then "all tasks"
   double meanGradeSeconds = 0, longestGradeSeconds = 0, totalGradeSeconds = 0;
   std::string device;  ///< of the first report ("" when the reports name several)

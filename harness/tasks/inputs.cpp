@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "util/work_time.h"
 #include "image/pfm.h"
 #include "util/sha256.h"
 
@@ -14,6 +15,13 @@ uint64_t mix(uint64_t z) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
+/// What `make` generates, its time counted as "inputs".
+template <typename F>
+auto generated(F make) {
+  const work_time::Scope timer("inputs");
+  return make();
+}
+
 }  // namespace
 
 uint64_t drawHiddenSeed() {
@@ -33,14 +41,24 @@ uint64_t InputCache::seed(uint64_t kindSeed, bool hidden) const {
 }
 
 void InputCache::record(const std::string& name, const Image& image) {
-  records_.push_back({name, image.width, image.height, image.channels, sha256Hex(pfmBytes(image))});
+  records_.push_back({name, image.width, image.height, image.channels, ""});
+  recorded_.push_back(&image);
+}
+
+const std::vector<InputRecord>& InputCache::records() const {
+  for (size_t i = 0; i < records_.size(); ++i)
+    if (records_[i].sha256.empty()) {
+      const work_time::Scope timer("input hashes");
+      records_[i].sha256 = sha256Hex(pfmBytes(*recorded_[i]));
+    }
+  return records_;
 }
 
 const Image& CaseInputs::photo(int w, int h) {
   const std::string name = cache_->name("photo", w, h, hidden_);
   auto it = cache_->images_.find(name);
   if (it != cache_->images_.end()) return it->second;
-  const Image& made = cache_->images_[name] = makePhoto(w, h, cache_->seed(kPhotoSeed, hidden_));
+  const Image& made = cache_->images_[name] = generated([&] { return makePhoto(w, h, cache_->seed(kPhotoSeed, hidden_)); });
   cache_->record(name, made);
   return made;
 }
@@ -49,7 +67,8 @@ const Image& CaseInputs::extremes(int w, int h) {
   const std::string name = cache_->name("extremes", w, h, hidden_);
   auto it = cache_->images_.find(name);
   if (it != cache_->images_.end()) return it->second;
-  const Image& made = cache_->images_[name] = makeHistogramExtremes(w, h, cache_->seed(kExtremesSeed, hidden_));
+  const Image& made = cache_->images_[name] = 
+      generated([&] { return makeHistogramExtremes(w, h, cache_->seed(kExtremesSeed, hidden_)); });
   cache_->record(name, made);
   return made;
 }
@@ -58,7 +77,7 @@ const Scene& CaseInputs::scene(int w, int h) {
   const std::string name = cache_->name("scene", w, h, hidden_);
   auto it = cache_->scenes_.find(name);
   if (it != cache_->scenes_.end()) return it->second;
-  const Scene& made = cache_->scenes_[name] = makeScene(w, h, cache_->seed(kSceneSeed, hidden_));
+  const Scene& made = cache_->scenes_[name] = generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); });
   cache_->record(name + ".colour", made.colour);
   cache_->record(name + ".normals", made.normals);
   cache_->record(name + ".depth", made.depth);

@@ -62,6 +62,9 @@ class InputCache {
  public:
   /// `hiddenSeed`: the seed of every hidden case's inputs in this run.
   explicit InputCache(uint64_t hiddenSeed = kGoldenHiddenSeed) : hiddenSeed_(hiddenSeed) {}
+  // Records point into the cache's own images: a copy would point into the original.
+  InputCache(const InputCache&) = delete;
+  InputCache& operator=(const InputCache&) = delete;
 
   /// The inputs of `spec` (hidden or visible, as the rubric says).
   CaseInputs forCase(const CaseSpec& spec) { return CaseInputs(this, !spec.visible); }
@@ -69,7 +72,9 @@ class InputCache {
 
   /// Everything made so far, with hashes. A hidden case's inputs are named "hidden_" + the name
   /// ("hidden_photo_780x575"): a visible and a hidden case of one kind and size get different images.
-  const std::vector<InputRecord>& records() const { return records_; }
+  /// The hashes are computed here, when first asked for (a runner, whose report nobody reads, never
+  /// spends seconds hashing its 4096 x 4096 inputs).
+  const std::vector<InputRecord>& records() const;
   /// The image behind a record name ("scene_1280x720.normals"); nullptr if never made.
   const Image* find(const std::string& name) const;
 
@@ -82,7 +87,8 @@ class InputCache {
   uint64_t hiddenSeed_;
   std::map<std::string, Image> images_;
   std::map<std::string, Scene> scenes_;
-  std::vector<InputRecord> records_;
+  mutable std::vector<InputRecord> records_;
+  std::vector<const Image*> recorded_;  ///< the image of each record (images_ and scenes_ keep them in place)
 };
 
 }  // namespace clgrade

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "util/work_time.h"
+
 namespace clgrade {
 
 float floatSentinel() {
@@ -222,14 +224,20 @@ void TaskContext::judgeWrites(CaseOutcome& outcome) const {
 
 std::shared_ptr<const Image> TaskContext::memo(const std::string& key, const std::function<Image()>& make) {
   auto it = images_.find(key);
-  if (it == images_.end()) it = images_.emplace(key, std::make_shared<const Image>(make())).first;
+  if (it == images_.end()) {
+    const work_time::Scope timer("cpu reference");
+    it = images_.emplace(key, std::make_shared<const Image>(make())).first;
+  }
   return it->second;
 }
 
 std::shared_ptr<const std::vector<int32_t>> TaskContext::memoFlags(const std::string& key,
                                                                    const std::function<std::vector<int32_t>()>& make) {
   auto it = flags_.find(key);
-  if (it == flags_.end()) it = flags_.emplace(key, std::make_shared<const std::vector<int32_t>>(make())).first;
+  if (it == flags_.end()) {
+    const work_time::Scope timer("cpu reference");
+    it = flags_.emplace(key, std::make_shared<const std::vector<int32_t>>(make())).first;
+  }
   return it->second;
 }
 

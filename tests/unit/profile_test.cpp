@@ -28,9 +28,9 @@ GradeReport grade(double seconds, std::vector<TaskReport> tasks) {
 
 TEST(Profile, MeansPerTaskAndPhaseOverReports) {
   const std::vector<GradeReport> reports{
-      grade(10, {task("conv3x3", {{"cases", 2, 1}, {"simulator", 4, 0}}, 7, 0),
-                 task("separable", {{"cases", 3, 2}, {"sweep", 8, 6}}, 12, 2)}),
-      grade(20, {task("conv3x3", {{"cases", 4, 1}, {"simulator", 6, 0}}, 11, 1)})};
+      grade(10, {task("conv3x3", {{"cases", 2, {{"builds", 1}}}, {"simulator", 4, {}}}, 7, 0),
+                 task("separable", {{"cases", 3, {{"builds", 2}}}, {"sweep", 8, {{"builds", 6}, {"inputs", 0.5}}}}, 12, 2)}),
+      grade(20, {task("conv3x3", {{"cases", 4, {{"builds", 1}}}, {"simulator", 6, {}}}, 11, 1)})};
   const ProfileTable t = profileOf(reports);
   EXPECT_EQ(t.reports, 2);
   EXPECT_EQ(t.phases, (std::vector<std::string>{"cases", "simulator", "sweep"}));
@@ -52,6 +52,9 @@ TEST(Profile, MeansPerTaskAndPhaseOverReports) {
   EXPECT_DOUBLE_EQ(t.rows[2].phaseSeconds[0], 4.5);
   EXPECT_DOUBLE_EQ(t.rows[2].processSeconds, 15);
   EXPECT_EQ(t.device, "pthread-cpu (Portable Computing Language)");
+  EXPECT_EQ(t.work, (std::vector<std::string>{"builds", "inputs"}));
+  EXPECT_DOUBLE_EQ(t.rows[1].workSeconds[0], 8);
+  EXPECT_DOUBLE_EQ(t.rows[2].workSeconds[1], 0.25);
   const std::string text = renderProfile(t);
   EXPECT_NE(text.find("2 reports"), std::string::npos) << text;
   EXPECT_NE(text.find("8.0 (6.0)"), std::string::npos) << text;
@@ -64,14 +67,14 @@ TEST(Profile, NoReportsIsSaidNotDividedByZero) {
 }
 
 TEST(Profile, PhaseTimesTravelThroughTheCodec) {
-  GradeReport r = grade(3, {task("histogram", {{"cases", 1.5, 0.25}, {"timing", 0.75, 0}}, 2.5, 0.5)});
+  GradeReport r = grade(3, {task("histogram", {{"cases", 1.5, {{"builds", 0.25}}}, {"timing", 0.75, {}}}, 2.5, 0.5)});
   GradeReport back;
   std::string err;
   ASSERT_TRUE(readReportJson(toJson(r), &back, &err)) << err;
   ASSERT_EQ(back.tasks.size(), 1u);
   ASSERT_EQ(back.tasks[0].phases.size(), 2u);
   EXPECT_EQ(back.tasks[0].phases[1].name, "timing");
-  EXPECT_DOUBLE_EQ(back.tasks[0].phases[0].buildSeconds, 0.25);
+  EXPECT_DOUBLE_EQ(back.tasks[0].phases[0].of("builds"), 0.25);
   EXPECT_DOUBLE_EQ(back.tasks[0].process.waitedSeconds, 0.5);
 }
 
