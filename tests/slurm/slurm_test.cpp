@@ -531,6 +531,7 @@ TEST(SlurmCluster, AShardedBatchThroughSbatchGivesOneBatchsClassResults) {
 
   const fs::path root = scratch("cluster");
   const fs::path subs = root / "subs";
+  fs::create_directories(subs);
   // Two in each shard of two (pinned in Shard.EverySubmissionInExactlyOneShardByItsNameAlone).
   for (const std::string s : {"reference", "template", "histogram_bin_formula", "stray_writes"})
     fs::copy(fs::path(kRoot) / "submissions" / s, subs / s, fs::copy_options::recursive);
