@@ -222,7 +222,10 @@ void addSlurmCommand(CLI::App& app, Commands* commands) {
                   "CPUs of each shard, and its --jobs unless the batch options set it")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
-  sub->add_option("--sbatch-option", args->sbatchOptions, "one more #SBATCH line for both jobs, such as --account=x");
+  // One value per occurrence: the submissions folder after it is never taken for a second one.
+  sub->add_option("--sbatch-option", args->sbatchOptions,
+                  "one more #SBATCH line for both jobs, such as --account=x (repeatable)")
+      ->allow_extra_args(false);
   addSeedOption(sub, &args->seed, "seed of the hidden cases' inputs, the same in every shard (default: one drawn)");
   sub->add_option("--overrides", args->overrides, "CSV of instructor adjustments, for every shard and the merge");
   sub->add_flag("--submit", args->submit, "submit the array and the merge (sbatch) and print their job ids");

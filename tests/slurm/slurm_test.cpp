@@ -329,14 +329,15 @@ TEST(SlurmScripts, AJobArrayOfShardsAndADependentMerge) {
   fs::create_directories(root / "subs" / "amy");
   const fs::path out = root / "class";
   const CliRun run = clgrade({"slurm", "--out", out.string(), "--shards", "3", "--gres", "gpu:1", "--partition", "gpu",
-                              "--time", "02:00:00", "--sbatch-option=--account=course42", "--seed", "99",
-                              (root / "subs").string(), "--", "--device", "gpu", "--task-timeout", "600"},
+                              "--time", "02:00:00", "--seed", "99", "--sbatch-option", "--qos=high",
+                              "--sbatch-option=--account=course42", (root / "subs").string(), "--", "--device", "gpu",
+                              "--task-timeout", "600"},
                              root / "logs");
   ASSERT_EQ(run.process.exitCode, 0) << run.err;
   const std::string array = slurp(out / "clgrade.sbatch"), merge = slurp(out / "merge.sbatch");
   for (const std::string& line :
        {std::string("#SBATCH --array=1-3\n"), std::string("#SBATCH --gres=gpu:1\n"), std::string("#SBATCH --partition=gpu\n"),
-        std::string("#SBATCH --time=02:00:00\n"), std::string("#SBATCH --account=course42\n"),
+        std::string("#SBATCH --time=02:00:00\n"), std::string("#SBATCH --qos=high\n#SBATCH --account=course42\n"),
         std::string("#SBATCH --output=") + (out / ".shards" / "logs" / "shard-%a.out").string() + "\n",
         std::string(" batch '") + (root / "subs").string() + "' --shard \"${SLURM_ARRAY_TASK_ID}/3\" --out '" +
             (out / ".shards").string() + "/'\"${SLURM_ARRAY_TASK_ID}\" --seed 99 --jobs 1 '--device' 'gpu' "
