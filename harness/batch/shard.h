@@ -19,8 +19,9 @@ struct Shard {
 bool parseShard(const std::string& text, Shard* shard, std::string* err);
 constexpr int kMaxShards = 10000;  ///< Slurm's default MaxArraySize is 1001; far beyond any class
 
-/// The shard (1..count) a submission of this name belongs to: from the SHA-256 of the name (the
-/// batch's name, in Unicode NFC), so it depends on nothing but the name and the count. Not the
+/// The shard (1..count) a submission of this name belongs to: the first 60 bits of the SHA-256 of the
+/// name (the batch's name, in Unicode NFC) modulo count, plus 1, so it depends on nothing but the name
+/// and the count (and never changes between clgrade versions: a test pins it). Not the
 /// position in the sorted list: the tasks of a job array start minutes or hours apart, and a
 /// submission added to (or removed from) the folder in between would shift every later one into
 /// another shard, grading some twice and others never. The price is an uneven split for a handful of
