@@ -585,6 +585,8 @@ TEST(SlurmCluster, AShardedBatchThroughSbatchGivesOneBatchsClassResults) {
   EXPECT_EQ(again.process.exitCode, 0) << again.err;
   EXPECT_NE(again.out.find("(0 copied"), std::string::npos) << again.out;
   EXPECT_EQ(slurp(out / "class.json"), slurp(root / "once" / "class.json"));
+  cluster.stop();
+  if (!HasFailure()) fs::remove_all(root);
 }
 
 }  // namespace
