@@ -25,9 +25,11 @@ cd "$(dirname "$0")/.."
 #   chromium                 a headless browser: the tests open report.html / summary.html and take screenshots
 #   bubblewrap               the sandbox (bwrap) every process that runs student code runs in: own namespaces,
 #                            an unprivileged uid, no network, a read-only system and one scratch folder
+#   slurm-wlm munge          the tests start a one-node Slurm cluster (slurmctld, slurmd, munged) and grade a
+#                            batch in shards through sbatch (clgrade slurm; tests/slurm)
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
           nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libutf8proc-dev libgtest-dev clinfo
-          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap)
+          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap slurm-wlm munge)
 
 install_missing() {
   local missing=()

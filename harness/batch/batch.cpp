@@ -17,6 +17,7 @@
 #include "batch/outputs.h"
 #include "batch/runner_end.h"
 #include "batch/class_entry.h"
+#include "batch/shard.h"
 #include "batch/submission.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
@@ -96,11 +97,7 @@ std::string pointsText(double p) {
   return buffer;
 }
 
-/// JSON text as the files hold it; bytes that are not UTF-8 (a student's file name or directive in a
-/// message) become U+FFFD instead of an exception.
-std::string dumpJson(const ordered_json& j) {
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
+std::string dumpJson(const ordered_json& j) { return classFileText(j); }
 
 /// The completion marker of a submission folder: what it was graded with (a grade: with which hidden
 /// inputs too).
@@ -124,11 +121,6 @@ const std::set<std::string>& classFileNames() {
   return names;
 }
 
-/// Where a submission is staged while it is graded: .partial/<id>, an id from its name that no
-/// other name shares or extends (hex digits only, so "x" + ".old" can never be another's), and that
-/// fits NAME_MAX whatever the name's length.
-std::string stagingId(const std::string& name) { return sha256Hex(name).substr(0, 32); }
-
 /// Whether `inner` is `outer` or lies inside it (both as the file system resolves them).
 bool isInside(const fs::path& inner, const fs::path& outer) {
   std::error_code ec;
@@ -138,6 +130,14 @@ bool isInside(const fs::path& inner, const fs::path& outer) {
     if (i == a.end() || *i != *j) return false;
   return true;
 }
+
+}  // namespace
+
+std::string stagingId(const std::string& name) { return sha256Hex(name).substr(0, 32); }
+
+bool isClassFileName(const std::string& name) { return classFileNames().count(name) > 0; }
+
+namespace {
 
 class Batch {
  public:
@@ -174,7 +174,15 @@ class Batch {
     fs::remove_all(out_ / ".partial", ec);
     fs::create_directories(out_ / ".partial", ec);
 
-    const SubmissionList list = listSubmissions(o_.submissionsDir, out_.string());
+    SubmissionList list = listSubmissions(o_.submissionsDir, out_.string());
+    if (o_.shard.active()) {
+      // This shard's share only; the skipped folders and collisions are still said (by every shard).
+      std::vector<SubmissionName> share;
+      for (const SubmissionName& s : list.submissions)
+        if (shardOf(s.name, o_.shard.count) == o_.shard.index) share.push_back(s);
+      list.submissions = share;
+      for (const SubmissionName& s : share) shareNames_.push_back(s.name);
+    }
     summary_.submissions = static_cast<int>(list.submissions.size());
     summary_.skipped = list.skipped;
     summary_.collisions = list.collisions;
@@ -194,8 +202,9 @@ class Batch {
     settings_ = o_.isolation;
     if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_);
     if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
-    std::fprintf(stderr, "clgrade batch: %d submissions in %s, %d already graded, %zu to grade with %d job%s on %s\n",
-                 summary_.submissions, terminalText(o_.submissionsDir).c_str(), summary_.alreadyDone, todo_.size(), jobs_,
+    const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";
+    std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s on %s\n",
+                 summary_.submissions, terminalText(o_.submissionsDir).c_str(), shardText.c_str(), summary_.alreadyDone, todo_.size(), jobs_,
                  jobs_ == 1 ? "" : "s", device_.info.name.c_str());
     // Folder names are the students' text: escaped for the terminal.
     for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
@@ -211,7 +220,7 @@ class Batch {
     if (!writeClass()) summary_.notWrittenFiles.push_back(classWriteError_);
     const ordered_json classJson = classResults();
     std::vector<std::string> problems, errors;
-    writeClassOutputs(out_.string(), classJson, &errors, o_.overrides, &problems);
+    if (!o_.shard.active()) writeClassOutputs(out_.string(), classJson, &errors, o_.overrides, &problems);
     for (const std::string& e : errors) {
       std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(e).c_str());
       summary_.notWrittenFiles.push_back(e);
@@ -417,6 +426,10 @@ class Batch {
     if (!o_.isolation.visibleOnly) j["hidden_seed"] = o_.isolation.hiddenSeed;
     j["device"] = device_.info.name;
     j["clgrade_version"] = clgradeVersion();
+    // What `clgrade merge` needs to tell a complete class from a missing shard or submission (it
+    // drops this key: the merged class.json is the one a single batch writes).
+    if (o_.shard.active())
+      j["shard"] = {{"index", o_.shard.index}, {"count", o_.shard.count}, {"submissions", shareNames_}};
     j["submissions_found"] = summary_.submissions;
     j["submissions_graded"] = entries_.size();
     j["submissions"] = list;
@@ -474,6 +487,7 @@ class Batch {
   int lockFd_ = -1;
   int jobs_ = 1;
   std::vector<SubmissionName> todo_;
+  std::vector<std::string> shareNames_;  ///< in shard mode: the shard's submissions, sorted
   size_t nextIndex_ = 0;
   int running_ = 0;
   std::map<std::string, ordered_json> entries_;

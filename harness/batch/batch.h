@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "batch/isolation.h"
+#include "batch/shard.h"
 #include "report/overrides.h"
 #include "cl/device.h"
 #include "rubric/rubric.h"
@@ -30,10 +31,15 @@ struct BatchOptions {
   /// resumed batch grades everyone on the same inputs; else one drawn (drawHiddenSeed).
   std::optional<uint64_t> hiddenSeed;
   std::vector<Override> overrides;     ///< the instructor's adjustments, merged into every output
+  /// Active: grade only the submissions of this shard (batch/shard.h). class.json then lists the
+  /// shard and the names it was given (`clgrade merge` checks them); gradebook.csv and summary.html
+  /// are not written, since they are the whole class's: the merge writes them, and only it can tell
+  /// an override naming an unknown submission from one naming another shard's.
+  Shard shard;
 };
 
 struct BatchSummary {
-  int submissions = 0;   ///< subfolders found
+  int submissions = 0;   ///< subfolders found (in shard mode: those of the shard)
   int alreadyDone = 0;   ///< complete from an earlier run (kept)
   int graded = 0;        ///< graded by this run
   int stopped = 0;       ///< graded, but some task timed out, crashed or hit a limit
@@ -73,6 +79,15 @@ struct SubmissionList {
 /// names are the same once normalised keep their own names instead (nothing is merged or lost), and
 /// a collision message names them; hidden folders (a name starting with '.') are skipped, and listed.
 SubmissionList listSubmissions(const std::string& dir, const std::string& exclude);
+
+/// Where a submission is staged while it is written (<out>/.partial/<id>): an id from its name that
+/// no other name shares or extends (hex digits only, so "x" + ".old" can never be another's), and
+/// that fits NAME_MAX whatever the name's length. `clgrade merge` stages its copies the same way.
+std::string stagingId(const std::string& name);
+
+/// The files a batch writes beside the submissions' report folders (class.json, gradebook.csv,
+/// summary.html): a submission of one of these names would shadow them.
+bool isClassFileName(const std::string& name);
 
 /// Runs the batch; progress goes to stderr (one line per submission, or a redrawn line on a terminal).
 BatchSummary runBatch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options);

@@ -33,4 +33,8 @@ ordered_json classJsonEntry(const std::string& submission, const GradeReport& re
   return {{"submission", submission}, {"total", report.total}, {"max", report.max}, {"tasks", tasks}};
 }
 
+std::string classFileText(const ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace clgrade

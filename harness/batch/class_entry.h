@@ -15,4 +15,9 @@ namespace clgrade {
 /// writes the same bytes as one that ran in one go.
 nlohmann::ordered_json classJsonEntry(const std::string& submission, const GradeReport& report);
 
+/// JSON text as class.json and the completion markers hold it (indented, a final newline); bytes that
+/// are not UTF-8 (a student's file name or directive in a message) become U+FFFD instead of an
+/// exception. `clgrade batch` and `clgrade merge` both write through it, so their files compare.
+std::string classFileText(const nlohmann::ordered_json& j);
+
 }  // namespace clgrade

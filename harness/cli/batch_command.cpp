@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "batch/batch.h"
+#include "batch/shard.h"
 #include "cl/device.h"
 #include "cli/command.h"
 #include "util/markup.h"
@@ -25,11 +26,25 @@ struct BatchArgs {
   ChildLimitArgs limits;
   std::string overrides;
   std::optional<uint64_t> seed;
+  std::string shard;  ///< "K/N", empty: every submission
 };
 
 int batchCommand(const BatchArgs& args) {
   if (!std::filesystem::is_directory(args.submissionsDir)) {
     std::cerr << "clgrade: " << terminalText(args.submissionsDir) << " is not a folder\n";
+    return kUsage;
+  }
+  Shard shard;
+  std::string shardError;
+  if (!args.shard.empty() && !parseShard(args.shard, &shard, &shardError)) {
+    std::cerr << "clgrade batch: " << terminalText(shardError) << "\n";
+    return kUsage;
+  }
+  // Each shard drawing a seed of its own would grade the class on different hidden inputs (and the
+  // merge refuses shards of different seeds): the seed is chosen once, by whoever starts the shards.
+  if (shard.active() && !args.seed && !args.visibleOnly) {
+    std::cerr << "clgrade batch: --shard " << args.shard << " needs --seed N, the same for every shard, so that "
+              << "every submission is graded on the same hidden inputs (clgrade slurm draws one)\n";
     return kUsage;
   }
   Rubric rubric;
@@ -57,6 +72,7 @@ int batchCommand(const BatchArgs& args) {
   options.onlyTasks = args.tasks;
   options.isolation = isolationSettings(args.limits, args.device, device, args.visibleOnly);
   options.hiddenSeed = args.seed;
+  options.shard = shard;
   const BatchSummary summary = runBatch(rubric, device, options);
   if (!summary.error.empty()) {
     std::cerr << "clgrade batch: " << terminalText(summary.error) << "\n";
@@ -97,6 +113,9 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   addSeedOption(sub, &args->seed,
                 "seed of the hidden cases' inputs, one for every submission (class.json's hidden_seed; default: "
                 "the seed of the batch already started in --out, else one drawn)");
+  sub->add_option("--shard", args->shard,
+                  "K/N: grade only shard K of N, a share fixed by each submission's name (for a cluster: clgrade "
+                  "slurm; clgrade merge joins the shards' --out folders). Give every shard the same --seed");
   commands->push_back({sub, [args] { return batchCommand(*args); }});
 }
 

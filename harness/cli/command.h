@@ -19,6 +19,8 @@ namespace clgrade::cli {
 /// Exit codes: 0 done (for `check`: every measured criterion passed), 1 `check` found failures,
 /// 2 bad usage or rubric, 3 no usable OpenCL device, 4 the report could not be written,
 /// 5 a task ran past --task-timeout in an --in-process grade (isolated grades stop the task instead).
+/// `merge` exits 1 when shards or submissions are missing (what is there is merged), `slurm` 4 when
+/// sbatch refused a job.
 enum Exit { kOk = 0, kFailures = 1, kUsage = 2, kNoDevice = 3, kOutput = 4, kTaskTimeout = 5 };
 
 /// A registered subcommand and what runs when it was chosen.
@@ -69,5 +71,7 @@ void addSweepCommand(CLI::App& app, Commands* commands);
 void addBatchCommand(CLI::App& app, Commands* commands);
 void addCriterionCommands(CLI::App& app, Commands* commands);
 void addProfileCommand(CLI::App& app, Commands* commands);
+void addMergeCommand(CLI::App& app, Commands* commands);
+void addSlurmCommand(CLI::App& app, Commands* commands);
 
 }  // namespace clgrade::cli

@@ -5,6 +5,8 @@
 //   clgrade bench [kernels-dir]       time kernels against the copy roofline
 //   clgrade sweep <kernels-dir>       the RESULT_STEPS experiment: correctness and chart
 //   clgrade batch <submissions-dir>  grade every submission of a folder, in parallel, resumably
+//   clgrade merge --out DIR SHARD...  one class folder from the shards of a batch (batch --shard K/N)
+//   clgrade slurm --out DIR --shards N <submissions-dir>  a Slurm job array of shards and its merge
 //   clgrade rubric-criteria FILE      a rubric's criteria (for CI); criterion-status REPORT T.C
 //   clgrade profile PATH...           where the time of grading went (phase times of reports)
 //   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
@@ -23,6 +25,8 @@ int main(int argc, char** argv) {
   addBenchCommand(app, &commands);
   addSweepCommand(app, &commands);
   addBatchCommand(app, &commands);
+  addMergeCommand(app, &commands);
+  addSlurmCommand(app, &commands);
   addCriterionCommands(app, &commands);
   addProfileCommand(app, &commands);
   addGoldenCommand(app, &commands);

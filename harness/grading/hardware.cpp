@@ -16,6 +16,7 @@
 #include "grading/analysis.h"
 #include "tasks/task_context.h"
 #include "util/files.h"
+#include "util/search_path.h"
 #include "util/subprocess.h"
 
 namespace clgrade {
@@ -25,17 +26,7 @@ namespace fs = std::filesystem;
 std::string findNcu() {
   if (const char* env = std::getenv("CLGRADE_NCU"); env && *env) return env;
   std::error_code ec;
-  if (const char* path = std::getenv("PATH")) {
-    std::string dirs = path;
-    size_t start = 0;
-    while (start <= dirs.size()) {
-      const size_t end = dirs.find(':', start);
-      const std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      if (!dir.empty() && fs::exists(dir + "/ncu", ec)) return dir + "/ncu";
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-  }
+  if (const std::string onPath = findOnPath("ncu"); !onPath.empty()) return onPath;
   if (fs::exists("/usr/local/cuda/bin/ncu", ec)) return "/usr/local/cuda/bin/ncu";
   if (fs::is_directory("/opt/nvidia/nsight-compute", ec))
     for (const auto& entry : fs::directory_iterator("/opt/nvidia/nsight-compute", ec))
