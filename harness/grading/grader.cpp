@@ -10,6 +10,7 @@
 #include "grading/hardware.h"
 #include "grading/performance.h"
 #include "grading/phase_clock.h"
+#include "grading/timing_lock.h"
 #include "grading/source_policy.h"
 #include "rubric/scoring.h"
 #include "tasks/task.h"
@@ -121,7 +122,12 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
                           "), so its kernels cannot run in the simulator either; see the build log";
             }
     progress::note(progress::Step::Hardware, "");
-    clock.time("counters", [&] { judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters); });
+    clock.time("counters", [&] {
+      // The profiler locks the GPU's clocks and replays kernels: never beside another job's timing,
+      // nor beside another profiler (a replay has nothing to wait for).
+      const TimingLock lock(rt.replaying() ? "" : options.timingLock);
+      judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+    });
   } else {
     for (const CheckInfo& ci : info.checks)
       if (ci.simulated && !skipped.count(ci.id)) {

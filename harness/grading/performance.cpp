@@ -1,14 +1,11 @@
 #include "grading/performance.h"
 
-#include <sys/file.h>
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <set>
 #include <filesystem>
+#include <set>
 
+#include "grading/timing_lock.h"
 #include "perf/measure.h"
 #include "perf/sweep.h"
 #include "util/files.h"
@@ -20,25 +17,6 @@
 namespace clgrade {
 namespace {
 
-/// Holds an exclusive flock on a file while timing, so parallel grading jobs on one GPU take
-/// their timings one at a time (no lock file: nothing to wait for).
-class TimingLock {
- public:
-  explicit TimingLock(const std::string& path) {
-    if (path.empty()) return;
-    // Read-only is enough for flock, and all a sandboxed runner may do with the keeper's file.
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
-  }
-  ~TimingLock() {
-    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
-  }
-  TimingLock(const TimingLock&) = delete;
-  TimingLock& operator=(const TimingLock&) = delete;
-
- private:
-  int fd_ = -1;
-};
 
 std::string pointLine(const SweepPoint& p) {
   std::string line;
