@@ -59,14 +59,7 @@ int batchCommand(const BatchArgs& args) {
     const std::filesystem::path p = std::filesystem::path(args.submissionsDir).lexically_normal();
     options.outDir = "reports/batch-" + (p.filename().empty() ? p.parent_path().filename() : p.filename()).string();
   }
-  if (!args.overrides.empty()) {
-    std::vector<std::string> problems;
-    if (!loadOverrides(args.overrides, &options.overrides, &problems)) {
-      std::cerr << "clgrade: the overrides cannot be used:\n";
-      for (const std::string& p : problems) std::cerr << "  " << terminalText(p) << "\n";
-      return kUsage;
-    }
-  }
+  if (!args.overrides.empty() && !loadOverridesOrComplain(args.overrides, &options.overrides)) return kUsage;
   options.jobs = args.jobs;
   options.force = args.force;
   options.onlyTasks = args.tasks;

@@ -12,6 +12,7 @@
 
 #include "batch/isolation.h"
 #include "cl/device.h"
+#include "report/overrides.h"
 #include "rubric/rubric.h"
 
 namespace clgrade::cli {
@@ -36,6 +37,10 @@ std::string repositoryRoot();
 std::string defaultRubric();
 /// Loads a rubric; prints its problems and returns false when it cannot be used.
 bool loadRubricOrComplain(const std::string& path, Rubric* rubric);
+
+/// Loads an instructor's overrides file (batch, merge); prints its problems and returns false when
+/// it cannot be used.
+bool loadOverridesOrComplain(const std::string& path, std::vector<Override>* overrides);
 
 /// What grade, check and batch do first: the rubric (every `tasks` id must be one of its tasks) and
 /// the device. Prints what is wrong; returns kOk or the exit code to end with.

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "util/markup.h"
 #include "util/subprocess.h"
 
 #ifndef CLGRADE_SOURCE_DIR
@@ -25,6 +26,14 @@ bool loadRubricOrComplain(const std::string& path, Rubric* rubric) {
   if (loadRubric(path, rubric, &problems)) return true;
   std::cerr << "clgrade: the rubric cannot be used:\n";
   for (const std::string& p : problems) std::cerr << "  " << p << "\n";
+  return false;
+}
+
+bool loadOverridesOrComplain(const std::string& path, std::vector<Override>* overrides) {
+  std::vector<std::string> problems;
+  if (loadOverrides(path, overrides, &problems)) return true;
+  std::cerr << "clgrade: the overrides cannot be used:\n";
+  for (const std::string& p : problems) std::cerr << "  " << terminalText(p) << "\n";
   return false;
 }
 

@@ -25,14 +25,7 @@ int mergeCommand(const MergeArgs& args) {
   MergeOptions options;
   options.outDir = args.out;
   options.shardDirs = args.shards;
-  if (!args.overrides.empty()) {
-    std::vector<std::string> problems;
-    if (!loadOverrides(args.overrides, &options.overrides, &problems)) {
-      std::cerr << "clgrade: the overrides cannot be used:\n";
-      for (const std::string& p : problems) std::cerr << "  " << terminalText(p) << "\n";
-      return kUsage;
-    }
-  }
+  if (!args.overrides.empty() && !loadOverridesOrComplain(args.overrides, &options.overrides)) return kUsage;
   MergeResult r;
   try {
     r = mergeShards(options);
