@@ -35,16 +35,17 @@ int profile(const ProfileArgs& args) {
   std::vector<GradeReport> reports;
   for (const std::string& p : args.paths) {
     const std::vector<fs::path> files = reportFiles(p);
-    if (files.empty()) std::cerr << "clgrade: no report.json at or below " << cleanText(p) << "\n";
+    if (files.empty()) std::cerr << "clgrade: no report.json at or below " << terminalText(p) << "\n";
     for (const fs::path& f : files) {
       GradeReport r;
       std::string err;
       if (readReportFile(f.string(), &r, &err)) reports.push_back(std::move(r));
-      else std::cerr << "clgrade: skipped: " << cleanText(err) << "\n";
+      else std::cerr << "clgrade: skipped: " << terminalText(err) << "\n";
     }
   }
   if (reports.empty()) return kUsage;
-  std::cout << renderProfile(profileOf(reports));
+  // A report.json is only a file: what it names reaches the terminal shown, never obeyed.
+  std::cout << terminalText(renderProfile(profileOf(reports)));
   return kOk;
 }
 

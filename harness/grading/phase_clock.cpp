@@ -12,6 +12,15 @@ namespace {
 /// A figure from a record (the runner is not trusted): a number of seconds a grade can take, or 0.
 double sane(double seconds) { return std::isfinite(seconds) && seconds > 0 && seconds < 1e7 ? seconds : 0; }
 
+/// A kind of work as util/work_time.h names them ("builds", "cpu reference"): from a record, anything
+/// else (an escape sequence for the instructor's terminal, megabytes of name) is not taken.
+bool workName(const std::string& name) {
+  if (name.empty() || name.size() > 32) return false;
+  for (char c : name)
+    if (!(c >= 'a' && c <= 'z') && c != ' ') return false;
+  return true;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -43,8 +52,9 @@ void PhaseClock::time(const std::string& name, const std::function<void()>& body
   PhaseTime phase{name, sane(tape::readF64(recorded, &at)), {}};
   const uint64_t count = tape::readU64(recorded, &at);
   for (uint64_t i = 0; i < count && i < 64; ++i) {
-    std::string work = tape::readStr(recorded, &at);
-    phase.within.emplace_back(work.substr(0, 64), sane(tape::readF64(recorded, &at)));
+    const std::string work = tape::readStr(recorded, &at);
+    const double seconds = sane(tape::readF64(recorded, &at));
+    if (workName(work)) phase.within.emplace_back(work, seconds);
   }
   add(phase);
 }

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -13,6 +14,7 @@
 #include "cl/kernel_args.h"
 #include "cl/launch.h"
 #include "cl/program.h"
+#include "grading/phase_clock.h"
 #include "util/tape.h"
 #include "../test_env.h"
 
@@ -184,6 +186,35 @@ TEST(DeviceStep, ABufferOfAnotherSizeIsAMismatch) {
   const Runtime replay(entry, Tape::player(path, &err));
   GuardedBuffer buffer(replay, 64 * sizeof(float), 256);
   EXPECT_THROW(buffer.readAll<float>(replay), TapeMismatch);
+}
+
+}  // namespace
+}  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+/// Phase times come from the runner's record: a forged one (a name that would drive the instructor's
+/// terminal when `clgrade profile` prints it, figures that are no time) is not taken as it stands.
+TEST(PhaseClock, ForgedPhaseTimesAreNotTakenAsTheyStand) {
+  std::string err;
+  DeviceEntry entry;
+  ASSERT_TRUE(chooseDevice(test::deviceSpec(), &entry, &err)) << err;
+  const std::string forged = tape::f64(std::nan("")) + tape::u64(3) + tape::str("builds\x1b]52;c;ZXZpbA==\a") +
+                             tape::f64(1.0) + tape::str("inputs") + tape::f64(-5.0) + tape::str("timed launches") +
+                             tape::f64(2.5);
+  const std::string path = writeRecord("phases", {{"phase time", forged}});
+  const Runtime replay(entry, Tape::player(path, &err));
+  PhaseClock clock(replay);
+  bool ran = false;
+  clock.time("cases", [&] { ran = true; });
+  EXPECT_TRUE(ran);
+  ASSERT_EQ(clock.phases().size(), 1u);
+  const PhaseTime& p = clock.phases()[0];
+  EXPECT_EQ(p.seconds, 0);
+  ASSERT_EQ(p.within.size(), 2u);
+  EXPECT_EQ(p.within[0], (std::pair<std::string, double>{"inputs", 0}));
+  EXPECT_EQ(p.within[1], (std::pair<std::string, double>{"timed launches", 2.5}));
 }
 
 }  // namespace
