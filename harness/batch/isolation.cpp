@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <set>
 
 #include "batch/runner_end.h"
@@ -25,7 +26,9 @@
 #include "util/lock_waiters.h"
 #include "util/progress.h"
 #include "util/sha256.h"
+#include "util/side_by_side.h"
 #include "util/subprocess.h"
+#include "util/timing_lock.h"
 #include "util/utc_time.h"
 
 namespace fs = std::filesystem;
@@ -76,7 +79,7 @@ struct ReplayResult {
 
 /// A replay under way, and where its task goes in the merged report.
 struct PendingReplay {
-  size_t taskIndex = 0, runIndex = 0;
+  size_t slot = 0;  ///< of the task in the report and the runs
   const TaskRubric* task = nullptr;
   std::shared_future<ReplayResult> result;
 };
@@ -118,19 +121,30 @@ std::string absolute(const std::string& path) {
   return ec ? path : a.lexically_normal().string();
 }
 
-/// The scratch folder of a task's runner: in the report's control folder, or, when a sandbox's uid
-/// cannot reach that (a report folder under a home that others cannot enter), a fresh folder under
-/// the system's temporary folder (listed in `made`, for removal).
-std::string scratchFolder(const std::string& control, const std::string& taskId, bool sandboxed,
-                          std::vector<std::string>* made) {
-  const std::string inside = absolute(control + "/" + taskId + ".sandbox");
-  if (!sandboxed || sandboxCanReach(inside)) return inside;
+/// Where a sandbox's files go: the report's control folder, or, when a sandbox's uid cannot reach
+/// that (a report folder under a home that others cannot enter), a fresh folder under the system's
+/// temporary folder (listed in `made`, for removal).
+std::string reachableFolder(const std::string& control, bool sandboxed, std::vector<std::string>* made) {
+  const std::string inside = absolute(control);
+  if (!sandboxed || sandboxCanReach(inside + "/file")) return inside;
   std::error_code ec;
   std::string pattern = (fs::temp_directory_path(ec) / "clgrade-scratch-XXXXXX").string();
   if (!mkdtemp(pattern.data())) return inside;
   chmod(pattern.c_str(), 0755);
   made->push_back(pattern);
-  return pattern + "/" + taskId + ".sandbox";
+  return pattern;
+}
+
+/// The scratch folder of a task's runner (see reachableFolder).
+std::string scratchFolder(const std::string& control, const std::string& taskId, bool sandboxed,
+                          std::vector<std::string>* made) {
+  return reachableFolder(control, sandboxed, made) + "/" + taskId + ".sandbox";
+}
+
+/// The timing lock of a grade whose tasks run side by side and that was given none (see
+/// reachableFolder): its runners' timings and profiler sessions take turns on it.
+std::string ownTimingLock(const std::string& control, bool sandboxed, std::vector<std::string>* made) {
+  return reachableFolder(control, sandboxed, made) + "/timing.lock";
 }
 
 /// Puts a task child into a sandbox: it sees the system's libraries, the clgrade executable and its
@@ -155,10 +169,11 @@ bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s,
   mount(kernelsDir, false);
   mount(request, false);
   mount(defaultReferenceKernelsDir(), false);
-  if (!s.timingLock.empty()) {
-    std::FILE* lock = std::fopen(s.timingLock.c_str(), "a");  // bwrap binds what exists
+  for (const std::string& lockPath : {s.timingLock, profilerLockFor(s.timingLock)}) {
+    if (lockPath.empty()) continue;
+    std::FILE* lock = std::fopen(lockPath.c_str(), "a");  // bwrap binds what exists
     if (lock) std::fclose(lock);
-    mount(s.timingLock, true);
+    mount(lockPath, true);
   }
   // PoCL's compiler cache belongs to this submission folder only (its kernels and clgrade's own), and
   // is kept across its grades: a kernel that writes into it changes no other student's results.
@@ -176,7 +191,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   const auto start = std::chrono::steady_clock::now();
   const std::string startedAt = nowUtc();
   IsolationSettings s = settingsIn;
-  if (!s.memoryLimitBytes) s.memoryLimitBytes = defaultTaskMemoryBytes(1);
+  if (!s.memoryLimitBytes) s.memoryLimitBytes = defaultTaskMemoryBytes(std::max(1, s.taskJobs));
   IsolatedGrade result;
   makeDirectories(outDir, nullptr);
   const std::string control = (fs::path(outDir) / ".clgrade").string();
@@ -189,23 +204,32 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     refused = "not graded: student code runs only inside a sandbox, and none can be made here: " +
               sandboxSupport().reason + ". An instructor who accepts the risk can pass --no-sandbox";
 
-  std::vector<TaskReport> tasks;
+  std::vector<const TaskRubric*> selected;
+  for (const TaskRubric& tr : rubric.tasks)
+    if (onlyTasks.empty() || std::find(onlyTasks.begin(), onlyTasks.end(), tr.id) != onlyTasks.end())
+      selected.push_back(&tr);
+  // Each task has its slot from the start: the runners may finish in any order.
+  std::vector<TaskReport> tasks(selected.size());
+  result.runs.resize(selected.size());
+  std::mutex shared;  // `scratches` and `replays`, when tasks run side by side
   std::vector<std::string> scratches;  // scratch folders outside the report folder, removed at the end
+  if (s.taskJobs > 1 && s.timingLock.empty() && refused.empty())
+    s.timingLock = ownTimingLock(control, s.sandbox, &scratches);  // the tasks' timings take turns
   InputCache generated(s.hiddenSeed);  // made once for the replays of every task of this submission
   std::vector<PendingReplay> replays;
   std::vector<GradeReport> judgedReports;  // the first one's device and settings head the merged report
-  for (const TaskRubric& tr : rubric.tasks) {
-    if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), tr.id) == onlyTasks.end()) continue;
+  auto gradeTask = [&](size_t slot) {
+    const TaskRubric& tr = *selected[slot];
     TaskRun run;
     run.task = tr.id;
     if (!refused.empty()) {
       run.outcome = "refused";
       run.message = refused;
-      tasks.push_back(unfinishedTask(tr, kernelsDir, kernelsProblem.empty() ? Status::Error : Status::Failed, refused));
-      tasks.back().process.recorded = true;
-      tasks.back().process.outcome = run.outcome;
-      result.runs.push_back(run);
-      continue;
+      tasks[slot] = unfinishedTask(tr, kernelsDir, kernelsProblem.empty() ? Status::Error : Status::Failed, refused);
+      tasks[slot].process.recorded = true;
+      tasks[slot].process.outcome = run.outcome;
+      result.runs[slot] = run;
+      return;
     }
     // The source policy is the keeper's: a file it refuses (a link out of the folder, a FIFO, an include
     // of /etc/passwd) is judged here, as it is on this machine, and no child starts for it.
@@ -215,18 +239,21 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       if (exists && !source.problem.empty()) {
         run.outcome = "refused";
         run.message = source.problem;
-        tasks.push_back(unfinishedTask(tr, kernelsDir, Status::Failed, source.problem));
-        tasks.back().process.recorded = true;
-        tasks.back().process.outcome = run.outcome;
-        result.runs.push_back(run);
-        continue;
+        tasks[slot] = unfinishedTask(tr, kernelsDir, Status::Failed, source.problem);
+        tasks[slot].process.recorded = true;
+        tasks[slot].process.outcome = run.outcome;
+        result.runs[slot] = run;
+        return;
       }
     }
     const std::string evidenceDir = (fs::path(outDir) / "evidence" / tr.id).string();
     makeDirectories(evidenceDir, nullptr);
     // The child writes only into its scratch folder: its record, its progress, its own evidence (never
     // used: this process writes the report's evidence when it replays the record).
-    const std::string scratch = scratchFolder(control, tr.id, s.sandbox, &scratches);
+    const std::string scratch = [&] {
+      const std::lock_guard<std::mutex> hold(shared);
+      return scratchFolder(control, tr.id, s.sandbox, &scratches);
+    }();
     const std::string childOut = scratch + "/out";
     const std::string tapePath = scratch + "/record";
     const std::string progressPath = scratch + "/progress";
@@ -270,7 +297,9 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
         // Waiting while another job times is not this task's time: the kernel says who waits on whom.
         // At most ten time limits of it: no runner keeps itself alive by pretending to wait.
         const std::string lock = absolute(s.timingLock);
-        spec.waitingOnOthers = [lock](pid_t child) { return treeWaitsForOthersLock(lock, child); };
+        spec.waitingOnOthers = [lock](pid_t child) {
+          return treeWaitsForOthersLock(lock, child) || treeWaitsForOthersLock(profilerLockFor(lock), child);
+        };
         spec.uncountedLimitSeconds = 10 * s.taskTimeoutSeconds;
       }
       spec.stdoutPath = outputPath;
@@ -289,19 +318,16 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       return p->ok();
     };
     // The verdicts: the runner's record replayed through the same grading code by this process, while
-    // the next task's runner already runs (the replays take turns: they share the generated inputs).
+    // other runners still run.
     auto judgeLater = [&](const StopInfo& stopped) {
       const std::string record = scratch + ".record";
       std::error_code renameError;
       fs::rename(tapePath, record, renameError);  // out of the scratch folder a rerun would clear
-      std::shared_future<ReplayResult> previous = replays.empty() ? std::shared_future<ReplayResult>()
-                                                                  : replays.back().result;
-      PendingReplay pending{tasks.size(), result.runs.size(), &tr, {}};
-      pending.result = std::async(std::launch::async, [&, stopped, record, previous, taskId = tr.id] {
+      PendingReplay pending{slot, &tr, {}};
+      pending.result = std::async(std::launch::async, [&, stopped, record, taskId = tr.id] {
                          // Below the runners' priority: on a busy CPU device a replay must not slow a
                          // runner towards its time limit; on a GPU machine it takes idle cores.
                          setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-                         if (previous.valid()) previous.wait();
                          GradeOptions o;
                          o.kernelsDir = kernelsDir;
                          o.outDir = outDir;
@@ -315,6 +341,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                          fs::remove(record, ignored);
                          return r;
                        }).share();
+      const std::lock_guard<std::mutex> hold(shared);
       replays.push_back(std::move(pending));
     };
 
@@ -418,14 +445,18 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     process.kernelOutput = p.stdoutBytes > 0 ? outputShown : "";
     process.kernelOutputBytes = p.stdoutBytes;
     process.kernelOutputTruncated = p.stdoutBytes > s.outputLimitBytes;
-    tasks.push_back(std::move(taskReport));
-    result.runs.push_back(run);
-  }
-  // Each finished task's place gets the keeper's verdicts; a record that cannot be graded makes it an error.
+    tasks[slot] = std::move(taskReport);
+    result.runs[slot] = run;
+  };
+  forEachSideBySide(selected.size(), s.taskJobs, gradeTask);
+  // Each finished task's place gets the keeper's verdicts, in the rubric's order; a record that cannot
+  // be graded makes it an error.
+  std::sort(replays.begin(), replays.end(),
+            [](const PendingReplay& a, const PendingReplay& b) { return a.slot < b.slot; });
   for (PendingReplay& pending : replays) {
     ReplayResult r = pending.result.get();
-    TaskReport& slot = tasks[pending.taskIndex];
-    TaskRun& run = result.runs[pending.runIndex];
+    TaskReport& slot = tasks[pending.slot];
+    TaskRun& run = result.runs[pending.slot];
     TaskReport judged;
     if (r.problem.empty()) {
       judged = std::move(r.graded.tasks.front());

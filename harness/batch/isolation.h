@@ -36,6 +36,9 @@ struct IsolationSettings {
   /// The seed of the hidden cases' inputs, the same for the runners and the keeper's replays.
   uint64_t hiddenSeed = kGoldenHiddenSeed;
   std::string timingLock;        ///< passed on as --timing-lock (parallel jobs on one GPU)
+  /// Task runners of one submission at once. Above 1 and with no timingLock, the grade makes its own
+  /// lock so that the runners' timings and profiler sessions take turns (util/timing_lock.h).
+  int taskJobs = 1;
   std::string toolsDir;          ///< CLGRADE_TOOLS_DIR for the children (empty: inherited)
   /// Every task child runs in a bubblewrap sandbox (sandbox/sandbox.h). Off only by --no-sandbox;
   /// where no sandbox can be made and it is on, no task is graded.

@@ -25,6 +25,10 @@ struct Runtime {
   /// The record of every device step (cl/device_step.h): written by a sandboxed runner, replayed by
   /// the keeper. A replaying runtime has no context and no queue: it never touches the device.
   std::shared_ptr<Tape> tape;
+  /// The file every set of timed launches flocks while it runs (util/timing_lock.h): other tasks and
+  /// jobs on this GPU build, check and profile meanwhile, but never time at once. Empty: nothing else
+  /// times on this device. A replay times nothing and takes no lock.
+  std::string timingLock;
 
   explicit Runtime(const DeviceEntry& entry);
   /// With a tape: a recording runtime opens the device as usual, a replaying one does not.

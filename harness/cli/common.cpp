@@ -77,6 +77,11 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
                   "jobs, at most 8192)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--task-jobs", args->taskJobs,
+                  "tasks of one submission graded at once, their timings taking turns (0: every task on a GPU, "
+                  "one at a time on a CPU device, whose cores one task already uses)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   sub->add_flag("--no-sandbox", args->noSandbox,
                 "run student code without the bubblewrap sandbox (only where none can be made; the report "
                 "records it)");
@@ -94,6 +99,10 @@ IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::strin
   s.evidenceCases = args.evidenceCases;
   s.visibleOnly = visibleOnly;
   s.sandbox = !args.noSandbox;
+  // A GPU runs one task's timing while the others build, check and profile; PoCL already spreads one
+  // task's launches over every core.
+  constexpr int kEveryTask = 64;
+  s.taskJobs = args.taskJobs > 0 ? args.taskJobs : s.cpuDevice ? 1 : kEveryTask;
   return s;
 }
 

@@ -10,7 +10,7 @@
 #include "grading/hardware.h"
 #include "grading/performance.h"
 #include "grading/phase_clock.h"
-#include "grading/timing_lock.h"
+#include "util/timing_lock.h"
 #include "grading/source_policy.h"
 #include "rubric/scoring.h"
 #include "tasks/task.h"
@@ -123,9 +123,9 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
             }
     progress::note(progress::Step::Hardware, "");
     clock.time("counters", [&] {
-      // The profiler locks the GPU's clocks and replays kernels: never beside another job's timing,
-      // nor beside another profiler (a replay has nothing to wait for).
-      const TimingLock lock(rt.replaying() ? "" : options.timingLock);
+      // One profiler session at a time on the GPU (it leaves the clocks alone, so timings go on
+      // meanwhile); a replay has nothing to wait for.
+      const TimingLock lock(rt.replaying() ? "" : profilerLockFor(options.timingLock));
       judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
     });
   } else {
@@ -255,8 +255,10 @@ TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kerne
   return report;
 }
 
-GradeReport gradeSubmission(const Runtime& rt, const Rubric& rubric, const GradeOptions& options) {
+GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const GradeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  Runtime rt = runtime;  // shares the device's objects; its timed launches take turns on the lock
+  if (!rt.replaying()) rt.timingLock = options.timingLock;
   GradeReport report = reportHeader(rubric, rt.device.info, options.kernelsDir, options.visibleOnly);
   makeDirectories(options.outDir, nullptr);
   EvidenceWriter evidence = options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir);

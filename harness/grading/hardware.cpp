@@ -88,8 +88,10 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
     if (ncu.empty()) return tape::u64(0) + tape::str(why);
     makeDirectories(reportDir + "/" + dir, nullptr);
     const std::string childLog = reportDir + "/" + dir + "/hardware.log";
+    // Counts, not times: ncu leaves the clocks alone (by default it locks them to base, which would slow
+    // another task's timing on the same GPU).
     const ProcessResult p = runProcess(
-        {ncu, "--csv", "--log-file", reportDir + "/" + logPath, "--metrics",
+        {ncu, "--clock-control", "none", "--csv", "--log-file", reportDir + "/" + logPath, "--metrics",
          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
          "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum",
          toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
@@ -146,7 +148,7 @@ AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const
       fs::remove(path, ec);
     const double timeout = rubric.settings.analysisTimeoutSeconds;
     const ProcessResult p = runProcess(
-        {ncu, "--section", "SourceCounters", "--metrics", "launch__grid_size", "-k", "regex:^" + kernel + "$", "-c",
+        {ncu, "--clock-control", "none", "--section", "SourceCounters", "--metrics", "launch__grid_size", "-k", "regex:^" + kernel + "$", "-c",
          "1", "-o", base, toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id,
          "--out", reportDir},
         {}, timeout, reportDir + "/" + logPath, reportDir + "/" + logPath);

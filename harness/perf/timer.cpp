@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cl/device_step.h"
+#include "util/timing_lock.h"
 #include "util/work_time.h"
 
 namespace clgrade {
@@ -10,6 +11,7 @@ namespace clgrade {
 TimingStats timeLaunch(const Runtime& rt, const TimedLaunch& launch, int warmups, int runs) {
   // The times are what the runner measured; the statistics are the keeper's.
   const std::string recorded = deviceStep(rt, "timing", [&] {
+    const TimingLock turn(rt.timingLock);  // before the clock: waiting is not timing
     const work_time::Scope timer("timed launches");
     const cl::NDRange global(launch.geometry.global[0], launch.geometry.global[1]);
     const cl::NDRange local(launch.geometry.local[0], launch.geometry.local[1]);

@@ -45,7 +45,8 @@ void InputCache::record(const std::string& name, const Image& image) {
   recorded_.push_back(&image);
 }
 
-const std::vector<InputRecord>& InputCache::records() const {
+std::vector<InputRecord> InputCache::records() const {
+  const std::lock_guard<std::mutex> hold(mutex_);
   for (size_t i = 0; i < records_.size(); ++i)
     if (records_[i].sha256.empty()) {
       const work_time::Scope timer("input hashes");
@@ -55,6 +56,7 @@ const std::vector<InputRecord>& InputCache::records() const {
 }
 
 const Image& CaseInputs::photo(int w, int h) {
+  const std::lock_guard<std::mutex> hold(cache_->mutex_);
   const std::string name = cache_->name("photo", w, h, hidden_);
   auto it = cache_->images_.find(name);
   if (it != cache_->images_.end()) return it->second;
@@ -64,6 +66,7 @@ const Image& CaseInputs::photo(int w, int h) {
 }
 
 const Image& CaseInputs::extremes(int w, int h) {
+  const std::lock_guard<std::mutex> hold(cache_->mutex_);
   const std::string name = cache_->name("extremes", w, h, hidden_);
   auto it = cache_->images_.find(name);
   if (it != cache_->images_.end()) return it->second;
@@ -74,6 +77,7 @@ const Image& CaseInputs::extremes(int w, int h) {
 }
 
 const Scene& CaseInputs::scene(int w, int h) {
+  const std::lock_guard<std::mutex> hold(cache_->mutex_);
   const std::string name = cache_->name("scene", w, h, hidden_);
   auto it = cache_->scenes_.find(name);
   if (it != cache_->scenes_.end()) return it->second;
@@ -91,6 +95,7 @@ const Image& CaseInputs::colour(const std::string& kind, int w, int h) {
 }
 
 const Image* InputCache::find(const std::string& name) const {
+  const std::lock_guard<std::mutex> hold(mutex_);
   auto image = images_.find(name);
   if (image != images_.end()) return &image->second;
   const size_t dot = name.rfind('.');

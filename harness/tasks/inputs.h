@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,8 @@ class CaseInputs {
   bool hidden_;
 };
 
+/// Safe to share between threads (the keeper replays a submission's tasks side by side): an input
+/// is made once, by the first thread that asks for it, while the others wait.
 class InputCache {
  public:
   /// `hiddenSeed`: the seed of every hidden case's inputs in this run.
@@ -74,7 +77,7 @@ class InputCache {
   /// ("hidden_photo_780x575"): a visible and a hidden case of one kind and size get different images.
   /// The hashes are computed here, when first asked for (a runner, whose report nobody reads, never
   /// spends seconds hashing its 4096 x 4096 inputs).
-  const std::vector<InputRecord>& records() const;
+  std::vector<InputRecord> records() const;  ///< a copy: other threads may add to it
   /// The image behind a record name ("scene_1280x720.normals"); nullptr if never made.
   const Image* find(const std::string& name) const;
 
@@ -87,6 +90,7 @@ class InputCache {
   uint64_t hiddenSeed_;
   std::map<std::string, Image> images_;
   std::map<std::string, Scene> scenes_;
+  mutable std::mutex mutex_;  ///< guards everything below (the maps keep their elements in place)
   mutable std::vector<InputRecord> records_;
   std::vector<const Image*> recorded_;  ///< the image of each record (images_ and scenes_ keep them in place)
 };

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <thread>
+#include <vector>
 
 #include "grading/runner_request.h"
 #include "image/pfm.h"
@@ -121,6 +123,22 @@ TEST(RunnerRequest, CarriesTheHiddenSeed) {
   ASSERT_NE(text.find(key), std::string::npos) << text;
   text.replace(text.find(key), key.size(), "\"hidden_seed\":-1");
   EXPECT_FALSE(readRunnerRequest(text, &back, &err));
+}
+
+// The keeper replays a submission's tasks side by side on one cache: an input is made once, every
+// thread gets the same image, and it is recorded once.
+TEST(InputCache, ThreadsAskingForTheSameInputShareOneImage) {
+  InputCache inputs(7);
+  CaseSpec visible;
+  visible.visible = true;
+  std::vector<const Image*> got(8, nullptr);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < got.size(); ++i)
+    threads.emplace_back([&, i] { got[i] = &inputs.forCase(visible).photo(320, 200); });
+  for (std::thread& t : threads) t.join();
+  for (const Image* image : got) EXPECT_EQ(image, got.front());
+  ASSERT_EQ(inputs.records().size(), 1u);
+  EXPECT_EQ(inputs.records()[0].name, "photo_320x200");
 }
 
 }  // namespace

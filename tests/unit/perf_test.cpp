@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <filesystem>
 
 #include "cl/runtime.h"
@@ -14,6 +17,7 @@
 #include "rubric/rubric.h"
 #include "../test_env.h"
 #include "util/files.h"
+#include "util/timing_lock.h"
 
 namespace clgrade {
 namespace {
@@ -289,6 +293,29 @@ TEST(RooflineOnDevice, CopyAndReadMoveWhatTheySay) {
   EXPECT_DOUBLE_EQ(read.bytes, 4096.0 * 4);
   EXPECT_GT(timeLaunch(device(), copy, 0, 2).medianMs, 0);
   EXPECT_GT(timeLaunch(device(), read, 0, 2).medianMs, 0);
+}
+
+// Tasks graded side by side time one at a time: a set of timed launches waits while another holds
+// the timing lock, and runs once it is released (util/timing_lock.h).
+TEST(TimingLockOnDevice, TimedLaunchesWaitForTheLock) {
+  const std::string lockPath = (std::filesystem::temp_directory_path() / "clgrade-timing-lock-test").string();
+  Runtime rt = device();
+  rt.timingLock = lockPath;
+  const TimedLaunch copy = copyLaunch(rt, 4096 * 4);
+  std::atomic<bool> timed{false};
+  std::thread other;
+  {
+    const TimingLock held(lockPath);  // another task's timing
+    other = std::thread([&] {
+      timeLaunch(rt, copy, 0, 2);
+      timed = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    EXPECT_FALSE(timed) << "timed while another held the timing lock";
+  }
+  other.join();
+  EXPECT_TRUE(timed);
+  std::filesystem::remove(lockPath);
 }
 
 TEST(RooflineOnDevice, AnEmptyLaunchKeepsTheGeometryAndIsTimedOncePerGeometry) {

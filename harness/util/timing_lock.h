@@ -1,6 +1,8 @@
-// The lock one GPU's exclusive work takes turns on (batch --timing-lock): timings, and the hardware
-// counter runs, whose profiler locks the clocks and replays kernels (a timing beside it would be
-// wrong). Correctness launches do not take it. Waiting for it does not count towards a task's time
+// The locks one GPU's exclusive work takes turns on (batch --timing-lock, or a grade whose tasks run
+// side by side): every set of timed launches holds the timing lock while it runs, so no two timings
+// overlap; the hardware counter runs hold the profiler lock (one ncu session at a time: they do not
+// touch the clocks, `--clock-control none`, so they may run beside a timing). Correctness launches,
+// builds and input generation take neither. Waiting for either does not count towards a task's time
 // limit (util/lock_waiters.h).
 #pragma once
 
@@ -31,5 +33,10 @@ class TimingLock {
  private:
   int fd_ = -1;
 };
+
+/// The profiler lock that belongs to a timing lock: a file beside it (none without one).
+inline std::string profilerLockFor(const std::string& timingLock) {
+  return timingLock.empty() ? "" : timingLock + ".profiler";
+}
 
 }  // namespace clgrade
