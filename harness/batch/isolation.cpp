@@ -16,6 +16,7 @@
 #include "batch/runner_end.h"
 #include "grading/analysis.h"
 #include "grading/grader.h"
+#include "grading/hardware_session.h"
 #include "grading/performance.h"
 #include "grading/runner_request.h"
 #include "sandbox/sandbox.h"
@@ -183,6 +184,54 @@ bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s,
   return sandboxProcess(box, spec, err);
 }
 
+/// Starts the submission's one ncu session for the bank-conflict counters of every selected task
+/// with an analysis case (grading/hardware_session.h): run by this process beside the runners, the
+/// profiled `clgrade hwcount` in a sandbox of its own. Not valid where there is nothing to profile
+/// with (not an NVIDIA GPU, no ncu): the runners then do as they always did.
+std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
+    const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
+    const std::vector<const TaskRubric*>& selected, const std::string& control, const std::string& outDir,
+    const IsolationSettings& s, std::vector<std::string>* scratches) {
+  std::string why;
+  SessionRequest r;
+  r.ncu = ncuFor(device.info, &why);
+  if (r.ncu.empty()) return {};
+  for (const TaskRubric* tr : selected)
+    if (tr->analysis.present) r.tasks.push_back(tr->id);
+  if (r.tasks.empty()) return {};
+  r.clgrade = absolute(s.clgrade);
+  r.kernelsDir = absolute(kernelsDir);
+  r.rubricPath = absolute(rubric.path);
+  r.workDir = scratchFolder(control, "hardware", s.sandbox, scratches);
+  r.logDir = control;
+  r.reportDir = outDir;
+  r.timeoutSeconds = s.taskTimeoutSeconds;
+  return std::async(std::launch::async, [r, s, rubricPath = rubric.path, kernelsDir] {
+           // One profiler session at a time on the GPU (a batch's other jobs have theirs).
+           const TimingLock turn(profilerLockFor(s.timingLock));
+           const ProfiledRunner run = [&](const std::vector<std::string>& argv, double timeout,
+                                          const std::string& logPath) {
+             ProcessSpec spec;
+             ProcessResult p;
+             if (s.sandbox) {
+               if (!sandboxTaskChild(argv, s, rubricPath, kernelsDir, "", r.workDir, &spec, &p.error)) return p;
+             } else {
+               spec.argv = argv;
+               makeDirectories(r.workDir, nullptr);
+             }
+             spec.timeoutSeconds = timeout;
+             spec.stdoutPath = spec.stderrPath = logPath;
+             spec.outputLimitBytes = s.outputLimitBytes;
+             spec.limits.noCoreDumps = true;
+             spec.limits.fileSizeBytes = s.fileSizeLimitBytes;
+             if (s.cpuDevice) spec.limits.addressSpaceBytes = addressSpaceLimitFor(s.memoryLimitBytes);
+             spec.memoryLimitBytes = s.memoryLimitBytes;
+             return runProcess(spec);
+           };
+           return runHardwareSession(r, run);
+         }).share();
+}
+
 }  // namespace
 
 IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
@@ -216,6 +265,10 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   if (s.taskJobs > 1 && s.timingLock.empty() && refused.empty())
     s.timingLock = ownTimingLock(control, s.sandbox, &scratches);  // the tasks' timings take turns
   InputCache generated(s.hiddenSeed);  // made once for the replays of every task of this submission
+  // Every task's bank-conflict counters from one ncu session beside the runners, who start none.
+  std::shared_future<std::map<std::string, HardwareRun>> hardware;
+  if (refused.empty())
+    hardware = startHardwareSession(rubric, device, kernelsDir, selected, control, outDir, s, &scratches);
   std::vector<PendingReplay> replays;
   std::vector<GradeReport> judgedReports;  // the first one's device and settings head the merged report
   auto gradeTask = [&](size_t slot) {
@@ -276,6 +329,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       request.progressPath = progressPath;
       request.timingLock = s.timingLock.empty() ? "" : absolute(s.timingLock);
       request.stopped = stopped;
+      request.hardwareElsewhere = hardware.valid();
       std::string requestError;
       if (!writeFileAtomically(requestPath, runnerRequestJson(request), &requestError)) {
         p->error = requestError;
@@ -336,6 +390,11 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                          o.onlyTasks = {taskId};
                          o.inputs = &generated;
                          o.stopped = stopped;
+                         o.hardwareElsewhere = hardware.valid();
+                         if (hardware.valid()) {
+                           const std::map<std::string, HardwareRun>& counted = hardware.get();
+                           if (const auto it = counted.find(taskId); it != counted.end()) o.hardware = it->second;
+                         }
                          ReplayResult r = replayRecord(rubric, device, o, record);
                          std::error_code ignored;
                          fs::remove(record, ignored);
@@ -449,6 +508,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     result.runs[slot] = run;
   };
   forEachSideBySide(selected.size(), s.taskJobs, gradeTask);
+  if (hardware.valid()) hardware.wait();  // it writes into the scratch and report folders
   // Each finished task's place gets the keeper's verdicts, in the rubric's order; a record that cannot
   // be graded makes it an error.
   std::sort(replays.begin(), replays.end(),

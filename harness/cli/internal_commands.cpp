@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "cli/command.h"
 #include "grading/analysis.h"
@@ -19,14 +20,15 @@ namespace clgrade::cli {
 namespace {
 
 struct ChildArgs {
-  std::string kernelsDir, rubric = defaultRubric(), task, out;
+  std::string kernelsDir, rubric = defaultRubric(), out;
+  std::vector<std::string> tasks;  ///< one (analyze), one or more (hwcount: one profiler session)
 };
 
-CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs* args) {
+CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs* args, bool severalTasks) {
   CLI::App* sub = app.add_subcommand(name, help);
   sub->add_option("kernels-dir", args->kernelsDir)->required();
   sub->add_option("--rubric", args->rubric);
-  sub->add_option("--task", args->task)->required();
+  sub->add_option("--task", args->tasks, severalTasks ? "repeatable" : "")->required();
   sub->add_option("--out", args->out)->required();
   sub->group("");  // hidden from --help
   return sub;
@@ -56,6 +58,7 @@ int runTask(const std::string& requestPath) {
   options.toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
   options.onlyTasks = {request.task};
   options.timingLock = request.timingLock;
+  options.hardwareElsewhere = request.hardwareElsewhere;
   options.discardEvidence = true;
   options.stopped = request.stopped;
   const std::shared_ptr<Tape> tape = Tape::recorder(request.recordPath, &err);
@@ -78,18 +81,18 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   runner->group("");
   commands->push_back({runner, [request] { return runTask(*request); }});
   auto analyze = std::make_shared<ChildArgs>();
-  commands->push_back({addChild(app, "analyze", "(internal) run a task's analysis case on Oclgrind", analyze.get()),
+  commands->push_back({addChild(app, "analyze", "(internal) run a task's analysis case on Oclgrind", analyze.get(), false),
                        [analyze] {
                          Rubric rubric;
                          if (!loadRubricOrComplain(analyze->rubric, &rubric)) return int(kUsage);
-                         return analyzeInChild(analyze->kernelsDir, rubric, analyze->task, analyze->out);
+                         return analyzeInChild(analyze->kernelsDir, rubric, analyze->tasks.front(), analyze->out);
                        }});
   auto hw = std::make_shared<ChildArgs>();
-  commands->push_back({addChild(app, "hwcount", "(internal) replay a task's analysis case through CUDA for ncu", hw.get()),
+  commands->push_back({addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get(), true),
                        [hw] {
                          Rubric rubric;
                          if (!loadRubricOrComplain(hw->rubric, &rubric)) return int(kUsage);
-                         return hwcountInChild(hw->kernelsDir, rubric, hw->task, hw->out);
+                         return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out);
                        }});
 }
 

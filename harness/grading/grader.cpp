@@ -10,7 +10,6 @@
 #include "grading/hardware.h"
 #include "grading/performance.h"
 #include "grading/phase_clock.h"
-#include "util/timing_lock.h"
 #include "grading/source_policy.h"
 #include "rubric/scoring.h"
 #include "tasks/task.h"
@@ -123,10 +122,9 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
             }
     progress::note(progress::Step::Hardware, "");
     clock.time("counters", [&] {
-      // One profiler session at a time on the GPU (it leaves the clocks alone, so timings go on
-      // meanwhile); a replay has nothing to wait for.
-      const TimingLock lock(rt.replaying() ? "" : profilerLockFor(options.timingLock));
-      judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters);
+      // Each ncu run takes the profiler lock while it runs (grading/hardware.cpp).
+      judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters,
+                        options.hardwareElsewhere ? &options.hardware : nullptr);
     });
   } else {
     for (const CheckInfo& ci : info.checks)

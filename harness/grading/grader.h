@@ -7,6 +7,7 @@
 
 #include "model/status.h"
 #include "cl/runtime.h"
+#include "grading/hardware.h"
 #include "grading/stop_info.h"
 #include "model/report.h"
 #include "rubric/rubric.h"
@@ -31,6 +32,11 @@ struct GradeOptions {
   /// The seed of the hidden cases' inputs when this grade makes its own (tasks/inputs.h). The CLI
   /// draws one per grade and batch; the library's default is the documented golden seed.
   uint64_t hiddenSeed = kGoldenHiddenSeed;
+  /// The bank-conflict counters were read by the submission's one profiler session (the keeper's,
+  /// grading/hardware_session.h): no ncu is started for them here. A replay gets the task's share in
+  /// `hardware`; a runner, which judges nothing, none.
+  bool hardwareElsewhere = false;
+  HardwareRun hardware;
   /// No evidence files (a runner: the keeper writes them from the record).
   bool discardEvidence = false;
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).

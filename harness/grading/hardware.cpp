@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <map>
 
@@ -18,6 +19,7 @@
 #include "util/files.h"
 #include "util/search_path.h"
 #include "util/subprocess.h"
+#include "util/timing_lock.h"
 
 namespace clgrade {
 
@@ -34,9 +36,10 @@ std::string findNcu() {
   return "";
 }
 
-namespace {
+const char* const kBankConflictMetrics =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
+    "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum";
 
-/// ncu, when `device` is an NVIDIA GPU and ncu is found; else "" and why not.
 std::string ncuFor(const DeviceInfo& device, std::string* why) {
   if (device.type != "gpu" || device.platform.find("NVIDIA") == std::string::npos) {
     *why = "hardware counters are read on NVIDIA GPUs only; " + device.platform + " does not expose them";
@@ -46,8 +49,6 @@ std::string ncuFor(const DeviceInfo& device, std::string* why) {
   if (ncu.empty()) *why = "NVIDIA's profiler ncu was not found (set CLGRADE_NCU or put ncu on the PATH)";
   return ncu;
 }
-
-}  // namespace
 
 namespace {
 
@@ -86,14 +87,15 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
     std::string why;
     const std::string ncu = ncuFor(rt.device.info, &why);
     if (ncu.empty()) return tape::u64(0) + tape::str(why);
+    // One profiler session at a time on the GPU; it leaves the clocks alone, so timings go on.
+    const TimingLock turn(profilerLockFor(rt.timingLock));
     makeDirectories(reportDir + "/" + dir, nullptr);
     const std::string childLog = reportDir + "/" + dir + "/hardware.log";
     // Counts, not times: ncu leaves the clocks alone (by default it locks them to base, which would slow
     // another task's timing on the same GPU).
     const ProcessResult p = runProcess(
         {ncu, "--clock-control", "none", "--csv", "--log-file", reportDir + "/" + logPath, "--metrics",
-         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
-         "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum",
+         kBankConflictMetrics,
          toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
         {}, rubric.settings.analysisTimeoutSeconds, childLog, childLog);
     return tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(reportDir + "/" + logPath)) +
@@ -138,6 +140,7 @@ AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const
     std::string why;
     const std::string ncu = ncuFor(rt.device.info, &why);
     if (ncu.empty()) return tape::u64(0) + tape::str(why);
+    const TimingLock turn(profilerLockFor(rt.timingLock));  // as above
     makeDirectories(reportDir + "/" + dir, nullptr);
     const std::string base = reportDir + "/" + dir + "/atomics";
     const std::string ncuReport = base + ".ncu-rep";
@@ -154,13 +157,16 @@ AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const
         {}, timeout, reportDir + "/" + logPath, reportDir + "/" + logPath);
     std::string out = tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(reportDir + "/" + logPath));
     if (!fs::exists(ncuReport, ec)) return out + tape::u64(0);
-    const ProcessResult source =
-        runProcess({ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass", "--log-file",
-                    reportDir + "/" + sourcePath},
-                   {}, timeout, "", "");
+    // The two pages at once: each ncu start costs about a second.
+    std::future<ProcessResult> sourcePage = std::async(std::launch::async, [&] {
+      return runProcess({ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass",
+                         "--log-file", reportDir + "/" + sourcePath},
+                        {}, timeout, "", "");
+    });
     const ProcessResult raw = runProcess({ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics",
                                           "launch__grid_size", "--log-file", reportDir + "/" + launchPath},
                                          {}, timeout, "", "");
+    const ProcessResult source = sourcePage.get();
     return out + tape::u64(1) + tape::str(fileText(ncuReport)) + processSummary(source) +
            tape::str(fileText(reportDir + "/" + sourcePath)) + processSummary(raw) +
            tape::str(fileText(reportDir + "/" + launchPath));
@@ -322,6 +328,35 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   return observer->failures ? 4 : 0;
 }
 
+int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
+                   const std::string& reportDir) {
+  if (taskIds.size() == 1) return hwcountInChild(kernelsDir, rubric, taskIds.front(), reportDir);
+  DeviceEntry device;
+  std::string err;
+  std::unique_ptr<PtxReplay> replay;
+  if (!chooseDevice("gpu", &device, &err) || !(replay = PtxReplay::open(&err))) {
+    std::cerr << "clgrade hwcount: " << err << "\n";
+    return 3;
+  }
+  PtxReplay* named = replay.get();
+  Runtime runtime(device);
+  auto observer = std::make_shared<ReplayObserver>(std::move(replay));
+  runtime.observer = observer;
+  int exit = 0;
+  for (const std::string& taskId : taskIds) {
+    AnalysisInput in;
+    // A task that cannot run (no file, no analysis case) has no rows; the others still do.
+    if (!analysisInput(kernelsDir, rubric, taskId, &in, &err)) {
+      std::cerr << "clgrade hwcount: " << taskId << ": " << err << "\n";
+      exit = 4;
+      continue;
+    }
+    named->setEntryPrefix(taskId + "__");
+    runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/hardware");
+  }
+  return observer->failures ? 4 : exit;
+}
+
 namespace {
 
 /// True when a criterion of the task needs check `id` (an extra profiled run is not made for nothing).
@@ -335,9 +370,10 @@ bool neededCheck(const TaskRubric& t, const std::string& id) {
 
 void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
-                       std::vector<CounterRow>* counters) {
+                       std::vector<CounterRow>* counters, const HardwareRun* given) {
   if (!taskRubric.analysis.present) return;
-  const HardwareRun run = runHardwareCounters(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report);
+  const HardwareRun run =
+      given ? *given : runHardwareCounters(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report);
   if (run.outcome == HardwareRun::Outcome::Unavailable && rt.device.info.type != "gpu") return;  // nothing to say
   const std::vector<CounterRow> rows = hardwareRows(run, rt.device.info.name);
   counters->insert(counters->end(), rows.begin(), rows.end());
@@ -345,7 +381,7 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
   std::map<std::string, AtomicsRun> atomics;  // by check id
   CaseSpec spec;  // the analysis case: the hardware counted what it ran
   const bool haveSpec = taskRubric.analysisCase(&spec);
-  if (run.outcome != HardwareRun::Outcome::Unavailable && haveSpec) {
+  if ((given || run.outcome != HardwareRun::Outcome::Unavailable) && haveSpec) {
     for (const CheckInfo& ci : task.info().checks) {
       if (ci.hardware.kind != HardwareRule::Kind::AtomicsPerWorkItem || !neededCheck(taskRubric, ci.id)) continue;
       const std::vector<CaseOutcome>& cases = (*checks)[ci.id].cases;
@@ -364,6 +400,10 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
         o.details.push_back("hardware counters: " + run.message);
       } else {
         if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (ncu CSV)", run.logPath});
+        char took[96];
+        std::snprintf(took, sizeof took, "hardware counters run (ncu%s): %.1f s",
+                      given ? ", one session for every task" : "", run.seconds);
+        o.timings.push_back(took);
         for (const HardwareCounts& c : run.counts) {
           char line[256];
           std::snprintf(line, sizeof line,

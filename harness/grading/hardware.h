@@ -25,6 +25,12 @@ struct HardwareRun {
 /// ncu: $CLGRADE_NCU, else on PATH, else under /usr/local/cuda or /opt/nvidia/nsight-compute.
 std::string findNcu();
 
+/// ncu, when `device` is an NVIDIA GPU and ncu is found; else "" and why not.
+std::string ncuFor(const DeviceInfo& device, std::string* why);
+
+/// The metrics of a counters run: shared-memory bank conflicts and shared load/store instructions.
+extern const char* const kBankConflictMetrics;
+
 /// Runs `clgrade hwcount` for the task under ncu when the runtime's device is an NVIDIA GPU (a device
 /// step: recorded by a runner; the keeper parses the CSV it hands back).
 HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
@@ -75,9 +81,18 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 /// tile-load check is judged from them (conflicts per shared store instruction within the rubric's
 /// tolerance), the discontinuity technique from the shared loads, and the histogram's local atomics
 /// from a second ncu run that counts atomics per work-item (runAtomicCounts).
+/// `given`: the counts read by the submission's one profiler session (hardware_session.h) instead of
+/// a run of ncu here; the atomics run is then made whenever its check needs it, whatever the session
+/// found, so that a runner (given nothing) and the keeper's replay (given the counts) make the same
+/// device steps.
 void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
-                       std::vector<CounterRow>* counters);
+                       std::vector<CounterRow>* counters, const HardwareRun* given = nullptr);
+
+/// `clgrade hwcount` of several tasks in one process (one profiler session): each task's kernels run
+/// as `<task>__<kernel>` (PtxReplay::setEntryPrefix).
+int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
+                   const std::string& reportDir);
 
 /// The hardware counts as report rows.
 std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& deviceName);

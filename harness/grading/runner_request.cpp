@@ -18,6 +18,7 @@ std::string runnerRequestJson(const RunnerRequest& r) {
               {"record", r.recordPath},
               {"progress", r.progressPath},
               {"timing_lock", r.timingLock},
+              {"hardware_elsewhere", r.hardwareElsewhere},
               {"stopped", json::parse(stopInfoJson(r.stopped))}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -44,6 +45,7 @@ bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::str
     r.recordPath = j.at("record").get<std::string>();
     r.progressPath = j.at("progress").get<std::string>();
     r.timingLock = j.at("timing_lock").get<std::string>();
+    r.hardwareElsewhere = j.at("hardware_elsewhere").get<bool>();
     if (!readStopInfo(j.at("stopped").dump(), &r.stopped, err)) return false;
   } catch (const json::exception& e) {
     *err = e.what();

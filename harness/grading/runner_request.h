@@ -24,6 +24,9 @@ struct RunnerRequest {
   std::string progressPath;  ///< its steps, for the keeper's messages when it must be stopped
   std::string timingLock;    ///< a file locked while timing (parallel jobs on one GPU); empty: none
   StopInfo stopped;          ///< what stopped an earlier runner of the task: left out this time
+  /// The bank-conflict counters are read by the submission's one profiler session, which the keeper
+  /// runs (grading/hardware_session.h): the runner starts no ncu for them.
+  bool hardwareElsewhere = false;
 };
 
 /// The request as JSON text, and back (false with the reason for anything else).

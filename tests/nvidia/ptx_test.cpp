@@ -57,6 +57,17 @@ TEST(Ptx, EntriesListParameterSpacesAndSizes) {
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(entries[0].params[i].bytes, 8u);
 }
 
+// One profiler session of several tasks names each task's kernels <task>__<kernel>: the entry is
+// renamed, its parameters (named after it) and the rest of the module are not.
+TEST(Ptx, PrefixRenamesEveryEntryAndNothingElse) {
+  const std::string ptx = prefixPtxEntries(patchPtx(kSample), "separable__");
+  const std::vector<PtxEntry> entries = ptxEntries(ptx);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].name, "separable__k");
+  EXPECT_EQ(entries[0].params[4].name, "k_param_4");
+  EXPECT_EQ(ptx.size(), patchPtx(kSample).size() + std::string("separable__").size());
+}
+
 TEST(Ptx, RebaseTurnsConstantAndLocalPointersIntoOffsets) {
   std::string out, err;
   ASSERT_TRUE(rebasePointerParams(patchPtx(kSample), &out, &err)) << err;

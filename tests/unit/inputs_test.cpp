@@ -125,6 +125,19 @@ TEST(RunnerRequest, CarriesTheHiddenSeed) {
   EXPECT_FALSE(readRunnerRequest(text, &back, &err));
 }
 
+TEST(RunnerRequest, SaysWhenTheKeeperReadsTheCounters) {
+  RunnerRequest r;
+  r.task = "conv3x3";
+  r.recordPath = "/tmp/record";
+  RunnerRequest back;
+  std::string err;
+  ASSERT_TRUE(readRunnerRequest(runnerRequestJson(r), &back, &err)) << err;
+  EXPECT_FALSE(back.hardwareElsewhere);
+  r.hardwareElsewhere = true;
+  ASSERT_TRUE(readRunnerRequest(runnerRequestJson(r), &back, &err)) << err;
+  EXPECT_TRUE(back.hardwareElsewhere);
+}
+
 // The keeper replays a submission's tasks side by side on one cache: an input is made once, every
 // thread gets the same image, and it is recorded once.
 TEST(InputCache, ThreadsAskingForTheSameInputShareOneImage) {

@@ -99,6 +99,11 @@ size_t countIdentifier(const std::string& text, const std::string& name) {
 
 }  // namespace
 
+std::string prefixPtxEntries(const std::string& ptx, const std::string& prefix) {
+  static const std::regex entryRe(R"((\.entry\s+)([A-Za-z_$][\w$]*\s*\())");
+  return std::regex_replace(ptx, entryRe, "$1" + prefix + "$2");
+}
+
 std::vector<PtxEntry> ptxEntries(const std::string& ptx) {
   std::vector<PtxEntry> entries;
   static const std::regex entryRe(R"(\.entry\s+([A-Za-z_$][\w$]*)\s*\()");

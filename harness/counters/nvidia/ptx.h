@@ -31,6 +31,9 @@ struct PtxEntry {
   std::vector<PtxParam> params;
 };
 
+/// `ptx` with `prefix` put before the name of every `.entry` (the kernels' other symbols keep theirs).
+std::string prefixPtxEntries(const std::string& ptx, const std::string& prefix);
+
 /// The kernels of a PTX module and their parameters, in order.
 std::vector<PtxEntry> ptxEntries(const std::string& ptx);
 

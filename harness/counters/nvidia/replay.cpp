@@ -85,6 +85,8 @@ const PtxReplay::Module* PtxReplay::moduleFor(const Runtime& rt, const cl::Progr
   Module m;
   m.program = program;
   m.entries = ptxEntries(patched);  // before the rebase, which hides which parameters were __local
+  m.prefix = prefix_;
+  if (!prefix_.empty()) ptx = prefixPtxEntries(ptx, prefix_);
   if (!driver_->loadModule(ptx, &m.module, err)) return nullptr;
   modules_.push_back(m);
   return &modules_.back();
@@ -181,7 +183,7 @@ bool PtxReplay::launch(const Runtime& rt, const Module& module, const std::strin
   }
 
   CUfunction function = nullptr;
-  if (!driver_->function(module.module, name, &function, err)) return false;
+  if (!driver_->function(module.module, module.prefix + name, &function, err)) return false;
   if (!constants.empty()) {
     CUdeviceptr ptr = 0;
     size_t bytes = 0;

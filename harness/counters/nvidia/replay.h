@@ -35,12 +35,18 @@ class PtxReplay {
   /// Copy __global buffers back into the OpenCL buffers after the launch (default on).
   void setWriteBack(bool on) { writeBack_ = on; }
 
+  /// Kernels of programs loaded from now on run under `prefix` + their name (`separable__ConvVertical`):
+  /// in one profiler session of several tasks, ncu's rows then say which task launched a kernel
+  /// (the separable and the bilateral task both have a ConvVertical).
+  void setEntryPrefix(const std::string& prefix) { prefix_ = prefix; }
+
  private:
   /// A program's PTX, loaded once.
   struct Module {
     cl::Program program;
     CUmodule module = nullptr;
     std::vector<PtxEntry> entries;
+    std::string prefix;  ///< of its entries' names in the loaded module
   };
 
   PtxReplay() = default;
@@ -51,6 +57,7 @@ class PtxReplay {
   std::unique_ptr<CudaDriver> driver_;
   std::vector<Module> modules_;
   bool writeBack_ = true;
+  std::string prefix_;
   int deviceOrdinal_ = -1;
 };
 

@@ -1,0 +1,124 @@
+// One ncu session for every task of a submission (grading/hardware_session.h), with a stand-in for
+// the sandboxed profiler that writes ncu's CSV: each task gets its own rows under its own kernel
+// names, and a session that ends early is made up for task by task.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "grading/hardware_session.h"
+#include "util/files.h"
+
+namespace clgrade {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string row(int id, const std::string& kernel, const std::string& metric, const std::string& value) {
+  return "\"" + std::to_string(id) + "\",\"4242\",\"clgrade\",\"127.0.0.1\",\"" + kernel +
+         "\",\"1\",\"7\",\"(32, 16, 1)\",\"(25, 36, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"" + metric +
+         "\",\"\",\"" + value + "\"\n";
+}
+
+std::string launch(int id, const std::string& kernel, int storeConflicts) {
+  return row(id, kernel, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "0") +
+         row(id, kernel, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", std::to_string(storeConflicts)) +
+         row(id, kernel, "smsp__sass_inst_executed_op_shared_ld.sum", "700") +
+         row(id, kernel, "smsp__sass_inst_executed_op_shared_st.sum", "420");
+}
+
+const char* const kHeader =
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+    "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+
+struct Fixture {
+  SessionRequest request;
+  std::vector<std::vector<std::string>> calls;  // the tasks of each profiled run
+  Fixture() {
+    const fs::path dir = fs::temp_directory_path() / ("clgrade-session-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "work");
+    fs::create_directories(dir / "report");
+    request.ncu = "ncu";
+    request.clgrade = "clgrade";
+    request.kernelsDir = "kernels";
+    request.rubricPath = "rubric.xml";
+    request.tasks = {"separable", "bilateral"};
+    request.workDir = (dir / "work").string();
+    request.logDir = (dir / "work").string();
+    request.reportDir = (dir / "report").string();
+  }
+  /// A profiler that writes what `csvFor` says for the tasks it is asked to profile.
+  ProfiledRunner runner(std::function<std::pair<std::string, bool>(const std::vector<std::string>&)> csvFor) {
+    return [this, csvFor](const std::vector<std::string>& argv, double, const std::string&) {
+      std::vector<std::string> tasks;
+      std::string csvPath;
+      for (size_t i = 0; i + 1 < argv.size(); ++i) {
+        if (argv[i] == "--task") tasks.push_back(argv[i + 1]);
+        if (argv[i] == "--log-file") csvPath = argv[i + 1];
+      }
+      calls.push_back(tasks);
+      const auto [csv, ok] = csvFor(tasks);
+      writeFileAtomically(csvPath, csv, nullptr);
+      ProcessResult p;
+      p.started = true;
+      p.exitCode = ok ? 0 : -1;
+      p.timedOut = !ok;
+      return p;
+    };
+  }
+};
+
+TEST(HardwareSession, OneRunCountsEveryTaskUnderItsOwnKernelNames) {
+  Fixture f;
+  const auto counted = runHardwareSession(f.request, f.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0) +
+                              launch(1, "bilateral__ConvVertical", 96) + launch(2, "bilateral__DiscontinuityHorizontal", 0),
+                          true);
+  }));
+  ASSERT_EQ(f.calls.size(), 1u) << "one session for both tasks";
+  EXPECT_EQ(f.calls[0], (std::vector<std::string>{"separable", "bilateral"}));
+  const HardwareRun& separable = counted.at("separable");
+  ASSERT_EQ(separable.outcome, HardwareRun::Outcome::Ran);
+  ASSERT_EQ(separable.counts.size(), 1u);
+  EXPECT_EQ(separable.counts[0].kernel, "ConvVertical");
+  EXPECT_EQ(separable.counts[0].sharedStoreConflicts, 0);
+  const HardwareRun& bilateral = counted.at("bilateral");
+  ASSERT_EQ(bilateral.counts.size(), 2u);
+  EXPECT_EQ(bilateral.counts[0].kernel, "ConvVertical");
+  EXPECT_EQ(bilateral.counts[0].sharedStoreConflicts, 96) << "the other task's kernel of the same name";
+  // Each task's evidence holds its own rows only.
+  std::string csv;
+  ASSERT_TRUE(readFile(f.request.reportDir + "/" + separable.logPath, &csv, nullptr));
+  EXPECT_NE(csv.find("separable__ConvVertical"), std::string::npos);
+  EXPECT_EQ(csv.find("bilateral__"), std::string::npos);
+}
+
+TEST(HardwareSession, ATaskWithoutRowsInASessionThatEndedWellFailsAlone) {
+  Fixture f;
+  const auto counted = runHardwareSession(f.request, f.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0), true);
+  }));
+  EXPECT_EQ(f.calls.size(), 1u) << "nothing to make up for: the bilateral file did not run";
+  EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Ran);
+  EXPECT_EQ(counted.at("bilateral").outcome, HardwareRun::Outcome::Failed);
+  EXPECT_NE(counted.at("bilateral").message.find("profiled no kernel of bilateral"), std::string::npos);
+}
+
+TEST(HardwareSession, ASessionStoppedEarlyIsMadeUpTaskByTask) {
+  Fixture f;
+  // The session ends (time-out) after the separable task's rows; the bilateral kernel never ends.
+  const auto counted = runHardwareSession(f.request, f.runner([](const std::vector<std::string>& tasks) {
+    if (tasks.size() > 1) return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0), false);
+    if (tasks[0] == "separable") return std::make_pair(std::string(kHeader) + launch(0, "ConvVertical", 0), true);
+    return std::make_pair(std::string("==PROF== Connected\n"), false);
+  }));
+  ASSERT_EQ(f.calls.size(), 2u) << "only the task without counts is profiled again";
+  EXPECT_EQ(f.calls[1], (std::vector<std::string>{"bilateral"}));
+  EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Ran);
+  EXPECT_EQ(counted.at("bilateral").outcome, HardwareRun::Outcome::Failed);
+  EXPECT_NE(counted.at("bilateral").message.find("ended early"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace clgrade
