@@ -1,5 +1,7 @@
 #include "cl/device_step.h"
 
+#include "util/work_time.h"
+
 #include <mutex>
 #include <set>
 
@@ -29,7 +31,12 @@ std::string deviceStep(const Runtime& rt, const std::string& op, const std::func
     return std::move(e.payload);
   }
   try {
-    std::string bytes = step();
+    std::string bytes;
+    {
+      const work_time::Scope onDevice("device steps");  // what the runner spends on the device, builds included
+      bytes = step();
+    }
+    const work_time::Scope writing("record writes");
     tape->put(Tape::Kind::Result, op, bytes);
     return bytes;
   } catch (const cl::Error& e) {
