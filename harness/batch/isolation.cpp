@@ -196,8 +196,11 @@ std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
   SessionRequest r;
   r.ncu = ncuFor(device.info, &why);
   if (r.ncu.empty()) return {};
+  // Only files that a runner will run: a missing or refused one has nothing to profile.
   for (const TaskRubric* tr : selected)
-    if (tr->analysis.present) r.tasks.push_back(tr->id);
+    if (const Task* task = findTask(tr->id);
+        tr->analysis.present && task && loadKernelSource(kernelsDir, task->info().file).problem.empty())
+      r.tasks.push_back(tr->id);
   if (r.tasks.empty()) return {};
   r.clgrade = absolute(s.clgrade);
   r.kernelsDir = absolute(kernelsDir);
