@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cl/device_step.h"
 #include "cl/runtime.h"
+#include "util/block_delta.h"
 
 namespace clgrade {
 
@@ -32,16 +34,21 @@ class GuardedBuffer {
   void writeAll(const Runtime& rt, const std::vector<T>& whole) {
     deviceAction(rt, "write", [&] { rt.queue.enqueueWriteBuffer(whole_, CL_TRUE, 0, total_, whole.data()); });
   }
-  /// Reads the whole allocation back (blocking). Replayed, the recorded bytes must be exactly the
-  /// allocation's size.
+  /// Reads the whole allocation back (blocking). `baseline` (totalBytes() of them) is what the host
+  /// knows is there, its own upload or fill: the record keeps only the blocks that differ
+  /// (util/block_delta.h), and replayed, they must rebuild exactly an allocation of this size.
   template <typename T>
-  std::vector<T> readAll(const Runtime& rt) const {
-    const std::string bytes = deviceStep(rt, "read", [&] {
+  std::vector<T> readAll(const Runtime& rt, const std::vector<T>& baseline) const {
+    if (baseline.size() * sizeof(T) != total_) throw std::logic_error("readAll: a baseline of another size");
+    const char* base = reinterpret_cast<const char*>(baseline.data());
+    const std::string delta = deviceStep(rt, "read delta", [&] {
       std::string raw(total_, '\0');
       rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, raw.data());
-      return raw;
+      return encodeBlockDelta(raw.data(), base, total_);
     });
-    if (bytes.size() != total_) throw TapeMismatch("the runner's record holds a buffer of another size");
+    std::string bytes, why;
+    if (!decodeBlockDelta(delta, base, total_, &bytes, &why))
+      throw TapeMismatch("the runner's record holds " + why + " where a buffer was read back");
     std::vector<T> whole(total_ / sizeof(T));
     std::memcpy(whole.data(), bytes.data(), whole.size() * sizeof(T));
     return whole;

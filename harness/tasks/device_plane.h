@@ -59,8 +59,8 @@ class DevicePlane {
   /// kernel wrote into its input. Compared bit for bit (NaN rows below the image included).
   long writesSinceUpload(const Runtime& rt) const {
     if (!uploaded_.data) return 0;
-    const std::vector<T> now = buffer_.template readAll<T>(rt);
     const std::vector<T> then = layout(uploaded_);
+    const std::vector<T> now = buffer_.template readAll<T>(rt, then);
     long changed = 0;
     for (size_t i = 0; i < now.size() && i < then.size(); ++i)
       changed += std::memcmp(&now[i], &then[i], sizeof(T)) != 0;
@@ -69,7 +69,7 @@ class DevicePlane {
 
   /// Output layout: every element, guards included, set to `sentinel`.
   void fill(const Runtime& rt, const T& sentinel) {
-    buffer_.writeAll(rt, std::vector<T>(buffer_.totalBytes() / sizeof(T), sentinel));
+    buffer_.writeAll(rt, filled(sentinel));
   }
 
   /// Image rows `rows` (each < height), `width` values each, in that order: a sample of the plane.
@@ -84,7 +84,7 @@ class DevicePlane {
 
   /// The image (width*height, unpadded); counts every element outside it that no longer holds `sentinel`.
   std::vector<T> download(const Runtime& rt, const T& sentinel, WriteAudit* audit) const {
-    const std::vector<T> whole = buffer_.template readAll<T>(rt);
+    const std::vector<T> whole = buffer_.template readAll<T>(rt, filled(sentinel));
     const size_t front = buffer_.frontBytes() / sizeof(T);
     const size_t data = size_t(pitch_) * rows_;
     auto changed = [&](size_t i) { return std::memcmp(&whole[i], &sentinel, sizeof(T)) != 0; };
@@ -118,6 +118,8 @@ class DevicePlane {
     const T* data = nullptr;
     T pad{}, below{}, guard{};
   };
+
+  std::vector<T> filled(const T& sentinel) const { return std::vector<T>(buffer_.totalBytes() / sizeof(T), sentinel); }
 
   std::vector<T> layout(const Upload& u) const {
     std::vector<T> whole(buffer_.totalBytes() / sizeof(T), u.guard);

@@ -145,11 +145,12 @@ TEST(DeviceStep, ReplayGivesTheRecordedResultsWithoutTheDevice) {
     EXPECT_FALSE(findKernel(rt, build, "missing", &k, &err));
     ASSERT_TRUE(findKernel(rt, build, "fill", &k, &err));
     GuardedBuffer buffer(rt, 64 * sizeof(float), 256);
-    buffer.writeAll(rt, std::vector<float>(buffer.totalBytes() / sizeof(float), -1.0f));
+    const std::vector<float> fill(buffer.totalBytes() / sizeof(float), -1.0f);
+    buffer.writeAll(rt, fill);
     setArg(rt, k, 0, buffer.view());
     launch1d(rt, k, 64, 16);
     EXPECT_THROW(launch1d(rt, k, 64, 7), cl::Error);  // 64 is no multiple of 7
-    recorded = buffer.readAll<float>(rt);
+    recorded = buffer.readAll<float>(rt, fill);
     rt.tape->close();
   }
   const Runtime replay(entry, Tape::player(path, &err));
@@ -164,7 +165,8 @@ TEST(DeviceStep, ReplayGivesTheRecordedResultsWithoutTheDevice) {
   EXPECT_NE(missing.find("not found"), std::string::npos) << missing;
   EXPECT_TRUE(findKernel(replay, build, "fill", &k, &err));
   GuardedBuffer buffer(replay, 64 * sizeof(float), 256);
-  buffer.writeAll(replay, std::vector<float>(buffer.totalBytes() / sizeof(float), -1.0f));
+  const std::vector<float> fill(buffer.totalBytes() / sizeof(float), -1.0f);
+  buffer.writeAll(replay, fill);
   setArg(replay, k, 0, buffer.view());
   launch1d(replay, k, 64, 16);
   try {
@@ -173,7 +175,10 @@ TEST(DeviceStep, ReplayGivesTheRecordedResultsWithoutTheDevice) {
   } catch (const cl::Error& e) {
     EXPECT_NE(e.err(), CL_SUCCESS);
   }
-  EXPECT_EQ(buffer.readAll<float>(replay), recorded);
+  EXPECT_EQ(buffer.readAll<float>(replay, fill), recorded);
+  // The guards kept the fill: the record held only the blocks the kernel wrote.
+  EXPECT_EQ(recorded[buffer.frontBytes() / sizeof(float) + 5], 5.0f);
+  EXPECT_EQ(recorded.front(), -1.0f);
   EXPECT_TRUE(replay.tape->finished());
 }
 
@@ -182,10 +187,10 @@ TEST(DeviceStep, ABufferOfAnotherSizeIsAMismatch) {
   DeviceEntry entry;
   ASSERT_TRUE(chooseDevice(test::deviceSpec(), &entry, &err)) << err;
   // A record whose read hands back fewer bytes than the buffer holds (a lying runner).
-  const std::string path = writeRecord("short_read", {{"buffer", ""}, {"read", std::string(8, '\0')}});
+  const std::string path = writeRecord("short_read", {{"buffer", ""}, {"read delta", std::string(8, '\0')}});
   const Runtime replay(entry, Tape::player(path, &err));
   GuardedBuffer buffer(replay, 64 * sizeof(float), 256);
-  EXPECT_THROW(buffer.readAll<float>(replay), TapeMismatch);
+  EXPECT_THROW(buffer.readAll<float>(replay, std::vector<float>(buffer.totalBytes() / sizeof(float))), TapeMismatch);
 }
 
 }  // namespace
