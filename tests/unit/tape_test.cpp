@@ -224,3 +224,42 @@ TEST(PhaseClock, ForgedPhaseTimesAreNotTakenAsTheyStand) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+/// Programs built side by side (a sweep's) are recorded in the order asked, failures included, and
+/// replayed exactly as one-at-a-time builds would be.
+TEST(DeviceStep, ProgramsBuiltSideBySideReplayInTheOrderAsked) {
+  std::string err;
+  DeviceEntry entry;
+  ASSERT_TRUE(chooseDevice(test::deviceSpec(), &entry, &err)) << err;
+  const std::string path = tempPath("side_by_side_builds");
+  const char* source = "__kernel void k(__global float* d) { d[0] = VALUE; }";
+  const std::vector<std::string> options{"-D VALUE=1", "-D NOT_VALUE=2", "-D VALUE=3"};
+  {
+    const Runtime rt(entry, Tape::recorder(path, &err));
+    const std::vector<BuildResult> built = buildPrograms(rt, source, options, 3);
+    ASSERT_EQ(built.size(), 3u);
+    EXPECT_TRUE(built[0].ok) << built[0].log;
+    EXPECT_FALSE(built[1].ok) << "VALUE is undefined there";
+    EXPECT_TRUE(built[2].ok) << built[2].log;
+    EXPECT_EQ(built[2].options, "-D VALUE=3");
+    cl::Kernel k;
+    EXPECT_TRUE(findKernel(rt, built[2], "k", &k, &err)) << err;
+    rt.tape->close();
+  }
+  const Runtime replay(entry, Tape::player(path, &err));
+  const std::vector<BuildResult> replayed = buildPrograms(replay, "not compiled when replayed", options, 3);
+  ASSERT_EQ(replayed.size(), 3u);
+  EXPECT_TRUE(replayed[0].ok);
+  EXPECT_FALSE(replayed[1].ok);
+  EXPECT_FALSE(replayed[1].log.empty()) << "the failed build's log comes back";
+  EXPECT_TRUE(replayed[2].ok);
+  cl::Kernel k;
+  EXPECT_TRUE(findKernel(replay, replayed[2], "k", &k, &err));
+  EXPECT_TRUE(replay.tape->finished());
+}
+
+}  // namespace
+}  // namespace clgrade
