@@ -3,13 +3,10 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <functional>
-#include <optional>
 
 #include "cl/device_step.h"
 #include "util/progress.h"
 #include "util/redact.h"
-#include "util/side_by_side.h"
 #include "util/work_time.h"
 
 namespace clgrade {
@@ -49,16 +46,12 @@ class StderrCapture {
   int saved_ = -1;
 };
 
-/// The compilation on the device; what the driver prints goes to `capture` when given (one build at
-/// a time), else to whoever holds stderr.
-BuildResult compile(const Runtime& rt, const std::string& source, const std::string& options, StderrCapture* capture);
+}  // namespace
 
-/// The build step of `options`: `run` compiles on the device (not when replaying), its outcome is
-/// what the record keeps.
-BuildResult recordedBuild(const Runtime& rt, const std::string& options, const std::function<BuildResult()>& run) {
+BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options) {
   BuildResult result;
   const std::string recorded = deviceStep(rt, "build", [&] {
-    result = run();
+    result = compileProgram(rt, source, options);
     return tape::u64(result.ok) + tape::str(result.log) + tape::str(result.error);
   });
   if (rt.replaying()) {
@@ -75,41 +68,8 @@ BuildResult recordedBuild(const Runtime& rt, const std::string& options, const s
   return result;
 }
 
-}  // namespace
-
-BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options) {
-  return recordedBuild(rt, options, [&] { return compileProgram(rt, source, options); });
-}
-
-std::vector<BuildResult> buildPrograms(const Runtime& rt, const std::string& source,
-                                       const std::vector<std::string>& options, int jobs) {
-  std::vector<std::optional<BuildResult>> compiled(options.size());
-  if (!rt.replaying() && options.size() > 1 && jobs > 1) {
-    std::string printed;
-    {
-      const work_time::Scope onDevice("device steps");
-      StderrCapture capture;  // one for all threads: it swaps the process's stderr
-      forEachSideBySide(options.size(), jobs, [&](size_t i) { compiled[i] = compile(rt, source, options[i], nullptr); });
-      printed = capture.finish();
-    }
-    if (!printed.empty()) compiled.assign(options.size(), std::nullopt);
-  }
-  std::vector<BuildResult> out;
-  for (size_t i = 0; i < options.size(); ++i)
-    out.push_back(recordedBuild(rt, options[i], [&] {
-      return compiled[i] ? std::move(*compiled[i]) : compileProgram(rt, source, options[i]);
-    }));
-  return out;
-}
 
 BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options) {
-  StderrCapture capture;
-  return compile(rt, source, options, &capture);
-}
-
-namespace {
-
-BuildResult compile(const Runtime& rt, const std::string& source, const std::string& options, StderrCapture* capture) {
   const work_time::Scope timer("builds");
   BuildResult result;
   result.options = options;
@@ -121,6 +81,7 @@ BuildResult compile(const Runtime& rt, const std::string& source, const std::str
   }
   // A compiler that hangs or crashes is named by its options (the line before comes back afterwards).
   const progress::Scope building(progress::Step::Build, options);
+  StderrCapture capture;
   try {
     result.program.build(std::vector<cl::Device>{rt.device.device}, options.c_str());
     result.ok = true;
@@ -129,7 +90,7 @@ BuildResult compile(const Runtime& rt, const std::string& source, const std::str
   } catch (const cl::Error& e) {
     result.error = "the program does not compile: " + describe(e);
   }
-  const std::string printed = capture ? capture->finish() : std::string();
+  const std::string printed = capture.finish();
   try {
     result.log = result.program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(rt.device.device);
     while (!result.log.empty() && (result.log.back() == '\0' || result.log.back() == '\n')) result.log.pop_back();
@@ -140,8 +101,6 @@ BuildResult compile(const Runtime& rt, const std::string& source, const std::str
     result.log += (result.log.empty() ? "" : "\n") + std::string("[printed by the driver]\n") + printed;
   return result;
 }
-
-}  // namespace
 
 std::string kernelNames(const cl::Program& program) {
   try {

@@ -3,7 +3,6 @@
 
 #include <array>
 #include <string>
-#include <vector>
 
 #include "cl/runtime.h"
 
@@ -21,13 +20,6 @@ struct BuildResult {
 /// Compiles `source` for the runtime's device with exactly `options`: a device step (replayed, the
 /// result holds the recorded outcome and log, and no program).
 BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options);
-/// buildProgram for each of `options`, compiled side by side, `jobs` threads at a time (a sweep's 16
-/// programs on a GPU take about as long as the slowest, not the sum), and recorded one after another
-/// in the order given, so a replay takes them exactly as buildProgram would. If the driver printed
-/// anything meanwhile (which build said it cannot be told), they are built again one at a time, each
-/// with its own words.
-std::vector<BuildResult> buildPrograms(const Runtime& rt, const std::string& source,
-                                       const std::vector<std::string>& options, int jobs);
 /// The compilation itself, on the device.
 BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options);
 

@@ -24,12 +24,6 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
   if (!gpu) report.note = "measured on a CPU device: times indicative only";
   TaskContext ctx(rt, r.task->info(), r.source, evidence, inputs, r.grade);
   ctx.restrictChecks(r.checks);
-  // Every point's program built side by side first: on a GPU the 16 builds took 2-3 s one by one.
-  std::vector<std::string> options;
-  for (int steps : r.steps)
-    for (const auto& group : r.groups)
-      for (const std::string& o : r.task->programOptions(sweepPoint(r.base, steps, group))) options.push_back(o);
-  ctx.prebuild(options);
   for (int steps : r.steps) {
     for (const auto& group : r.groups) {
       SweepPoint point;

@@ -103,8 +103,6 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     return readCaseParams(spec, c, err);
   }
 
-  std::vector<std::string> buildOptionsOf(const SeparableConfig& c) const override { return {c.buildOptions()}; }
-
   void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
            std::map<std::string, CaseOutcome>* out) const override {
     const Expected e = expectedFor(ctx.inputs().forCase(spec), c);

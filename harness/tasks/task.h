@@ -101,12 +101,6 @@ class Task {
     (void)spec;
     return {};
   }
-  /// The build options of every program case `spec` builds (none by default): what a sweep builds
-  /// side by side before its points run.
-  virtual std::vector<std::string> programOptions(const CaseSpec& spec) const {
-    (void)spec;
-    return {};
-  }
   /// Judges simulated check `checkId` from the counters of the analysis run of `spec`:
   /// sets the outcome's status, message and details.
   virtual void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,

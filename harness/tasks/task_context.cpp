@@ -28,41 +28,25 @@ std::vector<std::string> headOf(const std::string& log, size_t maxLines) {
 }
 }  // namespace
 
-std::string TaskContext::namedSource() const {
-  // The compiler names the student's file in its messages, not the driver's temporary copy
-  // (PoCL's cache path); the line numbers stay the file's.
-  return "#line 1 \"" + task_.file + "\"\n" + source_;
-}
-
-void TaskContext::prebuild(const std::vector<std::string>& options) {
-  std::vector<std::string> missing;
-  for (const std::string& o : options)
-    if (!programs_.count(o) && std::find(missing.begin(), missing.end(), o) == missing.end()) missing.push_back(o);
-  // Side by side on a GPU, where each build takes long; PoCL compiles on the same cores and caches.
-  const int jobs = rt_.device.info.type == "gpu" ? 8 : 1;
-  std::vector<BuildResult> built = buildPrograms(rt_, namedSource(), missing, jobs);
-  for (size_t i = 0; i < missing.size(); ++i) keep(missing[i], std::move(built[i]));
-}
-
-std::map<std::string, BuildResult>::iterator TaskContext::keep(const std::string& options, BuildResult result) {
-  auto it = programs_.emplace(options, std::move(result)).first;
-  BuildRecord record;
-  record.options = options;
-  record.ok = it->second.ok;
-  record.error = it->second.error;
-  record.log = it->second.log;
-  const std::string path = "evidence/" + task_.id + "/build_" + std::to_string(builds_.size() + 1) + ".log";
-  record.logPath = evidence_.text(path, "build log",
-                                  "file: " + task_.file + "\noptions: " + options + "\nresult: " +
-                                      (record.ok ? "ok" : record.error) + "\n\n" + record.log + "\n")
-                       .path;
-  builds_.push_back(record);
-  return it;
-}
-
 const BuildResult& TaskContext::build(const std::string& options) {
   auto it = programs_.find(options);
-  if (it == programs_.end()) it = keep(options, buildProgram(rt_, namedSource(), options));
+  if (it == programs_.end()) {
+    // The compiler names the student's file in its messages, not the driver's temporary copy
+    // (PoCL's cache path); the line numbers stay the file's.
+    const std::string named = "#line 1 \"" + task_.file + "\"\n" + source_;
+    it = programs_.emplace(options, buildProgram(rt_, named, options)).first;
+    BuildRecord record;
+    record.options = options;
+    record.ok = it->second.ok;
+    record.error = it->second.error;
+    record.log = it->second.log;
+    const std::string path = "evidence/" + task_.id + "/build_" + std::to_string(builds_.size() + 1) + ".log";
+    record.logPath = evidence_.text(path, "build log",
+                                    "file: " + task_.file + "\noptions: " + options + "\nresult: " +
+                                        (record.ok ? "ok" : record.error) + "\n\n" + record.log + "\n")
+                         .path;
+    builds_.push_back(record);
+  }
   if (!it->second.ok) {
     CheckFailure failure{task_.file + " " + it->second.error +
                              (options.empty() ? "" : " (options: " + options + ")"),

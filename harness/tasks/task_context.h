@@ -44,9 +44,6 @@ class TaskContext {
 
   /// The program built with exactly `options` (cached); throws CheckFailure with the log if it fails.
   const BuildResult& build(const std::string& options);
-  /// Builds side by side the programs of `options` not built yet (buildPrograms), so that build()
-  /// finds them; a failed one throws only when build() asks for it.
-  void prebuild(const std::vector<std::string>& options);
   /// A kernel of a built program; throws CheckFailure naming the kernels that exist, or quoting the
   /// assignment's signature when the kernel takes another number of arguments.
   cl::Kernel kernel(const BuildResult& build, const std::string& name);
@@ -98,11 +95,6 @@ class TaskContext {
   EvidenceWriter& evidence_;
   InputCache& inputs_;
   GradeSettings settings_;
-  /// The source as the compiler gets it (a #line naming the student's file first).
-  std::string namedSource() const;
-  /// Keeps a build's result and its log as evidence.
-  std::map<std::string, BuildResult>::iterator keep(const std::string& options, BuildResult result);
-
   std::map<std::string, BuildResult> programs_;
   std::string currentCheck_;                   ///< the check runCheck is running
   std::map<std::string, int> imagesWritten_;  ///< failing cases with images, per check

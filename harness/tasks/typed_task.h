@@ -55,12 +55,6 @@ class TypedTask : public Task {
     outcome->message = unreadable(spec, err);
   }
 
-  std::vector<std::string> programOptions(const CaseSpec& spec) const final {
-    Case c;
-    std::string err;
-    return readCase(spec, &c, &err) ? buildOptionsOf(c) : std::vector<std::string>();
-  }
-
   std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
                                                                    const CaseSpec& spec) const final {
     Case c;
@@ -78,11 +72,6 @@ class TypedTask : public Task {
   /// The CPU reference results of the case as named byte strings ("output" -> PFM bytes).
   virtual std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                           const Case& c) const = 0;
-  /// The build options of the programs the case builds (none by default: nothing to build ahead).
-  virtual std::vector<std::string> buildOptionsOf(const Case& c) const {
-    (void)c;
-    return {};
-  }
   /// The launches to time, in launch order (none by default).
   virtual std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const Case& c) const {
     (void)ctx, (void)spec, (void)c;
