@@ -5,11 +5,14 @@
 #include <sys/syscall.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <set>
 
@@ -72,10 +75,13 @@ class ProgressWatch {
   double since_ = 0;
 };
 
+using Clock = std::chrono::steady_clock;
+
 /// A runner's record graded by the keeper: the task's report, or why the record cannot be graded.
 struct ReplayResult {
   GradeReport graded;
   std::string problem;
+  Clock::time_point ended;
 };
 
 /// A replay under way, and where its task goes in the merged report.
@@ -83,13 +89,16 @@ struct PendingReplay {
   size_t slot = 0;  ///< of the task in the report and the runs
   const TaskRubric* task = nullptr;
   std::shared_future<ReplayResult> result;
+  Clock::time_point runnerEnded;  ///< what the replay took after it is the keeper's tail
+  std::string staged;             ///< where a followed replay wrote its evidence ("" none: the report folder)
 };
 
-/// Grades `options`' one task from the record at `path` on a runtime that never touches `device`.
+/// Grades `options`' one task from the record at `path` on a runtime that never touches `device`;
+/// with `writing`, following the record while the runner writes it (Tape::player).
 ReplayResult replayRecord(const Rubric& rubric, const DeviceEntry& device, const GradeOptions& options,
-                          const std::string& path) {
+                          const std::string& path, std::function<bool()> writing = {}) {
   ReplayResult r;
-  const std::shared_ptr<Tape> tape = Tape::player(path, &r.problem);
+  const std::shared_ptr<Tape> tape = Tape::player(path, &r.problem, std::move(writing));
   if (!tape) return r;
   try {
     r.graded = gradeSubmission(Runtime(device, tape), rubric, options);
@@ -100,6 +109,20 @@ ReplayResult replayRecord(const Rubric& rubric, const DeviceEntry& device, const
   if (!tape->finished()) r.problem = "the runner's record does not fit the grading (" + tape->broken() + ")";
   else if (r.graded.tasks.size() != 1) r.problem = "the replay graded no task";
   return r;
+}
+
+/// Moves every file under `staged` to the same place under `outDir` (a replay that followed its
+/// runner wrote its evidence aside, in case the runner failed and the replay was thrown away).
+void moveStagedEvidence(const std::string& staged, const std::string& outDir) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(staged, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const fs::path to = fs::path(outDir) / fs::relative(it->path(), staged, ec);
+    fs::create_directories(to.parent_path(), ec);
+    fs::rename(it->path(), to, ec);
+  }
+  fs::remove_all(staged, ec);
 }
 
 /// The compiler cache of one submission folder: <cache home>/clgrade/pocl/<hash of its absolute path>.
@@ -273,6 +296,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   if (refused.empty())
     hardware = startHardwareSession(rubric, device, kernelsDir, selected, control, outDir, s, &scratches);
   std::vector<PendingReplay> replays;
+  std::vector<std::shared_future<ReplayResult>> discarded;  // replays of runners that did not end well
   std::vector<GradeReport> judgedReports;  // the first one's device and settings head the merged report
   auto gradeTask = [&](size_t slot) {
     const TaskRubric& tr = *selected[slot];
@@ -319,7 +343,8 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     // One runner for the task (`clgrade run-task REQUEST`); `stopped` is what an earlier one was
     // stopped by (the rerun protocol): the runner leaves it out.
     const std::string requestPath = absolute(control + "/" + tr.id + ".request");
-    auto runChild = [&](const StopInfo& stopped, ProcessResult* p, progress::Position* at) {
+    auto runChild = [&](const StopInfo& stopped, ProcessResult* p, progress::Position* at,
+                        const std::function<void()>& starting = {}) {
       RunnerRequest request;
       request.kernelsDir = absolute(kernelsDir);
       request.rubricPath = absolute(rubric.path);
@@ -369,25 +394,24 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       fs::remove(progressPath, ec);
       ProgressWatch watch(progressPath, s.buildTimeoutSeconds);
       spec.monitor = [&watch](double t) { return watch.check(t); };
+      if (starting) starting();
       *p = runProcess(spec);
       watch.check(p->seconds);
       *at = watch.position();
       return p->ok();
     };
-    // The verdicts: the runner's record replayed through the same grading code by this process, while
-    // other runners still run.
-    auto judgeLater = [&](const StopInfo& stopped) {
-      const std::string record = scratch + ".record";
-      std::error_code renameError;
-      fs::rename(tapePath, record, renameError);  // out of the scratch folder a rerun would clear
-      PendingReplay pending{slot, &tr, {}};
-      pending.result = std::async(std::launch::async, [&, stopped, record, taskId = tr.id] {
+    // The verdicts: the runner's record replayed through the same grading code by this process.
+    // `writing` (the first runner): the replay follows the record while the runner writes it, and
+    // writes its evidence aside (`staged`) until the runner is known to have ended well.
+    auto replay = [&](const StopInfo& stopped, const std::string& record, std::function<bool()> writing,
+                      const std::string& evidenceDir) {
+      return std::async(std::launch::async, [&, stopped, record, writing, evidenceDir, taskId = tr.id] {
                          // Below the runners' priority: on a busy CPU device a replay must not slow a
                          // runner towards its time limit; on a GPU machine it takes idle cores.
                          setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
                          GradeOptions o;
                          o.kernelsDir = kernelsDir;
-                         o.outDir = outDir;
+                         o.outDir = evidenceDir;
                          o.visibleOnly = s.visibleOnly;
                          o.evidenceCasesPerCheck = s.evidenceCases;
                          o.onlyTasks = {taskId};
@@ -398,13 +422,25 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                            const std::map<std::string, HardwareRun>& counted = hardware.get();
                            if (const auto it = counted.find(taskId); it != counted.end()) o.hardware = it->second;
                          }
-                         ReplayResult r = replayRecord(rubric, device, o, record);
-                         std::error_code ignored;
-                         fs::remove(record, ignored);
+                         ReplayResult r = replayRecord(rubric, device, o, record, writing);
+                         r.ended = Clock::now();
+                         if (!writing) {
+                           std::error_code ignored;
+                           fs::remove(record, ignored);
+                         }
                          return r;
                        }).share();
+    };
+    auto keepReplay = [&](std::shared_future<ReplayResult> result, const std::string& staged) {
       const std::lock_guard<std::mutex> hold(shared);
-      replays.push_back(std::move(pending));
+      replays.push_back(PendingReplay{slot, &tr, std::move(result), Clock::now(), staged});
+    };
+    // A rerun's record is replayed once its runner has ended.
+    auto judgeLater = [&](const StopInfo& stopped) {
+      const std::string record = scratch + ".record";
+      std::error_code renameError;
+      fs::rename(tapePath, record, renameError);  // out of the scratch folder a rerun would clear
+      keepReplay(replay(stopped, record, {}, outDir), "");
     };
 
     const RunnerLimits limits{s.taskTimeoutSeconds, s.buildTimeoutSeconds, s.memoryLimitBytes};
@@ -418,16 +454,28 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     progress::Position stoppedAt;
     TaskReport taskReport;  // a finished runner's place: its replay fills it
     RerunRecord rerunRecord;
-    run.ok = runChild(StopInfo(), &p, &stoppedAt);
+    const auto firstRunning = std::make_shared<std::atomic<bool>>(true);
+    const std::string staged = control + "/" + tr.id + ".staged";
+    std::shared_future<ReplayResult> followed;
+    run.ok = runChild(StopInfo(), &p, &stoppedAt, [&] {
+      followed = replay(StopInfo(), tapePath, [firstRunning] { return firstRunning->load(); }, staged);
+    });
+    firstRunning->store(false);
     run.seconds = p.seconds;
     run.waitedSeconds = p.waitedSeconds;
     run.peakResidentBytes = p.peakResidentBytes;
     run.stdoutBytes = p.stdoutBytes;
     std::string outputShown = outputRel;  // the kernel output the report points to
     if (run.ok) {
-      judgeLater(StopInfo());
+      keepReplay(followed, staged);
       run.outcome = "ok";
     } else {
+      // The followed replay ends at the record's end, and what it wrote aside (removed with the
+      // control folder) is not this task's evidence; it is waited for at the end, not here.
+      if (followed.valid()) {
+        const std::lock_guard<std::mutex> hold(shared);
+        discarded.push_back(followed);
+      }
       const RunnerEnd end = judgeRunnerEnd(p, stoppedAt, limits, lastWords());
       const Status status = end.status;
       const std::string outcome = end.outcome;
@@ -521,6 +569,11 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     TaskReport& slot = tasks[pending.slot];
     TaskRun& run = result.runs[pending.slot];
     TaskReport judged;
+    slot.process.replaySeconds = std::max(0.0, std::chrono::duration<double>(r.ended - pending.runnerEnded).count());
+    if (!pending.staged.empty()) {
+      if (r.problem.empty()) moveStagedEvidence(pending.staged, outDir);
+      else fs::remove_all(pending.staged, ec);
+    }
     if (r.problem.empty()) {
       judged = std::move(r.graded.tasks.front());
       judgedReports.push_back(std::move(r.graded));
@@ -535,6 +588,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     judged.rerun = slot.rerun;
     slot = std::move(judged);
   }
+  for (const std::shared_future<ReplayResult>& f : discarded) f.wait();
   for (const std::string& dir : scratches) fs::remove_all(dir, ec);
   fs::remove_all(control, ec);
   // Evidence folders of tasks that left nothing.

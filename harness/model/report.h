@@ -70,6 +70,9 @@ struct ProcessRecord {
   /// Of `seconds`, waiting while other grading jobs timed on the device (not counted towards the
   /// task's time limit).
   double waitedSeconds = 0;
+  /// What the keeper's replay of the record (the verdicts, CPU references, evidence) took after the
+  /// runner ended: it follows the record while the runner writes it, so this is only its tail.
+  double replaySeconds = 0;
   double peakMemoryMiB = 0;
   std::string kernelOutput;  ///< what the kernels printed: a file relative to the report folder ("" none)
   uint64_t kernelOutputBytes = 0;

@@ -212,6 +212,7 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     read(*v, "outcome", p, &t.process.outcome);
     read(*v, "seconds", p, &t.process.seconds);
     read(*v, "waited_seconds", p, &t.process.waitedSeconds);
+    read(*v, "replay_seconds", p, &t.process.replaySeconds);
     read(*v, "peak_memory_mib", p, &t.process.peakMemoryMiB);
     read(*v, "kernel_output", p, &t.process.kernelOutput);
     readInteger(*v, "kernel_output_bytes", p, &t.process.kernelOutputBytes);

@@ -102,6 +102,7 @@ std::string toJson(const GradeReport& r) {
       task["process"] = {{"outcome", t.process.outcome},
                          {"seconds", t.process.seconds},
                          {"waited_seconds", t.process.waitedSeconds},
+                         {"replay_seconds", t.process.replaySeconds},
                          {"peak_memory_mib", t.process.peakMemoryMiB},
                          {"kernel_output", t.process.kernelOutput},
                          {"kernel_output_bytes", t.process.kernelOutputBytes},

@@ -63,6 +63,7 @@ ProfileTable profileOf(const std::vector<GradeReport>& reports) {
       for (ProfileRow* target : {&row, &all}) {
         target->processSeconds += t.process.seconds;
         target->waitedSeconds += t.process.waitedSeconds;
+        target->replaySeconds += t.process.replaySeconds;
       }
     }
   }
@@ -77,6 +78,7 @@ ProfileTable profileOf(const std::vector<GradeReport>& reports) {
       for (double& s : *list) s /= count;
     row.processSeconds /= count;
     row.waitedSeconds /= count;
+    row.replaySeconds /= count;
   };
   for (const std::string& id : taskOrder) {
     ProfileRow row = rows[id];
@@ -98,11 +100,12 @@ std::string renderProfile(const ProfileTable& t) {
          seconds(t.totalGradeSeconds) + " s in all\n";
   out += "mean seconds per task and report; in brackets the program builds within a phase; 'process' is the\n"
          "task's grading process from start to end (device set-up and inputs included), 'waited' the part of it\n"
-         "spent waiting while other jobs timed (not counted towards --task-timeout)\n\n";
+         "spent waiting while other jobs timed (not counted towards --task-timeout), 'replay' what judging its\n"
+         "record took after it ended\n\n";
   const size_t first = 11, column = 15;
   std::string header = padded("task", first);
   for (const std::string& p : t.phases) header += padded(p, column);
-  header += padded("process", 10) + "waited";
+  header += padded("process", 10) + padded("waited", 9) + "replay";
   out += header + "\n";
   for (const ProfileRow& row : t.rows) {
     std::string line = padded(row.task, first);
@@ -112,7 +115,8 @@ std::string renderProfile(const ProfileTable& t) {
       line += padded(cell, column);
     }
     line += padded(row.processSeconds > 0 ? seconds(row.processSeconds) : "-", 10);
-    line += row.processSeconds > 0 ? seconds(row.waitedSeconds) : "-";
+    line += padded(row.processSeconds > 0 ? seconds(row.waitedSeconds) : "-", 9);
+    line += row.processSeconds > 0 ? seconds(row.replaySeconds) : "-";
     out += line + "\n";
   }
   if (t.work.empty()) return out;

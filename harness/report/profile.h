@@ -16,9 +16,9 @@ struct ProfileRow {
   int reports = 0;   ///< how many reports have the task
   /// Mean seconds per report of each phase (ProfileTable::phases order), of its builds, of each kind
   /// of work over all phases (ProfileTable::work order), of the task's process (0 when graded in
-  /// one process) and of its waits for the timing lock.
+  /// one process), of its waits for the timing lock and of the keeper's replay after it.
   std::vector<double> phaseSeconds, buildSeconds, workSeconds;
-  double processSeconds = 0, waitedSeconds = 0;
+  double processSeconds = 0, waitedSeconds = 0, replaySeconds = 0;
 };
 
 struct ProfileTable {

@@ -31,9 +31,15 @@ std::shared_ptr<Tape> Tape::recorder(const std::string& path, std::string* err) 
   return t;
 }
 
-std::shared_ptr<Tape> Tape::player(const std::string& path, std::string* err) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+std::shared_ptr<Tape> Tape::player(const std::string& path, std::string* err, std::function<bool()> writing) {
+  int fd = -1;
   struct stat st;
+  for (;;) {
+    // Non-blocking: a FIFO left in the record's place must not hold the keeper; only a regular file is read.
+    fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0 || !writing || !writing()) break;
+    usleep(5000);  // the runner has not made its record yet
+  }
   if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     if (fd >= 0) ::close(fd);
     *err = "the runner left no record";
@@ -41,14 +47,27 @@ std::shared_ptr<Tape> Tape::player(const std::string& path, std::string* err) {
   }
   std::shared_ptr<Tape> t(new Tape());
   t->replaying_ = true;
+  t->writing_ = std::move(writing);
   t->file_ = fdopen(fd, "rb");
   char magic[sizeof kMagic - 1];
-  if (!t->file_ || std::fread(magic, 1, sizeof magic, t->file_) != sizeof magic ||
-      std::memcmp(magic, kMagic, sizeof magic) != 0) {
+  if (!t->file_ || !t->readExactly(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof magic) != 0) {
     *err = "the runner's record is not a clgrade record";
     return nullptr;
   }
   return t;
+}
+
+bool Tape::readExactly(void* into, size_t n) {
+  char* at = static_cast<char*>(into);
+  size_t got = 0;
+  for (;;) {
+    const bool more = followed();  // asked before reading: what was written before it ended is read
+    got += std::fread(at + got, 1, n - got, file_);
+    if (got == n) return true;
+    if (std::ferror(file_) || !more) return false;
+    std::clearerr(file_);
+    usleep(2000);
+  }
 }
 
 Tape::~Tape() {
@@ -80,24 +99,24 @@ bool Tape::readEntry(Entry* e, std::string* why) {
   uint8_t kind = 0;
   char head[8];
   auto readU64 = [&](uint64_t* v) {
-    if (std::fread(head, 1, 8, file_) != 8) return false;
+    if (!readExactly(head, 8)) return false;
     size_t at = 0;
     *v = tape::readU64(std::string(head, 8), &at);
     return true;
   };
   uint64_t opSize = 0, payloadSize = 0;
-  if (std::fread(&kind, 1, 1, file_) != 1 || kind > 1 || !readU64(&opSize) || opSize > kMaxOp) {
+  if (!readExactly(&kind, 1) || kind > 1 || !readU64(&opSize) || opSize > kMaxOp) {
     *why = "the record ends or is damaged";
     return false;
   }
   e->kind = static_cast<Kind>(kind);
   e->op.resize(opSize);
-  if (std::fread(e->op.data(), 1, opSize, file_) != opSize || !readU64(&payloadSize) || payloadSize > kMaxPayload) {
+  if (!readExactly(e->op.data(), opSize) || !readU64(&payloadSize) || payloadSize > kMaxPayload) {
     *why = "the record ends or is damaged";
     return false;
   }
   e->payload.resize(payloadSize);
-  if (payloadSize && std::fread(e->payload.data(), 1, payloadSize, file_) != payloadSize) {
+  if (payloadSize && !readExactly(e->payload.data(), payloadSize)) {
     *why = "the record ends in the middle of an entry";
     return false;
   }
@@ -122,7 +141,8 @@ bool Tape::finished() {
     broken_ = "step " + std::to_string(steps_ + 1) + ": the record goes on (or ends) where the grading ended";
     return false;
   }
-  if (std::fgetc(file_) != EOF) {
+  char extra;
+  if (readExactly(&extra, 1)) {  // a runner still writing is waited for: what it adds is read too
     broken_ = "bytes after the record's end";
     return false;
   }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -33,7 +34,11 @@ class Tape {
   /// A record to write at `path` (created, truncated). Null with `err` when it cannot be opened.
   static std::shared_ptr<Tape> recorder(const std::string& path, std::string* err);
   /// A record to replay from `path`, read without following a link. Null with `err` when unusable.
-  static std::shared_ptr<Tape> player(const std::string& path, std::string* err);
+  /// `writing`, when given, says whether the runner may still write the record: while it does, the
+  /// replay follows the record as it grows (waiting for the file, then for each entry), so the
+  /// keeper judges while the runner runs; once it says false, the end of the file is the end.
+  static std::shared_ptr<Tape> player(const std::string& path, std::string* err,
+                                      std::function<bool()> writing = {});
   ~Tape();
   Tape(const Tape&) = delete;
   Tape& operator=(const Tape&) = delete;
@@ -58,6 +63,11 @@ class Tape {
   Tape() = default;
   [[noreturn]] void mismatch(const std::string& what);
   bool readEntry(Entry* e, std::string* why);
+  /// Reads exactly `n` bytes, waiting for them while the runner may still write; false at the end.
+  bool readExactly(void* into, size_t n);
+  /// True while the runner may still write the record.
+  bool followed() const { return writing_ && writing_(); }
+  std::function<bool()> writing_;
   std::FILE* file_ = nullptr;
   bool replaying_ = false;
   std::string broken_;

@@ -31,7 +31,10 @@ TEST(Profile, MeansPerTaskAndPhaseOverReports) {
       grade(10, {task("conv3x3", {{"cases", 2, {{"builds", 1}}}, {"simulator", 4, {}}}, 7, 0),
                  task("separable", {{"cases", 3, {{"builds", 2}}}, {"sweep", 8, {{"builds", 6}, {"inputs", 0.5}}}}, 12, 2)}),
       grade(20, {task("conv3x3", {{"cases", 4, {{"builds", 1}}}, {"simulator", 6, {}}}, 11, 1)})};
-  const ProfileTable t = profileOf(reports);
+  std::vector<GradeReport> withReplays = reports;
+  withReplays[0].tasks[0].process.replaySeconds = 1;
+  withReplays[1].tasks[0].process.replaySeconds = 2;
+  const ProfileTable t = profileOf(withReplays);
   EXPECT_EQ(t.reports, 2);
   EXPECT_EQ(t.phases, (std::vector<std::string>{"cases", "simulator", "sweep"}));
   EXPECT_DOUBLE_EQ(t.meanGradeSeconds, 15);
@@ -47,6 +50,7 @@ TEST(Profile, MeansPerTaskAndPhaseOverReports) {
   EXPECT_DOUBLE_EQ(t.rows[1].phaseSeconds[2], 8);
   EXPECT_DOUBLE_EQ(t.rows[1].buildSeconds[2], 6);
   EXPECT_DOUBLE_EQ(t.rows[1].waitedSeconds, 2);
+  EXPECT_DOUBLE_EQ(t.rows[0].replaySeconds, 1.5) << "the replays' tails, mean per report";
   // All tasks: per report.
   EXPECT_EQ(t.rows[2].task, "all tasks");
   EXPECT_DOUBLE_EQ(t.rows[2].phaseSeconds[0], 4.5);
@@ -68,6 +72,7 @@ TEST(Profile, NoReportsIsSaidNotDividedByZero) {
 
 TEST(Profile, PhaseTimesTravelThroughTheCodec) {
   GradeReport r = grade(3, {task("histogram", {{"cases", 1.5, {{"builds", 0.25}}}, {"timing", 0.75, {}}}, 2.5, 0.5)});
+  r.tasks[0].process.replaySeconds = 1.25;
   GradeReport back;
   std::string err;
   ASSERT_TRUE(readReportJson(toJson(r), &back, &err)) << err;
@@ -76,6 +81,7 @@ TEST(Profile, PhaseTimesTravelThroughTheCodec) {
   EXPECT_EQ(back.tasks[0].phases[1].name, "timing");
   EXPECT_DOUBLE_EQ(back.tasks[0].phases[0].of("builds"), 0.25);
   EXPECT_DOUBLE_EQ(back.tasks[0].process.waitedSeconds, 0.5);
+  EXPECT_DOUBLE_EQ(back.tasks[0].process.replaySeconds, 1.25);
 }
 
 }  // namespace

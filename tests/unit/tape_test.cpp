@@ -3,9 +3,14 @@
 // or damaged record, a buffer of another size, bytes after its end, a link) is refused, never trusted.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 
@@ -220,6 +225,74 @@ TEST(PhaseClock, ForgedPhaseTimesAreNotTakenAsTheyStand) {
   ASSERT_EQ(p.within.size(), 2u);
   EXPECT_EQ(p.within[0], (std::pair<std::string, double>{"inputs", 0}));
   EXPECT_EQ(p.within[1], (std::pair<std::string, double>{"timed launches", 2.5}));
+}
+
+}  // namespace
+}  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+/// The keeper follows a record while the runner writes it: every entry is taken as it comes, and
+/// the end of the file is the end only once the runner has stopped writing.
+TEST(Tape, AFollowedRecordIsReplayedWhileItIsWritten) {
+  const std::string path = tempPath("followed");
+  std::remove(path.c_str());
+  std::atomic<bool> writing{true};
+  std::atomic<int> written{0};
+  std::thread runner([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the keeper waits for the file too
+    std::string err;
+    auto tape = Tape::recorder(path, &err);
+    for (int i = 0; i < 5; ++i) {
+      tape->put(Tape::Kind::Result, "read delta", std::string(100000 + i, char('a' + i)));
+      if (i == 2) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      ++written;
+    }
+    tape->close();
+    writing = false;
+  });
+  std::string err;
+  auto tape = Tape::player(path, &err, [&] { return writing.load(); });
+  ASSERT_TRUE(tape) << err;
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(tape->take("read delta").payload, std::string(100000 + i, char('a' + i)));
+  EXPECT_TRUE(tape->finished());
+  runner.join();
+  EXPECT_EQ(written, 5);
+}
+
+TEST(Tape, AFollowedRecordThatStopsMidWayDoesNotFit) {
+  const std::string path = tempPath("followed_stopped");
+  std::atomic<bool> writing{true};
+  std::thread runner([&] {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    std::fputs("clgrade-tape/1\n", f);
+    std::fputc(0, f);  // an entry begun, never finished: the runner was killed
+    std::fclose(f);
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    writing = false;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::string err;
+  auto tape = Tape::player(path, &err, [&] { return writing.load(); });
+  ASSERT_TRUE(tape) << err;
+  EXPECT_THROW(tape->take("build"), TapeMismatch);
+  runner.join();
+  // No record at all once the runner has ended: said, not waited for.
+  std::string none;
+  EXPECT_FALSE(Tape::player(tempPath("never_written"), &none, [] { return false; }));
+  EXPECT_EQ(none, "the runner left no record");
+}
+
+/// A FIFO in the record's place never holds the keeper, followed or not.
+TEST(Tape, AFifoInsteadOfARecordIsRefusedWithoutWaiting) {
+  const std::string path = tempPath("fifo");
+  std::remove(path.c_str());
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  std::string err;
+  EXPECT_FALSE(Tape::player(path, &err, [] { return true; }));
+  EXPECT_EQ(err, "the runner left no record");
+  std::remove(path.c_str());
 }
 
 }  // namespace
