@@ -200,7 +200,7 @@ class Batch {
     }
     jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info), std::max(1, int(todo_.size()))));
     settings_ = o_.isolation;
-    if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * std::max(1, settings_.taskJobs));
+    if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
     if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
     const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";
     std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s on %s\n",

@@ -46,6 +46,8 @@ uint64_t defaultTaskMemoryBytes(int jobs) {
   return std::clamp(share, gib, 8 * gib);
 }
 
+int runnersAtOnce(int taskJobs) { return std::clamp(taskJobs, 1, static_cast<int>(allTasks().size())); }
+
 uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes) { return 2 * memoryLimitBytes + (uint64_t(4) << 30); }
 
 namespace {
@@ -266,7 +268,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   const auto start = std::chrono::steady_clock::now();
   const std::string startedAt = nowUtc();
   IsolationSettings s = settingsIn;
-  if (!s.memoryLimitBytes) s.memoryLimitBytes = defaultTaskMemoryBytes(std::max(1, s.taskJobs));
+  if (!s.memoryLimitBytes) s.memoryLimitBytes = defaultTaskMemoryBytes(runnersAtOnce(s.taskJobs));
   IsolatedGrade result;
   makeDirectories(outDir, nullptr);
   const std::string control = (fs::path(outDir) / ".clgrade").string();

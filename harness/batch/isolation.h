@@ -51,6 +51,10 @@ struct IsolationSettings {
 /// the machine's memory shared by the jobs, at most 8 GiB, at least 1 GiB.
 uint64_t defaultTaskMemoryBytes(int jobs);
 
+/// How many runners of one submission run at once with --task-jobs `taskJobs`: one per task at most
+/// (the GPU default, "every task at once", is a large number, not the number of runners).
+int runnersAtOnce(int taskJobs);
+
 /// The address-space limit (RLIMIT_AS) matching a resident limit, on CPU devices: twice the resident
 /// limit plus 4 GiB (PoCL's threads and LLVM reserve address space beyond what they touch;
 /// every sample grades under 1 GiB of address space).

@@ -35,23 +35,19 @@ class GuardedBuffer {
     deviceAction(rt, "write", [&] { rt.queue.enqueueWriteBuffer(whole_, CL_TRUE, 0, total_, whole.data()); });
   }
   /// Reads the whole allocation back (blocking). `baseline` (totalBytes() of them) is what the host
-  /// knows is there, its own upload or fill: the record keeps only the blocks that differ
+  /// knows is there, its own upload: the record keeps only the blocks that differ
   /// (util/block_delta.h), and replayed, they must rebuild exactly an allocation of this size.
   template <typename T>
   std::vector<T> readAll(const Runtime& rt, const std::vector<T>& baseline) const {
     if (baseline.size() * sizeof(T) != total_) throw std::logic_error("readAll: a baseline of another size");
-    const char* base = reinterpret_cast<const char*>(baseline.data());
-    const std::string delta = deviceStep(rt, "read delta", [&] {
-      std::string raw(total_, '\0');
-      rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, raw.data());
-      return encodeBlockDelta(raw.data(), base, total_);
-    });
-    std::string bytes, why;
-    if (!decodeBlockDelta(delta, base, total_, &bytes, &why))
-      throw TapeMismatch("the runner's record holds " + why + " where a buffer was read back");
-    std::vector<T> whole(total_ / sizeof(T));
-    std::memcpy(whole.data(), bytes.data(), whole.size() * sizeof(T));
-    return whole;
+    return readAgainst<T>(rt, DeltaBaseline{reinterpret_cast<const char*>(baseline.data()), false});
+  }
+  /// The same against a fill of the whole allocation with `fill` (no copy of the buffer made for it).
+  template <typename T>
+  std::vector<T> readAll(const Runtime& rt, const T& fill) const {
+    static_assert(kDeltaBlockBytes % sizeof(T) == 0, "a fill value must tile a block");
+    const std::vector<T> block(kDeltaBlockBytes / sizeof(T), fill);
+    return readAgainst<T>(rt, DeltaBaseline{reinterpret_cast<const char*>(block.data()), true});
   }
 
   /// Reads byte ranges of the data region (offset, size), concatenated (blocking): a sample of a
@@ -73,6 +69,23 @@ class GuardedBuffer {
   }
 
  private:
+  /// The allocation read back and rebuilt from its differing blocks; no more than the buffer and
+  /// its encoding held at once besides the result (a runner's memory limit counts them).
+  template <typename T>
+  std::vector<T> readAgainst(const Runtime& rt, DeltaBaseline base) const {
+    const std::string delta = deviceStep(rt, "read delta", [&] {
+      std::string raw(total_, '\0');
+      rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, raw.data());
+      return encodeBlockDelta(raw.data(), base, total_);
+    });
+    std::vector<T> whole(total_ / sizeof(T));
+    std::string why;
+    if (total_ % sizeof(T) != 0 || !decodeBlockDelta(delta, base, total_, reinterpret_cast<char*>(whole.data()), &why))
+      throw TapeMismatch("the runner's record holds " + (why.empty() ? std::string("a buffer of another size") : why) +
+                         " where a buffer was read back");
+    return whole;
+  }
+
   size_t front_ = 0, data_ = 0, total_ = 0;
   cl::Buffer whole_;
   cl::Buffer view_;

@@ -69,7 +69,7 @@ class DevicePlane {
 
   /// Output layout: every element, guards included, set to `sentinel`.
   void fill(const Runtime& rt, const T& sentinel) {
-    buffer_.writeAll(rt, filled(sentinel));
+    buffer_.writeAll(rt, std::vector<T>(buffer_.totalBytes() / sizeof(T), sentinel));
   }
 
   /// Image rows `rows` (each < height), `width` values each, in that order: a sample of the plane.
@@ -84,7 +84,7 @@ class DevicePlane {
 
   /// The image (width*height, unpadded); counts every element outside it that no longer holds `sentinel`.
   std::vector<T> download(const Runtime& rt, const T& sentinel, WriteAudit* audit) const {
-    const std::vector<T> whole = buffer_.template readAll<T>(rt, filled(sentinel));
+    const std::vector<T> whole = buffer_.template readAll<T>(rt, sentinel);
     const size_t front = buffer_.frontBytes() / sizeof(T);
     const size_t data = size_t(pitch_) * rows_;
     auto changed = [&](size_t i) { return std::memcmp(&whole[i], &sentinel, sizeof(T)) != 0; };
@@ -118,8 +118,6 @@ class DevicePlane {
     const T* data = nullptr;
     T pad{}, below{}, guard{};
   };
-
-  std::vector<T> filled(const T& sentinel) const { return std::vector<T>(buffer_.totalBytes() / sizeof(T), sentinel); }
 
   std::vector<T> layout(const Upload& u) const {
     std::vector<T> whole(buffer_.totalBytes() / sizeof(T), u.guard);

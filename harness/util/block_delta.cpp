@@ -18,13 +18,13 @@ uint64_t getU64(const std::string& s, size_t at) {
 
 }  // namespace
 
-std::string encodeBlockDelta(const char* now, const char* base, size_t n) {
+std::string encodeBlockDelta(const char* now, DeltaBaseline base, size_t n) {
   const size_t blocks = (n + kDeltaBlockBytes - 1) / kDeltaBlockBytes;
   std::string map(blocks, '\0');
   size_t changedBytes = 0;
   for (size_t b = 0; b < blocks; ++b) {
     const size_t at = b * kDeltaBlockBytes, len = std::min(kDeltaBlockBytes, n - at);
-    if (std::memcmp(now + at, base + at, len) != 0) {
+    if (std::memcmp(now + at, base.block(b), len) != 0) {
       map[b] = 1;
       changedBytes += len;
     }
@@ -39,7 +39,7 @@ std::string encodeBlockDelta(const char* now, const char* base, size_t n) {
   return out;
 }
 
-bool decodeBlockDelta(const std::string& encoded, const char* base, size_t n, std::string* out, std::string* why) {
+bool decodeBlockDelta(const std::string& encoded, DeltaBaseline base, size_t n, char* out, std::string* why) {
   const size_t blocks = (n + kDeltaBlockBytes - 1) / kDeltaBlockBytes;
   if (encoded.size() < 16 || getU64(encoded, 0) != n || getU64(encoded, 8) != kDeltaBlockBytes ||
       encoded.size() - 16 < blocks) {
@@ -59,13 +59,15 @@ bool decodeBlockDelta(const std::string& encoded, const char* base, size_t n, st
     *why = "a buffer with too few or too many bytes";
     return false;
   }
-  out->assign(base, n);
   size_t from = 16 + blocks;
   for (size_t b = 0; b < blocks; ++b) {
-    if (!encoded[16 + b]) continue;
     const size_t len = std::min(kDeltaBlockBytes, n - b * kDeltaBlockBytes);
-    std::memcpy(&(*out)[b * kDeltaBlockBytes], encoded.data() + from, len);
-    from += len;
+    if (encoded[16 + b]) {
+      std::memcpy(out + b * kDeltaBlockBytes, encoded.data() + from, len);
+      from += len;
+    } else {
+      std::memcpy(out + b * kDeltaBlockBytes, base.block(b), len);
+    }
   }
   return true;
 }

@@ -8,10 +8,10 @@ namespace clgrade {
 namespace {
 
 std::string roundTrip(const std::string& now, const std::string& base, size_t* encodedSize = nullptr) {
-  const std::string enc = encodeBlockDelta(now.data(), base.data(), now.size());
+  const std::string enc = encodeBlockDelta(now.data(), DeltaBaseline{base.data(), false}, now.size());
   if (encodedSize) *encodedSize = enc.size();
-  std::string out, why;
-  EXPECT_TRUE(decodeBlockDelta(enc, base.data(), base.size(), &out, &why)) << why;
+  std::string out(base.size(), '?'), why;
+  EXPECT_TRUE(decodeBlockDelta(enc, DeltaBaseline{base.data(), false}, base.size(), out.data(), &why)) << why;
   return out;
 }
 
@@ -33,16 +33,31 @@ TEST(BlockDelta, RebuildsExactlyAndKeepsOnlyTheChangedBlocks) {
   EXPECT_EQ(roundTrip("", ""), "");
 }
 
+/// A fill with one value is one block repeated: no copy of the buffer is made to compare with.
+TEST(BlockDelta, AFillIsOneBlockRepeated) {
+  const size_t n = 5 * kDeltaBlockBytes + 100;
+  const std::string block(kDeltaBlockBytes, 's');
+  std::string now(n, 's');
+  now[2 * kDeltaBlockBytes + 7] = 'w';
+  now[n - 1] = 'w';
+  const DeltaBaseline fill{block.data(), true};
+  const std::string enc = encodeBlockDelta(now.data(), fill, n);
+  EXPECT_EQ(enc.size(), 16 + 6 + kDeltaBlockBytes + 100);
+  std::string out(n, '?'), why;
+  ASSERT_TRUE(decodeBlockDelta(enc, fill, n, out.data(), &why)) << why;
+  EXPECT_EQ(out, now);
+}
+
 TEST(BlockDelta, ForgedOrDamagedEncodingsAreRefused) {
   const size_t n = 3 * kDeltaBlockBytes;
   const std::string base(n, 'g');
   std::string now = base;
   now[kDeltaBlockBytes] = 'x';
-  const std::string good = encodeBlockDelta(now.data(), base.data(), n);
-  std::string out, why;
+  const std::string good = encodeBlockDelta(now.data(), DeltaBaseline{base.data(), false}, n);
+  std::string out(n, '?'), why;
   auto refused = [&](const std::string& enc, size_t size = 3 * kDeltaBlockBytes) {
     why.clear();
-    return !decodeBlockDelta(enc, base.data(), size, &out, &why) && !why.empty();
+    return !decodeBlockDelta(enc, DeltaBaseline{base.data(), false}, size, out.data(), &why) && !why.empty();
   };
   EXPECT_TRUE(refused(good, n - 4)) << "another buffer size";
   EXPECT_TRUE(refused(good.substr(0, 10))) << "shorter than its header";

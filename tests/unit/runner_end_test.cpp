@@ -4,6 +4,7 @@
 
 #include <csignal>
 
+#include "batch/isolation.h"
 #include "batch/runner_end.h"
 #include "grading/runner_request.h"
 #include "report/text.h"
@@ -215,6 +216,20 @@ TEST(RunnerRequest, RefusesWhatIsNotARequest) {
                             R"("message":""}],"performance_stopped":"","performance_status":"passed","evidence":[]})",
                             &s, &err));
   EXPECT_NE(err.find("status"), std::string::npos) << err;
+}
+
+/// The runners' memory limit is shared by the runners that can run at once: with every task side by
+/// side on a GPU (--task-jobs' default, a large number) that is one per task, not 64 (which gave each
+/// runner the 1 GiB floor in a batch of two jobs on a 128 GiB machine, and the histogram's runner,
+/// at 4096 x 4096 with the NVIDIA driver, went past it).
+TEST(TaskMemory, SharedByTheRunnersThatCanRunAtOnce) {
+  EXPECT_EQ(runnersAtOnce(64), 4);
+  EXPECT_EQ(runnersAtOnce(2), 2);
+  EXPECT_EQ(runnersAtOnce(0), 1);
+  const uint64_t gib = uint64_t(1) << 30;
+  EXPECT_GE(defaultTaskMemoryBytes(1), gib);
+  EXPECT_LE(defaultTaskMemoryBytes(1), 8 * gib);
+  EXPECT_GE(defaultTaskMemoryBytes(2 * runnersAtOnce(64)), defaultTaskMemoryBytes(2 * 64));
 }
 
 }  // namespace
