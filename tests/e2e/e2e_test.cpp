@@ -1,6 +1,9 @@
-// Grades each sample submission of tests/e2e/CASES with each shipped rubric on the CPU device and
+// Grades each sample submission of tests/e2e/CASES on the CPU device with the four-task rubric and
 // asserts what submissions/<name>/expected.json says: every check listed there fails, every other
-// measurable check passes, checks clgrade cannot measure yet are not_measured, and the total.
+// measurable check passes, checks clgrade cannot measure yet are not_measured, and the total. The
+// three-task rubrics grade the same cases with the same settings and give other points: their totals
+// are scored from the same checks (scoreCriterion, as a grade does), after the test has made sure
+// that the rubric asks for exactly the same grading work (else it says so and fails).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,7 +14,11 @@
 
 #include <unistd.h>
 
+#include <tinyxml2.h>
+
 #include "grading/grader.h"
+#include "grading/performance.h"
+#include "rubric/scoring.h"
 #include "model/report_json.h"
 #include "tasks/task.h"
 #include "util/files.h"
@@ -21,7 +28,8 @@ namespace clgrade {
 namespace {
 
 const std::string kRoot = test::sourceDir();
-const std::vector<std::string> kRubrics{"four_tasks", "three_tasks_histogram", "three_tasks_bilateral"};
+const std::string kGraded = "four_tasks";
+const std::vector<std::string> kScored{"three_tasks_histogram", "three_tasks_bilateral"};
 
 /// Sample names from tests/e2e/CASES (one per line, '#' comments).
 std::vector<std::string> samples() {
@@ -48,12 +56,33 @@ const Runtime& runtime() {
   return *rt;
 }
 
-using Pair = std::tuple<std::string, std::string>;  // sample, rubric
+/// What a rubric makes a task do, as text: its <settings> and every element of the task but the
+/// criteria and deductions (cases, analysis, performance, sweep), with their attributes.
+std::string gradingWork(const std::string& rubricPath, const std::string& taskId) {
+  tinyxml2::XMLDocument doc;
+  if (doc.LoadFile(rubricPath.c_str()) != tinyxml2::XML_SUCCESS) return "unreadable";
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  auto describe = [](const tinyxml2::XMLElement* e) {
+    std::string text = e->Name();
+    for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next())
+      text += std::string(" ") + a->Name() + "=" + a->Value();
+    return text + "\n";
+  };
+  std::string work;
+  if (const tinyxml2::XMLElement* settings = root->FirstChildElement("settings")) work += describe(settings);
+  for (const tinyxml2::XMLElement* t = root->FirstChildElement("task"); t; t = t->NextSiblingElement("task")) {
+    if (t->Attribute("id") != taskId) continue;
+    for (const tinyxml2::XMLElement* e = t->FirstChildElement(); e; e = e->NextSiblingElement())
+      if (std::string(e->Name()) != "criterion" && std::string(e->Name()) != "deduction") work += describe(e);
+  }
+  return work;
+}
 
-class Sample : public ::testing::TestWithParam<Pair> {};
+class Sample : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Sample, GradesAsExpected) {
-  const auto& [sample, rubricName] = GetParam();
+  const std::string sample = GetParam();
+  const std::string rubricName = kGraded;
   const std::string dir = kRoot + "/submissions/" + sample;
   std::string text, err;
   ASSERT_TRUE(readFile(dir + "/expected.json", &text, &err)) << err;
@@ -92,14 +121,39 @@ TEST_P(Sample, GradesAsExpected) {
   ASSERT_TRUE(expected["scores"].contains(rubricName)) << "expected.json has no score for " << rubricName;
   EXPECT_DOUBLE_EQ(report.total, expected["scores"][rubricName].get<double>());
   EXPECT_DOUBLE_EQ(report.max, 20.0);
+
+  // The three-task rubrics: the same checks, their own points.
+  for (const std::string& other : kScored) {
+    SCOPED_TRACE(other);
+    Rubric scored;
+    ASSERT_TRUE(loadRubric(kRoot + "/rubrics/" + other + ".xml", &scored, &problems));
+    double total = 0, max = 0;
+    for (const TaskRubric& tr : scored.tasks) {
+      const std::string work = gradingWork(scored.path, tr.id);
+      ASSERT_NE(work.find("\ncase id="), std::string::npos) << "no case of " << tr.id << " read from " << scored.path;
+      ASSERT_EQ(work, gradingWork(rubric.path, tr.id))
+          << other << " makes task " << tr.id << " do other work than " << kGraded << ": grade it on its own";
+      const auto t = std::find_if(report.tasks.begin(), report.tasks.end(), [&](const TaskReport& r) { return r.id == tr.id; });
+      ASSERT_NE(t, report.tasks.end()) << tr.id;
+      std::map<std::string, CheckResult> byId;
+      for (const CheckResult& c : t->checks) byId[c.id] = c;
+      double points = 0;
+      for (const Criterion& criterion : tr.criteria) {
+        const SpeedMeasure speed = speedFor(criterion, *t);
+        points += scoreCriterion(criterion, byId, &speed).points;
+      }
+      total += std::max(0.0, points);
+      max += tr.maxPoints();
+    }
+    ASSERT_TRUE(expected["scores"].contains(other)) << "expected.json has no score for " << other;
+    EXPECT_DOUBLE_EQ(total, expected["scores"][other].get<double>());
+    EXPECT_DOUBLE_EQ(max, 20.0);
+  }
   if (!HasFailure()) std::filesystem::remove_all(out);  // keep the report only when it explains a failure
 }
 
-INSTANTIATE_TEST_SUITE_P(Submissions, Sample, ::testing::Combine(::testing::ValuesIn(samples()),
-                                                                 ::testing::ValuesIn(kRubrics)),
-                         [](const ::testing::TestParamInfo<Pair>& info) {
-                           return std::get<0>(info.param) + "__" + std::get<1>(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(Submissions, Sample, ::testing::ValuesIn(samples()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace
 }  // namespace clgrade
