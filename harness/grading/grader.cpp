@@ -103,6 +103,9 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   // What else would launch the stopped kernel again (the analysis case, the timing) is left out.
   std::string notRun;
   if (!skipped.empty()) notRun = "not measured: " + skipped.begin()->second->kernel + " stopped the first grading process";
+  // A replayed record that no longer fits (its runner was stopped mid-way) is thrown away whatever
+  // follows (isolation.cpp): the simulator and the timings are not run for it.
+  if (rt.replaying() && !rt.tape->broken().empty()) return report;
   const AnalysisFolders folders{options.toolsDir.empty() ? defaultToolsDir() : options.toolsDir, options.kernelsDir,
                                 options.outDir};
   if (notRun.empty()) {
