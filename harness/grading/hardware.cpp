@@ -16,6 +16,7 @@
 #include "counters/nvidia/replay.h"
 #include "grading/analysis.h"
 #include "tasks/task_context.h"
+#include "tasks/technique.h"
 #include "util/files.h"
 #include "util/search_path.h"
 #include "util/subprocess.h"
@@ -35,10 +36,6 @@ std::string findNcu() {
       if (fs::exists(entry.path() / "ncu", ec)) return (entry.path() / "ncu").string();
   return "";
 }
-
-const char* const kBankConflictMetrics =
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
-    "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum";
 
 std::string ncuFor(const DeviceInfo& device, std::string* why) {
   if (device.type != "gpu" || device.platform.find("NVIDIA") == std::string::npos) {
@@ -95,7 +92,7 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
     // another task's timing on the same GPU).
     const ProcessResult p = runProcess(
         {ncu, "--clock-control", "none", "--csv", "--log-file", reportDir + "/" + logPath, "--metrics",
-         kBankConflictMetrics,
+         kNcuSharedMetrics,
          toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
         {}, rubric.settings.analysisTimeoutSeconds, childLog, childLog);
     return tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(reportDir + "/" + logPath)) +
@@ -427,23 +424,39 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
         if (!simulator.empty()) o.details.push_back("not simulated: " + simulator);
       }
       // No simulator here: the hardware decides a store-conflict check, with a tolerance for its noise.
-      if (rule.kind == HardwareRule::Kind::StoreConflicts && o.status == Status::NotMeasured) {
-        for (const HardwareCounts& c : run.counts) {
-          if (c.kernel != rule.kernel) continue;
-          const double perStore = c.sharedStoreInstructions > 0 ? c.sharedStoreConflicts / c.sharedStoreInstructions : 0;
-          char message[200];
-          if (c.sharedStoreInstructions == 0) {
-            o.status = Status::Failed;
-            o.message = rule.kernel + " stores nothing into shared (local) memory on the GPU";
-          } else {
-            std::snprintf(message, sizeof message, "%.3f bank conflicts per shared store instruction on the GPU (tolerance %.3f)",
-                          perStore, rubric.settings.hardwareConflictTolerance);
-            o.status = perStore <= rubric.settings.hardwareConflictTolerance ? Status::Passed : Status::Failed;
-            o.message = message;
-          }
-        }
-      }
+      if (rule.kind == HardwareRule::Kind::StoreConflicts && o.status == Status::NotMeasured)
+        judgeStoreConflictsFromHardware(rule, run.counts, rubric.settings.hardwareConflictTolerance, &o);
     }
+  }
+}
+
+void judgeStoreConflictsFromHardware(const HardwareRule& rule, const std::vector<HardwareCounts>& counts,
+                                     double tolerance, CaseOutcome* o) {
+  for (const HardwareCounts& c : counts) {
+    if (c.kernel != rule.kernel) continue;
+    if (c.sharedStoreInstructions == 0) {
+      o->status = Status::Failed;
+      o->message = rule.kernel + " stores nothing into shared (local) memory on the GPU";
+      return;
+    }
+    // The taps first, as the simulated rule does: a tile nobody reads from is not the technique,
+    // however cleanly it is stored.
+    if (rule.tileHalo > 0) {
+      GlobalReads reads;
+      reads.sectors = c.globalLoadSectors;
+      reads.requests = c.globalLoadRequests;
+      reads.workGroups = c.workGroups;
+      reads.groupSize[0] = c.groupSize[0];
+      reads.groupSize[1] = c.groupSize[1];
+      if (!judgeTileReadsFromHardware(reads, rule.kernel, rule.tileHalo, rule.tileElementBytes, o)) return;
+    }
+    const double perStore = c.sharedStoreConflicts / c.sharedStoreInstructions;
+    char message[200];
+    std::snprintf(message, sizeof message, "%.3f bank conflicts per shared store instruction on the GPU (tolerance %.3f)",
+                  perStore, tolerance);
+    o->status = perStore <= tolerance ? Status::Passed : Status::Failed;
+    o->message = message;
+    return;
   }
 }
 
@@ -457,6 +470,10 @@ std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& 
                      {"shared_store_instructions", c.sharedStoreInstructions},
                      {"shared_load_conflicts", c.sharedLoadConflicts},
                      {"shared_load_instructions", c.sharedLoadInstructions}}});
+    // Only what was counted: an older ncu without the global sector metric leaves the row without it.
+    if (c.globalLoadSectors >= 0) rows.back().values.push_back({"global_load_sectors", c.globalLoadSectors});
+    if (c.globalLoadRequests >= 0) rows.back().values.push_back({"global_load_requests", c.globalLoadRequests});
+    if (c.workGroups > 0) rows.back().values.push_back({"work_groups", double(c.workGroups)});
   }
   return rows;
 }

@@ -28,9 +28,6 @@ std::string findNcu();
 /// ncu, when `device` is an NVIDIA GPU and ncu is found; else "" and why not.
 std::string ncuFor(const DeviceInfo& device, std::string* why);
 
-/// The metrics of a counters run: shared-memory bank conflicts and shared load/store instructions.
-extern const char* const kBankConflictMetrics;
-
 /// Runs `clgrade hwcount` for the task under ncu when the runtime's device is an NVIDIA GPU (a device
 /// step: recorded by a runner; the keeper parses the CSV it hands back).
 HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
@@ -88,6 +85,13 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                        std::vector<CounterRow>* counters, const HardwareRun* given = nullptr);
+
+/// A store-conflict check judged from the hardware's counts of `rule.kernel` (no simulator): fails a
+/// kernel that stores nothing into shared memory, then, where the rule bounds the taps
+/// (`rule.tileHalo`), one that reads more global memory than its tiles and halos
+/// (judgeTileReadsFromHardware), then one with more bank conflicts per shared store than `tolerance`.
+void judgeStoreConflictsFromHardware(const HardwareRule& rule, const std::vector<HardwareCounts>& counts,
+                                     double tolerance, CaseOutcome* outcome);
 
 /// `clgrade hwcount` of several tasks in one process (one profiler session): each task's kernels run
 /// as `<task>__<kernel>` (PtxReplay::setEntryPrefix).

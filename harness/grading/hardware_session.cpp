@@ -49,7 +49,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
   const std::string logPath = r.logDir + "/" + (tasks.size() == 1 ? tasks.front() : "all") + ".hardware.log";
   fs::remove(csvPath, ec);  // never read an earlier session's as this one's
   std::vector<std::string> argv{r.ncu,       "--clock-control", "none",    "--csv", "--log-file", csvPath,
-                                "--metrics", kBankConflictMetrics, r.clgrade, "hwcount", r.kernelsDir,
+                                "--metrics", kNcuSharedMetrics, r.clgrade, "hwcount", r.kernelsDir,
                                 "--rubric",  r.rubricPath,     "--out",   r.workDir};
   for (const std::string& t : tasks) {
     argv.push_back("--task");

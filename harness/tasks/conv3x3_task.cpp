@@ -97,7 +97,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
          "uint Height, uint Pitch)"},
         {{"output", "Convolution against the CPU reference (course rule)", ""},
          {"bank_conflicts", "tile and halo stored into local memory without bank conflicts (simulated)", "",
-          true, false, {HardwareRule::Kind::StoreConflicts, "Convolution"}},
+          true, false, {HardwareRule::Kind::StoreConflicts, "Convolution", 1, sizeof(float)}},
          strayWritesCheck()},
         {{"Convolution", {"output"}}}};
     return info;

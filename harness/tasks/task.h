@@ -28,6 +28,10 @@ struct HardwareRule {
   };
   Kind kind = Kind::None;
   std::string kernel;  ///< StoreConflicts, AtomicsPerWorkItem: the kernel counted
+  /// StoreConflicts: > 0 when each work-group must read its taps from a local tile of its own size plus
+  /// this halo (global reads bounded by the tile, tasks/technique.h); 0 no bound.
+  int tileHalo = 0;
+  int tileElementBytes = 4;  ///< of one element of that tile
 };
 
 /// A check a task offers to the rubric. A non-empty `notMeasuredReason` means clgrade cannot

@@ -1,6 +1,7 @@
 #include "tasks/technique.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace clgrade {
@@ -97,6 +98,42 @@ void judgeTileLoad(const CounterReport& counters, const std::string& kernel, Cas
     o->message = "tile stored into local memory without bank conflicts (" + std::to_string(stores.requests) +
                  " warp requests, 0 conflicts)";
   }
+}
+
+long tileSectorLimit(long gx, long gy, int halo, int elementBytes, long groups) {
+  constexpr long kSectorBytes = 32;
+  const long rowSectors = ((gx + 2L * halo) * elementBytes + kSectorBytes - 1) / kSectorBytes + 1;
+  return 2 * (gy + 2L * halo) * rowSectors * groups;
+}
+
+bool judgeTileReadsFromHardware(const GlobalReads& reads, const std::string& kernel, int halo, int elementBytes,
+                                CaseOutcome* o) {
+  const long gx = reads.groupSize[0], gy = reads.groupSize[1];
+  if (reads.sectors < 0 || reads.requests < 0 || reads.workGroups <= 0 || gx <= 0 || gy <= 0) {
+    o->status = Status::NotMeasured;
+    o->message = "the hardware did not count " + kernel + "'s global reads or work-groups, so whether its taps " +
+                 "come from the local tile is not measured (ncu's l1tex__t_sectors_pipe_lsu_mem_global_op_ld, " +
+                 "l1tex__t_requests_pipe_lsu_mem_global_op_ld, launch__grid_size, launch__block_dim_x/y)";
+    return false;
+  }
+  const long limit = tileSectorLimit(gx, gy, halo, elementBytes, reads.workGroups);
+  const double beyond = std::max(0.0, reads.sectors - reads.requests);
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "%s read %.0f sectors of 32 bytes from global memory in %.0f warp requests, %.0f beyond the first "
+                "of each request, in %ld work-groups of %ld x %ld; its tiles with a halo of %d, read twice, are at "
+                "most %ld",
+                kernel.c_str(), reads.sectors, reads.requests, beyond, reads.workGroups, gx, gy, halo, limit);
+  o->details.push_back(line);
+  if (beyond <= double(limit)) return true;
+  o->status = Status::Failed;
+  o->message = kernel + " reads " + std::to_string(std::lround(beyond)) + " sectors of global memory (beyond the " +
+               "first of each warp request), more than twice the tile and halo of its " +
+               std::to_string(reads.workGroups) + " work-groups of " + std::to_string(gx) + " x " +
+               std::to_string(gy) + " (" + std::to_string(limit) +
+               "): each output must read its taps from the local tile, not from global memory (a tile loaded " +
+               "down its columns, each warp's loads across rows, reads many more sectors too)";
+  return false;
 }
 
 void judgeLocalReads(const CounterReport& counters, const std::vector<std::string>& kernels, CaseOutcome* o) {

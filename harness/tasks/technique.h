@@ -15,6 +15,31 @@ namespace clgrade {
 /// the tile's stores (before the first barrier) are free of bank conflicts.
 void judgeTileLoad(const CounterReport& counters, const std::string& kernel, CaseOutcome* outcome);
 
+/// What the hardware counted of a kernel's global reads (ncu on NVIDIA): no simulator there to count
+/// loads per work-item, so the bound is on the 32-byte sectors the loads asked for. Only the sectors
+/// beyond the first of each warp request are held against the tile: a read that every work-item of a
+/// warp makes at one address (the weights, which the hardware counts as global reads too) costs one
+/// sector per request, as many as there are reads, and says nothing about where the taps come from.
+struct GlobalReads {
+  double sectors = -1;   ///< < 0: not counted
+  double requests = -1;  ///< warp requests of those loads; < 0: not counted
+  long workGroups = 0;
+  long groupSize[2] = {0, 0};
+};
+
+/// The most 32-byte sectors `groups` work-groups of gx x gy read when each reads its tile with `halo`
+/// twice over (as the simulated rule allows): each tile row is a run of (gx + 2 halo) elements of
+/// `elementBytes` that may start inside a sector, so one sector more per row.
+long tileSectorLimit(long gx, long gy, int halo, int elementBytes, long groups);
+
+/// The per-tap rule on hardware counts: fails `o` when `kernel`'s sectors beyond the first of each
+/// request are more than its work-groups' tiles and halos (taps read from global memory, not from the
+/// tile); not measured when
+/// the hardware did not count the reads or the groups; true (and `o` left as it is but for a detail
+/// line) when the reads are within the bound.
+bool judgeTileReadsFromHardware(const GlobalReads& reads, const std::string& kernel, int halo, int elementBytes,
+                                CaseOutcome* o);
+
 /// Every kernel named reads local memory (its tile).
 void judgeLocalReads(const CounterReport& counters, const std::vector<std::string>& kernels, CaseOutcome* outcome);
 

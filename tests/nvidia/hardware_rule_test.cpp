@@ -159,5 +159,97 @@ TEST(HardwareRule, SharedLoadsDecideTheDiscontinuityRuleOfTheTask) {
   EXPECT_EQ(o.status, Status::Passed) << o.message;
 }
 
+// The 3x3 tile on hardware: the taps from the tile (global sectors beyond the first of each request
+// bounded by the groups' tiles and halos), then the stores' conflicts. Counts measured with ncu on an
+// H100 at 100 x 37 (the analysis case); each warp's 11 reads of the weights count as one sector and
+// one request each.
+HardwareRule conv3x3Rule() {
+  const Task* task = findTask("conv3x3");
+  EXPECT_NE(task, nullptr);
+  for (const CheckInfo& ci : task->info().checks)
+    if (ci.id == "bank_conflicts") return ci.hardware;
+  ADD_FAILURE() << "conv3x3 has no bank_conflicts check";
+  return {};
+}
+
+HardwareCounts convolution(double sectors, double requests, long groups, long gx, long gy, double storeConflicts = 0) {
+  HardwareCounts c;
+  c.kernel = "Convolution";
+  c.launches = 1;
+  c.sharedStoreInstructions = 40.0 * groups;
+  c.sharedStoreConflicts = storeConflicts;
+  c.sharedLoadInstructions = 72.0 * groups;
+  c.globalLoadSectors = sectors;
+  c.globalLoadRequests = requests;
+  c.workGroups = groups;
+  c.groupSize[0] = gx;
+  c.groupSize[1] = gy;
+  return c;
+}
+
+TEST(HardwareRule, TileLoadBoundsGlobalReadsByTheTile) {
+  const HardwareRule rule = conv3x3Rule();
+  ASSERT_EQ(rule.kind, HardwareRule::Kind::StoreConflicts);
+  ASSERT_EQ(rule.tileHalo, 1);
+  // The reference: groups of 128 x 2, 19 of them (at most 144 sectors a group).
+  CaseOutcome o = notSimulated();
+  judgeStoreConflictsFromHardware(rule, {convolution(1376, 836, 19, 128, 2)}, 0.05, &o);
+  EXPECT_EQ(o.status, Status::Passed) << o.message;
+  EXPECT_TRUE(hasDetail(o, "Convolution read 1376 sectors of 32 bytes from global memory in 836 warp requests, 540 "
+                           "beyond the first of each request, in 19 work-groups of 128 x 2"));
+  // A 32 x 16 tile loaded linearly (halo_not_zeroed): 1107 sectors of the image in 184 requests and
+  // 1628 reads of the weights. Counting every sector (2735 > 2592) failed it on the H100.
+  o = notSimulated();
+  judgeStoreConflictsFromHardware(rule, {convolution(2735, 1812, 12, 32, 16)}, 0.05, &o);
+  EXPECT_EQ(o.status, Status::Passed) << o.message;
+  // Each work-item stores only its own pixel and reads 8 of its 9 taps from global memory.
+  o = notSimulated();
+  judgeStoreConflictsFromHardware(rule, {convolution(6533, 2936, 12, 32, 16)}, 0.05, &o);
+  EXPECT_EQ(o.status, Status::Failed);
+  EXPECT_NE(o.message.find("each output must read its taps from the local tile"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("reads 3597 sectors"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("12 work-groups of 32 x 16 (2592)"), std::string::npos) << o.message;
+}
+
+TEST(HardwareRule, UniformReadsDoNotCountAgainstTheTile) {
+  // Any number of reads that a whole warp makes at one address: one sector and one request each.
+  CaseOutcome o = notSimulated();
+  judgeStoreConflictsFromHardware(conv3x3Rule(), {convolution(1107 + 100000, 184 + 100000, 12, 32, 16)}, 0.05, &o);
+  EXPECT_EQ(o.status, Status::Passed) << o.message;
+}
+
+TEST(HardwareRule, TileReadsBeforeConflictsAndNotMeasuredWithoutCounts) {
+  const HardwareRule rule = conv3x3Rule();
+  // Conflicting stores with the taps from the tile: the conflicts decide.
+  CaseOutcome o = notSimulated();
+  judgeStoreConflictsFromHardware(rule, {convolution(1376, 836, 19, 128, 2, 19 * 40.0)}, 0.05, &o);
+  EXPECT_EQ(o.status, Status::Failed);
+  EXPECT_NE(o.message.find("bank conflicts per shared store instruction"), std::string::npos) << o.message;
+  // Both: the taps are named, the first fault of the technique.
+  o = notSimulated();
+  judgeStoreConflictsFromHardware(rule, {convolution(6533, 2936, 12, 32, 16, 12 * 40.0)}, 0.05, &o);
+  EXPECT_NE(o.message.find("taps"), std::string::npos) << o.message;
+  // An ncu that did not count the sectors or the requests: not measured, never a pass.
+  for (const HardwareCounts& c : {convolution(-1, 836, 19, 128, 2), convolution(1376, -1, 19, 128, 2)}) {
+    o = notSimulated();
+    judgeStoreConflictsFromHardware(rule, {c}, 0.05, &o);
+    EXPECT_EQ(o.status, Status::NotMeasured);
+    EXPECT_NE(o.message.find("not measured"), std::string::npos) << o.message;
+  }
+  // No shared stores at all.
+  HardwareCounts none = convolution(1376, 836, 19, 128, 2);
+  none.sharedStoreInstructions = 0;
+  o = notSimulated();
+  judgeStoreConflictsFromHardware(rule, {none}, 0.05, &o);
+  EXPECT_EQ(o.status, Status::Failed);
+  EXPECT_NE(o.message.find("stores nothing"), std::string::npos) << o.message;
+}
+
+TEST(HardwareRule, TileSectorLimitCountsRowsAndMisalignment) {
+  // 32 x 16 with a halo of 1: 18 rows of 34 floats (136 bytes: 5 sectors, 6 when misaligned), twice.
+  EXPECT_EQ(tileSectorLimit(32, 16, 1, 4, 1), 2 * 18 * 6);
+  EXPECT_EQ(tileSectorLimit(128, 2, 1, 4, 19), 2 * 4 * 18 * 19);
+}
+
 }  // namespace
 }  // namespace clgrade

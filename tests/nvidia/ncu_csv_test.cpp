@@ -49,6 +49,31 @@ TEST(NcuCsv, SumsMetricsPerKernelOverLaunches) {
   EXPECT_DOUBLE_EQ(counts[1].sharedStoreInstructions, 0);  // "n/a" is no number
 }
 
+TEST(NcuCsv, GlobalSectorsAndGroups) {
+  const std::string csv =
+      std::string(kHeader) + launch(0, "Convolution", "0", "0", "10", "4") +
+      row(0, "Convolution", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "1,376") +
+      row(0, "Convolution", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "836") +
+      row(0, "Convolution", "launch__grid_size", "19") + row(0, "Convolution", "launch__block_dim_x", "128") +
+      row(0, "Convolution", "launch__block_dim_y", "2") + launch(1, "Convolution", "0", "0", "10", "4") +
+      row(1, "Convolution", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "24") +
+      row(1, "Convolution", "launch__grid_size", "1") + launch(2, "Other", "0", "0", "1", "1") +
+      row(2, "Other", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "n/a");
+  std::vector<HardwareCounts> counts;
+  std::string err;
+  ASSERT_TRUE(parseNcuCsv(csv, &counts, &err)) << err;
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_DOUBLE_EQ(counts[0].globalLoadSectors, 1400);
+  EXPECT_DOUBLE_EQ(counts[0].globalLoadRequests, 836);
+  EXPECT_EQ(counts[0].workGroups, 20);
+  EXPECT_EQ(counts[0].groupSize[0], 128);
+  EXPECT_EQ(counts[0].groupSize[1], 2);
+  EXPECT_LT(counts[1].globalLoadSectors, 0);  // "n/a": not counted, not zero
+  EXPECT_LT(counts[1].globalLoadRequests, 0);
+  EXPECT_EQ(counts[1].workGroups, 0);
+  EXPECT_NE(std::string(kNcuSharedMetrics).find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);
+}
+
 TEST(NcuCsv, CapturedOnH200) {
   // ncu 2025.3.1 on an H200: the replay of submissions/halo_bank_conflicts' Convolution, 780 x 575.
   std::string csv, err;
