@@ -174,7 +174,7 @@ std::string ownTimingLock(const std::string& control, bool sandboxed, std::vecto
 }
 
 /// Puts a task child into a sandbox: it sees the system's libraries, the clgrade executable and its
-/// tools, the rubric, this submission's kernels folder and the reference kernels (read-only), the
+/// tools, the rubric, this submission's kernels folder and the reference and naive kernels (read-only), the
 /// timing lock; it writes only into its scratch folder. Every path in its arguments is made absolute.
 bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s, const std::string& rubricPath,
                       const std::string& kernelsDir, const std::string& request, const std::string& scratch,
@@ -195,6 +195,7 @@ bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s,
   mount(kernelsDir, false);
   mount(request, false);
   mount(defaultReferenceKernelsDir(), false);
+  mount(defaultNaiveKernelsDir(), false);
   for (const std::string& lockPath : {s.timingLock, profilerLockFor(s.timingLock)}) {
     if (lockPath.empty()) continue;
     std::FILE* lock = std::fopen(lockPath.c_str(), "a");  // bwrap binds what exists

@@ -107,6 +107,8 @@ void runTaskSweep(const Runtime& rt, const Task& task, const TaskRubric& t, cons
 
 std::string defaultReferenceKernelsDir() { return std::string(CLGRADE_SOURCE_DIR) + "/reference/kernels"; }
 
+std::string defaultNaiveKernelsDir() { return std::string(CLGRADE_SOURCE_DIR) + "/reference/naive"; }
+
 void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,
                       InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
@@ -126,6 +128,9 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, 
   std::string err;
   if (!readFile(path, &request.referenceSource, &err, size_t(1) << 20))
     request.referenceNote = "no reference kernels (" + err + "): no ratio to the reference";
+  const std::string naivePath = (std::filesystem::path(defaultNaiveKernelsDir()) / task.info().file).string();
+  if (!readFile(naivePath, &request.naiveSource, &err, size_t(1) << 20))
+    request.naiveNote = "no naive kernels (" + err + "): no speed-up of tiling";
   // Builds and inputs here run beside other tasks' work; each set of timed launches takes turns (perf/timer.cpp).
   clock.time("timing", [&] { report->performance = measurePerformance(rt, request, inputs, evidence); });
 }

@@ -25,4 +25,8 @@ SpeedMeasure speedFor(const Criterion& criterion, const TaskReport& report);
 /// Where the reference kernels are when GradeOptions names none: the source tree's reference/kernels.
 std::string defaultReferenceKernelsDir();
 
+/// The naive kernels (every tap read from global memory), timed beside the submission's for the
+/// speed-up of tiling: the source tree's reference/naive.
+std::string defaultNaiveKernelsDir();
+
 }  // namespace clgrade

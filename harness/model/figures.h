@@ -32,6 +32,9 @@ struct KernelFigure {
   double gpixPerS = 0;    ///< pixels / median time
   double ofRoofline = 0;  ///< gbPerS / the copy's gbPerS in the same run (0: unknown)
   double vsReference = 0; ///< the reference kernel's median / this median: 1 = as fast (0: unknown)
+  /// The naive kernel's median (no local memory, reference/naive) / this median: the speed-up of
+  /// tiling (0: unknown).
+  double vsNaive = 0;
   /// Median of an empty kernel launched on the same geometry in the same run (0: not measured): what
   /// the launch alone costs, so a median close to it means the launch, not the kernel, sets the time.
   double launchFloorMs = 0;
@@ -53,6 +56,7 @@ struct PerformanceReport {
   KernelFigure copy;    ///< the roofline: a plain copy of one plane in the same run
   std::vector<KernelFigure> kernels;    ///< the submission's
   std::vector<KernelFigure> reference;  ///< the reference kernels', same case, same run
+  std::vector<KernelFigure> naive;      ///< the naive kernels' (no local memory), same case, same run
   const KernelFigure* find(const std::string& kernel) const;
 };
 

@@ -25,6 +25,7 @@ ordered_json figureJson(const KernelFigure& f) {
           {"gpixels_per_s", f.gpixPerS},
           {"of_copy_roofline", f.ofRoofline},
           {"vs_reference", f.vsReference},
+          {"vs_naive", f.vsNaive},
           {"launch_floor_ms", f.launchFloorMs},
           {"error", f.error},
           {"untrusted", f.untrusted},
@@ -57,6 +58,7 @@ KernelFigure figureFromJson(const json& j) {
   f.gpixPerS = get<double>(j, "gpixels_per_s", 0);
   f.ofRoofline = get<double>(j, "of_copy_roofline", 0);
   f.vsReference = get<double>(j, "vs_reference", 0);
+  f.vsNaive = get<double>(j, "vs_naive", 0);
   f.launchFloorMs = get<double>(j, "launch_floor_ms", 0);
   f.error = get<std::string>(j, "error", "");
   f.untrusted = get<std::string>(j, "untrusted", "");
@@ -91,7 +93,8 @@ ordered_json performanceJson(const PerformanceReport& p) {
           {"device", p.device},
           {"copy", figureJson(p.copy)},
           {"kernels", figuresJson(p.kernels)},
-          {"reference", figuresJson(p.reference)}};
+          {"reference", figuresJson(p.reference)},
+          {"naive", figuresJson(p.naive)}};
 }
 
 ordered_json sweepJson(const SweepReport& s) {
@@ -122,6 +125,7 @@ PerformanceReport performanceFromJson(const json& j) {
   if (j.contains("copy")) p.copy = figureFromJson(j.at("copy"));
   p.kernels = figuresFromJson(j, "kernels");
   p.reference = figuresFromJson(j, "reference");
+  p.naive = figuresFromJson(j, "naive");
   return p;
 }
 

@@ -115,14 +115,31 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
   } else if (!r.referenceNote.empty()) {
     report.note += (report.note.empty() ? "" : "; ") + r.referenceNote;
   }
+  // The speed-up of tiling: the same launches with every tap read from global memory (trusted
+  // kernels, like the reference's: their outputs are not checked here but by tests/perf).
+  if (!r.naiveSource.empty()) {
+    try {
+      report.naive = measureSource(rt, r, r.naiveSource, inputs, evidence, floors, false);
+    } catch (const CheckFailure& f) {
+      report.note += (report.note.empty() ? "" : "; ") + std::string("the naive kernels failed: ") + f.message;
+    }
+  } else if (!r.naiveNote.empty()) {
+    report.note += (report.note.empty() ? "" : "; ") + r.naiveNote;
+  }
   auto relate = [&](KernelFigure& f) { relateToRoofline(f, report.copy); };
+  auto ratio = [](const std::vector<KernelFigure>& others, const KernelFigure& f) {
+    for (const KernelFigure& o : others)
+      if (o.kernel == f.kernel && f.time.medianMs > 0 && o.time.medianMs > 0 && o.error.empty() && f.error.empty())
+        return o.time.medianMs / f.time.medianMs;
+    return 0.0;
+  };
   if (report.copy.gbPerS > 0) report.copy.ofRoofline = 1;
   for (KernelFigure& f : report.reference) relate(f);
+  for (KernelFigure& f : report.naive) relate(f);
   for (KernelFigure& f : report.kernels) {
     relate(f);
-    for (const KernelFigure& ref : report.reference)
-      if (ref.kernel == f.kernel && f.time.medianMs > 0 && ref.time.medianMs > 0)
-        f.vsReference = ref.time.medianMs / f.time.medianMs;
+    f.vsReference = ratio(report.reference, f);
+    f.vsNaive = ratio(report.naive, f);
   }
   return report;
 }

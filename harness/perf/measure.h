@@ -17,6 +17,10 @@ struct PerfRequest {
   std::string source;           ///< the submission's kernel file
   std::string referenceSource;  ///< the reference kernel file (empty: no ratio; `referenceNote` says why)
   std::string referenceNote;
+  /// The naive kernel file (no local memory), timed for the speed-up of tiling (empty: none;
+  /// `naiveNote` says why).
+  std::string naiveSource;
+  std::string naiveNote;
   PerfSettings settings;
   GradeSettings grade;
 };
@@ -41,8 +45,8 @@ class LaunchFloors {
 KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& settings,
                            LaunchFloors* floors = nullptr);
 
-/// Times every launch of the case (TimedLaunch order), the reference's, and the copy of one plane,
-/// each with the launch floor of its geometry.
+/// Times every launch of the case (TimedLaunch order), the reference's, the naive kernels', and the
+/// copy of one plane, each with the launch floor of its geometry.
 /// Never throws: a build failure or a failing launch becomes `problem` or a figure's `error`.
 PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& request, InputCache& inputs,
                                      EvidenceWriter& evidence);

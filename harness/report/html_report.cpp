@@ -254,14 +254,17 @@ void figureRow(const std::string& role, const KernelFigure& f, std::string& out)
          "</td><td class=\"num\">" + esc(cell(f.launchFloorMs, "%.4g")) + "</td><td class=\"num\">" +
          esc(cell(f.time.cv * 100, "%.2g")) + "</td><td class=\"num\">" + esc(cell(f.gbPerS, "%.4g")) +
          "</td><td class=\"num\">" + esc(cell(f.ofRoofline * 100, "%.3g")) + "</td><td class=\"num\">" +
-         esc(cell(f.vsReference, "%.3g")) + "</td><td>" + esc(note) + "</td></tr>\n";
+         esc(cell(f.vsReference, "%.3g")) + "</td><td class=\"num\">" + esc(cell(f.vsNaive, "%.3g")) + "</td><td>" +
+         esc(note) + "</td></tr>\n";
 }
 
 const char kFigureHead[] =
     "<thead><tr><th></th><th>Kernel</th><th>Launch</th><th class=\"num\">median ms</th>"
     "<th class=\"num\" title=\"an empty kernel launched the same way: what the launch alone costs\">empty launch ms</th>"
     "<th class=\"num\">spread %</th>"
-    "<th class=\"num\">GB/s</th><th class=\"num\">% of copy</th><th class=\"num\">vs reference</th><th>Note</th></tr></thead>\n";
+    "<th class=\"num\">GB/s</th><th class=\"num\">% of copy</th><th class=\"num\">vs reference</th>"
+    "<th class=\"num\" title=\"the naive kernel's time (every tap from global memory) / this one's: the speed-up of "
+    "tiling\">vs naive</th><th>Note</th></tr></thead>\n";
 
 void performance(const TaskReport& t, std::string& out) {
   const PerformanceReport& p = t.performance;
@@ -275,6 +278,7 @@ void performance(const TaskReport& t, std::string& out) {
   if (!p.copy.kernel.empty()) figureRow("roofline", p.copy, out);
   for (const KernelFigure& f : p.kernels) figureRow("submission", f, out);
   for (const KernelFigure& f : p.reference) figureRow("reference", f, out);
+  for (const KernelFigure& f : p.naive) figureRow("naive (no local memory)", f, out);
   out += "</tbody>\n</table>\n";
 }
 

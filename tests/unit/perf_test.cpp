@@ -236,6 +236,34 @@ TEST(MeasureOnDevice, TimesBothPassesTheReferenceAndTheCopy) {
   }
 }
 
+// The speed-up of tiling (issue 12, item 5): the naive kernels (every tap from global memory) timed
+// on the same launches in the same run.
+TEST(MeasureOnDevice, TimesTheNaiveKernelsForTheSpeedUpOfTiling) {
+  PerfRequest r;
+  r.task = findTask("separable");
+  r.spec = smallSeparable();
+  r.source = kernelFile("reference/kernels", "ConvolutionSeparable.cl");
+  r.naiveSource = kernelFile("reference/naive", "ConvolutionSeparable.cl");
+  r.settings.runs = r.settings.cpuRuns = 3;
+  r.settings.warmups = r.settings.cpuWarmups = 1;
+  InputCache inputs;
+  EvidenceWriter evidence(::testing::TempDir() + "perf_naive");
+  PerformanceReport p = measurePerformance(device(), r, inputs, evidence);
+  ASSERT_TRUE(p.measured) << p.problem;
+  ASSERT_EQ(p.naive.size(), 2u) << p.note;
+  EXPECT_EQ(p.naive[0].kernel, "ConvHorizontal");
+  EXPECT_EQ(p.naive[0].geometry, p.kernels[0].geometry);
+  EXPECT_GT(p.kernels[0].vsNaive, 0);
+  EXPECT_DOUBLE_EQ(p.kernels[1].vsNaive, p.naive[1].time.medianMs / p.kernels[1].time.medianMs);
+  // Without naive kernels the report says so and no speed-up is made up.
+  r.naiveSource.clear();
+  r.naiveNote = "no naive kernels (missing): no speed-up of tiling";
+  p = measurePerformance(device(), r, inputs, evidence);
+  EXPECT_TRUE(p.naive.empty());
+  EXPECT_DOUBLE_EQ(p.kernels[0].vsNaive, 0);
+  EXPECT_NE(p.note.find("no speed-up of tiling"), std::string::npos) << p.note;
+}
+
 TEST(MeasureOnDevice, ABrokenSourceIsAProblemNotACrash) {
   PerfRequest r;
   r.task = findTask("separable");

@@ -127,9 +127,11 @@ inline GradeReport richReport() {
   fig.gbPerS = 1234.567;
   fig.ofRoofline = 0.44;
   fig.vsReference = 0.9;
+  fig.vsNaive = 6.5;
   fig.launchFloorMs = 0.0125;
   conv.performance.kernels = {fig};
   conv.performance.reference = {fig};
+  conv.performance.naive = {fig};
   conv.sweep.ran = true;
   conv.sweep.caseId = "course";
   conv.sweep.width = 1280;
