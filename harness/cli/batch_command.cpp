@@ -8,6 +8,7 @@
 #include "batch/shard.h"
 #include "cl/device.h"
 #include "cli/command.h"
+#include "cli/usage.h"
 #include "util/markup.h"
 #include "util/subprocess.h"
 
@@ -30,8 +31,8 @@ struct BatchArgs {
 };
 
 int batchCommand(const BatchArgs& args) {
-  if (!std::filesystem::is_directory(args.submissionsDir)) {
-    std::cerr << "clgrade: " << terminalText(args.submissionsDir) << " is not a folder\n";
+  if (const std::string why = notAKernelsFolder(args.submissionsDir); !why.empty()) {
+    std::cerr << "clgrade: " << why << " (batch takes a folder of submission folders)\n";
     return kUsage;
   }
   Shard shard;
@@ -96,7 +97,7 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--out", args->out, "results folder (default reports/batch-<folder name>)");
   sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")->capture_default_str();
   sub->add_option("--jobs,-j", args->jobs, "submissions graded at once (default: 1 on a GPU, the cores on a CPU)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(between(0, 1024, "submissions at once"));
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
   sub->add_flag("--force", args->force, "grade again the submissions already graded in the results folder");

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/usage.h"
 #include "util/markup.h"
 #include "util/subprocess.h"
 
@@ -44,7 +45,13 @@ int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::st
     bool known = false;
     for (const TaskRubric& tr : rubric->tasks) known = known || tr.id == t;
     if (!known) {
-      std::cerr << "clgrade: the rubric has no task '" << t << "'\n";
+      std::vector<std::string> ids;
+      for (const TaskRubric& tr : rubric->tasks) ids.push_back(tr.id);
+      const std::string near = nearestName(t, ids);
+      std::string list;
+      for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
+      std::cerr << "clgrade: the rubric has no task '" << terminalText(t) << "'"
+                << (near.empty() ? "" : ", did you mean '" + near + "'?") << " (its tasks: " << list << ")\n";
       return kUsage;
     }
   }
@@ -64,24 +71,24 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
   sub->add_option("--evidence-cases", args->evidenceCases,
                   "write difference images for the first N failing cases of each check (0: all)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(between(0, 1e6, "cases"));
   sub->add_option("--task-timeout", args->taskTimeout, taskTimeoutHelp)
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(between(0, 7 * 86400, "seconds"));
   sub->add_option("--build-timeout", args->buildTimeout,
                   "seconds one build of a kernel file may take before its task is stopped (0: no limit)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(between(0, 86400, "seconds"));
   sub->add_option("--task-memory", args->taskMemoryMiB,
                   "MiB of memory one task may use before it is stopped (0: 3/4 of the machine's, shared by the "
                   "jobs, at most 8192)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(between(0, 1 << 20, "MiB"));
   sub->add_option("--task-jobs", args->taskJobs,
                   "tasks of one submission graded at once, their timings taking turns (0: every task on a GPU, "
                   "one at a time on a CPU device, whose cores one task already uses)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 64));
+      ->check(between(0, 64, "tasks"));
   sub->add_flag("--no-sandbox", args->noSandbox,
                 "run student code without the bubblewrap sandbox (only where none can be made; the report "
                 "records it)");

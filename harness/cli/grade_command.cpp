@@ -20,6 +20,7 @@
 #include "batch/submission.h"
 #include "cl/device.h"
 #include "cli/command.h"
+#include "cli/usage.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
 #include "report/terminal_table.h"
@@ -125,8 +126,8 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
                  "to confirm\n";
     return kUsage;
   }
-  if (!std::filesystem::is_directory(args.kernelsDir)) {
-    std::cerr << "clgrade: " << terminalText(args.kernelsDir) << " is not a folder\n";
+  if (const std::string why = notAKernelsFolder(args.kernelsDir); !why.empty()) {
+    std::cerr << "clgrade: " << why << "\n";
     return kUsage;
   }
   Rubric rubric;

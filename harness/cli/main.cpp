@@ -11,13 +11,19 @@
 //   clgrade profile PATH...           where the time of grading went (phase times of reports)
 //   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
 #include "cli/command.h"
+#include "cli/usage.h"
 #include "grading/grader.h"
+
+#ifndef CLGRADE_GIT_COMMIT
+#define CLGRADE_GIT_COMMIT "unknown"
+#endif
 
 int main(int argc, char** argv) {
   using namespace clgrade::cli;
   CLI::App app{"clgrade: grades the OpenCL image-convolution assignment"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", clgrade::clgradeVersion());
+  app.set_version_flag("--version", "clgrade " + clgrade::clgradeVersion() + " (configured from commit " +
+                                        CLGRADE_GIT_COMMIT + ")");
 
   Commands commands;
   addDevicesCommand(app, &commands);
@@ -32,7 +38,8 @@ int main(int argc, char** argv) {
   addGoldenCommand(app, &commands);
   addInternalCommands(app, &commands);
 
-  CLI11_PARSE(app, argc, argv);
+  // Every usage error exits 2 (CLI11's own codes are 105-114), an unknown subcommand with the nearest.
+  if (const int exit = parseCommandLine(app, argc, argv); exit >= 0) return exit;
   for (const Command& c : commands)
     if (c.sub->parsed()) return c.run();
   return kUsage;

@@ -12,6 +12,7 @@
 
 #include "batch/shard.h"
 #include "cli/command.h"
+#include "cli/usage.h"
 #include "tasks/inputs.h"
 #include "util/files.h"
 #include "util/markup.h"
@@ -95,8 +96,8 @@ std::string submit(const std::string& sbatch, const std::vector<std::string>& ar
 
 int slurmCommand(const SlurmArgs& a) {
   std::error_code ec;
-  if (!fs::is_directory(a.submissionsDir, ec)) {
-    std::cerr << "clgrade slurm: " << terminalText(a.submissionsDir) << " is not a folder\n";
+  if (const std::string why = notAKernelsFolder(a.submissionsDir); !why.empty()) {
+    std::cerr << "clgrade slurm: " << why << " (slurm takes a folder of submission folders)\n";
     return kUsage;
   }
   for (const std::string& arg : a.batchOptions) {

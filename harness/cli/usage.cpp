@@ -1,0 +1,131 @@
+#include "cli/usage.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command.h"
+#include "util/markup.h"
+
+namespace clgrade::cli {
+
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string nearestName(const std::string& word, const std::vector<std::string>& names) {
+  std::string best;
+  size_t bestDistance = std::string::npos;
+  for (const std::string& name : names) {
+    // A prefix ("conv3" of "conv3x3") is what a person types half-remembering a name.
+    const size_t d = name.rfind(word, 0) == 0 && !word.empty() ? 1 : editDistance(word, name);
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  // Near enough to be a typo: two edits, or a third of a long name.
+  return bestDistance <= std::max<size_t>(2, word.size() / 3) ? best : "";
+}
+
+namespace {
+
+std::vector<std::string> visibleSubcommands(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+    names.push_back(sub->get_name());
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
+std::string number(double v) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+}  // namespace
+
+std::string unknownSubcommand(const CLI::App& app, int argc, const char* const* argv) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  const std::string word = argv[1];
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->check_name(word)) return "";
+  const std::vector<std::string> names = visibleSubcommands(app);
+  const std::string near = nearestName(word, names);
+  return "unknown subcommand '" + terminalText(word) + "'" + (near.empty() ? "" : ", did you mean '" + near + "'?") +
+         " (subcommands: " + joined(names) + ")";
+}
+
+int parseCommandLine(CLI::App& app, int argc, char** argv) {
+  if (const std::string unknown = unknownSubcommand(app, argc, argv); !unknown.empty()) {
+    std::cerr << "clgrade: " << unknown << "\nRun clgrade --help for more information.\n";
+    return kUsage;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, the version or the error with its hint
+    return code == 0 ? kOk : kUsage;
+  }
+  return -1;
+}
+
+CLI::Validator between(double low, double high, const std::string& unit) {
+  const std::string range = number(low) + " to " + number(high) + (unit.empty() ? "" : " " + unit);
+  return CLI::Validator(
+      [low, high, range](std::string& text) -> std::string {
+        double value = 0;
+        size_t used = 0;
+        try {
+          value = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != text.size()) return "'" + text + "' is not a number";
+        if (!(value >= low && value <= high)) return text + " is out of range: " + range;
+        return "";
+      },
+      "[" + range + "]", "between");
+}
+
+std::string notAKernelsFolder(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string shown = terminalText(path);
+  if (fs::is_directory(path, ec)) return "";
+  if (!fs::exists(path, ec)) return shown + " does not exist";
+  const std::string name = fs::path(path).filename().string();
+  auto endsWith = [&](const std::string& suffix) {
+    return name.size() >= suffix.size() &&
+           std::equal(suffix.rbegin(), suffix.rend(), name.rbegin(),
+                      [](char a, char b) { return std::tolower((unsigned char)a) == std::tolower((unsigned char)b); });
+  };
+  for (const char* archive : {".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".7z"})
+    if (endsWith(archive))
+      return shown + " is an archive, not a folder: unpack it (for a .zip: unzip " + shown +
+             " -d submission) and give clgrade the folder that holds the .cl files";
+  if (endsWith(".cl"))
+    return shown + " is one kernel file, not a folder: give clgrade the folder that holds it (add --task <id> "
+                   "to grade only its task)";
+  return shown + " is a file, not a folder of kernels";
+}
+
+}  // namespace clgrade::cli
