@@ -8,14 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "util/nearest_name.h"
+
 namespace clgrade::cli {
-
-/// Levenshtein distance (insertions, deletions, substitutions; ASCII).
-size_t editDistance(const std::string& a, const std::string& b);
-
-/// The name of `names` nearest to `word`, when near enough to be a typo (or `word` is its prefix);
-/// "" when none is.
-std::string nearestName(const std::string& word, const std::vector<std::string>& names);
 
 /// "unknown subcommand 'chek', did you mean 'check'? (subcommands: ...)" when argv[1] names no
 /// subcommand of `app`; "" otherwise (an option, a known subcommand, or nothing).

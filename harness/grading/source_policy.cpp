@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "grading/missing_kernel_file.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
@@ -503,6 +504,7 @@ KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& 
   const fs::file_status link = fs::symlink_status(path, ec);
   if (!fs::exists(link)) {
     s.problem = file + " is missing from the kernels folder";
+    if (const std::string hint = missingKernelFileHint(root, file); !hint.empty()) s.problem += ": " + hint;
     return s;
   }
   fs::path target = path;

@@ -1,0 +1,16 @@
+// When a kernel file is not where it must be, what a student most often did instead: named it with
+// another case or a typo, or left it in a folder below the one given to clgrade.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace clgrade {
+
+/// A sentence for the missing `file` of the kernels folder `root`: "convolution3x3.cl is there:
+/// file names are case-sensitive; rename it to Convolution3x3.cl", "... is in alice/kernels: give
+/// clgrade that folder"; "" when nothing like it is found. Looks at most 4 folders deep and at
+/// 10000 entries, follows no symbolic link, and names what it found as terminal-safe text.
+std::string missingKernelFileHint(const std::filesystem::path& root, const std::string& file);
+
+}  // namespace clgrade
