@@ -106,26 +106,22 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
       report.copy.error = std::string("the copy kernel failed: ") + e.what();
     }
   }
-  if (!r.referenceSource.empty()) {
-    try {
-      report.reference = measureSource(rt, r, r.referenceSource, inputs, evidence, floors, false);
-    } catch (const CheckFailure& f) {
-      report.note += (report.note.empty() ? "" : "; ") + std::string("the reference kernels failed: ") + f.message;
+  // Trusted kernels timed on the same case (their outputs are checked by the tests, not here): the
+  // reference's, and the naive ones (every tap read from global memory) for the speed-up of tiling.
+  auto timeTrusted = [&](const std::string& source, const std::string& note, const std::string& what,
+                         std::vector<KernelFigure>* figures) {
+    std::string problem = note;
+    if (!source.empty()) {
+      try {
+        *figures = measureSource(rt, r, source, inputs, evidence, floors, false);
+      } catch (const CheckFailure& f) {
+        problem = "the " + what + " kernels failed: " + f.message;
+      }
     }
-  } else if (!r.referenceNote.empty()) {
-    report.note += (report.note.empty() ? "" : "; ") + r.referenceNote;
-  }
-  // The speed-up of tiling: the same launches with every tap read from global memory (trusted
-  // kernels, like the reference's: their outputs are not checked here but by tests/perf).
-  if (!r.naiveSource.empty()) {
-    try {
-      report.naive = measureSource(rt, r, r.naiveSource, inputs, evidence, floors, false);
-    } catch (const CheckFailure& f) {
-      report.note += (report.note.empty() ? "" : "; ") + std::string("the naive kernels failed: ") + f.message;
-    }
-  } else if (!r.naiveNote.empty()) {
-    report.note += (report.note.empty() ? "" : "; ") + r.naiveNote;
-  }
+    if (!problem.empty()) report.note += (report.note.empty() ? "" : "; ") + problem;
+  };
+  timeTrusted(r.referenceSource, r.referenceNote, "reference", &report.reference);
+  timeTrusted(r.naiveSource, r.naiveNote, "naive", &report.naive);
   auto relate = [&](KernelFigure& f) { relateToRoofline(f, report.copy); };
   auto ratio = [](const std::vector<KernelFigure>& others, const KernelFigure& f) {
     for (const KernelFigure& o : others)
