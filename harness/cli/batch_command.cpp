@@ -31,8 +31,8 @@ struct BatchArgs {
 };
 
 int batchCommand(const BatchArgs& args) {
-  if (const std::string why = notAKernelsFolder(args.submissionsDir); !why.empty()) {
-    std::cerr << "clgrade: " << why << " (batch takes a folder of submission folders)\n";
+  if (const std::string why = notAKernelsFolder(args.submissionsDir, true); !why.empty()) {
+    std::cerr << "clgrade: " << why << "\n";
     return kUsage;
   }
   Shard shard;

@@ -96,8 +96,8 @@ std::string submit(const std::string& sbatch, const std::vector<std::string>& ar
 
 int slurmCommand(const SlurmArgs& a) {
   std::error_code ec;
-  if (const std::string why = notAKernelsFolder(a.submissionsDir); !why.empty()) {
-    std::cerr << "clgrade slurm: " << why << " (slurm takes a folder of submission folders)\n";
+  if (const std::string why = notAKernelsFolder(a.submissionsDir, true); !why.empty()) {
+    std::cerr << "clgrade slurm: " << why << "\n";
     return kUsage;
   }
   for (const std::string& arg : a.batchOptions) {

@@ -28,7 +28,7 @@ std::string joined(const std::vector<std::string>& names) {
 
 std::string number(double v) {
   char text[64];
-  std::snprintf(text, sizeof text, "%g", v);
+  std::snprintf(text, sizeof text, "%.15g", v);
   return text;
 }
 
@@ -77,12 +77,15 @@ CLI::Validator between(double low, double high, const std::string& unit) {
       "[" + range + "]", "between");
 }
 
-std::string notAKernelsFolder(const std::string& path) {
+std::string notAKernelsFolder(const std::string& path, bool ofSubmissions) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const std::string shown = terminalText(path);
   if (fs::is_directory(path, ec)) return "";
-  if (!fs::exists(path, ec)) return shown + " does not exist";
+  const bool exists = fs::exists(path, ec);
+  if (ec) return shown + " cannot be read: " + ec.message();
+  if (!exists) return shown + " does not exist";
+  const std::string folder = ofSubmissions ? "the folder of submission folders" : "the folder that holds the .cl files";
   const std::string name = fs::path(path).filename().string();
   auto endsWith = [&](const std::string& suffix) {
     return name.size() >= suffix.size() &&
@@ -91,12 +94,12 @@ std::string notAKernelsFolder(const std::string& path) {
   };
   for (const char* archive : {".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".7z"})
     if (endsWith(archive))
-      return shown + " is an archive, not a folder: unpack it (for a .zip: unzip " + shown +
-             " -d submission) and give clgrade the folder that holds the .cl files";
+      return shown + " is an archive, not a folder: unpack it (for a .zip: unzip '" + shown +
+             "' -d submission) and give clgrade " + folder;
   if (endsWith(".cl"))
-    return shown + " is one kernel file, not a folder: give clgrade the folder that holds it (add --task <id> "
-                   "to grade only its task)";
-  return shown + " is a file, not a folder of kernels";
+    return shown + " is one kernel file, not a folder: give clgrade " + folder +
+           (ofSubmissions ? "" : " (add --task <id> to grade only its task)");
+  return shown + " is a file, not " + folder;
 }
 
 }  // namespace clgrade::cli

@@ -24,7 +24,8 @@ int parseCommandLine(CLI::App& app, int argc, char** argv);
 /// message is readable: "-1 is out of range: 0 to 1024 submissions".
 CLI::Validator between(double low, double high, const std::string& unit);
 
-/// Why `path` is not a folder of kernels, with what to do instead ("" when it is a folder).
-std::string notAKernelsFolder(const std::string& path);
+/// Why `path` is not a folder of kernels (or, `ofSubmissions`, of submission folders), with what to
+/// give instead ("" when it is a folder).
+std::string notAKernelsFolder(const std::string& path, bool ofSubmissions = false);
 
 }  // namespace clgrade::cli

@@ -10,7 +10,8 @@ namespace clgrade {
 /// A sentence for the missing `file` of the kernels folder `root`: "convolution3x3.cl is there:
 /// file names are case-sensitive; rename it to Convolution3x3.cl", "... is in alice/kernels: give
 /// clgrade that folder"; "" when nothing like it is found. Looks at most 4 folders deep and at
-/// 10000 entries, follows no symbolic link, and names what it found as terminal-safe text.
+/// 10000 entries, follows no symbolic link, and names what it found as terminal-safe text on one
+/// line.
 std::string missingKernelFileHint(const std::filesystem::path& root, const std::string& file);
 
 }  // namespace clgrade

@@ -116,6 +116,8 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
         *figures = measureSource(rt, r, source, inputs, evidence, floors, false);
       } catch (const CheckFailure& f) {
         problem = "the " + what + " kernels failed: " + f.message;
+      } catch (const std::exception& e) {  // never throws (measure.h), whatever the trusted kernels do
+        problem = "the " + what + " kernels failed: " + e.what();
       }
     }
     if (!problem.empty()) report.note += (report.note.empty() ? "" : "; ") + problem;

@@ -228,9 +228,13 @@ TEST(HardwareRule, TileReadsBeforeConflictsAndNotMeasuredWithoutCounts) {
   // Both: the taps are named, the first fault of the technique.
   o = notSimulated();
   judgeStoreConflictsFromHardware(rule, {convolution(6533, 2936, 12, 32, 16, 12 * 40.0)}, 0.05, &o);
+  EXPECT_EQ(o.status, Status::Failed);
   EXPECT_NE(o.message.find("taps"), std::string::npos) << o.message;
   // An ncu that did not count the sectors or the requests: not measured, never a pass.
-  for (const HardwareCounts& c : {convolution(-1, 836, 19, 128, 2), convolution(1376, -1, 19, 128, 2)}) {
+  HardwareCounts noGroups = convolution(1376, 836, 19, 128, 2);
+  noGroups.workGroups = 0;
+  for (const HardwareCounts& c : {convolution(-1, 836, 19, 128, 2), convolution(1376, -1, 19, 128, 2), noGroups,
+                                  convolution(1376, 836, 19, 0, 2)}) {
     o = notSimulated();
     judgeStoreConflictsFromHardware(rule, {c}, 0.05, &o);
     EXPECT_EQ(o.status, Status::NotMeasured);

@@ -62,18 +62,35 @@ TEST(MissingKernelFile, ANestedFolderIsNamed) {
   touch(dir / "alice" / "kernels" / "Convolution3x3.cl");
   const std::string hint = missingKernelFileHint(dir, "Convolution3x3.cl");
   EXPECT_NE(hint.find("is in the folder alice/kernels inside it: give clgrade that folder"), std::string::npos) << hint;
-  // Too deep to look: nothing is claimed.
+  // Four folders deep is looked at, five is not.
   const fs::path deep = folder("deep");
-  touch(deep / "a" / "b" / "c" / "d" / "e" / "f" / "Convolution3x3.cl");
-  EXPECT_EQ(missingKernelFileHint(deep, "Convolution3x3.cl"), "");
+  touch(deep / "a" / "b" / "c" / "d" / "Convolution3x3.cl");
+  EXPECT_NE(missingKernelFileHint(deep, "Convolution3x3.cl").find("a/b/c/d"), std::string::npos);
+  const fs::path deeper = folder("deeper");
+  touch(deeper / "a" / "b" / "c" / "d" / "e" / "Convolution3x3.cl");
+  EXPECT_EQ(missingKernelFileHint(deeper, "Convolution3x3.cl"), "");
 }
 
-TEST(MissingKernelFile, NamesReachTheTerminalAsText) {
+TEST(MissingKernelFile, NamesReachTheTerminalAsTextOnOneLine) {
   const fs::path dir = folder("escape");
-  touch(dir / "\x1b[2Jconvolution3x3.cl");
-  touch(dir / "x\x1b]0;t\x07" / "Convolution3x3.cl");
-  const std::string hint = missingKernelFileHint(dir, "Convolution3x3.cl");
+  touch(dir / "\x1bonvolution3x3.cl");  // one edit from the name: it is named
+  std::string hint = missingKernelFileHint(dir, "Convolution3x3.cl");
+  EXPECT_NE(hint.find("\\x1bonvolution3x3.cl is there"), std::string::npos) << hint;
   EXPECT_EQ(hint.find('\x1b'), std::string::npos) << hint;
+  const fs::path nested = folder("newline");
+  touch(nested / "x\nclgrade: all passed\t" / "Convolution3x3.cl");
+  hint = missingKernelFileHint(nested, "Convolution3x3.cl");
+  EXPECT_NE(hint.find("x\\nclgrade: all passed\\t"), std::string::npos) << hint;
+  EXPECT_EQ(hint.find('\n'), std::string::npos) << hint;
+}
+
+TEST(MissingKernelFile, FollowsNoSymbolicLink) {
+  const fs::path outside = folder("outside");
+  touch(outside / "Convolution3x3.cl");
+  const fs::path dir = folder("links");
+  fs::create_directory_symlink(outside, dir / "linked");
+  fs::create_symlink(outside / "Convolution3x3.cl", dir / "convolution3x3.cl");
+  EXPECT_EQ(missingKernelFileHint(dir, "Convolution3x3.cl"), "");
 }
 
 }  // namespace
