@@ -125,6 +125,17 @@ bool judgeTileReadsFromHardware(const GlobalReads& reads, const std::string& ker
                 "most %ld",
                 kernel.c_str(), reads.sectors, reads.requests, beyond, reads.workGroups, gx, gy, halo, limit);
   o->details.push_back(line);
+  // Loads made a few lanes at a time touch one sector each and nothing beyond it: the requests are
+  // bounded too. A tile kernel makes a handful per warp (its tile, the 11 weights); 2 per work-item
+  // launched is 64 per warp.
+  const double requestLimit = 2.0 * double(reads.workGroups) * double(gx) * double(gy);
+  if (reads.requests > requestLimit) {
+    o->status = Status::Failed;
+    o->message = kernel + " made " + std::to_string(std::lround(reads.requests)) + " global load requests, more " +
+                 "than 2 per work-item launched (" + std::to_string(std::lround(requestLimit)) + "): each output " +
+                 "must read its taps from the local tile, not from global memory (a few work-items at a time)";
+    return false;
+  }
   if (beyond <= double(limit)) return true;
   o->status = Status::Failed;
   o->message = kernel + " reads " + std::to_string(std::lround(beyond)) + " sectors of global memory (beyond the " +

@@ -34,7 +34,8 @@ long tileSectorLimit(long gx, long gy, int halo, int elementBytes, long groups);
 
 /// The per-tap rule on hardware counts: fails `o` when `kernel`'s sectors beyond the first of each
 /// request are more than its work-groups' tiles and halos (taps read from global memory, not from the
-/// tile); not measured when
+/// tile), or its warp requests are more than 2 per work-item launched (taps read a few lanes at a
+/// time, one sector per request); not measured when
 /// the hardware did not count the reads or the groups; true (and `o` left as it is but for a detail
 /// line) when the reads are within the bound.
 bool judgeTileReadsFromHardware(const GlobalReads& reads, const std::string& kernel, int halo, int elementBytes,
