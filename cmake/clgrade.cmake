@@ -18,15 +18,29 @@
 # criterion passed, fails (printing why) when it failed or errored, and is skipped
 # (SKIP_RETURN_CODE 77) when clgrade could not measure it. Every test is labelled T.
 #
-# clgrade itself: the `clgrade` target when this is clgrade's own build, else CLGRADE_EXECUTABLE
-# (a cache variable; found on the PATH by default). The criteria are listed at configure time by
+# clgrade itself: the `clgrade` target when this is clgrade's own build (or pulled in with FetchContent),
+# else CLGRADE_EXECUTABLE (a cache variable: set by find_package(clgrade), else found on the PATH).
+#
+#   find_package(clgrade REQUIRED)            an installed clgrade (cmake --install, the .deb)
+#   FetchContent_Declare(clgrade GIT_REPOSITORY ... ) + FetchContent_MakeAvailable(clgrade)
+#   include(/path/to/clgrade/cmake/clgrade.cmake)   a checkout with a built clgrade The criteria are listed at configure time by
 # `clgrade rubric-criteria` when the executable exists then, else read from the rubric's XML here.
 include_guard(GLOBAL)
 
-set(_CLGRADE_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." CACHE INTERNAL "clgrade's source folder")
+# The default rubric's folder: a checkout's (this file in <source>/cmake, as with FetchContent), or the
+# installed share/clgrade (this file in <prefix>/lib/cmake/clgrade, CLGRADE_DATA_DIR from clgradeConfig).
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../rubrics/four_tasks.xml")
+  get_filename_component(_clgrade_data "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+elseif(CLGRADE_DATA_DIR)
+  set(_clgrade_data "${CLGRADE_DATA_DIR}")
+else()
+  get_filename_component(_clgrade_data "${CMAKE_CURRENT_LIST_DIR}/../../../share/clgrade" ABSOLUTE)
+endif()
+set(_CLGRADE_DATA_DIR "${_clgrade_data}" CACHE INTERNAL "clgrade's rubrics")
 
 if(NOT TARGET clgrade)
-  find_program(CLGRADE_EXECUTABLE clgrade HINTS "${_CLGRADE_ROOT}/build" DOC "the clgrade executable")
+  find_program(CLGRADE_EXECUTABLE clgrade HINTS "${CMAKE_CURRENT_LIST_DIR}/../build" "${CMAKE_CURRENT_LIST_DIR}/../../../bin"
+               DOC "the clgrade executable")
 endif()
 
 # The criteria of a rubric as "task criterion" list entries, read from its XML: tasks and criteria in
@@ -49,7 +63,8 @@ function(_clgrade_rubric_criteria_from_xml rubric out_var)
     string(SUBSTRING "${xml}" ${end} -1 tail)
     set(xml "${head}${tail}")
   endwhile()
-  string(REGEX MATCHALL "<(task|criterion)[ \t\r\n][^>]*>" tags "${xml}")
+  # Criteria and deductions alike: each is a line of the grade (as `clgrade rubric-criteria` lists them).
+  string(REGEX MATCHALL "<(task|criterion|deduction)[ \t\r\n][^>]*>" tags "${xml}")
   set(result "")
   set(task "")
   foreach(tag IN LISTS tags)
@@ -72,7 +87,7 @@ function(clgrade_add_submission)
     message(FATAL_ERROR "clgrade_add_submission: NAME and DIR are required")
   endif()
   if(NOT ARG_RUBRIC)
-    set(ARG_RUBRIC "${_CLGRADE_ROOT}/rubrics/four_tasks.xml")
+    set(ARG_RUBRIC "${_CLGRADE_DATA_DIR}/rubrics/four_tasks.xml")
   endif()
   get_filename_component(rubric "${ARG_RUBRIC}" ABSOLUTE)
   get_filename_component(dir "${ARG_DIR}" ABSOLUTE)

@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 #   libpng-dev               PNG evidence images
 #   libssl-dev               SHA-256 (OpenSSL's libcrypto) for the reproducibility block
 #   libutf8proc-dev          Unicode normalisation (NFC) of submission names
+#   libarchive-dev           a submission given as .zip/.tar.gz, unpacked (in a sandbox) for grade and check
 #   libgtest-dev             the tests
 #   clinfo                   lists OpenCL platforms in CI logs
 #   oclgrind liboclgrind-dev the simulator and its plugin headers: clgrade's plugin counts local-memory
@@ -27,9 +28,10 @@ cd "$(dirname "$0")/.."
 #                            an unprivileged uid, no network, a read-only system and one scratch folder
 #   slurm-wlm munge          the tests start a one-node Slurm cluster (slurmctld, slurmd, munged) and grade a
 #                            batch in shards through sbatch (clgrade slurm; tests/slurm)
+#   dpkg-dev                 dpkg-shlibdeps: the dependencies of the .deb that `cpack -G DEB` makes (tests/package)
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
-          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libutf8proc-dev libgtest-dev clinfo
-          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap slurm-wlm munge)
+          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libutf8proc-dev libarchive-dev libgtest-dev clinfo
+          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap slurm-wlm munge dpkg-dev)
 
 install_missing() {
   local missing=()

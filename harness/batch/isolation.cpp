@@ -27,6 +27,7 @@
 #include "grading/source_policy.h"
 #include "tasks/task.h"
 #include "util/files.h"
+#include "util/install_layout.h"
 #include "util/lock_waiters.h"
 #include "util/progress.h"
 #include "util/sha256.h"
@@ -181,7 +182,7 @@ bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s,
                       ProcessSpec* spec, std::string* err) {
   std::error_code ec;
   fs::remove_all(scratch, ec);
-  const std::string tools = s.toolsDir.empty() ? defaultToolsDir() : s.toolsDir;
+  const std::string tools = s.toolsDir.empty() ? toolsFolder() : s.toolsDir;
   SandboxSpec box;
   box.scratch = absolute(scratch);
   box.maxProcesses = s.sandboxProcesses;
@@ -417,6 +418,8 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                          o.outDir = evidenceDir;
                          o.visibleOnly = s.visibleOnly;
                          o.evidenceCasesPerCheck = s.evidenceCases;
+                         o.pfmEvidence = s.pfmEvidence;
+                         o.imageBudgetBytes = s.imageBudgetBytes;
                          o.onlyTasks = {taskId};
                          o.inputs = &generated;
                          o.stopped = stopped;
@@ -561,7 +564,11 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
     tasks[slot] = std::move(taskReport);
     result.runs[slot] = run;
   };
-  forEachSideBySide(selected.size(), s.taskJobs, gradeTask);
+  forEachSideBySide(selected.size(), s.taskJobs, [&](size_t slot) {
+    if (s.onTask) s.onTask(selected[slot]->id, nullptr);
+    gradeTask(slot);
+    if (s.onTask) s.onTask(selected[slot]->id, &result.runs[slot]);
+  });
   if (hardware.valid()) hardware.wait();  // it writes into the scratch and report folders
   // Each finished task's place gets the keeper's verdicts, in the rubric's order; a record that cannot
   // be graded makes it an error.

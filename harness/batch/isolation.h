@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 #include "tasks/inputs.h"
 
 namespace clgrade {
+
+struct TaskRun;
 
 /// The limits and options every task child gets.
 struct IsolationSettings {
@@ -32,6 +35,8 @@ struct IsolationSettings {
   uint64_t fileSizeLimitBytes = uint64_t(2) << 30;
   size_t outputLimitBytes = size_t(1) << 20;  ///< a task's stdout (kernel printf) kept in the report folder
   int evidenceCases = 1;
+  bool pfmEvidence = false;                        ///< GradeOptions::pfmEvidence
+  uint64_t imageBudgetBytes = uint64_t(2) << 20;   ///< GradeOptions::imageBudgetBytes
   bool visibleOnly = false;      ///< `check`: the visible cases only
   /// The seed of the hidden cases' inputs, the same for the runners and the keeper's replays.
   uint64_t hiddenSeed = kGoldenHiddenSeed;
@@ -45,6 +50,9 @@ struct IsolationSettings {
   bool sandbox = true;
   /// Processes and threads one sandbox may have (RLIMIT_NPROC on its own uid).
   int sandboxProcesses = 512;
+  /// Called as each task's child starts (`run` null) and when it has ended (its run; the keeper's
+  /// verdicts come later), from the thread that runs it: tasks side by side call it at once.
+  std::function<void(const std::string& task, const TaskRun* run)> onTask;
 };
 
 /// A default resident-memory limit for one task child when `jobs` grade at once: three quarters of

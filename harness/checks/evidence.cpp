@@ -50,7 +50,8 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
   if (hi <= lo) hi = lo + 1;
   const std::string e = "evidence/" + stem;
   if (!staysInside(e)) return out;
-  if (writePfm(prepare(e + "_diff.pfm"), result.difference, &err)) out.push_back({"difference image (PFM, squared error)", e + "_diff.pfm"});
+  if (policy_.pfm && writePfm(prepare(e + "_diff.pfm"), result.difference, &err))
+    out.push_back({"difference image (PFM, squared error)", e + "_diff.pfm"});
   // Tone-map each channel's error into one plane: the worst channel per pixel.
   Image worst(result.difference.width, result.difference.height, 1);
   for (int y = 0; y < worst.height; ++y)
@@ -63,11 +64,28 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
       }
       worst.at(0, x, y) = w;
     }
-  if (writeDifferencePng(prepare(e + "_diff.png"), worst, static_cast<float>(failAt), &err))
+  // Most telling first: where the errors are, then what the kernel wrote, then what it should have.
+  if (writeDifferencePng(prepare(e + "_diff.png"), worst, static_cast<float>(failAt), &err) &&
+      withinBudget(prepare(e + "_diff.png")))
     out.push_back({"difference image (PNG: red/yellow fail, blue rounding, magenta NaN)", e + "_diff.png"});
-  if (writePng(prepare(e + "_actual.png"), actual, lo, hi, &err)) out.push_back({"actual output (PNG)", e + "_actual.png"});
-  if (writePng(prepare(e + "_expected.png"), expected, lo, hi, &err)) out.push_back({"expected output (PNG)", e + "_expected.png"});
+  if (writePng(prepare(e + "_actual.png"), actual, lo, hi, &err) && withinBudget(prepare(e + "_actual.png")))
+    out.push_back({"actual output (PNG)", e + "_actual.png"});
+  if (writePng(prepare(e + "_expected.png"), expected, lo, hi, &err) && withinBudget(prepare(e + "_expected.png")))
+    out.push_back({"expected output (PNG)", e + "_expected.png"});
   return out;
+}
+
+bool EvidenceWriter::withinBudget(const std::string& full) {
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(full, ec);
+  if (ec) return false;
+  if (policy_.imageBudgetBytes && imageBytes_ + size > policy_.imageBudgetBytes) {
+    std::filesystem::remove(full, ec);
+    ++imagesOverBudget_;
+    return false;
+  }
+  imageBytes_ += size;
+  return true;
 }
 
 Evidence EvidenceWriter::text(const std::string& relativePath, const std::string& label, const std::string& contents) {

@@ -17,6 +17,7 @@
 #include "model/figures_json.h"
 #include "tasks/task.h"
 #include "util/files.h"
+#include "util/install_layout.h"
 
 namespace clgrade::cli {
 namespace {
@@ -73,7 +74,7 @@ int benchCommand(const BenchArgs& args) {
   const Runtime rt(device);
   // The same folder shapes as grade: the .cl files, or a submission folder with kernels/ inside.
   const SubmissionFolder folder =
-      resolveSubmission(args.kernelsDir.empty() ? repositoryRoot() + "/reference/kernels" : args.kernelsDir);
+      resolveSubmission(args.kernelsDir.empty() ? dataPath("reference/kernels") : args.kernelsDir);
   if (!folder.problem.empty()) {
     std::cerr << "clgrade: " << folder.problem << "\n";
     return kUsage;

@@ -31,9 +31,7 @@ struct Command {
 };
 using Commands = std::vector<Command>;
 
-/// The repository root: next to the executable (build/clgrade -> ..), else where it was built.
-std::string repositoryRoot();
-/// rubrics/four_tasks.xml of the repository.
+/// rubrics/four_tasks.xml of clgrade's data folder (util/install_layout.h).
 std::string defaultRubric();
 /// Loads a rubric; prints its problems and returns false when it cannot be used.
 bool loadRubricOrComplain(const std::string& path, Rubric* rubric);
@@ -50,6 +48,8 @@ int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::st
 /// The limits grade, check and batch put on every task child (harness/batch/isolation.h).
 struct ChildLimitArgs {
   int evidenceCases = 1;
+  bool pfm = false;
+  uint64_t evidenceMiB = 2;
   double taskTimeout = 300;
   double buildTimeout = 120;
   double taskMemoryMiB = 0;

@@ -3,24 +3,13 @@
 
 #include "cli/command.h"
 #include "cli/usage.h"
+#include "util/install_layout.h"
 #include "util/markup.h"
 #include "util/subprocess.h"
 
-#ifndef CLGRADE_SOURCE_DIR
-#define CLGRADE_SOURCE_DIR "."
-#endif
-
 namespace clgrade::cli {
 
-std::string repositoryRoot() {
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec && std::filesystem::exists(exe.parent_path().parent_path() / "rubrics" / "four_tasks.xml", ec))
-    return exe.parent_path().parent_path().string();
-  return CLGRADE_SOURCE_DIR;
-}
-
-std::string defaultRubric() { return repositoryRoot() + "/rubrics/four_tasks.xml"; }
+std::string defaultRubric() { return dataPath("rubrics/four_tasks.xml"); }
 
 bool loadRubricOrComplain(const std::string& path, Rubric* rubric) {
   std::vector<std::string> problems;
@@ -72,6 +61,12 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
                   "write difference images for the first N failing cases of each check (0: all)")
       ->capture_default_str()
       ->check(between(0, 1e6, "cases"));
+  sub->add_flag("--pfm", args->pfm, "also write each difference image as PFM (every channel, full precision)");
+  sub->add_option("--evidence-mib", args->evidenceMiB,
+                  "MiB of PNG images one submission's evidence may take, shared equally by the rubric's tasks; "
+                  "the first failing checks keep theirs (0: no limit)")
+      ->capture_default_str()
+      ->check(between(0, 1 << 20, "MiB"));
   sub->add_option("--task-timeout", args->taskTimeout, taskTimeoutHelp)
       ->capture_default_str()
       ->check(between(0, 7 * 86400, "seconds"));
@@ -104,6 +99,8 @@ IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::strin
   s.memoryLimitBytes = static_cast<uint64_t>(args.taskMemoryMiB * 1048576.0);
   s.cpuDevice = device.info.type == "cpu";
   s.evidenceCases = args.evidenceCases;
+  s.pfmEvidence = args.pfm;
+  s.imageBudgetBytes = args.evidenceMiB << 20;
   s.visibleOnly = visibleOnly;
   s.sandbox = !args.noSandbox;
   // A GPU runs one task's timing while the others build, check and profile; PoCL already spreads one

@@ -15,18 +15,24 @@
 #include <mutex>
 #include <thread>
 
+#include <strings.h>
+
 #include "batch/isolation.h"
 #include "batch/outputs.h"
 #include "batch/submission.h"
 #include "cl/device.h"
+#include "batch/archive_submission.h"
 #include "cli/command.h"
+#include "cli/task_progress.h"
 #include "cli/usage.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
 #include "report/terminal_table.h"
 #include "util/tape.h"
 #include "sandbox/sandbox.h"
+#include "util/archive.h"
 #include "util/files.h"
+#include "util/install_layout.h"
 #include "util/markup.h"
 #include "util/progress.h"
 #include "util/subprocess.h"
@@ -117,7 +123,7 @@ int finish(const GradeReport& report, const std::string& out, const std::string&
   return kOk;
 }
 
-int gradeCommand(const GradeArgs& args, bool checkCommand) {
+int gradeFolder(const GradeArgs& args, bool checkCommand) {
   const bool visibleOnly = checkCommand || args.visibleOnlyFlag;
   // A task child runs --in-process inside its sandbox; asked for by a person, --in-process runs the
   // kernels in this very process, with the grader's rights.
@@ -141,7 +147,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
                                                  std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
                                            : args.out;
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
-  const std::string toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
+  const std::string toolsDir = toolsFolder();
   // One seed for every hidden input of this grade, the runners' and the keeper's alike.
   const uint64_t hiddenSeed = args.seed ? *args.seed : drawHiddenSeed();
 
@@ -149,6 +155,12 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     IsolationSettings settings = isolationSettings(args.limits, args.device, device, visibleOnly);
     settings.timingLock = args.timingLock;
     settings.hiddenSeed = hiddenSeed;
+    size_t taskCount = args.tasks.empty() ? rubric.tasks.size() : args.tasks.size();
+    settings.onTask = terminalTaskProgress(taskCount, args.quiet);
+    if (settings.onTask)
+      std::cerr << "clgrade: " << (visibleOnly ? "checking " : "grading ") << terminalText(args.kernelsDir) << " on "
+                << terminalText(device.info.name) << ", " << taskCount << " task" << (taskCount == 1 ? "" : "s")
+                << "; report in " << terminalText(out) << "\n";
     const IsolatedGrade graded =
         gradeIsolated(rubric, device, folder.kernelsDir, out, args.tasks, settings, folder.problem);
     if (!writeFileAtomically(jsonPath, toJson(graded.report), &err)) {
@@ -167,6 +179,8 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   options.visibleOnly = visibleOnly;
   options.hiddenSeed = hiddenSeed;
   options.evidenceCasesPerCheck = args.limits.evidenceCases;
+  options.pfmEvidence = args.limits.pfm;
+  options.imageBudgetBytes = args.limits.evidenceMiB << 20;
   options.toolsDir = toolsDir;
   options.onlyTasks = args.tasks;
   options.timingLock = args.timingLock;
@@ -216,6 +230,36 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
   return outputs ? exit : kOutput;
 }
 
+/// An archive (alice.zip) is unpacked in a sandbox and its folder graded; its report goes to
+/// reports/alice unless --out says otherwise. Anything else is graded as the folder it names.
+int gradeCommand(const GradeArgs& args, bool checkCommand) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(args.kernelsDir, ec) || !looksLikeArchive(args.kernelsDir))
+    return gradeFolder(args, checkCommand);
+  const std::string shown = terminalText(args.kernelsDir);
+  const UnpackedSubmission unpacked = unpackSubmission(args.kernelsDir, selfExecutable(), !args.limits.noSandbox);
+  for (const std::string& line : unpacked.leftOut)
+    std::cerr << "clgrade: " << shown << ": left out " << terminalText(line) << "\n";
+  if (unpacked.folder.empty()) {
+    std::cerr << "clgrade: " << shown << " cannot be graded: " << terminalText(unpacked.error) << "\n";
+    return kUsage;
+  }
+  GradeArgs unpackedArgs = args;
+  unpackedArgs.kernelsDir = unpacked.folder;
+  if (unpackedArgs.out.empty()) {
+    std::string name = std::filesystem::path(args.kernelsDir).filename().string();
+    for (const char* suffix : {".tar.gz", ".tar.xz", ".tar.bz2", ".zip", ".tar", ".tgz", ".txz", ".7z"}) {
+      const std::string s = suffix;
+      if (name.size() > s.size() && strcasecmp(name.c_str() + name.size() - s.size(), suffix) == 0) {
+        name.erase(name.size() - s.size());
+        break;
+      }
+    }
+    unpackedArgs.out = "reports/" + name;
+  }
+  return gradeFolder(unpackedArgs, checkCommand);
+}
+
 }  // namespace
 
 void addGradeCommands(CLI::App& app, Commands* commands) {
@@ -224,7 +268,8 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
     CLI::App* sub = app.add_subcommand(checkCommand ? "check" : "grade",
                                        checkCommand ? "self-check a submission on the rubric's visible cases"
                                                     : "grade a submission on every case of the rubric");
-    sub->add_option("kernels-dir", args->kernelsDir, "folder holding the .cl files (or a kernels/ folder with them)")
+    sub->add_option("kernels-dir", args->kernelsDir, "folder holding the .cl files (or a kernels/ folder with them), or an archive of "
+                    "it (.zip, .tar.gz, .tar.xz, .7z: unpacked in a sandbox)")
         ->required();
     sub->add_option("--rubric", args->rubric, "rubric XML file")->capture_default_str();
     sub->add_option("--out", args->out, "report folder (default reports/<folder name>)");

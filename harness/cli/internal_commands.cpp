@@ -1,6 +1,7 @@
 // The hidden child commands grade and check start: `run-task` (a task's runner in the sandbox: it
 // runs the kernels and records what the device hands back), `analyze` (a task's analysis case on
-// Oclgrind) and `hwcount` (the same case replayed through CUDA under ncu). People never call them.
+// Oclgrind), `hwcount` (the same case replayed through CUDA under ncu) and `unpack` (a submission's
+// archive, in a sandbox). People never call them.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -11,7 +12,9 @@
 #include "grading/grader.h"
 #include "grading/hardware.h"
 #include "grading/runner_request.h"
+#include "util/archive.h"
 #include "util/files.h"
+#include "util/install_layout.h"
 #include "util/progress.h"
 #include "util/subprocess.h"
 #include "util/tape.h"
@@ -55,7 +58,7 @@ int runTask(const std::string& requestPath) {
   options.outDir = request.outDir;
   options.visibleOnly = request.visibleOnly;
   options.hiddenSeed = request.hiddenSeed;
-  options.toolsDir = std::filesystem::path(selfExecutable()).parent_path().string();
+  options.toolsDir = toolsFolder();
   options.onlyTasks = {request.task};
   options.timingLock = request.timingLock;
   options.hardwareElsewhere = request.hardwareElsewhere;
@@ -86,6 +89,22 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
                          Rubric rubric;
                          if (!loadRubricOrComplain(analyze->rubric, &rubric)) return int(kUsage);
                          return analyzeInChild(analyze->kernelsDir, rubric, analyze->tasks.front(), analyze->out);
+                       }});
+  // A submission's archive, unpacked in a sandbox for grade and check (batch/archive_submission.h).
+  auto unpack = std::make_shared<std::pair<std::string, std::string>>();
+  CLI::App* unpacker = app.add_subcommand("unpack", "(internal) unpack a submission's archive into a folder");
+  unpacker->add_option("archive", unpack->first)->required();
+  unpacker->add_option("dest", unpack->second)->required();
+  unpacker->group("");
+  commands->push_back({unpacker, [unpack] {
+                         const UnpackResult r = unpackArchive(unpack->first, unpack->second);
+                         for (const std::string& line : r.leftOut) std::cout << "left out: " << line << "\n";
+                         if (!r.ok) {
+                           std::cerr << "clgrade unpack: " << r.error << "\n";
+                           return 1;
+                         }
+                         std::cout << "files: " << r.files << "\n";
+                         return 0;
                        }});
   auto hw = std::make_shared<ChildArgs>();
   commands->push_back({addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get(), true),

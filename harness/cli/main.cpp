@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   CLI::App app{"clgrade: grades the OpenCL image-convolution assignment"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "clgrade " + clgrade::clgradeVersion() + " (configured from commit " +
-                                        CLGRADE_GIT_COMMIT + ")");
+                                        CLGRADE_GIT_COMMIT + ")\nbuilt with " + CLGRADE_BUILT_WITH);
 
   Commands commands;
   addDevicesCommand(app, &commands);

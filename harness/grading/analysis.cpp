@@ -17,18 +17,9 @@
 #include "util/files.h"
 #include "util/subprocess.h"
 
-#ifndef CLGRADE_BINARY_DIR
-#define CLGRADE_BINARY_DIR "."
-#endif
-
 namespace clgrade {
 
 namespace fs = std::filesystem;
-
-std::string defaultToolsDir() {
-  const char* env = std::getenv("CLGRADE_TOOLS_DIR");
-  return env && *env ? env : CLGRADE_BINARY_DIR;
-}
 
 namespace {
 

@@ -14,10 +14,6 @@
 
 namespace clgrade {
 
-/// Where the child finds `clgrade`, the plugin and the Oclgrind ICD folder: the build folder
-/// (CLGRADE_TOOLS_DIR in the environment overrides it).
-std::string defaultToolsDir();
-
 struct AnalysisRun {
   enum class Outcome { Ran, Unavailable, Failed } outcome = Outcome::Failed;
   std::string message;   ///< why it is unavailable or failed

@@ -14,6 +14,7 @@
 #include "rubric/scoring.h"
 #include "tasks/task.h"
 #include "util/files.h"
+#include "util/install_layout.h"
 #include "util/progress.h"
 #include "util/sha256.h"
 #include "util/utc_time.h"
@@ -106,7 +107,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   // A replayed record that no longer fits (its runner was stopped mid-way) is thrown away whatever
   // follows (isolation.cpp): the simulator and the timings are not run for it.
   if (rt.replaying() && !rt.tape->broken().empty()) return report;
-  const AnalysisFolders folders{options.toolsDir.empty() ? defaultToolsDir() : options.toolsDir, options.kernelsDir,
+  const AnalysisFolders folders{options.toolsDir.empty() ? toolsFolder() : options.toolsDir, options.kernelsDir,
                                 options.outDir};
   if (notRun.empty()) {
     progress::note(progress::Step::Simulator, "");
@@ -262,7 +263,9 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
   if (!rt.replaying()) rt.timingLock = options.timingLock;
   GradeReport report = reportHeader(rubric, rt.device.info, options.kernelsDir, options.visibleOnly);
   makeDirectories(options.outDir, nullptr);
-  EvidenceWriter evidence = options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir);
+  EvidencePolicy policy;
+  policy.pfm = options.pfmEvidence;
+  policy.imageBudgetBytes = rubric.tasks.empty() ? 0 : options.imageBudgetBytes / rubric.tasks.size();
   InputCache own(options.hiddenSeed);
   InputCache& inputs = options.inputs ? *options.inputs : own;
   // The seed is the instructor's record of the hidden inputs; a check runs none.
@@ -274,6 +277,7 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
     const Task* task = findTask(taskRubric.id);  // the rubric was validated: it exists
     if (options.onTaskStart) options.onTaskStart(taskRubric.id);
     progress::note(progress::Step::Task, taskRubric.id);
+    EvidenceWriter evidence = options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir, policy);
     report.tasks.push_back(gradeTask(rt, rubric, taskRubric, *task, options, inputs, evidence));
   }
   report.sumPoints();

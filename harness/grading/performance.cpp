@@ -8,10 +8,7 @@
 #include "perf/measure.h"
 #include "perf/sweep.h"
 #include "util/files.h"
-
-#ifndef CLGRADE_SOURCE_DIR
-#define CLGRADE_SOURCE_DIR "."
-#endif
+#include "util/install_layout.h"
 
 namespace clgrade {
 namespace {
@@ -105,9 +102,9 @@ void runTaskSweep(const Runtime& rt, const Task& task, const TaskRubric& t, cons
 
 }  // namespace
 
-std::string defaultReferenceKernelsDir() { return std::string(CLGRADE_SOURCE_DIR) + "/reference/kernels"; }
+std::string defaultReferenceKernelsDir() { return dataPath("reference/kernels"); }
 
-std::string defaultNaiveKernelsDir() { return std::string(CLGRADE_SOURCE_DIR) + "/reference/naive"; }
+std::string defaultNaiveKernelsDir() { return dataPath("reference/naive"); }
 
 void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,

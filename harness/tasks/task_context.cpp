@@ -153,9 +153,14 @@ void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Com
                               " failing case(s) of each check (clgrade grade --evidence-cases)");
     return;
   }
+  const int leftOutBefore = evidence_.imagesOverBudget();
   const std::vector<Evidence> files =
       evidence_.comparison(task_.id + "/" + stem, comparison, expected, actual, settings_.rule.maxSquaredError);
   outcome.evidence.insert(outcome.evidence.end(), files.begin(), files.end());
+  if (const int leftOut = evidence_.imagesOverBudget() - leftOutBefore; leftOut > 0)
+    outcome.details.push_back(std::to_string(leftOut) + " image(s) of this case left out: the task's share of the "
+                              "image budget (" + std::to_string(evidence_.policy().imageBudgetBytes >> 10) +
+                              " KiB) is spent by the checks before it (clgrade grade --evidence-mib)");
 }
 
 void TaskContext::audit(CaseOutcome& outcome, const std::string& kernelName, const WriteAudit& a, bool belowAllowed) {

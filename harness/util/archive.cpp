@@ -1,0 +1,168 @@
+#include "util/archive.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+namespace clgrade {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Why `name` cannot be unpacked as given, or "" when it is a plain relative path: no absolute path,
+/// no "..", no empty or "." component, no control characters.
+std::string nameProblem(const std::string& name) {
+  if (name.empty()) return "an empty name";
+  if (name[0] == '/') return "an absolute path";
+  for (unsigned char c : name)
+    if (c < 0x20 || c == 0x7f) return "a control character in its name";
+  for (const fs::path& part : fs::path(name)) {
+    const std::string s = part.string();
+    if (s == "..") return "a name that leaves the folder (..)";
+  }
+  return "";
+}
+
+/// `name` with control characters as \xNN: one line on the listing, whatever the archive holds.
+std::string printable(const std::string& name) {
+  std::string out;
+  for (unsigned char c : name) {
+    if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
+/// Mac zips carry resource forks in __MACOSX/ and Finder files: left out without a word.
+bool macintoshClutter(const std::string& name) {
+  const fs::path p(name);
+  for (const fs::path& part : p)
+    if (part == "__MACOSX") return true;
+  return p.filename() == ".DS_Store";
+}
+
+}  // namespace
+
+bool looksLikeArchive(const std::string& path) {
+  std::string name = fs::path(path).filename().string();
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const char* suffix : {".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".7z"}) {
+    const std::string s = suffix;
+    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) return true;
+  }
+  return false;
+}
+
+UnpackResult unpackArchive(const std::string& archivePath, const std::string& dest, const UnpackLimits& limits) {
+  UnpackResult r;
+  std::error_code made;
+  fs::create_directories(dest, made);
+  if (made) {
+    r.error = "cannot make " + dest + ": " + made.message();
+    return r;
+  }
+  std::unique_ptr<archive, int (*)(archive*)> a(archive_read_new(), archive_read_free);
+  archive_read_support_format_all(a.get());
+  archive_read_support_filter_all(a.get());
+  if (archive_read_open_filename(a.get(), archivePath.c_str(), 1 << 16) != ARCHIVE_OK) {
+    r.error = std::string("not an archive clgrade can read: ") + archive_error_string(a.get());
+    return r;
+  }
+  uint64_t total = 0;
+  int entries = 0;
+  archive_entry* entry = nullptr;
+  for (;;) {
+    const int status = archive_read_next_header(a.get(), &entry);
+    if (status == ARCHIVE_EOF) break;
+    if (status < ARCHIVE_WARN) {
+      r.error = std::string("the archive is damaged: ") + archive_error_string(a.get());
+      return r;
+    }
+    if (++entries > limits.entries) {
+      r.error = "the archive has more than " + std::to_string(limits.entries) + " entries";
+      return r;
+    }
+    const char* raw = archive_entry_pathname(entry);
+    std::string name = raw ? raw : "";
+    while (name.size() > 1 && name.back() == '/') name.pop_back();
+    while (name.rfind("./", 0) == 0) name.erase(0, 2);
+    if (name.empty() || name == "." || macintoshClutter(name)) continue;
+    if (const std::string why = nameProblem(name); !why.empty()) {
+      r.leftOut.push_back(printable(name) + ": " + why);
+      continue;
+    }
+    const fs::path target = fs::path(dest) / name;
+    const mode_t type = archive_entry_filetype(entry);
+    std::error_code ec;
+    if (type == AE_IFDIR) {
+      fs::create_directories(target, ec);
+      continue;
+    }
+    if (type != AE_IFREG || archive_entry_hardlink(entry)) {
+      r.leftOut.push_back(printable(name) + ": not a regular file (a link or a special file)");
+      continue;
+    }
+    // Parents are made here, as folders: a link can never be among them (none is ever created).
+    fs::create_directories(target.parent_path(), ec);
+    const int fd = open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      r.leftOut.push_back(printable(name) + ": cannot be written (" + std::string(strerror(errno)) + "; named twice?)");
+      continue;
+    }
+    uint64_t bytes = 0;
+    char buffer[1 << 16];
+    for (;;) {
+      const la_ssize_t n = archive_read_data(a.get(), buffer, sizeof buffer);
+      if (n == 0) break;
+      if (n < 0) {
+        close(fd);
+        r.error = printable(name) + " cannot be unpacked: " + archive_error_string(a.get());
+        return r;
+      }
+      bytes += uint64_t(n);
+      total += uint64_t(n);
+      if (bytes > limits.fileBytes || total > limits.totalBytes) {
+        close(fd);
+        r.error = bytes > limits.fileBytes
+                      ? printable(name) + " unpacks to more than " + std::to_string(limits.fileBytes >> 20) + " MiB"
+                      : "the archive unpacks to more than " + std::to_string(limits.totalBytes >> 20) + " MiB";
+        return r;
+      }
+      if (write(fd, buffer, size_t(n)) != n) {
+        close(fd);
+        r.error = printable(name) + " cannot be written: " + strerror(errno);
+        return r;
+      }
+    }
+    close(fd);
+    ++r.files;
+  }
+  r.ok = true;
+  return r;
+}
+
+std::string unpackedRoot(const std::string& dest) {
+  std::error_code ec;
+  std::vector<fs::path> entries;
+  for (const fs::directory_entry& e : fs::directory_iterator(dest, ec))
+    if (e.path().filename() != "__MACOSX") entries.push_back(e.path());
+  if (entries.size() == 1 && fs::is_directory(fs::symlink_status(entries.front(), ec))) return entries.front().string();
+  return dest;
+}
+
+}  // namespace clgrade

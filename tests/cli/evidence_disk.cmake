@@ -1,0 +1,56 @@
+# What a grade leaves on disk (issue 13, item 7): the template submission fails every check, the worst
+# case for evidence. By default no PFM file and at most the budget of PNG images (2 MiB); --pfm writes
+# the PFM files, --evidence-mib 0 lifts the budget.
+#   cmake -DCLGRADE=... -DKERNELS=... -DWORK=... -P evidence_disk.cmake
+file(REMOVE_RECURSE "${WORK}")
+
+function(grade out)
+  execute_process(COMMAND "${CLGRADE}" grade "${KERNELS}" --out "${WORK}/${out}" --device cpu --quiet ${ARGN}
+                  RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  if(NOT EXISTS "${WORK}/${out}/report.json")
+    message(FATAL_ERROR "clgrade grade ${ARGN} wrote no report (exit ${status}):\n${stdout}\n${stderr}")
+  endif()
+endfunction()
+
+# Bytes of the files under `folder` whose names match `glob`, and how many.
+function(measure folder glob bytes_var count_var)
+  file(GLOB_RECURSE files "${folder}/${glob}")
+  set(bytes 0)
+  foreach(f IN LISTS files)
+    file(SIZE "${f}" size)
+    math(EXPR bytes "${bytes} + ${size}")
+  endforeach()
+  list(LENGTH files count)
+  set(${bytes_var} ${bytes} PARENT_SCOPE)
+  set(${count_var} ${count} PARENT_SCOPE)
+endfunction()
+
+grade(default)
+measure("${WORK}/default" "*.pfm" pfm_bytes pfm_count)
+measure("${WORK}/default" "*.png" png_bytes png_count)
+measure("${WORK}/default" "*" all_bytes all_count)
+message("default: ${png_count} PNG files, ${png_bytes} bytes; ${pfm_count} PFM; ${all_bytes} bytes in ${all_count} files")
+if(pfm_count GREATER 0)
+  message(FATAL_ERROR "PFM files were written without --pfm")
+endif()
+if(png_count EQUAL 0)
+  message(FATAL_ERROR "no PNG evidence at all for a submission that fails every check")
+endif()
+if(png_bytes GREATER 2097152)
+  message(FATAL_ERROR "${png_bytes} bytes of PNG images, beyond the 2 MiB budget")
+endif()
+file(READ "${WORK}/default/report.json" report)
+if(NOT report MATCHES "image\\(s\\) of this case left out: the task's share of the image budget")
+  message(FATAL_ERROR "images were left out but report.json does not say so")
+endif()
+
+grade(unlimited --pfm --evidence-mib 0)
+measure("${WORK}/unlimited" "*.pfm" pfm_bytes pfm_count)
+measure("${WORK}/unlimited" "*.png" unlimited_bytes unlimited_count)
+message("--pfm --evidence-mib 0: ${unlimited_count} PNG files, ${unlimited_bytes} bytes; ${pfm_count} PFM, ${pfm_bytes} bytes")
+if(pfm_count EQUAL 0)
+  message(FATAL_ERROR "--pfm wrote no PFM file")
+endif()
+if(NOT unlimited_count GREATER png_count)
+  message(FATAL_ERROR "without a budget there should be more images than within it (${unlimited_count} vs ${png_count})")
+endif()

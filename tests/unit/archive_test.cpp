@@ -1,0 +1,137 @@
+// Archives handed in as submissions: only regular files and folders with plain names are unpacked,
+// links and escaping names are left out and listed, bombs stop at the limits.
+#include <archive.h>
+#include <archive_entry.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "util/archive.h"
+#include "util/files.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+/// One entry of a test archive: a file with contents, a folder, or a symbolic link to `target`.
+struct Entry {
+  std::string name;
+  std::string contents;
+  enum Kind { File, Folder, Link } kind = File;
+  std::string target;
+};
+
+void writeZip(const std::string& path, const std::vector<Entry>& entries) {
+  archive* a = archive_write_new();
+  archive_write_set_format_zip(a);
+  ASSERT_EQ(archive_write_open_filename(a, path.c_str()), ARCHIVE_OK);
+  for (const Entry& e : entries) {
+    archive_entry* entry = archive_entry_new();
+    archive_entry_set_pathname(entry, e.name.c_str());
+    if (e.kind == Entry::Folder) {
+      archive_entry_set_filetype(entry, AE_IFDIR);
+      archive_entry_set_perm(entry, 0755);
+    } else if (e.kind == Entry::Link) {
+      archive_entry_set_filetype(entry, AE_IFLNK);
+      archive_entry_set_symlink(entry, e.target.c_str());
+      archive_entry_set_perm(entry, 0777);
+    } else {
+      archive_entry_set_filetype(entry, AE_IFREG);
+      archive_entry_set_perm(entry, 0644);
+      archive_entry_set_size(entry, la_int64_t(e.contents.size()));
+    }
+    ASSERT_EQ(archive_write_header(a, entry), ARCHIVE_OK) << e.name;
+    if (e.kind == Entry::File) archive_write_data(a, e.contents.data(), e.contents.size());
+    archive_entry_free(entry);
+  }
+  archive_write_close(a);
+  archive_write_free(a);
+}
+
+class Unpack : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::path(::testing::TempDir()) / ("clgrade_unpack_" + std::to_string(getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "dest");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  std::string zip() const { return (root_ / "submission.zip").string(); }
+  std::string dest() const { return (root_ / "dest").string(); }
+  fs::path root_;
+};
+
+TEST_F(Unpack, PlainFilesAndFoldersAreUnpackedAndTheOneTopFolderIsTheRoot) {
+  writeZip(zip(), {{"alice/", "", Entry::Folder},
+                   {"alice/kernels/histogram.cl", "__kernel void k() {}"},
+                   {"alice/kernels/Convolution3x3.cl", "// 3x3"},
+                   {"__MACOSX/alice/._histogram.cl", "resource fork"}});
+  const UnpackResult r = unpackArchive(zip(), dest());
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.files, 2);
+  EXPECT_TRUE(r.leftOut.empty());
+  std::string text;
+  ASSERT_TRUE(readFile(dest() + "/alice/kernels/histogram.cl", &text, nullptr));
+  EXPECT_EQ(text, "__kernel void k() {}");
+  EXPECT_FALSE(fs::exists(root_ / "dest" / "__MACOSX"));
+  EXPECT_EQ(unpackedRoot(dest()), dest() + "/alice");
+}
+
+TEST_F(Unpack, LinksAndNamesThatLeaveTheFolderAreLeftOutAndListed) {
+  writeZip(zip(), {{"histogram.cl", "ok"},
+                   {"Convolution3x3.cl", "", Entry::Link, "/etc/passwd"},
+                   {"../outside.cl", "escaped"},
+                   {"/tmp/absolute.cl", "absolute"},
+                   {"kernels/../../up.cl", "escaped"},
+                   {"bad\nname.cl", "newline"}});
+  const UnpackResult r = unpackArchive(zip(), dest());
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.files, 1);
+  ASSERT_EQ(r.leftOut.size(), 5u);
+  EXPECT_EQ(r.leftOut[0], "Convolution3x3.cl: not a regular file (a link or a special file)");
+  EXPECT_NE(r.leftOut[1].find("leaves the folder"), std::string::npos) << r.leftOut[1];
+  EXPECT_NE(r.leftOut[2].find("an absolute path"), std::string::npos) << r.leftOut[2];
+  EXPECT_NE(r.leftOut[4].find("bad\\x0aname.cl"), std::string::npos) << r.leftOut[4];
+  EXPECT_FALSE(fs::exists(fs::symlink_status(root_ / "dest" / "Convolution3x3.cl")));
+  EXPECT_FALSE(fs::exists(root_ / "outside.cl"));
+  EXPECT_FALSE(fs::exists(root_ / "up.cl"));
+  EXPECT_EQ(unpackedRoot(dest()), dest());  // a file at the top: the top is the root
+}
+
+TEST_F(Unpack, ABombStopsAtTheLimits) {
+  const std::string big(4096, 'x');
+  writeZip(zip(), {{"a.cl", big}, {"b.cl", big}, {"c.cl", big}});
+  UnpackLimits bytes;
+  bytes.totalBytes = 10000;
+  UnpackResult r = unpackArchive(zip(), dest(), bytes);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("unpacks to more than"), std::string::npos) << r.error;
+
+  fs::remove_all(root_ / "dest");
+  fs::create_directories(root_ / "dest");
+  UnpackLimits entries;
+  entries.entries = 2;
+  r = unpackArchive(zip(), dest(), entries);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("more than 2 entries"), std::string::npos) << r.error;
+}
+
+TEST_F(Unpack, NotAnArchiveIsSaidSo) {
+  ASSERT_TRUE(writeFileAtomically(zip(), "this is not a zip file", nullptr));
+  const UnpackResult r = unpackArchive(zip(), dest());
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.error.empty());
+}
+
+TEST(LooksLikeArchive, ByItsName) {
+  for (const char* name : {"alice.zip", "ALICE.ZIP", "a/b.tar.gz", "b.tgz", "c.tar.xz", "d.7z", "e.tar"})
+    EXPECT_TRUE(looksLikeArchive(name)) << name;
+  for (const char* name : {"kernels", "histogram.cl", "zip", ".zip"}) EXPECT_FALSE(looksLikeArchive(name)) << name;
+}
+
+}  // namespace
+}  // namespace clgrade
