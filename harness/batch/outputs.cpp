@@ -35,6 +35,7 @@ bool writeAll(const std::string& reportDir, const GradeReport& report, const std
   gs.leaderboard = bandwidthLeaderboard(report);
   JunitOptions junit;
   junit.name = "clgrade." + submission;
+  junit.reportDir = reportDir;
   for (const auto& [file, text] : {std::pair<std::string, std::string>{kReportHtml, htmlReport(report, html)},
                                    {kGradescopeJson, gradescopeResults(report, gs)},
                                    {kPrairieLearnJson, prairieLearnResults(report, pl)},

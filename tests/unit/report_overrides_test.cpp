@@ -203,8 +203,8 @@ TEST(Overrides, EveryOutputShowsThem) {
   EXPECT_NE(csv.find("\"conv3x3.convolution: 2.5 (measured 0) by ta1: late fix <b>accepted</b>, see mail\""), std::string::npos);
 
   const std::string junit = junitXml(r);
-  EXPECT_NE(junit.find("<property name=\"overridden\" value=\"true\"/>"), std::string::npos);
-  EXPECT_NE(junit.find("<property name=\"original_points\" value=\"0\"/>"), std::string::npos);
+  EXPECT_NE(junit.find("<property name=\"convolution.overridden\" value=\"true\"/>"), std::string::npos);
+  EXPECT_NE(junit.find("<property name=\"convolution.original_points\" value=\"0\"/>"), std::string::npos);
 
   const nlohmann::json gs = nlohmann::json::parse(gradescopeResults(r));
   EXPECT_EQ(gs["tests"][0]["extra_data"]["overridden"], true);

@@ -1,0 +1,32 @@
+# junit.xml of a real grade validated by xmllint against tests/data/junit-10.xsd (the rules of
+# Jenkins/xunit's junit-10.xsd): the template fails and skips criteria; a failing criterion's
+# difference image is attached for GitLab by an absolute path that exists; the suites' times are real.
+#   cmake -DCLGRADE=... -DKERNELS=... -DXSD=... -DWORK=... -P junit_schema.cmake
+find_program(XMLLINT xmllint)
+if(NOT XMLLINT)
+  message("junit_schema skipped: no xmllint (apt-get install libxml2-utils)")
+  return()
+endif()
+file(REMOVE_RECURSE "${WORK}")
+execute_process(COMMAND "${CLGRADE}" grade "${KERNELS}" --task conv3x3 --task histogram --device cpu --out "${WORK}" --quiet
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT EXISTS "${WORK}/junit.xml")
+  message(FATAL_ERROR "no junit.xml (exit ${status}):\n${out}\n${err}")
+endif()
+execute_process(COMMAND "${XMLLINT}" --noout --schema "${XSD}" "${WORK}/junit.xml" RESULT_VARIABLE status ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "junit.xml does not validate against junit-10.xsd's rules:\n${err}")
+endif()
+file(READ "${WORK}/junit.xml" junit)
+if(NOT junit MATCHES "<failure message=\"[^\"]*\" type=\"failed\">Convolution3x3.cl: ")
+  message(FATAL_ERROR "a failure does not name its kernel file:\n${junit}")
+endif()
+string(REGEX MATCH "\\[\\[ATTACHMENT\\|(/[^]]+\\.png)\\]\\]" attachment "${junit}")
+set(image "${CMAKE_MATCH_1}")
+if(NOT attachment OR NOT EXISTS "${image}")
+  message(FATAL_ERROR "no attached difference image that exists (${attachment}):\n${junit}")
+endif()
+if(junit MATCHES "<testsuite [^>]*time=\"0.000\"")
+  message(FATAL_ERROR "a task took no time:\n${junit}")
+endif()
+message("junit.xml validates; attached ${image}")
