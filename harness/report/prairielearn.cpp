@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -10,35 +11,29 @@ namespace {
 
 using nlohmann::ordered_json;
 
-struct ImageBudget {
-  size_t left;
+/// One picture a test could show.
+struct Picture {
+  size_t test = 0;     ///< index into the tests
+  int rank = 0;        ///< 0 the difference map, 1 expected, 2 actual: the order in which they get room
+  const Evidence* evidence = nullptr;
+  std::string label;
 };
 
-/// {label, url} of each picture of the set that exists and fits the budget; the others are noted.
-void addImages(const CaseImages& c, const PrairieLearnOptions& options, ImageBudget* budget, ordered_json* images,
-               std::string* notes) {
-  const std::string where = c.check->id + ", case " + c.outcome->caseId;
-  const std::pair<const Evidence*, const char*> pictures[] = {
-      {c.images.difference, "difference"}, {c.images.expected, "expected"}, {c.images.actual, "actual"}};
-  for (const auto& [e, kind] : pictures) {
-    if (!e) continue;
-    std::string err;
-    // Base64 grows by a third; the budget counts what lands in the file.
-    const std::string uri = pngDataUri(options.reportDir, e->path, budget->left * 3 / 4 + 1, &err);
-    if (uri.empty() || uri.size() > budget->left) {
-      *notes += "image " + e->path + " not included: " + (uri.empty() ? err : "over the size budget of results.json") + "\n";
-      continue;
-    }
-    budget->left -= uri.size();
-    images->push_back({{"label", where + ": " + kind + " (" + e->label + ")"}, {"url", uri}});
-  }
-}
+/// A test as it is being put together: its fields, its output (notes are added to it) and images.
+struct Test {
+  ordered_json fields;
+  std::string output;
+  ordered_json images = ordered_json::array();
+  std::string name;
+};
+
+std::string dump(const ordered_json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
 
 }  // namespace
 
 std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions& options) {
-  ImageBudget budget{options.imageBudgetBytes * 4 / 3 + 4};
-  ordered_json tests = ordered_json::array();
+  std::vector<Test> tests;
+  std::vector<Picture> pictures;
   std::string output;
   for (const TaskReport& t : r.tasks) {
     output += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) + (t.problem.empty() ? "" : " - " + t.problem) + "\n";
@@ -48,35 +43,110 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
                 (c.overridden ? " (overridden, measured " + formatPoints(c.originalPoints) + ")" : "") + "\n";
       std::string message = statusLabel(c.status) + ": " + c.message;
       if (c.overridden) message += "\n" + overrideLine(c);
-      std::string testOutput = criterionDetails(t, c, options.details);
-      ordered_json images = ordered_json::array();
-      if (options.images)
-        for (const CaseImages& set : criterionImages(t, c, options.details.hiddenCaseDetails))
-          addImages(set, options, &budget, &images, &testOutput);
       std::string description = c.title;
       if (!c.checks.empty()) {
         description += description.empty() ? "checks: " : " (checks: ";
         for (size_t i = 0; i < c.checks.size(); ++i) description += (i ? ", " : "") + c.checks[i];
         if (!c.title.empty()) description += ")";
       }
-      tests.push_back({{"name", t.id + " / " + c.id},
-                       {"description", description},
-                       {"points", c.points},
-                       {"max_points", c.max},
-                       {"message", message},
-                       {"output", testOutput},
-                       {"images", images}});
+      Test test;
+      test.name = t.id + " / " + c.id;
+      test.fields = {{"name", test.name},
+                     {"description", description},
+                     {"points", c.points},
+                     {"max_points", c.max},
+                     {"message", message}};
+      test.output = criterionDetails(t, c, options.details);
+      if (options.images)
+        for (const CaseImages& set : criterionImages(t, c, options.details.hiddenCaseDetails)) {
+          const std::string where = set.check->id + ", case " + set.outcome->caseId;
+          const std::pair<const Evidence*, const char*> kinds[] = {
+              {set.images.difference, "difference"}, {set.images.expected, "expected"}, {set.images.actual, "actual"}};
+          for (int rank = 0; rank < 3; ++rank)
+            if (kinds[rank].first)
+              pictures.push_back({tests.size(), rank, kinds[rank].first,
+                                  where + ": " + kinds[rank].second + " (" + kinds[rank].first->label + ")"});
+        }
+      tests.push_back(std::move(test));
     }
   }
   output += "total: " + formatPoints(r.total) + "/" + formatPoints(r.max) + "\n";
   const double score = r.max > 0 ? std::clamp(r.total / r.max, 0.0, 1.0) : 0.0;
-  ordered_json j = {{"gradable", true},
-                    {"score", std::isfinite(score) ? score : 0.0},
-                    {"message", "clgrade: " + formatPoints(r.total) + " of " + formatPoints(r.max) + " points (rubric " +
-                                    r.rubricTitle + ", device " + r.device.name + ")"},
-                    {"output", output},
-                    {"tests", tests}};
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+
+  auto assemble = [&] {
+    ordered_json list = ordered_json::array();
+    for (const Test& t : tests) {
+      ordered_json j = t.fields;
+      j["output"] = t.output;
+      j["images"] = t.images;
+      list.push_back(j);
+    }
+    return dump({{"gradable", true},
+                 {"score", std::isfinite(score) ? score : 0.0},
+                 {"message", "clgrade: " + formatPoints(r.total) + " of " + formatPoints(r.max) + " points (rubric " +
+                                 r.rubricTitle + ", device " + r.device.name + ")"},
+                 {"output", output},
+                 {"tests", list}});
+  };
+
+  // The text first: when even that is over the limit, the longest outputs are cut (report.html keeps
+  // everything).
+  const std::string cut = "\n... (cut: PrairieLearn's results.json must stay under " +
+                          std::to_string(options.maxFileBytes / 1000) + " kB; report.html has the rest)\n";
+  for (std::string text = assemble(); text.size() > options.maxFileBytes; text = assemble()) {
+    std::string* longest = &output;
+    for (Test& t : tests)
+      if (t.output.size() > longest->size()) longest = &t.output;
+    if (longest->size() <= cut.size() + 64) break;  // nothing left worth cutting
+    const size_t over = text.size() - options.maxFileBytes;
+    longest->resize(longest->size() > over + cut.size() + 64 ? std::max(longest->size() / 2, longest->size() - over - cut.size())
+                                                              : 64);
+    *longest += cut;
+  }
+
+  // Then the pictures, each file once, in order: every difference map (rubric order), then the expected
+  // and actual pictures; what does not fit is named in its test's output. JSON around a picture (label,
+  // keys, indentation) is counted with it.
+  size_t used = assemble().size();
+  std::stable_sort(pictures.begin(), pictures.end(), [](const Picture& a, const Picture& b) { return a.rank < b.rank; });
+  std::map<std::string, std::string> shownIn;  // evidence path -> the test that shows it
+  for (const Picture& p : pictures) {
+    Test& test = tests[p.test];
+    if (const auto it = shownIn.find(p.evidence->path); it != shownIn.end()) {
+      if (it->second != test.name) test.output += "\nimage " + p.evidence->path + ": shown with " + it->second;
+      continue;
+    }
+    std::string err;
+    const size_t room = options.maxFileBytes > used ? options.maxFileBytes - used : 0;
+    const size_t overhead = p.label.size() + 96;
+    const std::string uri = room > overhead ? pngDataUri(options.reportDir, p.evidence->path, (room - overhead) * 3 / 4, &err) : "";
+    if (uri.empty()) {
+      const std::string note = "\nimage " + p.evidence->path + " not included: " +
+                               (room > overhead && !err.empty() && err.find("larger") == std::string::npos
+                                    ? err
+                                    : "no room left in results.json (" + std::to_string(options.maxFileBytes / 1000) +
+                                          " kB at most; difference maps first)");
+      test.output += note;
+      used += note.size() + 8;
+      continue;
+    }
+    test.images.push_back({{"label", p.label}, {"url", uri}});
+    shownIn[p.evidence->path] = test.name;
+    used += uri.size() + overhead;
+  }
+  // The counts above are estimates: should the file still be over, the last pictures go.
+  std::string text = assemble();
+  for (size_t i = pictures.size(); text.size() > options.maxFileBytes && i-- > 0;) {
+    Test& test = tests[pictures[i].test];
+    for (auto it = test.images.begin(); it != test.images.end(); ++it)
+      if ((*it)["label"] == pictures[i].label) {
+        test.images.erase(it);
+        test.output += "\nimage " + pictures[i].evidence->path + " not included: no room left in results.json";
+        text = assemble();
+        break;
+      }
+  }
+  return text;
 }
 
 }  // namespace clgrade

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "image/png.h"
 #include "report/gradescope.h"
 #include "report/junit.h"
 #include "report/prairielearn.h"
@@ -167,12 +168,12 @@ TEST(PrairieLearn, ScoreStaysAFractionAndImagesStayWithinTheBudget) {
   GradeReport r = richReport();
   PrairieLearnOptions options;
   options.reportDir = reporttest::makeReportDir("pl_budget");
-  options.imageBudgetBytes = 10;
+  options.maxFileBytes = 10;  // not even the text fits: no picture, each named
   nlohmann::json j = nlohmann::json::parse(prairieLearnResults(r, options));
   EXPECT_TRUE(j["tests"][0]["images"].empty());
   EXPECT_NE(j["tests"][0]["output"].get<std::string>().find("not included"), std::string::npos);
   options.reportDir = "/nonexistent";
-  options.imageBudgetBytes = 1 << 20;
+  options.maxFileBytes = 1000000;
   j = nlohmann::json::parse(prairieLearnResults(r, options));
   EXPECT_TRUE(j["tests"][0]["images"].empty());  // a missing file is named, not fatal
   r.max = 0;
@@ -180,6 +181,53 @@ TEST(PrairieLearn, ScoreStaysAFractionAndImagesStayWithinTheBudget) {
   j = nlohmann::json::parse(prairieLearnResults(r, options));
   EXPECT_DOUBLE_EQ(j["score"].get<double>(), 0);
   EXPECT_EQ(validate(j.dump(), "prairielearn_results.schema.json"), "");
+}
+
+TEST(PrairieLearn, TheFileStaysUnderOneMegabyteAndEachPictureIsShownOnce) {
+  // Pictures of noise that do not compress (about 250 kB each as PNG), shared by two criteria.
+  const std::string dir = reporttest::makeReportDir("pl_megabyte");
+  Image noise(500, 500, 1);
+  uint32_t state = 12345;
+  for (float& v : noise.pixels) v = float((state = state * 1664525u + 1013904223u) >> 8) / float(1 << 24);
+  std::string err;
+  for (const char* name : {"output_diff.png", "output_expected.png", "output_actual.png"})
+    ASSERT_TRUE(writePng(dir + "/evidence/conv3x3/edge/" + name, noise, 0, 1, &err)) << err;
+  GradeReport r = richReport();
+  CriterionResult again = r.tasks[0].criteria[0];
+  again.id = "again";
+  r.tasks[0].criteria.push_back(again);
+  PrairieLearnOptions options;
+  options.reportDir = dir;
+  const std::string text = prairieLearnResults(r, options);
+  EXPECT_LE(text.size(), 1000000u);
+  // (Not run through validate(): std::regex recurses per character of a 300 kB data URI.)
+  const nlohmann::json j = nlohmann::json::parse(text);
+  size_t pictures = 0;
+  for (const auto& t : j["tests"]) pictures += t["images"].size();
+  // The difference map and one more fit in 1 MB as base64; the third is named instead.
+  ASSERT_EQ(j["tests"][0]["images"].size(), 2u);
+  EXPECT_NE(j["tests"][0]["images"][0]["label"].get<std::string>().find("difference"), std::string::npos);
+  EXPECT_EQ(pictures, 2u);
+  EXPECT_NE(j["tests"][0]["output"].get<std::string>().find("not included: no room left in results.json"), std::string::npos);
+  const nlohmann::json& shared = j["tests"][r.tasks[0].criteria.size() - 1];
+  EXPECT_EQ(shared["name"], "conv3x3 / again");
+  EXPECT_TRUE(shared["images"].empty());
+  EXPECT_NE(shared["output"].get<std::string>().find("shown with conv3x3 / convolution"), std::string::npos);
+}
+
+TEST(PrairieLearn, TextOverTheLimitIsCutLongestFirst) {
+  GradeReport r = richReport();
+  r.tasks[0].criteria[0].message = std::string(400000, 'x');
+  r.tasks[0].checks[0].cases[1].details.assign(2000, std::string(600, 'y'));
+  PrairieLearnOptions options;
+  options.details.detailLines = 5000;
+  options.maxFileBytes = 300000;
+  options.images = false;
+  const std::string text = prairieLearnResults(r, options);
+  EXPECT_NE(text.find("(cut: PrairieLearn's results.json must stay under 300 kB"), std::string::npos);
+  // The message is not cut (it is not an output): what is over the limit then is said by its size.
+  EXPECT_LE(text.size(), 300000u + 400100u);
+  EXPECT_EQ(validate(text, "prairielearn_results.schema.json"), "");
 }
 
 // ---- JUnit
