@@ -23,6 +23,7 @@
 #include "cl/device.h"
 #include "batch/archive_submission.h"
 #include "cli/command.h"
+#include "cli/platform_results.h"
 #include "cli/task_progress.h"
 #include "cli/usage.h"
 #include "grading/grader.h"
@@ -96,6 +97,7 @@ struct GradeArgs {
   bool visibleOnlyFlag = false;
   bool quiet = false;
   std::optional<uint64_t> seed;  ///< --seed (grade only); empty: drawn for this grade
+  PlatformResultPaths platformResults;
   // Grades from a runner's record (util/tape.h), without the device: what the keeper does, for
   // debugging and for measuring the keeper's share of a grade.
   std::string replay;
@@ -123,6 +125,12 @@ int finish(const GradeReport& report, const std::string& out, const std::string&
   return kOk;
 }
 
+/// The report folder of a grade of `args.kernelsDir`: --out, else reports/<its name>.
+std::string reportFolder(const GradeArgs& args) {
+  return args.out.empty() ? "reports/" + std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
+                          : args.out;
+}
+
 int gradeFolder(const GradeArgs& args, bool checkCommand) {
   const bool visibleOnly = checkCommand || args.visibleOnlyFlag;
   // A task child runs --in-process inside its sandbox; asked for by a person, --in-process runs the
@@ -143,9 +151,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
   std::string err;
   // A submission folder may hold the .cl files or a kernels/ subfolder with them.
   const SubmissionFolder folder = resolveSubmission(args.kernelsDir);
-  const std::string out = args.out.empty() ? std::string("reports/") +
-                                                 std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
-                                           : args.out;
+  const std::string out = reportFolder(args);
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
   const std::string toolsDir = toolsFolder();
   // One seed for every hidden input of this grade, the runners' and the keeper's alike.
@@ -232,8 +238,9 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
 
 /// An archive (alice.zip) is unpacked in a sandbox and its folder graded; its report goes to
 /// reports/alice unless --out says otherwise. Anything else is graded as the folder it names.
-int gradeCommand(const GradeArgs& args, bool checkCommand) {
+int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDir) {
   std::error_code ec;
+  *reportDir = reportFolder(args);
   if (!std::filesystem::is_regular_file(args.kernelsDir, ec) || !looksLikeArchive(args.kernelsDir))
     return gradeFolder(args, checkCommand);
   const std::string shown = terminalText(args.kernelsDir);
@@ -257,6 +264,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand) {
     }
     unpackedArgs.out = "reports/" + name;
   }
+  *reportDir = unpackedArgs.out;
   return gradeFolder(unpackedArgs, checkCommand);
 }
 
@@ -291,8 +299,18 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
       sub->add_flag("--visible-only", args->visibleOnlyFlag,
                     "the visible cases only, like check, but exit 0 whatever failed (for CI fixtures)");
     sub->add_flag("--quiet", args->quiet, "print no table");
+    sub->add_option("--gradescope-results", args->platformResults.gradescope,
+                    "also write Gradescope's results.json here (/autograder/results/results.json); when clgrade "
+                    "cannot grade, one that says why (an autograder error, not a score)");
+    sub->add_option("--prairielearn-results", args->platformResults.prairieLearn,
+                    "also write PrairieLearn's results.json here (/grade/results/results.json); when clgrade "
+                    "cannot grade, one with gradable: false and why");
     sub->add_option("--replay", args->replay)->group("");
-    commands->push_back({sub, [args, checkCommand] { return gradeCommand(*args, checkCommand); }});
+    commands->push_back({sub, [args, checkCommand] {
+                           return withPlatformResults(args->platformResults, [&](std::string* reportDir) {
+                             return gradeCommand(*args, checkCommand, reportDir);
+                           });
+                         }});
   }
 }
 
