@@ -1,5 +1,6 @@
 #include "report/gradescope.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -10,11 +11,37 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string visibilityOf(const GradescopeOptions& options, const std::string& task, const std::string& criterion) {
+std::string visibilityOf(const GradescopeOptions& options, const std::string& task, const std::string& criterion,
+                         bool hiddenCases) {
   auto it = options.testVisibility.find(task + "." + criterion);
   if (it != options.testVisibility.end()) return it->second;
   it = options.testVisibility.find(task);
-  return it != options.testVisibility.end() ? it->second : options.visibility;
+  if (it != options.testVisibility.end()) return it->second;
+  return hiddenCases && !options.hiddenCaseVisibility.empty() ? options.hiddenCaseVisibility : options.visibility;
+}
+
+/// The outcomes of the criterion's checks on visible cases and whether hidden ones count towards it.
+struct CaseSplit {
+  bool hidden = false;
+  std::vector<std::string> visibleFailures;  ///< "output, case edge: 12 values wrong"
+  bool anyVisible = false;
+};
+
+CaseSplit splitCases(const TaskReport& t, const CriterionResult& c) {
+  CaseSplit split;
+  for (const CheckResult& check : t.checks) {
+    if (std::find(c.checks.begin(), c.checks.end(), check.id) == c.checks.end()) continue;
+    for (const CaseOutcome& o : check.cases) {
+      if (!o.visible) {
+        split.hidden = true;
+        continue;
+      }
+      split.anyVisible = true;
+      if (o.status == Status::Failed || o.status == Status::Error)
+        split.visibleFailures.push_back(check.id + ", case " + o.caseId + ": " + o.message);
+    }
+  }
+  return split;
 }
 
 /// The submission as a few lines of text: each criterion with its points and status, the total.
@@ -52,17 +79,39 @@ std::string gradescopeResults(const GradeReport& r, const GradescopeOptions& opt
       }
       ordered_json tags = {t.id, statusName(c.status)};
       if (c.overridden) tags.push_back("overridden");
-      tests.push_back({{"name", t.id + " / " + c.id + (c.title.empty() ? "" : ": " + c.title)},
-                       {"name_format", "text"},
-                       {"number", std::to_string(ti + 1) + "." + std::to_string(ci + 1)},
-                       {"score", c.points},
-                       {"max_score", c.max},
-                       {"status", c.status == Status::Passed ? "passed" : "failed"},
-                       {"output", output},
-                       {"output_format", "text"},
-                       {"tags", tags},
-                       {"visibility", visibilityOf(options, t.id, c.id)},
-                       {"extra_data", extra}});
+      const CaseSplit split = splitCases(t, c);
+      const std::string name = t.id + " / " + c.id + (c.title.empty() ? "" : ": " + c.title);
+      ordered_json test = {{"name", name},
+                           {"name_format", "text"},
+                           {"number", std::to_string(ti + 1) + "." + std::to_string(ci + 1)}};
+      // Not measured: what clgrade could not measure is said, not scored as a failed test worth 0.
+      if (c.status != Status::NotMeasured || c.overridden) {
+        test["score"] = c.points;
+        test["max_score"] = c.max;
+        test["status"] = c.status == Status::Passed ? "passed" : "failed";
+      } else {
+        test["name"] = name + " (not measured)";
+      }
+      test["output"] = output;
+      test["output_format"] = "text";
+      test["tags"] = tags;
+      test["visibility"] = visibilityOf(options, t.id, c.id, split.hidden);
+      test["extra_data"] = extra;
+      tests.push_back(test);
+      // Before the due date a student sees how the visible cases went, without the points.
+      if (split.hidden && split.anyVisible && test["visibility"] != options.visibility) {
+        std::string visibleOutput = split.visibleFailures.empty() ? "every visible case passed\n" : "";
+        for (const std::string& f : split.visibleFailures) visibleOutput += f + "\n";
+        visibleOutput += "(the points also count hidden cases: shown " +
+                         std::string(test["visibility"] == "after_due_date" ? "after the due date" : "later") + ")\n";
+        tests.push_back({{"name", t.id + " / " + c.id + " (visible cases)"},
+                         {"name_format", "text"},
+                         {"output", visibleOutput},
+                         {"output_format", "text"},
+                         {"tags", {t.id, split.visibleFailures.empty() ? "passed" : "failed"}},
+                         {"visibility", options.visibility},
+                         {"extra_data", {{"task", t.id}, {"criterion", c.id}, {"visible_cases_only", true}}}});
+      }
     }
   }
   ordered_json leaderboard = ordered_json::array();

@@ -21,8 +21,13 @@ struct LeaderboardEntry {
 struct GradescopeOptions {
   /// Of every test: "visible", "hidden", "after_due_date" or "after_published".
   std::string visibility = "visible";
-  /// Per task id or "task.criterion" (the more specific wins), instead of `visibility`.
+  /// Per task id or "task.criterion" (the more specific wins), instead of `visibility` and
+  /// `hiddenCaseVisibility`.
   std::map<std::string, std::string> testVisibility;
+  /// Of a criterion's scored test when hidden cases count towards it: its points are not shown before
+  /// the due date (Gradescope then hides the total too); an informational test "(visible cases)"
+  /// beside it, with `visibility`, says how the visible cases went.
+  std::string hiddenCaseVisibility = "after_due_date";
   /// The whole result's "visibility"; empty: not written (Gradescope's own setting applies).
   std::string resultVisibility;
   /// The "leaderboard" array; empty is written as [] (a valid, empty leaderboard).
@@ -34,8 +39,9 @@ struct GradescopeOptions {
 /// results.json: "score" (the total), "execution_time", "output" (a points summary), text formats
 /// for output and names (student text is never read as HTML or Markdown), "tests" (one per criterion:
 /// name, number, score, max_score, status "passed" when the criterion passed else "failed", output
-/// with the reason, failing cases and the instructor's override, visibility, tags, extra_data),
-/// "leaderboard". Bytes that are not UTF-8 are replaced.
+/// with the reason, failing cases and the instructor's override, visibility, tags, extra_data; a
+/// criterion that could not be measured is an informational test without score, max_score and status;
+/// with hidden cases, see hiddenCaseVisibility), "leaderboard". Bytes that are not UTF-8 are replaced.
 std::string gradescopeResults(const GradeReport& report, const GradescopeOptions& options = {});
 
 /// Leaderboard entries from the tasks' performance figures: "<task> <kernel> GB/s" (desc) for every

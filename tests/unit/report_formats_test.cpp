@@ -59,7 +59,11 @@ TEST(Gradescope, FollowsTheSpec) {
   EXPECT_EQ(t["visibility"], "visible");
   EXPECT_EQ(j["tests"][1]["status"], "passed");
   EXPECT_EQ(j["tests"][2]["status"], "failed");  // error
-  EXPECT_EQ(j["tests"][3]["status"], "failed");  // not measured: 0 points, with the reason
+  // Its points count a hidden case: shown after the due date (Gradescope then hides the total too).
+  EXPECT_EQ(j["tests"][2]["visibility"], "after_due_date");
+  // Not measured: an informational test (no score, no status), with the reason.
+  EXPECT_EQ(j["tests"][3]["name"], "separable / steps: RESULT_STEPS chart, \"fast\" & <right> (not measured)");
+  EXPECT_FALSE(j["tests"][3].contains("score") || j["tests"][3].contains("max_score") || j["tests"][3].contains("status"));
   EXPECT_NE(j["tests"][3]["output"].get<std::string>().find("not measured: steps_sweep: not implemented yet"), std::string::npos);
   // Student text stays text, never HTML or Markdown.
   EXPECT_EQ(j["output_format"], "text");
@@ -96,6 +100,40 @@ TEST(Gradescope, VisibilityPerTaskAndCriterion) {
   EXPECT_EQ(j["tests"][0]["visibility"], "after_published");
   EXPECT_EQ(j["tests"][2]["visibility"], "hidden");
   EXPECT_EQ(j["tests"][3]["visibility"], "visible");
+}
+
+TEST(Gradescope, HiddenCasesPointsAfterTheDueDateVisibleCasesNow) {
+  GradeReport r = richReport();
+  TaskReport& sep = r.tasks[1];
+  ASSERT_EQ(sep.id, "separable");
+  const std::string checkId = sep.criteria[0].checks.front();
+  for (CheckResult& check : sep.checks)
+    if (check.id == checkId) {
+      CaseOutcome course;
+      course.caseId = "course_small";
+      course.status = Status::Failed;
+      course.message = "3 values wrong";
+      check.cases.insert(check.cases.begin(), course);
+    }
+  const std::string text = gradescopeResults(r);
+  EXPECT_EQ(validate(text, "gradescope_results.schema.json"), "");
+  const nlohmann::json j = nlohmann::json::parse(text);
+  ASSERT_EQ(j["tests"].size(), 7u);
+  const auto& scored = j["tests"][2];
+  EXPECT_EQ(scored["visibility"], "after_due_date");
+  EXPECT_TRUE(scored.contains("score"));
+  const auto& now = j["tests"][3];
+  EXPECT_EQ(now["name"], "separable / horizontal (visible cases)");
+  EXPECT_EQ(now["visibility"], "visible");
+  EXPECT_FALSE(now.contains("score") || now.contains("status"));
+  EXPECT_NE(now["output"].get<std::string>().find(checkId + ", case course_small: 3 values wrong"), std::string::npos);
+  EXPECT_EQ(now["output"].get<std::string>().find("secret_size"), std::string::npos);  // no hidden case named
+
+  GradescopeOptions allVisible;
+  allVisible.hiddenCaseVisibility = "";
+  const nlohmann::json k = nlohmann::json::parse(gradescopeResults(r, allVisible));
+  EXPECT_EQ(k["tests"].size(), 6u);
+  EXPECT_EQ(k["tests"][2]["visibility"], "visible");
 }
 
 TEST(Gradescope, OverrideIsShown) {
