@@ -23,8 +23,10 @@
 #
 #   find_package(clgrade REQUIRED)            an installed clgrade (cmake --install, the .deb)
 #   FetchContent_Declare(clgrade GIT_REPOSITORY ... ) + FetchContent_MakeAvailable(clgrade)
-#   include(/path/to/clgrade/cmake/clgrade.cmake)   a checkout with a built clgrade The criteria are listed at configure time by
-# `clgrade rubric-criteria` when the executable exists then, else read from the rubric's XML here.
+#   include(/path/to/clgrade/cmake/clgrade.cmake)   a checkout with a built clgrade
+#
+# The criteria are listed at configure time by `clgrade rubric-criteria` when the executable exists
+# then, else read from the rubric's XML here.
 include_guard(GLOBAL)
 
 # The default rubric's folder: a checkout's (this file in <source>/cmake, as with FetchContent), or the

@@ -8,7 +8,8 @@
 #
 # The tools go into lib/clgrade, not lib/<multiarch>: the data folder is found two levels above them.
 # In the build folder the tools sit in its top and share/clgrade holds links into the source folder,
-# so an edited rubric or reference kernel is used without configuring again.
+# so an edited rubric or reference kernel is used without configuring again (a build folder is not
+# relocatable; an installed prefix and an unpacked .deb are).
 include(CMakePackageConfigHelpers)
 
 set(clgrade_build_data ${PROJECT_BINARY_DIR}/share/clgrade)
@@ -16,6 +17,13 @@ file(MAKE_DIRECTORY ${clgrade_build_data}/reference)
 foreach(folder rubrics kernels_template reference/kernels reference/naive)
   file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${folder} ${clgrade_build_data}/${folder} SYMBOLIC)
 endforeach()
+
+# Installing and packaging are the top-level project's: a course's project that pulls clgrade in with
+# FetchContent gets no clgrade files in its own install or package unless it asks (CLGRADE_INSTALL).
+option(CLGRADE_INSTALL "install() rules and the CPack package for clgrade" ${clgrade_top_level})
+if(NOT CLGRADE_INSTALL)
+  return()
+endif()
 
 set(CLGRADE_INSTALL_TOOLS_DIR lib/clgrade)
 set(CLGRADE_INSTALL_DATA_DIR share/clgrade)

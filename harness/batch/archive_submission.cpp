@@ -1,10 +1,16 @@
 #include "batch/archive_submission.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <sstream>
 
+#include "batch/isolation.h"
 #include "sandbox/sandbox.h"
 #include "util/archive.h"
 #include "util/files.h"
@@ -17,7 +23,44 @@ namespace fs = std::filesystem;
 UnpackedSubmission::~UnpackedSubmission() {
   std::error_code ec;
   if (!scratch.empty()) fs::remove_all(scratch, ec);
+  if (!cache.empty()) fs::remove_all(cache, ec);
 }
+
+namespace {
+
+/// See unpackSubmission: what the child left, made the keeper's and readable by every sandbox.
+bool settle(const fs::path& box, const fs::path& dest, std::string* err) {
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(dest, ec))) {
+    *err = "the unpacking left no folder";
+    return false;
+  }
+  const uid_t uid = geteuid();
+  const gid_t gid = getegid();
+  auto own = [&](const fs::path& p, mode_t mode) {
+    return lchown(p.c_str(), uid, gid) == 0 && chmod(p.c_str(), mode) == 0;
+  };
+  if (!own(box, 0711) || !own(dest, 0755)) {
+    *err = std::string("the unpacked folder cannot be taken over: ") + std::strerror(errno);
+    return false;
+  }
+  std::vector<fs::path> strays;
+  for (auto it = fs::recursive_directory_iterator(dest, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const fs::file_status st = fs::symlink_status(it->path(), ec);
+    const bool folder = fs::is_directory(st), file = fs::is_regular_file(st);
+    if ((!folder && !file) || !own(it->path(), folder ? 0755 : 0644)) strays.push_back(it->path());
+    if (!folder && !file) it.disable_recursion_pending();
+  }
+  if (ec) {
+    *err = "the unpacked folder cannot be read: " + ec.message();
+    return false;
+  }
+  for (const fs::path& p : strays) fs::remove_all(p, ec);
+  return true;
+}
+
+}  // namespace
 
 UnpackedSubmission unpackSubmission(const std::string& archive, const std::string& clgrade, bool sandboxed) {
   UnpackedSubmission u;
@@ -56,12 +99,15 @@ UnpackedSubmission unpackSubmission(const std::string& archive, const std::strin
     }
   }
   const ProcessResult p = runProcess(spec);
+  u.archiveAtFault = true;  // from here on, what went wrong is the archive's doing
   std::string out, errors;
   readUntrustedFile(listing, size_t(256) << 10, &out);
   readUntrustedFile(listing + ".err", size_t(16) << 10, &errors);
   std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);)
+  for (std::string line; std::getline(lines, line);) {
     if (line.rfind("left out: ", 0) == 0) u.leftOut.push_back(line.substr(10));
+    if (line.rfind("left out more: ", 0) == 0) u.leftOut.push_back("and " + line.substr(15) + " more entries");
+  }
   if (!p.ok()) {
     while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
     const std::string prefix = "clgrade unpack: ";
@@ -69,7 +115,13 @@ UnpackedSubmission unpackSubmission(const std::string& archive, const std::strin
     u.error = errors.empty() ? "unpacking it " + p.describe() : errors;
     return u;
   }
+  std::string err;
+  if (!settle(keeper / "box", dest, &err)) {
+    u.error = err;
+    return u;
+  }
   u.folder = unpackedRoot(dest);
+  u.cache = submissionCacheDir(u.folder);
   return u;
 }
 

@@ -11,8 +11,12 @@ namespace clgrade {
 struct UnpackedSubmission {
   std::string folder;                ///< what to grade (empty when the archive could not be unpacked)
   std::string error;                 ///< why not
+  /// The archive itself is at fault (damaged, a bomb, not an archive): the student's submission fails
+  /// with `error`. False: clgrade could not unpack anything (no sandbox, no scratch folder).
+  bool archiveAtFault = false;
   std::vector<std::string> leftOut;  ///< entries not unpacked, with why ("x -> /etc: not a regular file ...")
   std::string scratch;               ///< the folder to remove when the grade is done (see ~UnpackedSubmission)
+  std::string cache;                 ///< the PoCL cache its grade made (keyed on a folder that goes)
 
   UnpackedSubmission() = default;
   UnpackedSubmission(const UnpackedSubmission&) = delete;
@@ -22,7 +26,10 @@ struct UnpackedSubmission {
 };
 
 /// Unpacks `archive` with `clgrade` (this executable) in a sandbox, or in a plain child process when
-/// `sandboxed` is false (--no-sandbox).
+/// `sandboxed` is false (--no-sandbox). The tree the child left is then settled by this process: the
+/// unpacked folder must be a folder; inside it only folders and regular files stay (anything else is
+/// removed), owned by this process, folders 0755 and files 0644: every task's sandbox reads it where
+/// it is (no staged copy), none can change it.
 UnpackedSubmission unpackSubmission(const std::string& archive, const std::string& clgrade, bool sandboxed);
 
 }  // namespace clgrade

@@ -128,18 +128,6 @@ void moveStagedEvidence(const std::string& staged, const std::string& outDir) {
   fs::remove_all(staged, ec);
 }
 
-/// The compiler cache of one submission folder: <cache home>/clgrade/pocl/<hash of its absolute path>.
-std::string submissionCacheDir(const std::string& kernelsDir) {
-  // As root the sandbox has a uid of its own, which must reach the folder: root's home is not searchable.
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  const std::string base = geteuid() == 0           ? std::string("/var/cache")
-                           : xdg && *xdg            ? std::string(xdg)
-                                                    : std::string(home && *home ? home : "/tmp") + "/.cache";
-  std::error_code ec;
-  const std::string key = sha256Hex(fs::absolute(kernelsDir, ec).lexically_normal().string()).substr(0, 24);
-  return base + "/clgrade/pocl/" + key;
-}
 
 /// An absolute, normal form of `path` (the sandbox starts in its scratch folder).
 std::string absolute(const std::string& path) {
@@ -263,6 +251,19 @@ std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
 }
 
 }  // namespace
+
+/// The compiler cache of one submission folder: <cache home>/clgrade/pocl/<hash of its absolute path>.
+std::string submissionCacheDir(const std::string& kernelsDir) {
+  // As root the sandbox has a uid of its own, which must reach the folder: root's home is not searchable.
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string base = geteuid() == 0           ? std::string("/var/cache")
+                           : xdg && *xdg            ? std::string(xdg)
+                                                    : std::string(home && *home ? home : "/tmp") + "/.cache";
+  std::error_code ec;
+  const std::string key = sha256Hex(fs::absolute(kernelsDir, ec).lexically_normal().string()).substr(0, 24);
+  return base + "/clgrade/pocl/" + key;
+}
 
 IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
                             const std::string& outDir, const std::vector<std::string>& onlyTasks,

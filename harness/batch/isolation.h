@@ -55,6 +55,10 @@ struct IsolationSettings {
   std::function<void(const std::string& task, const TaskRun* run)> onTask;
 };
 
+/// The PoCL compiler cache of one submission folder, kept across its grades: <cache home>/clgrade/pocl/
+/// <hash of the folder's absolute path>.
+std::string submissionCacheDir(const std::string& kernelsDir);
+
 /// A default resident-memory limit for one task child when `jobs` grade at once: three quarters of
 /// the machine's memory shared by the jobs, at most 8 GiB, at least 1 GiB.
 uint64_t defaultTaskMemoryBytes(int jobs);

@@ -98,6 +98,9 @@ struct GradeArgs {
   bool quiet = false;
   std::optional<uint64_t> seed;  ///< --seed (grade only); empty: drawn for this grade
   PlatformResultPaths platformResults;
+  /// Set for an archive that could not be unpacked: every task fails with this reason (it is the
+  /// submission's fault, a grade, not a usage error).
+  std::string refusal;
   // Grades from a runner's record (util/tape.h), without the device: what the keeper does, for
   // debugging and for measuring the keeper's share of a grade.
   std::string replay;
@@ -150,7 +153,8 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
     return exit;
   std::string err;
   // A submission folder may hold the .cl files or a kernels/ subfolder with them.
-  const SubmissionFolder folder = resolveSubmission(args.kernelsDir);
+  SubmissionFolder folder = resolveSubmission(args.kernelsDir);
+  if (!args.refusal.empty()) folder.problem = args.refusal;
   const std::string out = reportFolder(args);
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
   const std::string toolsDir = toolsFolder();
@@ -247,12 +251,20 @@ int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDi
   const UnpackedSubmission unpacked = unpackSubmission(args.kernelsDir, selfExecutable(), !args.limits.noSandbox);
   for (const std::string& line : unpacked.leftOut)
     std::cerr << "clgrade: " << shown << ": left out " << terminalText(line) << "\n";
-  if (unpacked.folder.empty()) {
+  if (unpacked.folder.empty() && !unpacked.archiveAtFault) {
     std::cerr << "clgrade: " << shown << " cannot be graded: " << terminalText(unpacked.error) << "\n";
     return kUsage;
   }
   GradeArgs unpackedArgs = args;
   unpackedArgs.kernelsDir = unpacked.folder;
+  if (unpacked.folder.empty()) {
+    // A damaged archive, a bomb, not an archive at all: the submission's fault, so a grade in which
+    // every task fails with the reason (never a usage error the platforms would blame on the course).
+    std::cerr << "clgrade: " << shown << " cannot be unpacked: " << terminalText(unpacked.error) << "\n";
+    unpackedArgs.kernelsDir = unpacked.scratch;
+    unpackedArgs.refusal = std::filesystem::path(args.kernelsDir).filename().string() +
+                           " cannot be unpacked: " + unpacked.error;
+  }
   if (unpackedArgs.out.empty()) {
     std::string name = std::filesystem::path(args.kernelsDir).filename().string();
     for (const char* suffix : {".tar.gz", ".tar.xz", ".tar.bz2", ".zip", ".tar", ".tgz", ".txz", ".7z"}) {
@@ -262,6 +274,8 @@ int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDi
         break;
       }
     }
+    // "...zip" would leave "..": the report must stay below reports/.
+    if (name.empty() || name.find_first_not_of('.') == std::string::npos) name = "submission";
     unpackedArgs.out = "reports/" + name;
   }
   *reportDir = unpackedArgs.out;

@@ -2,6 +2,7 @@
 // runs the kernels and records what the device hands back), `analyze` (a task's analysis case on
 // Oclgrind), `hwcount` (the same case replayed through CUDA under ncu) and `unpack` (a submission's
 // archive, in a sandbox). People never call them.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -97,8 +98,18 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   unpacker->add_option("dest", unpack->second)->required();
   unpacker->group("");
   commands->push_back({unpacker, [unpack] {
-                         const UnpackResult r = unpackArchive(unpack->first, unpack->second);
-                         for (const std::string& line : r.leftOut) std::cout << "left out: " << line << "\n";
+                         UnpackResult r = unpackArchive(unpack->first, unpack->second);
+                         // Kernel files and includes first, then the first others, then how many more: a
+                         // flood of left-out names cannot push the one that matters off the listing.
+                         std::stable_partition(r.leftOut.begin(), r.leftOut.end(), [](const std::string& line) {
+                           const size_t colon = line.find(": ");
+                           const std::string name = line.substr(0, colon);
+                           return name.size() > 3 && (name.compare(name.size() - 3, 3, ".cl") == 0 ||
+                                                      name.compare(name.size() - 2, 2, ".h") == 0);
+                         });
+                         const size_t shown = std::min<size_t>(r.leftOut.size(), 200);
+                         for (size_t i = 0; i < shown; ++i) std::cout << "left out: " << r.leftOut[i] << "\n";
+                         if (r.leftOut.size() > shown) std::cout << "left out more: " << r.leftOut.size() - shown << "\n";
                          if (!r.ok) {
                            std::cerr << "clgrade unpack: " << r.error << "\n";
                            return 1;

@@ -64,6 +64,9 @@ int withPlatformResults(const PlatformResultPaths& paths, const std::function<in
     } catch (const std::exception& e) {
       std::cerr << "clgrade: internal error: " << e.what() << "\n";
       exit = kOutput;
+    } catch (...) {
+      std::cerr << "clgrade: internal error\n";
+      exit = kOutput;
     }
     said = copy.text();
   }
@@ -75,7 +78,10 @@ int withPlatformResults(const PlatformResultPaths& paths, const std::function<in
       if (target.empty()) continue;
       std::string text, err;
       if (!readFile((std::filesystem::path(reportDir) / file).string(), &text, &err)) {
+        // Graded, but its file is not there: the platform still gets one, saying so.
         std::cerr << "clgrade: " << terminalText(err) << "\n";
+        const std::string reason = "the grade's results file cannot be read: " + err;
+        write(target, target == paths.gradescope ? gradescopeFailure(reason, kOutput) : prairieLearnUngradable(reason, kOutput));
         written = false;
         continue;
       }

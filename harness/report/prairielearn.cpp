@@ -93,12 +93,14 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
   // everything).
   const std::string cut = "\n... (cut: PrairieLearn's results.json must stay under " +
                           std::to_string(options.maxFileBytes / 1000) + " kB; report.html has the rest)\n";
-  for (std::string text = assemble(); text.size() > options.maxFileBytes; text = assemble()) {
+  // A twentieth of the file is kept for the notes of pictures that find no room.
+  const size_t textLimit = options.maxFileBytes - options.maxFileBytes / 20;
+  for (std::string text = assemble(); text.size() > textLimit; text = assemble()) {
     std::string* longest = &output;
     for (Test& t : tests)
       if (t.output.size() > longest->size()) longest = &t.output;
     if (longest->size() <= cut.size() + 64) break;  // nothing left worth cutting
-    const size_t over = text.size() - options.maxFileBytes;
+    const size_t over = text.size() - textLimit;
     longest->resize(longest->size() > over + cut.size() + 64 ? std::max(longest->size() / 2, longest->size() - over - cut.size())
                                                               : 64);
     *longest += cut;
@@ -146,7 +148,23 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
         break;
       }
   }
-  return text;
+  if (text.size() <= options.maxFileBytes) return text;
+  // Still over (messages and descriptions are never cut above): the points alone, each test's message
+  // cut short, and where the rest is. Then, as a last resort, the score and one line.
+  const std::string elsewhere = "results.json would be over " + std::to_string(options.maxFileBytes / 1000) +
+                                " kB: only the points are here; report.html has the reasons";
+  output = elsewhere + "\n";
+  for (Test& t : tests) {
+    t.images = ordered_json::array();
+    t.output = "";
+    std::string message = t.fields.value("message", std::string());
+    if (message.size() > 200) t.fields["message"] = message.substr(0, 200) + " ...";
+    t.fields["description"] = "";
+  }
+  text = assemble();
+  if (text.size() <= options.maxFileBytes) return text;
+  tests.clear();
+  return assemble();
 }
 
 }  // namespace clgrade

@@ -160,7 +160,7 @@ void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Com
   if (const int leftOut = evidence_.imagesOverBudget() - leftOutBefore; leftOut > 0)
     outcome.details.push_back(std::to_string(leftOut) + " image(s) of this case left out: the task's share of the "
                               "image budget (" + std::to_string(evidence_.policy().imageBudgetBytes >> 10) +
-                              " KiB) is spent by the checks before it (clgrade grade --evidence-mib)");
+                              " KiB) has no room left for them (clgrade grade --evidence-mib)");
 }
 
 void TaskContext::audit(CaseOutcome& outcome, const std::string& kernelName, const WriteAudit& a, bool belowAllowed) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <memory>
 
 namespace clgrade {
@@ -70,10 +71,10 @@ bool looksLikeArchive(const std::string& path) {
 
 UnpackResult unpackArchive(const std::string& archivePath, const std::string& dest, const UnpackLimits& limits) {
   UnpackResult r;
-  std::error_code made;
-  fs::create_directories(dest, made);
-  if (made) {
-    r.error = "cannot make " + dest + ": " + made.message();
+  std::error_code destMade;
+  fs::create_directories(dest, destMade);
+  if (destMade) {
+    r.error = "cannot make " + dest + ": " + destMade.message();
     return r;
   }
   std::unique_ptr<archive, int (*)(archive*)> a(archive_read_new(), archive_read_free);
@@ -84,7 +85,28 @@ UnpackResult unpackArchive(const std::string& archivePath, const std::string& de
     return r;
   }
   uint64_t total = 0;
-  int entries = 0;
+  int entries = 0, made = 0;
+  // Folders are made here one level at a time and counted: a few bytes of archive must not become a
+  // million folders. A name whose parent is a file is left out and listed.
+  auto makeParents = [&](const fs::path& relative, std::string* why) {
+    fs::path at = dest;
+    for (const fs::path& part : relative.parent_path()) {
+      at /= part;
+      std::error_code e;
+      const fs::file_status st = fs::symlink_status(at, e);
+      if (fs::is_directory(st)) continue;
+      if (fs::exists(st)) {
+        *why = "its folder " + printable(part.string()) + " is a file of the archive";
+        return false;
+      }
+      if (++made > limits.entries) return false;
+      if (!fs::create_directory(at, e)) {
+        *why = "its folder cannot be made (" + e.message() + ")";
+        return false;
+      }
+    }
+    return true;
+  };
   archive_entry* entry = nullptr;
   for (;;) {
     const int status = archive_read_next_header(a.get(), &entry);
@@ -102,23 +124,35 @@ UnpackResult unpackArchive(const std::string& archivePath, const std::string& de
     while (name.size() > 1 && name.back() == '/') name.pop_back();
     while (name.rfind("./", 0) == 0) name.erase(0, 2);
     if (name.empty() || name == "." || macintoshClutter(name)) continue;
-    if (const std::string why = nameProblem(name); !why.empty()) {
+    std::string why = nameProblem(name);
+    const fs::path relative(name);
+    const int depth = int(std::distance(relative.begin(), relative.end())) - 1;
+    if (why.empty() && name.size() > limits.nameBytes) why = "a name longer than " + std::to_string(limits.nameBytes) + " bytes";
+    if (why.empty() && depth > limits.depth) why = "more than " + std::to_string(limits.depth) + " folders deep";
+    if (!why.empty()) {
       r.leftOut.push_back(printable(name) + ": " + why);
       continue;
     }
     const fs::path target = fs::path(dest) / name;
     const mode_t type = archive_entry_filetype(entry);
-    std::error_code ec;
-    if (type == AE_IFDIR) {
-      fs::create_directories(target, ec);
+    // A folder entry is its path with a last component: made like the parents of a file in it.
+    if (!makeParents(type == AE_IFDIR ? fs::path(name) / "x" : fs::path(name), &why)) {
+      if (made > limits.entries) {
+        r.error = "the archive makes more than " + std::to_string(limits.entries) + " folders";
+        return r;
+      }
+      r.leftOut.push_back(printable(name) + ": " + why);
       continue;
     }
+    if (type == AE_IFDIR) continue;
     if (type != AE_IFREG || archive_entry_hardlink(entry)) {
       r.leftOut.push_back(printable(name) + ": not a regular file (a link or a special file)");
       continue;
     }
-    // Parents are made here, as folders: a link can never be among them (none is ever created).
-    fs::create_directories(target.parent_path(), ec);
+    if (++made > limits.entries) {
+      r.error = "the archive has more than " + std::to_string(limits.entries) + " files";
+      return r;
+    }
     const int fd = open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
       r.leftOut.push_back(printable(name) + ": cannot be written (" + std::string(strerror(errno)) + "; named twice?)");

@@ -14,7 +14,9 @@ namespace clgrade {
 struct UnpackLimits {
   uint64_t totalBytes = uint64_t(64) << 20;  ///< all files together, unpacked
   uint64_t fileBytes = uint64_t(16) << 20;   ///< one file
-  int entries = 10000;
+  int entries = 10000;                       ///< entries read, and files and folders made, each
+  int depth = 16;                            ///< folders a name may go down (a/b/c.cl: 2)
+  size_t nameBytes = 512;                    ///< a whole name
 };
 
 struct UnpackResult {

@@ -1,6 +1,6 @@
 // Where clgrade's own files are: found from the executable's folder at run time, never from a path
-// compiled in, so a build folder, an installed prefix, an unpacked .deb and a moved copy of either
-// all find their rubrics and reference kernels (and time against them).
+// compiled in, so a build folder, an installed prefix, an unpacked .deb and a moved copy of an
+// installed prefix or .deb all find their rubrics and reference kernels (and time against them).
 //
 //   build folder:  <build>/clgrade, libclgrade_oclgrind.so, oclgrind-icd/, share/clgrade/ (links
 //                  into the source folder, made by CMake)

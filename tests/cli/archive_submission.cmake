@@ -40,10 +40,26 @@ if(mallory MATCHES "root:")
   message(FATAL_ERROR "/etc/passwd reached the output:\n${mallory}")
 endif()
 
-# junk.zip is text.
+# junk.zip is text: the submission's fault, so a grade in which every task fails with the reason
+# (exit 1 of check), not a usage error a platform would blame on the course.
 file(WRITE "${WORK}/junk.zip" "not an archive\n")
-check("${WORK}/junk.zip" 2 junk)
-if(NOT junk MATCHES "junk.zip cannot be graded: not an archive clgrade can read")
+check("${WORK}/junk.zip" 1 junk --task histogram)
+if(NOT junk MATCHES "junk.zip cannot be unpacked: not an archive clgrade can read")
   message(FATAL_ERROR "junk.zip: no reason given:\n${junk}")
 endif()
-message("archives: alice.zip graded ${total} of ${max}; mallory's link left out; junk.zip refused")
+file(READ "${WORK}/report-junk/report.json" report)
+string(JSON junk_total GET "${report}" total)
+string(JSON problem GET "${report}" tasks 0 problem)
+if(NOT junk_total EQUAL 0 OR NOT problem MATCHES "junk.zip cannot be unpacked")
+  message(FATAL_ERROR "junk.zip's report: ${junk_total} points, problem '${problem}'")
+endif()
+
+# "...zip" without --out: the report goes to reports/submission, never into the working folder.
+file(MAKE_DIRECTORY "${WORK}/cwd")
+file(COPY_FILE "${WORK}/alice.zip" "${WORK}/cwd/...zip")
+execute_process(COMMAND "${CLGRADE}" check "...zip" --task histogram --device cpu --quiet WORKING_DIRECTORY "${WORK}/cwd"
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT EXISTS "${WORK}/cwd/reports/submission/report.json" OR EXISTS "${WORK}/cwd/report.json")
+  message(FATAL_ERROR "...zip: the report is not in reports/submission (exit ${status}):\n${out}\n${err}")
+endif()
+message("archives: alice.zip graded ${total} of ${max}; mallory's link left out; junk.zip fails its tasks; ...zip stays in reports/")

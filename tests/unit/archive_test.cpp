@@ -22,7 +22,7 @@ struct Entry {
   std::string name;
   std::string contents;
   enum Kind { File, Folder, Link } kind = File;
-  std::string target;
+  std::string target = "";
 };
 
 void writeZip(const std::string& path, const std::vector<Entry>& entries) {
@@ -73,7 +73,7 @@ TEST_F(Unpack, PlainFilesAndFoldersAreUnpackedAndTheOneTopFolderIsTheRoot) {
   const UnpackResult r = unpackArchive(zip(), dest());
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.files, 2);
-  EXPECT_TRUE(r.leftOut.empty());
+  EXPECT_TRUE(r.leftOut.empty()) << (r.leftOut.empty() ? "" : r.leftOut[0]);
   std::string text;
   ASSERT_TRUE(readFile(dest() + "/alice/kernels/histogram.cl", &text, nullptr));
   EXPECT_EQ(text, "__kernel void k() {}");
@@ -118,6 +118,31 @@ TEST_F(Unpack, ABombStopsAtTheLimits) {
   r = unpackArchive(zip(), dest(), entries);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("more than 2 entries"), std::string::npos) << r.error;
+}
+
+TEST_F(Unpack, FoldersCountTowardsTheLimitsAndNamesStayShallow) {
+  std::string deep;
+  for (int i = 0; i < 20; ++i) deep += "d/";
+  writeZip(zip(), {{deep + "f.cl", "too deep"},
+                   {"kernels", "a file named like the folder below"},
+                   {"kernels/histogram.cl", "its folder is a file"},
+                   {"ok/histogram.cl", "fine"}});
+  UnpackResult r = unpackArchive(zip(), dest());
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.files, 2);
+  ASSERT_EQ(r.leftOut.size(), 2u);
+  EXPECT_NE(r.leftOut[0].find("more than 16 folders deep"), std::string::npos) << r.leftOut[0];
+  EXPECT_NE(r.leftOut[1].find("kernels/histogram.cl: its folder kernels is a file of the archive"), std::string::npos)
+      << r.leftOut[1];
+
+  // A few entries that would make many folders: stopped at the limit.
+  fs::remove_all(root_ / "dest");
+  writeZip(zip(), {{"a/b/c/d/e/f/g/1.cl", "x"}, {"h/i/j/k/l/m/n/2.cl", "x"}});
+  UnpackLimits limits;
+  limits.entries = 10;
+  r = unpackArchive(zip(), dest(), limits);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("more than 10 folders"), std::string::npos) << r.error;
 }
 
 TEST_F(Unpack, NotAnArchiveIsSaidSo) {

@@ -206,10 +206,11 @@ TEST(PrairieLearn, ScoreStaysAFractionAndImagesStayWithinTheBudget) {
   GradeReport r = richReport();
   PrairieLearnOptions options;
   options.reportDir = reporttest::makeReportDir("pl_budget");
-  options.maxFileBytes = 10;  // not even the text fits: no picture, each named
+  options.maxFileBytes = 10;  // nothing fits: the last resort is the score and one line, still valid
   nlohmann::json j = nlohmann::json::parse(prairieLearnResults(r, options));
-  EXPECT_TRUE(j["tests"][0]["images"].empty());
-  EXPECT_NE(j["tests"][0]["output"].get<std::string>().find("not included"), std::string::npos);
+  EXPECT_EQ(j["gradable"], true);
+  EXPECT_TRUE(j["tests"].empty());
+  EXPECT_NE(j["output"].get<std::string>().find("only the points are here"), std::string::npos);
   options.reportDir = "/nonexistent";
   options.maxFileBytes = 1000000;
   j = nlohmann::json::parse(prairieLearnResults(r, options));
@@ -261,11 +262,33 @@ TEST(PrairieLearn, TextOverTheLimitIsCutLongestFirst) {
   options.details.detailLines = 5000;
   options.maxFileBytes = 300000;
   options.images = false;
-  const std::string text = prairieLearnResults(r, options);
-  EXPECT_NE(text.find("(cut: PrairieLearn's results.json must stay under 300 kB"), std::string::npos);
-  // The message is not cut (it is not an output): what is over the limit then is said by its size.
-  EXPECT_LE(text.size(), 300000u + 400100u);
+  std::string text = prairieLearnResults(r, options);
+  // The message is never cut with the outputs: with it the file cannot be kept under 300 kB that way,
+  // so only the points are left, each message cut short, and where the reasons are.
+  EXPECT_LE(text.size(), 300000u);
+  EXPECT_NE(text.find("only the points are here; report.html has the reasons"), std::string::npos);
   EXPECT_EQ(validate(text, "prairielearn_results.schema.json"), "");
+  // Without the long message the outputs alone are cut, longest first, and say so.
+  r.tasks[0].criteria[0].message = "short";
+  text = prairieLearnResults(r, options);
+  EXPECT_LE(text.size(), 300000u);
+  EXPECT_NE(text.find("(cut: PrairieLearn's results.json must stay under 300 kB"), std::string::npos);
+  EXPECT_EQ(validate(text, "prairielearn_results.schema.json"), "");
+
+  // Many pictures that do not fit, each adding a note: still under the limit.
+  const std::string dir = reporttest::makeReportDir("pl_notes");
+  GradeReport many = richReport();
+  for (int i = 0; i < 60; ++i) {
+    CriterionResult copy = many.tasks[0].criteria[0];
+    copy.id = "copy" + std::to_string(i);
+    many.tasks[0].criteria.push_back(copy);
+  }
+  PrairieLearnOptions tight;
+  tight.reportDir = dir;
+  tight.maxFileBytes = 20000;
+  text = prairieLearnResults(many, tight);
+  EXPECT_LE(text.size(), 20000u);
+  EXPECT_NO_THROW(nlohmann::json::parse(text));
 }
 
 // ---- JUnit
