@@ -79,5 +79,6 @@ void addCriterionCommands(CLI::App& app, Commands* commands);
 void addProfileCommand(CLI::App& app, Commands* commands);
 void addMergeCommand(CLI::App& app, Commands* commands);
 void addSlurmCommand(CLI::App& app, Commands* commands);
+void addPackageCommand(CLI::App& app, Commands* commands);
 
 }  // namespace clgrade::cli

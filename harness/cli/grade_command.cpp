@@ -163,6 +163,13 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
 
   if (!args.inProcess) {
     IsolationSettings settings = isolationSettings(args.limits, args.device, device, visibleOnly);
+    // No sandbox on this machine: clgrade cannot grade here, which is not the submission's doing (a
+    // platform must not record a 0): exit 3, like a machine without an OpenCL device.
+    if (settings.sandbox && !sandboxSupport().available) {
+      std::cerr << "clgrade: cannot grade here: student code runs only inside a sandbox, and none can be made: "
+                << terminalText(sandboxSupport().reason) << " (--no-sandbox, for an instructor who accepts the risk)\n";
+      return kNoDevice;
+    }
     settings.timingLock = args.timingLock;
     settings.hiddenSeed = hiddenSeed;
     size_t taskCount = args.tasks.empty() ? rubric.tasks.size() : args.tasks.size();

@@ -10,6 +10,7 @@
 //   clgrade rubric-criteria FILE      a rubric's criteria (for CI); criterion-status REPORT T.C
 //   clgrade profile PATH...           where the time of grading went (phase times of reports)
 //   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
+//   clgrade package gradescope ...    the autograder zip for Gradescope (setup.sh, run_autograder)
 #include "cli/command.h"
 #include "cli/usage.h"
 #include "grading/grader.h"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   addBatchCommand(app, &commands);
   addMergeCommand(app, &commands);
   addSlurmCommand(app, &commands);
+  addPackageCommand(app, &commands);
   addCriterionCommands(app, &commands);
   addProfileCommand(app, &commands);
   addGoldenCommand(app, &commands);

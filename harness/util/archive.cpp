@@ -190,6 +190,32 @@ UnpackResult unpackArchive(const std::string& archivePath, const std::string& de
   return r;
 }
 
+bool writeZip(const std::string& path, const std::vector<ArchiveFile>& files, std::string* err) {
+  std::unique_ptr<archive, int (*)(archive*)> a(archive_write_new(), archive_write_free);
+  archive_write_set_format_zip(a.get());
+  if (archive_write_open_filename(a.get(), path.c_str()) != ARCHIVE_OK) {
+    *err = path + ": " + archive_error_string(a.get());
+    return false;
+  }
+  for (const ArchiveFile& f : files) {
+    std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(), archive_entry_free);
+    archive_entry_set_pathname(entry.get(), f.name.c_str());
+    archive_entry_set_filetype(entry.get(), AE_IFREG);
+    archive_entry_set_perm(entry.get(), mode_t(f.mode));
+    archive_entry_set_size(entry.get(), la_int64_t(f.bytes.size()));
+    if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK ||
+        archive_write_data(a.get(), f.bytes.data(), f.bytes.size()) != la_ssize_t(f.bytes.size())) {
+      *err = path + ": " + f.name + ": " + archive_error_string(a.get());
+      return false;
+    }
+  }
+  if (archive_write_close(a.get()) != ARCHIVE_OK) {
+    *err = path + ": " + archive_error_string(a.get());
+    return false;
+  }
+  return true;
+}
+
 std::string unpackedRoot(const std::string& dest) {
   std::error_code ec;
   std::vector<fs::path> entries;

@@ -29,6 +29,16 @@ struct UnpackResult {
 /// Unpacks `archive` into the folder `dest` (made when missing; empty).
 UnpackResult unpackArchive(const std::string& archive, const std::string& dest, const UnpackLimits& limits = {});
 
+/// One file of an archive clgrade writes.
+struct ArchiveFile {
+  std::string name;
+  std::string bytes;
+  int mode = 0644;
+};
+
+/// Writes `files` as a zip archive at `path` (replaced if it exists); false with `err` otherwise.
+bool writeZip(const std::string& path, const std::vector<ArchiveFile>& files, std::string* err);
+
 /// True when `path`'s name ends like an archive clgrade unpacks (case-insensitive).
 bool looksLikeArchive(const std::string& path);
 

@@ -1,0 +1,96 @@
+// clgrade package gradescope: the autograder zip a course uploads to Gradescope. It holds setup.sh
+// (run once, as root, when Gradescope builds the image: installs clgrade's .deb and PoCL with apt),
+// run_autograder (run for every submission: grades /autograder/submission with the course's rubric
+// and always leaves /autograder/results/results.json, an autograder error when clgrade itself fails),
+// the rubric and the .deb. The .deb must be built (`cpack -G DEB`) on the distribution of the image
+// it goes into: Gradescope's base images are Ubuntu, whose library versions differ from Debian 12's.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "cli/command.h"
+#include "util/archive.h"
+#include "util/files.h"
+#include "util/markup.h"
+
+namespace clgrade::cli {
+namespace {
+
+constexpr const char* kSetup = R"(#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image (written by
+# `clgrade package gradescope`): clgrade from the .deb beside it, PoCL for a machine without a GPU, Oclgrind
+# for the simulated checks (bank conflicts, races, local-memory technique).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends /autograder/source/clgrade.deb pocl-opencl-icd oclgrind
+clgrade --version
+)";
+
+constexpr const char* kRunAutograder = R"(#!/usr/bin/env bash
+# Gradescope runs this for every submission (written by `clgrade package gradescope`). It always leaves
+# /autograder/results/results.json: clgrade's, or one that says the autograder failed (never nothing,
+# which Gradescope shows as "The autograder failed to execute correctly", never a 0 for the student).
+# The student's kernels run inside clgrade's sandbox, as a uid of their own: they cannot reach this file.
+cd /autograder
+mkdir -p /autograder/results
+results=/autograder/results/results.json
+rm -f "$results"
+clgrade grade /autograder/submission --rubric /autograder/source/rubric.xml --device auto \
+  --out /autograder/results/clgrade-report --gradescope-results "$results" --quiet \
+  >/autograder/results/clgrade.log 2>&1
+status=$?
+cat /autograder/results/clgrade.log
+if [ ! -s "$results" ]; then
+  # clgrade could not even start (missing, killed): say so in the form Gradescope reads.
+  reason=$(tail -c 2000 /autograder/results/clgrade.log | tr -d '\000-\011\013-\037\177' | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n' ' ')
+  printf '{"output": "clgrade could not grade this submission (exit %s): %s This is not a verdict on your work: your instructor has to fix the autograder.", "extra_data": {"autograder_error": true, "clgrade_exit": %s}, "tests": []}\n' \
+    "$status" "$reason" "$status" > "$results"
+fi
+exit 0
+)";
+
+struct PackageArgs {
+  std::string platform, rubric = defaultRubric(), deb, out;
+};
+
+int packageGradescope(const PackageArgs& args) {
+  Rubric rubric;
+  if (!loadRubricOrComplain(args.rubric, &rubric)) return kUsage;
+  std::string rubricXml, deb, err;
+  if (!readFile(args.rubric, &rubricXml, &err) || !readFile(args.deb, &deb, &err, size_t(512) << 20)) {
+    std::cerr << "clgrade: " << terminalText(err) << "\n";
+    return kUsage;
+  }
+  if (deb.rfind("!<arch>\ndebian-binary", 0) != 0) {
+    std::cerr << "clgrade: " << terminalText(args.deb) << " is not a .deb (make one with `cpack -G DEB` in a build folder)\n";
+    return kUsage;
+  }
+  const std::vector<ArchiveFile> files{{"setup.sh", kSetup, 0755},
+                                       {"run_autograder", kRunAutograder, 0755},
+                                       {"rubric.xml", rubricXml, 0644},
+                                       {"clgrade.deb", deb, 0644}};
+  const std::filesystem::path parent = std::filesystem::path(args.out).parent_path();
+  if ((!parent.empty() && !makeDirectories(parent.string(), &err)) || !writeZip(args.out, files, &err)) {
+    std::cerr << "clgrade: " << terminalText(err) << "\n";
+    return kOutput;
+  }
+  std::cout << "wrote " << args.out << ": setup.sh, run_autograder, rubric.xml (" << rubric.title
+            << "), clgrade.deb; upload it as the assignment's autograder\n";
+  return kOk;
+}
+
+}  // namespace
+
+void addPackageCommand(CLI::App& app, Commands* commands) {
+  auto args = std::make_shared<PackageArgs>();
+  CLI::App* sub = app.add_subcommand("package", "write what a grading platform needs to run clgrade");
+  sub->add_option("platform", args->platform, "gradescope")->required()->check(CLI::IsMember({"gradescope"}));
+  sub->add_option("--rubric", args->rubric, "the course's rubric")->capture_default_str();
+  sub->add_option("--deb", args->deb, "clgrade's .deb for the platform's image (cpack -G DEB, built on that distribution)")
+      ->required();
+  sub->add_option("--out", args->out, "the zip to write")->required();
+  commands->push_back({sub, [args] { return packageGradescope(*args); }});
+}
+
+}  // namespace clgrade::cli
