@@ -11,14 +11,7 @@ if(NOT MMDEBSTRAP OR NOT BWRAP OR NOT DPKG_SHLIBDEPS)
   return()
 endif()
 
-# The .deb, as in package.deb: the build folder's CPack settings on a staged install.
-run(${CMAKE_COMMAND} --install "${BUILD}" --prefix "${WORK}/stage/usr" --strip)
-file(WRITE "${WORK}/CPackStaged.cmake" "include(\"${BUILD}/CPackConfig.cmake\")
-set(CPACK_INSTALL_CMAKE_PROJECTS \"\")
-set(CPACK_INSTALLED_DIRECTORIES \"${WORK}/stage;.\")
-")
-run(${CPACK} -G DEB --config "${WORK}/CPackStaged.cmake" -B "${WORK}/deb")
-file(GLOB deb "${WORK}/deb/clgrade_*.deb")
+make_deb("${BUILD}" "${WORK}/deb" "${CPACK}" deb)
 
 run("${CLGRADE}" package gradescope --rubric "${SOURCE}/rubrics/four_tasks.xml" --deb "${deb}" --out "${WORK}/autograder.zip")
 

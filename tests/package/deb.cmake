@@ -10,21 +10,7 @@ if(NOT DPKG_DEB OR NOT DPKG_SHLIBDEPS)
   return()
 endif()
 
-# The build folder's CPack settings (name, dependencies through dpkg-shlibdeps, descriptions), on a
-# staged install: `cpack` in the build folder would first build its `preinstall` target, and a test
-# must not rebuild the tree the other tests are running from.
-run(${CMAKE_COMMAND} --install "${BUILD}" --prefix "${WORK}/stage/usr" --strip)
-file(WRITE "${WORK}/CPackStaged.cmake" "include(\"${BUILD}/CPackConfig.cmake\")
-set(CPACK_INSTALL_CMAKE_PROJECTS \"\")
-set(CPACK_INSTALLED_DIRECTORIES \"${WORK}/stage;.\")
-")
-run(${CPACK} -G DEB --config "${WORK}/CPackStaged.cmake" -B "${WORK}")
-file(GLOB debs "${WORK}/clgrade_*.deb")
-list(LENGTH debs n)
-if(NOT n EQUAL 1)
-  message(FATAL_ERROR "expected one clgrade_*.deb in ${WORK}, found: ${debs}")
-endif()
-list(GET debs 0 deb)
+make_deb("${BUILD}" "${WORK}" "${CPACK}" deb)
 
 run(${DPKG_DEB} -c "${deb}")
 set(listing "${out}")

@@ -11,6 +11,25 @@ function(run)
   set(out "${out}" PARENT_SCOPE)
 endfunction()
 
+# make_deb(<build folder> <work folder> <cpack> <out_var>): the .deb of the build folder's CPack settings
+# (name, dependencies through dpkg-shlibdeps, descriptions) made from a staged install in <work>:
+# `cpack` in the build folder would first build its `preinstall` target, and a test must not rebuild
+# the tree the other tests are running from. Its path is left in <out_var>.
+function(make_deb build work cpack out_var)
+  run(${CMAKE_COMMAND} --install "${build}" --prefix "${work}/stage/usr" --strip)
+  file(WRITE "${work}/CPackStaged.cmake" "include(\"${build}/CPackConfig.cmake\")
+set(CPACK_INSTALL_CMAKE_PROJECTS \"\")
+set(CPACK_INSTALLED_DIRECTORIES \"${work}/stage;.\")
+")
+  run(${cpack} -G DEB --config "${work}/CPackStaged.cmake" -B "${work}")
+  file(GLOB debs "${work}/clgrade_*.deb")
+  list(LENGTH debs n)
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "expected one clgrade_*.deb in ${work}, found: ${debs}")
+  endif()
+  set(${out_var} "${debs}" PARENT_SCOPE)
+endfunction()
+
 # check_junit_cases(<junit.xml> <count>): the file has <count> testcases named student.conv3x3.*, each
 # with a time, and none failed.
 function(check_junit_cases file count)
