@@ -1,3 +1,5 @@
+// clgrade package prairielearn: a folder to build PrairieLearn's external grader image from
+// (Containerfile from debian:12 with Debian packages only, the entrypoint clgrade-prairielearn, the .deb).
 // clgrade package gradescope: the autograder zip a course uploads to Gradescope. It holds setup.sh
 // (run once, as root, when Gradescope builds the image: installs clgrade's .deb and PoCL with apt),
 // run_autograder (run for every submission: grades /autograder/submission with the course's rubric
@@ -7,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 #include "cli/command.h"
 #include "util/archive.h"
@@ -50,11 +53,66 @@ fi
 exit 0
 )";
 
+constexpr const char* kContainerfile = R"(# PrairieLearn's external grader image for clgrade (written by `clgrade package prairielearn`):
+#   podman build -t clgrade-grader .     (or docker build)
+# The course names this image and the entrypoint /usr/local/bin/clgrade-prairielearn in the question's
+# info.json ("externalGradingOptions"); the rubric goes in the question's tests/ as rubric.xml.
+FROM debian:12
+COPY clgrade.deb /tmp/clgrade.deb
+RUN apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      /tmp/clgrade.deb pocl-opencl-icd oclgrind && rm -rf /var/lib/apt/lists/* /tmp/clgrade.deb
+COPY clgrade-prairielearn /usr/local/bin/clgrade-prairielearn
+RUN chmod 0755 /usr/local/bin/clgrade-prairielearn
+)";
+
+constexpr const char* kPrairieLearnEntrypoint = R"(#!/usr/bin/env bash
+# PrairieLearn's external grader entrypoint (written by `clgrade package prairielearn`): grades the
+# submitted kernels in /grade/student with /grade/tests/rubric.xml (else clgrade's four-task rubric)
+# and always leaves /grade/results/results.json, under 1 MB: clgrade's, or gradable: false when clgrade
+# cannot grade (the student loses no points and no attempt).
+mkdir -p /grade/results
+results=/grade/results/results.json
+rm -f "$results"
+rubric=()
+[ -f /grade/tests/rubric.xml ] && rubric=(--rubric /grade/tests/rubric.xml)
+clgrade grade /grade/student "${rubric[@]}" --device auto --out /grade/results/clgrade-report \
+  --prairielearn-results "$results" --quiet >/grade/results/clgrade.log 2>&1
+status=$?
+cat /grade/results/clgrade.log
+if [ ! -s "$results" ]; then
+  reason=$(tail -c 2000 /grade/results/clgrade.log | tr -d '\000-\011\013-\037\177' | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n' ' ')
+  printf '{"gradable": false, "message": "clgrade could not grade this submission (exit %s): %s"}\n' "$status" "$reason" > "$results"
+fi
+exit 0
+)";
+
 struct PackageArgs {
   std::string platform, rubric = defaultRubric(), deb, out;
 };
 
-int packageGradescope(const PackageArgs& args) {
+/// The image recipe and entrypoint for PrairieLearn, as a folder to build the image from.
+int packagePrairieLearn(const PackageArgs& args, const std::string& deb) {
+  std::string err;
+  const std::filesystem::path dir(args.out);
+  for (const auto& [name, text, mode] : {std::tuple<const char*, std::string, std::filesystem::perms>{
+                                             "Containerfile", kContainerfile, std::filesystem::perms(0644)},
+                                         {"clgrade-prairielearn", kPrairieLearnEntrypoint, std::filesystem::perms(0755)},
+                                         {"clgrade.deb", deb, std::filesystem::perms(0644)}}) {
+    const std::string path = (dir / name).string();
+    if (!makeDirectories(dir.string(), &err) || !writeFileAtomically(path, text, &err)) {
+      std::cerr << "clgrade: " << terminalText(err) << "\n";
+      return kOutput;
+    }
+    std::error_code ec;
+    std::filesystem::permissions(path, mode, ec);
+  }
+  std::cout << "wrote " << args.out << "/: Containerfile, clgrade-prairielearn (the entrypoint), clgrade.deb; "
+            << "build the image there (podman build -t clgrade-grader .) and put the rubric in each question's "
+               "tests/rubric.xml\n";
+  return kOk;
+}
+
+int package(const PackageArgs& args) {
   Rubric rubric;
   if (!loadRubricOrComplain(args.rubric, &rubric)) return kUsage;
   std::string rubricXml, deb, err;
@@ -66,6 +124,7 @@ int packageGradescope(const PackageArgs& args) {
     std::cerr << "clgrade: " << terminalText(args.deb) << " is not a .deb (make one with `cpack -G DEB` in a build folder)\n";
     return kUsage;
   }
+  if (args.platform == "prairielearn") return packagePrairieLearn(args, deb);
   const std::vector<ArchiveFile> files{{"setup.sh", kSetup, 0755},
                                        {"run_autograder", kRunAutograder, 0755},
                                        {"rubric.xml", rubricXml, 0644},
@@ -85,12 +144,14 @@ int packageGradescope(const PackageArgs& args) {
 void addPackageCommand(CLI::App& app, Commands* commands) {
   auto args = std::make_shared<PackageArgs>();
   CLI::App* sub = app.add_subcommand("package", "write what a grading platform needs to run clgrade");
-  sub->add_option("platform", args->platform, "gradescope")->required()->check(CLI::IsMember({"gradescope"}));
+  sub->add_option("platform", args->platform, "gradescope (an autograder zip) | prairielearn (an image folder)")
+      ->required()
+      ->check(CLI::IsMember({"gradescope", "prairielearn"}));
   sub->add_option("--rubric", args->rubric, "the course's rubric")->capture_default_str();
   sub->add_option("--deb", args->deb, "clgrade's .deb for the platform's image (cpack -G DEB, built on that distribution)")
       ->required();
-  sub->add_option("--out", args->out, "the zip to write")->required();
-  commands->push_back({sub, [args] { return packageGradescope(*args); }});
+  sub->add_option("--out", args->out, "the zip (gradescope) or folder (prairielearn) to write")->required();
+  commands->push_back({sub, [args] { return package(*args); }});
 }
 
 }  // namespace clgrade::cli

@@ -1,5 +1,5 @@
-# deploy.gradescope (see CMakeLists.txt):
-#   cmake -DCLGRADE=... -DSOURCE=... -DBUILD=... -DCPACK=... -DWORK=... -P gradescope.cmake
+# deploy.platforms (see CMakeLists.txt):
+#   cmake -DCLGRADE=... -DSOURCE=... -DBUILD=... -DCPACK=... -DWORK=... -P platforms.cmake
 include(${SOURCE}/tests/package/helpers.cmake)
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -7,7 +7,7 @@ find_program(MMDEBSTRAP mmdebstrap)
 find_program(BWRAP bwrap)
 find_program(DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(NOT MMDEBSTRAP OR NOT BWRAP OR NOT DPKG_SHLIBDEPS)
-  message("deploy.gradescope skipped: it needs mmdebstrap, bubblewrap and dpkg-dev (apt-get install mmdebstrap bubblewrap dpkg-dev)")
+  message("deploy.platforms skipped: it needs mmdebstrap, bubblewrap and dpkg-dev (apt-get install mmdebstrap bubblewrap dpkg-dev)")
   return()
 endif()
 
@@ -20,7 +20,7 @@ set(root "${WORK}/root")
 execute_process(COMMAND "${MMDEBSTRAP}" --variant=apt --quiet bookworm "${root}"
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL 0)
-  message("deploy.gradescope skipped: mmdebstrap could not make a Debian 12 root file system (no network or mirror?):\n${err}")
+  message("deploy.platforms skipped: mmdebstrap could not make a Debian 12 root file system (no network or mirror?):\n${err}")
   return()
 endif()
 # Gradescope's layout: the autograder zip unpacked in /autograder/source, the submission in
@@ -36,7 +36,7 @@ set(inside ${BWRAP} --bind "${root}" / --bind /proc /proc --dev /dev --ro-bind /
 execute_process(COMMAND ${inside} bash /autograder/source/setup.sh RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL 0)
   if(err MATCHES "Could not resolve|Temporary failure|Failed to fetch")
-    message("deploy.gradescope skipped: setup.sh could not reach the Debian mirror:\n${err}")
+    message("deploy.platforms skipped: setup.sh could not reach the Debian mirror:\n${err}")
     return()
   endif()
   message(FATAL_ERROR "setup.sh failed (${status}):\n${out}\n${err}")
@@ -65,4 +65,35 @@ string(JSON no_device_score ERROR_VARIABLE no_score GET "${failed}" score)
 if(NOT status EQUAL 0 OR NOT error STREQUAL "ON" OR NOT no_score)
   message(FATAL_ERROR "without a device run_autograder (${status}) should leave an autograder error:\n${failed}\n${out}\n${err}")
 endif()
-message("deploy.gradescope: setup.sh and run_autograder in a fresh Debian 12 root: ${score} of ${max}; without a device an autograder error")
+
+# PrairieLearn: the image's recipe and entrypoint. The root already holds what the Containerfile
+# installs (the .deb, PoCL, Oclgrind); the entrypoint goes where the Containerfile puts it.
+run("${CLGRADE}" package prairielearn --deb "${deb}" --out "${WORK}/prairielearn")
+file(READ "${WORK}/prairielearn/Containerfile" recipe)
+if(NOT recipe MATCHES "FROM debian:12" OR NOT recipe MATCHES "apt-get install")
+  message(FATAL_ERROR "the Containerfile is not a Debian 12 recipe with Debian packages:\n${recipe}")
+endif()
+file(COPY "${WORK}/prairielearn/clgrade-prairielearn" DESTINATION "${root}/usr/local/bin"
+     FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+file(MAKE_DIRECTORY "${root}/grade/student" "${root}/grade/tests")
+file(COPY "${SOURCE}/submissions/reference/kernels/" DESTINATION "${root}/grade/student")
+configure_file("${SOURCE}/rubrics/four_tasks.xml" "${root}/grade/tests/rubric.xml" COPYONLY)
+execute_process(COMMAND ${inside} /usr/local/bin/clgrade-prairielearn RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0 OR NOT EXISTS "${root}/grade/results/results.json")
+  message(FATAL_ERROR "the PrairieLearn entrypoint (${status}) left no results.json:\n${out}\n${err}")
+endif()
+file(SIZE "${root}/grade/results/results.json" pl_size)
+file(READ "${root}/grade/results/results.json" pl)
+string(JSON gradable GET "${pl}" gradable)
+string(JSON pl_score GET "${pl}" score)
+if(NOT gradable STREQUAL "ON" OR NOT pl_score STREQUAL "1.0" OR pl_size GREATER 1000000)
+  message(FATAL_ERROR "PrairieLearn's results.json (${pl_size} bytes): gradable ${gradable}, score ${pl_score}")
+endif()
+execute_process(COMMAND ${inside} --setenv OCL_ICD_VENDORS /no-icd /usr/local/bin/clgrade-prairielearn
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ "${root}/grade/results/results.json" pl_failed)
+string(JSON not_gradable GET "${pl_failed}" gradable)
+if(NOT status EQUAL 0 OR NOT not_gradable STREQUAL "OFF")
+  message(FATAL_ERROR "without a device the entrypoint (${status}) should leave gradable: false:\n${pl_failed}")
+endif()
+message("deploy.platforms: in a fresh Debian 12 root, Gradescope ${score} of ${max}, PrairieLearn score ${pl_score} (${pl_size} bytes); without a device an autograder error and gradable: false")
