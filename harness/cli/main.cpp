@@ -11,6 +11,8 @@
 //   clgrade profile PATH...           where the time of grading went (phase times of reports)
 //   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
 //   clgrade package gradescope ...    the autograder zip for Gradescope (setup.sh, run_autograder)
+#include <iostream>
+
 #include "cli/command.h"
 #include "cli/usage.h"
 #include "grading/grader.h"
@@ -42,7 +44,13 @@ int main(int argc, char** argv) {
 
   // Every usage error exits 2 (CLI11's own codes are 105-114), an unknown subcommand with the nearest.
   if (const int exit = parseCommandLine(app, argc, argv); exit >= 0) return exit;
-  for (const Command& c : commands)
-    if (c.sub->parsed()) return c.run();
+  // An exception caught here unwinds the stack first: scratch folders (an archive's, say) are removed.
+  try {
+    for (const Command& c : commands)
+      if (c.sub->parsed()) return c.run();
+  } catch (const std::exception& e) {
+    std::cerr << "clgrade: internal error: " << e.what() << "\n";
+    return kOutput;
+  }
   return kUsage;
 }
