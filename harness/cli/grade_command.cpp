@@ -15,8 +15,6 @@
 #include <mutex>
 #include <thread>
 
-#include <strings.h>
-
 #include "batch/isolation.h"
 #include "batch/outputs.h"
 #include "batch/submission.h"
@@ -273,14 +271,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDi
                            " cannot be unpacked: " + unpacked.error;
   }
   if (unpackedArgs.out.empty()) {
-    std::string name = std::filesystem::path(args.kernelsDir).filename().string();
-    for (const char* suffix : {".tar.gz", ".tar.xz", ".tar.bz2", ".zip", ".tar", ".tgz", ".txz", ".7z"}) {
-      const std::string s = suffix;
-      if (name.size() > s.size() && strcasecmp(name.c_str() + name.size() - s.size(), suffix) == 0) {
-        name.erase(name.size() - s.size());
-        break;
-      }
-    }
+    std::string name = archiveStem(args.kernelsDir);
     // "...zip" would leave "..": the report must stay below reports/.
     if (name.empty() || name.find_first_not_of('.') == std::string::npos) name = "submission";
     unpackedArgs.out = "reports/" + name;

@@ -1,3 +1,4 @@
+#include "util/archive.h"
 #include "cli/usage.h"
 
 #include <algorithm>
@@ -92,9 +93,8 @@ std::string notAKernelsFolder(const std::string& path, bool ofSubmissions) {
            std::equal(suffix.rbegin(), suffix.rend(), name.rbegin(),
                       [](char a, char b) { return std::tolower((unsigned char)a) == std::tolower((unsigned char)b); });
   };
-  for (const char* archive : {".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".7z"})
-    if (endsWith(archive))
-      return shown + " is an archive, not a folder: unpack it (for a .zip: unzip '" + shown +
+  if (looksLikeArchive(path))
+    return shown + " is an archive, not a folder: unpack it (for a .zip: unzip '" + shown +
              "' -d submission) and give clgrade " + folder;
   if (endsWith(".cl"))
     return shown + " is one kernel file, not a folder: give clgrade " + folder +

@@ -59,15 +59,18 @@ bool macintoshClutter(const std::string& name) {
 
 }  // namespace
 
-bool looksLikeArchive(const std::string& path) {
-  std::string name = fs::path(path).filename().string();
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const char* suffix : {".zip", ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".7z"}) {
-    const std::string s = suffix;
-    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) return true;
-  }
-  return false;
+std::string archiveStem(const std::string& path) {
+  const std::string name = fs::path(path).filename().string();
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  // Longest first: "x.tar.gz" is x, not x.tar.
+  for (const std::string s : {".tar.gz", ".tar.xz", ".tar.bz2", ".zip", ".tar", ".tgz", ".txz", ".7z"})
+    if (lower.size() > s.size() && lower.compare(lower.size() - s.size(), s.size(), s) == 0)
+      return name.substr(0, name.size() - s.size());
+  return "";
 }
+
+bool looksLikeArchive(const std::string& path) { return !archiveStem(path).empty(); }
 
 UnpackResult unpackArchive(const std::string& archivePath, const std::string& dest, const UnpackLimits& limits) {
   UnpackResult r;

@@ -39,6 +39,10 @@ struct ArchiveFile {
 /// Writes `files` as a zip archive at `path` (replaced if it exists); false with `err` otherwise.
 bool writeZip(const std::string& path, const std::vector<ArchiveFile>& files, std::string* err);
 
+/// `path`'s file name without the archive suffix clgrade recognises (case-insensitive: "Alice.ZIP" ->
+/// "Alice", "x.tar.gz" -> "x"); empty when it has none (or nothing before it).
+std::string archiveStem(const std::string& path);
+
 /// True when `path`'s name ends like an archive clgrade unpacks (case-insensitive).
 bool looksLikeArchive(const std::string& path);
 

@@ -156,6 +156,10 @@ TEST(LooksLikeArchive, ByItsName) {
   for (const char* name : {"alice.zip", "ALICE.ZIP", "a/b.tar.gz", "b.tgz", "c.tar.xz", "d.7z", "e.tar"})
     EXPECT_TRUE(looksLikeArchive(name)) << name;
   for (const char* name : {"kernels", "histogram.cl", "zip", ".zip"}) EXPECT_FALSE(looksLikeArchive(name)) << name;
+  EXPECT_EQ(archiveStem("a/Alice.ZIP"), "Alice");
+  EXPECT_EQ(archiveStem("x.tar.gz"), "x");
+  EXPECT_EQ(archiveStem("...zip"), "..");  // the caller keeps such a name out of paths
+  EXPECT_EQ(archiveStem("kernels"), "");
 }
 
 }  // namespace
