@@ -149,6 +149,32 @@ std::vector<std::string> Comparison::details() const {
   return lines;
 }
 
+std::string Comparison::finding() const {
+  if (passed) return "";
+  if (bad == 0) return "small errors everywhere: the mean squared error is above the limit";
+  const int W = difference.width, H = difference.height;
+  auto count = [](int n, const char* one, const char* many) {
+    return n == 1 ? std::string(one) : std::to_string(n) + " " + many;
+  };
+  std::string where;
+  if (minX == maxX && minX == W - 1) where = "in the last column (x = W-1)";
+  else if (minX == maxX && minX == 0) where = "in the first column (x = 0)";
+  else if (minY == maxY && minY == 0) where = "in the top row (y = 0)";
+  else if (minY == maxY && minY >= H - 2) where = "in the bottom row";
+  else if (minX == maxX) where = "in one column";
+  else if (minY == maxY) where = "in one row";
+  else if (minX >= W - 4) where = "in the last " + count(W - minX, "column", "columns") + " (x >= W-" + std::to_string(W - minX) + ")";
+  else if (maxX < 4) where = "in the first " + count(maxX + 1, "column", "columns");
+  else if (minY >= H - 5) where = "in the bottom rows (y >= H-" + std::to_string(H - minY) + ")";
+  else if (maxY < 4) where = "in the top " + count(maxY + 1, "row", "rows");
+  else if (borderBad == bad) where = "at the image border only";
+  else if (interiorBad == 0) where = std::string("at the edges of work-group tiles (the halo)") + (borderBad ? " and the image border" : "");
+  else if (bad * 10 >= compared * 9) where = "nearly everywhere";
+  else if (interiorBad * 10 >= bad * 9 && bad * 4 < compared) where = "scattered inside the tiles";
+  else where = "in parts of the image";
+  return "wrong values " + where + (nan ? " (NaN or infinity among them)" : "");
+}
+
 std::string shiftHint(const Image& expected, const Image& actual, const CompareRule& rule) {
   if (expected.width != actual.width || expected.height != actual.height || expected.channels != actual.channels ||
       expected.width < 3 || expected.height < 3)

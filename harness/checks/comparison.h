@@ -44,6 +44,10 @@ struct Comparison {
   std::string summary() const;
   /// Further lines for the report: the first bad pixels, the last row's state.
   std::vector<std::string> details() const;
+  /// Where the wrong values are, in words that do not depend on the image size ("wrong values in the
+  /// last column (x = W-1)", "... at the edges of work-group tiles"): the same bug gives the same
+  /// finding in every case, so a report can say it once. "" when it passed.
+  std::string finding() const;
 };
 
 /// Float images by the course rule (NaN always fails). Padding columns never reach this function.

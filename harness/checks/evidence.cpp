@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "checks/failure_picture.h"
 #include "image/pfm.h"
 #include "image/png.h"
 #include "util/files.h"
@@ -10,6 +11,9 @@
 namespace clgrade {
 
 namespace {
+
+/// The widest difference map written: wider images are shrunk by a whole factor, worst pixel kept.
+constexpr int kOverviewWidth = 640;
 
 /// True when `relativePath` stays inside the folder it is relative to, whatever ids it was built
 /// from: not absolute, no "..", ".", hidden or empty component, no NUL. The rubric refuses such ids
@@ -64,10 +68,30 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
       }
       worst.at(0, x, y) = w;
     }
-  // Most telling first: where the errors are, then what the kernel wrote, then what it should have.
-  if (writeDifferencePng(prepare(e + "_diff.png"), worst, static_cast<float>(failAt), &err) &&
+  // Most telling first: the first wrong pixels up close, where the errors are over the whole
+  // image, then what the kernel wrote, then what it should have.
+  int fx = 0, fy = 0;
+  if (firstFailingPixel(worst, static_cast<float>(failAt), &fx, &fy)) {
+    const CropWindow window = cropAround(fx, fy, worst.width, worst.height);
+    const RgbImage crop = failureCrop(expected, actual, worst, static_cast<float>(failAt), lo, hi, window);
+    if (writeRgbPng(prepare(e + "_crop.png"), crop.width, crop.height, crop.rgb, &err) &&
+        withinBudget(prepare(e + "_crop.png")))
+      out.push_back({"the first wrong pixels up close: expected | actual | difference, x " + std::to_string(window.x0) +
+                         ".." + std::to_string(window.x0 + window.width - 1) + ", y " + std::to_string(window.y0) + ".." +
+                         std::to_string(window.y0 + window.height - 1) + ", first wrong pixel (" + std::to_string(fx) +
+                         ", " + std::to_string(fy) + ")",
+                     e + "_crop.png"});
+  }
+  // A page shows the map a few hundred pixels wide: shrunk by the browser, a one-pixel column of
+  // errors fades away. Shrunk here instead, each pixel keeps the worst of those it covers.
+  const int factor = (worst.width + kOverviewWidth - 1) / kOverviewWidth;
+  const std::string scaleNote = factor > 1 ? ", each pixel the worst of " + std::to_string(factor) + "x" +
+                                                 std::to_string(factor) + " (the crop shows them one by one)"
+                                           : std::string();
+  if (writeDifferencePng(prepare(e + "_diff.png"), worstPool(worst, factor), static_cast<float>(failAt), &err) &&
       withinBudget(prepare(e + "_diff.png")))
-    out.push_back({"difference image (PNG: red/yellow fail, blue rounding, magenta NaN)", e + "_diff.png"});
+    out.push_back({"difference image (PNG: red fails, yellow the worst error, blue rounding, magenta NaN" + scaleNote + ")",
+                   e + "_diff.png"});
   if (writePng(prepare(e + "_actual.png"), actual, lo, hi, &err) && withinBudget(prepare(e + "_actual.png")))
     out.push_back({"actual output (PNG)", e + "_actual.png"});
   if (writePng(prepare(e + "_expected.png"), expected, lo, hi, &err) && withinBudget(prepare(e + "_expected.png")))

@@ -167,7 +167,10 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
     const size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
     Status status;
     if (b == std::string::npos || !statusFromName(line.substr(a + 1, b - a - 1), &status)) continue;
-    run.outputs[line.substr(0, a)] = {status, line.substr(b + 1)};
+    // id, status, message and (since the findings) the finding, tab-separated.
+    const size_t c = line.find('\t', b + 1);
+    run.outputs[line.substr(0, a)] = {status, line.substr(b + 1, c == std::string::npos ? std::string::npos : c - b - 1)};
+    if (c != std::string::npos) run.findings[line.substr(0, a)] = line.substr(c + 1);
   }
   run.outcome = AnalysisRun::Outcome::Ran;
   return run;
@@ -286,6 +289,7 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
     o.visible = spec.visible;
     o.status = s;
     o.message = "in the simulator: " + judged->second.second;
+    if (const auto f = run.findings.find(ci.id); f != run.findings.end()) o.finding = f->second;
     (*checks)[ci.id].cases.push_back(o);
   }
   if (run.outcome != AnalysisRun::Outcome::Unavailable) applySanitizer(task, taskRubric, rubric, run, checks);
@@ -340,9 +344,10 @@ int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   if (const char* path = std::getenv("CLGRADE_OUTCOMES_OUT")) {
     std::string text;
     for (const auto& [id, o] : outcomes) {
-      std::string message = o.message;
-      std::replace_if(message.begin(), message.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
-      text += id + "\t" + statusName(o.status) + "\t" + message + "\n";
+      std::string message = o.message, finding = o.finding;
+      for (std::string* s : {&message, &finding})
+        std::replace_if(s->begin(), s->end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+      text += id + "\t" + statusName(o.status) + "\t" + message + "\t" + finding + "\n";
     }
     std::string err;
     if (!writeFileAtomically(path, text, &err)) std::cerr << "clgrade analyze: " << err << "\n";

@@ -24,6 +24,7 @@ struct AnalysisRun {
   /// The value checks of the analysis case as the simulator judged them (check id -> status and
   /// message): Oclgrind interprets the kernels, so a kernel cannot touch what its child reports.
   std::map<std::string, std::pair<Status, std::string>> outputs;
+  std::map<std::string, std::string> findings;  ///< check id -> the finding of its failure (CaseOutcome::finding)
 };
 
 /// Runs `clgrade analyze` for one task in a child process (a device step of `rt`: recorded by a

@@ -11,6 +11,7 @@
 #include "grading/performance.h"
 #include "grading/phase_clock.h"
 #include "grading/source_policy.h"
+#include "grading/source_quotes.h"
 #include "rubric/scoring.h"
 #include "tasks/task.h"
 #include "util/files.h"
@@ -185,6 +186,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   }
   report.builds = ctx.builds();
   report.phases = clock.phases();
+  report.sourceQuotes = quoteSource(loaded, report);
 
   std::map<std::string, CheckResult> byId;
   for (const CheckResult& c : report.checks) byId[c.id] = c;

@@ -5,6 +5,7 @@
 
 #include <png.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -158,6 +159,45 @@ bool writePng(const std::string& path, const Image& img, float lo, float hi, std
   return writeBytes(path, img.width, img.height, gray, data, err);
 }
 
+Rgb8 differenceColour(float e, float failAt, float worst) {
+  if (std::isnan(e) || e < 0.0f) return {kMagenta.r, kMagenta.g, kMagenta.b};  // never negative: show it like NaN
+  if (e == 0.0f) return {0, 0, 0};
+  // Harmless rounding spans about 8 decades below failAt.
+  const float top = std::log10(failAt);
+  if (e < failAt) {
+    const float t = logRamp(e, top - 8.0f, top);
+    return {0, static_cast<uint8_t>(20.0f * t), static_cast<uint8_t>(40.0f + 120.0f * t)};
+  }
+  // Failures from the limit (red) to the worst error of the picture (yellow), linear in |difference|:
+  // the map of a kernel wrong everywhere (a shift by one pixel) then shows where it is most wrong
+  // (the image's edges) instead of one flat colour.
+  if (std::isinf(e) || !(worst > failAt)) return {255, std::isinf(e) || e >= worst ? uint8_t(255) : uint8_t(0), 0};
+  const float lo = std::sqrt(failAt), hi = std::sqrt(worst);
+  float t = (std::sqrt(e) - lo) / (hi - lo);
+  t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+  return {255, static_cast<uint8_t>(255.0f * t + 0.5f), 0};
+}
+
+float largestFinite(const Image& img) {
+  float worst = 0.0f;
+  for (float v : img.pixels)
+    if (std::isfinite(v) && v > worst) worst = v;
+  return worst;
+}
+
+Image worstPool(const Image& e, int factor) {
+  if (factor <= 1 || e.channels != 1) return e;
+  Image out((e.width + factor - 1) / factor, (e.height + factor - 1) / factor, 1);
+  for (int y = 0; y < e.height; ++y)
+    for (int x = 0; x < e.width; ++x) {
+      float& o = out.at(0, x / factor, y / factor);
+      const float v = e.at(0, x, y);
+      if (std::isnan(o)) continue;
+      if (std::isnan(v) || v > o) o = v;
+    }
+  return out;
+}
+
 bool writeDifferencePng(const std::string& path, const Image& squaredError, float failAt,
                         std::string* err) {
   if (!checkSize(path, squaredError, err)) return false;
@@ -170,28 +210,24 @@ bool writeDifferencePng(const std::string& path, const Image& squaredError, floa
     if (err) *err = "writeDifferencePng " + path + ": failAt must be a positive number";
     return false;
   }
-  // Harmless rounding spans about 8 decades below failAt; failures are spread over 8 decades above.
-  const float top = std::log10(failAt);
+  const float worst = largestFinite(squaredError);
   std::vector<uint8_t> data;
   data.reserve(squaredError.planeSize() * 3);
   for (float e : squaredError.pixels) {
-    Rgb px{0, 0, 0};
-    if (std::isnan(e) || e < 0.0f) {
-      px = kMagenta;  // a squared error is never negative: show it like NaN
-    } else if (e == 0.0f) {
-      px = Rgb{0, 0, 0};
-    } else if (e < failAt) {
-      const float t = logRamp(e, top - 8.0f, top);
-      px = Rgb{0, static_cast<uint8_t>(20.0f * t), static_cast<uint8_t>(40.0f + 120.0f * t)};
-    } else {
-      const float t = std::isinf(e) ? 1.0f : logRamp(e, top, top + 8.0f);
-      px = Rgb{255, static_cast<uint8_t>(255.0f * t), 0};
-    }
+    const Rgb8 px = differenceColour(e, failAt, worst);
     data.push_back(px.r);
     data.push_back(px.g);
     data.push_back(px.b);
   }
   return writeBytes(path, squaredError.width, squaredError.height, false, data, err);
+}
+
+bool writeRgbPng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb, std::string* err) {
+  if (width < 1 || height < 1 || rgb.size() != static_cast<size_t>(width) * height * 3) {
+    if (err) *err = "writeRgbPng " + path + ": the size does not match the pixels";
+    return false;
+  }
+  return writeBytes(path, width, height, false, rgb, err);
 }
 
 }  // namespace clgrade

@@ -61,6 +61,16 @@ struct InputRecord {
   std::string sha256;  ///< of the PFM bytes
 };
 
+/// Lines of a submitted file that a finding points at (a compiler error, a race, a bank conflict),
+/// quoted so that a person sees the code without opening the file.
+struct SourceQuote {
+  std::string file;   ///< relative to the kernels folder (an #include'd file by its own name)
+  int line = 0;       ///< the line pointed at
+  int firstLine = 0;  ///< the number of lines[0]
+  std::vector<std::string> lines;
+  std::string why;    ///< what points here: "build: error: expected ';'", "bank_conflicts", ...
+};
+
 /// How the process that ran a task's kernels (its runner, in the sandbox) ended; isolated grades only.
 struct ProcessRecord {
   bool recorded = false;  ///< false: the task was graded in one process (--in-process), nothing to say
@@ -116,6 +126,7 @@ struct TaskReport {
   std::vector<CriterionResult> criteria;
   std::vector<CheckResult> checks;
   std::vector<BuildRecord> builds;
+  std::vector<SourceQuote> sourceQuotes;  ///< the lines the failures point at, with some around them
   std::vector<CounterRow> counters;  ///< per kernel and provider (simulator, hardware), for people
   PerformanceReport performance;     ///< the rubric's <performance> case, when it has one
   SweepReport sweep;                 ///< the rubric's <sweep>, when it has one

@@ -120,6 +120,7 @@ CheckResult checkFrom(const Json& j, const std::string& path) {
     read(k, "visible", p, &o.visible);
     read(k, "status", p, &o.status);
     read(k, "message", p, &o.message);
+    read(k, "finding", p, &o.finding);
     read(k, "details", p, &o.details);
     read(k, "timings", p, &o.timings);
     o.evidence = evidenceList(k, p);
@@ -171,6 +172,15 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     read(b, "error", p, &build.error);
     read(b, "log", p, &build.logPath);
     t.builds.push_back(build);
+  });
+  each(j, "source_quotes", path, [&](const Json& q, const std::string& p) {
+    SourceQuote quote;
+    read(q, "file", p, &quote.file);
+    readInteger(q, "line", p, &quote.line);
+    readInteger(q, "first_line", p, &quote.firstLine);
+    read(q, "lines", p, &quote.lines);
+    read(q, "why", p, &quote.why);
+    t.sourceQuotes.push_back(quote);
   });
   each(j, "counters", path, [&](const Json& c, const std::string& p) {
     CounterRow row;

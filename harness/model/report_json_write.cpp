@@ -23,6 +23,7 @@ ordered_json checkJson(const CheckResult& check) {
                      {"visible", o.visible},
                      {"status", statusName(o.status)},
                      {"message", o.message},
+                     {"finding", o.finding},
                      {"details", o.details},
                      {"timings", o.timings},
                      {"evidence", evidenceJson(o.evidence)}});
@@ -59,6 +60,9 @@ std::string toJson(const GradeReport& r) {
     ordered_json builds = ordered_json::array();
     for (const BuildRecord& b : t.builds)
       builds.push_back({{"options", b.options}, {"ok", b.ok}, {"error", b.error}, {"log", b.logPath}});
+    ordered_json quotes = ordered_json::array();
+    for (const SourceQuote& q : t.sourceQuotes)
+      quotes.push_back({{"file", q.file}, {"line", q.line}, {"first_line", q.firstLine}, {"lines", q.lines}, {"why", q.why}});
     ordered_json counters = ordered_json::array();
     for (const CounterRow& row : t.counters) {
       ordered_json values = ordered_json::object();
@@ -79,6 +83,7 @@ std::string toJson(const GradeReport& r) {
                      {"criteria", criteria},
                      {"checks", checks},
                      {"builds", builds},
+                     {"source_quotes", quotes},
                      {"counters", counters},
                      {"performance", performanceJson(t.performance)},
                      {"sweep", sweepJson(t.sweep)}};

@@ -27,6 +27,10 @@ struct CaseOutcome {
   bool visible = true;
   Status status = Status::NotMeasured;
   std::string message;               ///< one line
+  /// What went wrong, said the same way at every image size and in every case ("wrong values in the
+  /// last column (x = W-1)"): equal findings are reported once with the cases they recur in, and a
+  /// student is told a hidden case's finding instead of its message. Empty: the message says it.
+  std::string finding;
   std::vector<std::string> details;  ///< further lines: first bad pixels, regions, last row, warnings
   std::vector<Evidence> evidence;
   std::vector<std::string> timings;  ///< "ConvHorizontal ch0: 0.412 ms (global 224x576, local 32x16)"

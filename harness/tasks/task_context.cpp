@@ -145,8 +145,14 @@ void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Com
   }
   outcome.status = Status::Failed;
   outcome.message = comparison.summary();
+  outcome.finding = comparison.finding();
   const std::string shifted = shiftHint(expected, actual, settings_.rule);
-  if (!shifted.empty()) outcome.details.insert(outcome.details.begin(), shifted);
+  if (!shifted.empty()) {
+    outcome.details.insert(outcome.details.begin(), shifted);
+    // The shift says more than where the values are: "the output is shifted by one pixel: (x, y) holds ...".
+    const std::string hint = shifted.substr(shifted.find(':') + 2);
+    outcome.finding = hint.substr(0, hint.find(';'));
+  }
   const int limit = settings_.evidenceCasesPerCheck;
   if (limit > 0 && imagesWritten_[currentCheck_]++ >= limit) {
     outcome.details.push_back("no images for this case: images are written for the first " + std::to_string(limit) +
@@ -169,6 +175,7 @@ void TaskContext::audit(CaseOutcome& outcome, const std::string& kernelName, con
     outcome.details.insert(outcome.details.begin(), outcome.message);
     outcome.message = kernelName + " wrote nothing into the output image (every value still holds what "
                                    "clgrade fills it with before the run)";
+    outcome.finding = outcome.message;
   } else if (a.untouched > 0) {
     outcome.details.push_back(std::to_string(a.untouched) + " of " + std::to_string(a.imageValues) +
                               " output values inside the image were never written by " + kernelName);

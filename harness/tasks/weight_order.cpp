@@ -56,6 +56,9 @@ void judgeWeightOrders(TaskContext& ctx, CaseOutcome& o, const std::string& stem
         ctx.judge(o, stem, first, reference, actual);
         o.message = "the output is right with the weights applied as " + orders[i].name + ", but this rubric demands " +
                     orders.front().name + " (the course's CPU reference): " + o.message;
+        // What to fix is the order, wherever the values are.
+        o.finding = "the output is right with the weights applied as " + orders[i].name + ", but this rubric demands " +
+                    orders.front().name;
       }
       return;
     }

@@ -69,7 +69,8 @@ class EvidenceFiles : public ::testing::Test {
 TEST_F(EvidenceFiles, PfmOnlyOnRequest) {
   EvidenceWriter plain(root_.string());
   EXPECT_EQ(written(plain.comparison("t/a", failure_.result, failure_.expected, failure_.actual, 1e-8)),
-            (std::vector<std::string>{"evidence/t/a_diff.png", "evidence/t/a_actual.png", "evidence/t/a_expected.png"}));
+            (std::vector<std::string>{"evidence/t/a_crop.png", "evidence/t/a_diff.png", "evidence/t/a_actual.png",
+                                      "evidence/t/a_expected.png"}));
   EXPECT_FALSE(fs::exists(root_ / "evidence/t/a_diff.pfm"));
   EvidencePolicy pfm;
   pfm.pfm = true;
@@ -77,31 +78,33 @@ TEST_F(EvidenceFiles, PfmOnlyOnRequest) {
   const std::vector<std::string> files =
       written(withPfm.comparison("t/b", failure_.result, failure_.expected, failure_.actual, 1e-8));
   EXPECT_EQ(files.front(), "evidence/t/b_diff.pfm");
-  EXPECT_EQ(files.size(), 4u);
+  EXPECT_EQ(files.size(), 5u);
 }
 
 TEST_F(EvidenceFiles, ImagesBeyondTheBudgetAreLeftOutInOrder) {
-  // How big this case's three images are without a budget.
+  // How big this case's four images are without a budget: the crop of the first wrong pixels, the
+  // difference map, actual and expected.
   EvidenceWriter unlimited((root_ / "sizes").string());
-  uint64_t sizes[3] = {};
+  uint64_t sizes[4] = {};
   const std::vector<Evidence> all = unlimited.comparison("t/a", failure_.result, failure_.expected, failure_.actual, 1e-8);
-  ASSERT_EQ(all.size(), 3u);
-  for (int i = 0; i < 3; ++i) sizes[i] = fs::file_size(root_ / "sizes" / all[i].path);
+  ASSERT_EQ(all.size(), 4u);
+  for (int i = 0; i < 4; ++i) sizes[i] = fs::file_size(root_ / "sizes" / all[i].path);
 
-  // Room for the first case's three and the second case's difference map only.
+  // Room for the first case's four and the second case's crop and difference map only.
   EvidencePolicy policy;
-  policy.imageBudgetBytes = sizes[0] + sizes[1] + sizes[2] + sizes[0];
+  policy.imageBudgetBytes = sizes[0] + sizes[1] + sizes[2] + sizes[3] + sizes[0] + sizes[1];
   EvidenceWriter writer((root_ / "budget").string(), policy);
-  EXPECT_EQ(writer.comparison("t/first", failure_.result, failure_.expected, failure_.actual, 1e-8).size(), 3u);
+  EXPECT_EQ(writer.comparison("t/first", failure_.result, failure_.expected, failure_.actual, 1e-8).size(), 4u);
   EXPECT_EQ(writer.imagesOverBudget(), 0);
   const std::vector<Evidence> second = writer.comparison("t/second", failure_.result, failure_.expected, failure_.actual, 1e-8);
-  ASSERT_EQ(second.size(), 1u);
-  EXPECT_EQ(second[0].path, "evidence/t/second_diff.png");
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[0].path, "evidence/t/second_crop.png");
+  EXPECT_EQ(second[1].path, "evidence/t/second_diff.png");
   EXPECT_EQ(writer.imagesOverBudget(), 2);
   EXPECT_TRUE(writer.comparison("t/third", failure_.result, failure_.expected, failure_.actual, 1e-8).empty());
-  EXPECT_EQ(writer.imagesOverBudget(), 5);
+  EXPECT_EQ(writer.imagesOverBudget(), 6);
   // What was left out is not on disk either.
-  for (const char* name : {"second_actual.png", "second_expected.png", "third_diff.png"})
+  for (const char* name : {"second_actual.png", "second_expected.png", "third_crop.png", "third_diff.png"})
     EXPECT_FALSE(fs::exists(root_ / "budget/evidence/t" / name)) << name;
   uint64_t total = 0;
   for (const auto& e : fs::recursive_directory_iterator(root_ / "budget"))
