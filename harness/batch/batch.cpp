@@ -220,7 +220,7 @@ class Batch {
     if (!writeClass()) summary_.notWrittenFiles.push_back(classWriteError_);
     const ordered_json classJson = classResults();
     std::vector<std::string> problems, errors;
-    if (!o_.shard.active()) writeClassOutputs(out_.string(), classJson, &errors, o_.overrides, &problems);
+    if (!o_.shard.active()) writeClassOutputs(out_.string(), classJson, &errors, o_.overrides, &problems, o_.audience);
     for (const std::string& e : errors) {
       std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(e).c_str());
       summary_.notWrittenFiles.push_back(e);
@@ -354,7 +354,7 @@ class Batch {
     // Every output, not only report.json: a submission whose Gradescope file could not be written is
     // not complete (no marker), so the batch says so, exits 4, and a resume grades it again.
     bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err) &&
-                   writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name});
+                   writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name, o_.audience});
     // The marker last: a folder without it is never taken as complete.
     written = written && writeFileAtomically((partial / "batch.json").string(),
                                              dumpJson(marker(rubric_, o_, name)), &err);

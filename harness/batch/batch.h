@@ -13,6 +13,7 @@
 
 #include "batch/isolation.h"
 #include "batch/shard.h"
+#include "report/audience.h"
 #include "report/overrides.h"
 #include "cl/device.h"
 #include "rubric/rubric.h"
@@ -31,6 +32,8 @@ struct BatchOptions {
   /// resumed batch grades everyone on the same inputs; else one drawn (drawHiddenSeed).
   std::optional<uint64_t> hiddenSeed;
   std::vector<Override> overrides;     ///< the instructor's adjustments, merged into every output
+  /// Who the outputs are for (batch/outputs.h): empty, both (report.html and report.student.html).
+  std::optional<Audience> audience;
   /// Active: grade only the submissions of this shard (batch/shard.h). class.json then lists the
   /// shard and the names it was given (`clgrade merge` checks them); gradebook.csv and summary.html
   /// are not written, since they are the whole class's: the merge writes them, and only it can tell

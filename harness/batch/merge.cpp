@@ -282,7 +282,7 @@ MergeResult mergeShards(const MergeOptions& o) {
   cls["submissions_graded"] = list.size();
   cls["submissions"] = list;
   if (!writeFileAtomically((out / "class.json").string(), classFileText(cls), &err)) r.notWritten.push_back(err);
-  else writeClassOutputs(out.string(), cls, &r.notWritten, o.overrides, &r.problems);
+  else writeClassOutputs(out.string(), cls, &r.notWritten, o.overrides, &r.problems, o.audience);
   fs::remove_all(out / ".partial", ec);
   close(lockFd);
   return r;

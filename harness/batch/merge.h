@@ -5,9 +5,11 @@
 // `clgrade batch` writes for the whole class with the same seed.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "report/audience.h"
 #include "report/overrides.h"
 
 namespace clgrade {
@@ -16,6 +18,7 @@ struct MergeOptions {
   std::string outDir;                  ///< the merged class folder (never one of the shards')
   std::vector<std::string> shardDirs;  ///< the shards' --out folders
   std::vector<Override> overrides;     ///< the instructor's adjustments, as `batch --overrides`
+  std::optional<Audience> audience;    ///< as `batch --audience`
 };
 
 struct MergeResult {

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "report/audience.h"
 #include "report/class_report.h"
 #include "report/gradebook_csv.h"
 #include "report/gradescope.h"
@@ -24,11 +25,19 @@ std::string nameOf(const std::string& reportDir) {
 }
 
 bool writeAll(const std::string& reportDir, const GradeReport& report, const std::string& submission,
-              std::string* err) {
+              std::optional<Audience> audience, std::string* err) {
   const fs::path dir(reportDir);
-  HtmlOptions html;
-  html.reportDir = reportDir;
-  html.submission = submission;
+  // The student's copy of the model: hidden cases say only how they failed (report/audience.h).
+  const GradeReport student = forStudents(report);
+  const bool studentOnly = audience == Audience::Student, instructorOnly = audience == Audience::Instructor;
+  const GradeReport& forPlatforms = instructorOnly ? report : student;
+  auto html = [&](const GradeReport& r, Audience who) {
+    HtmlOptions options;
+    options.reportDir = reportDir;
+    options.submission = submission;
+    options.audience = who;
+    return htmlReport(r, options);
+  };
   PrairieLearnOptions pl;
   pl.reportDir = reportDir;
   GradescopeOptions gs;
@@ -36,14 +45,20 @@ bool writeAll(const std::string& reportDir, const GradeReport& report, const std
   JunitOptions junit;
   junit.name = "clgrade." + submission;
   junit.reportDir = reportDir;
-  for (const auto& [file, text] : {std::pair<std::string, std::string>{kReportHtml, htmlReport(report, html)},
-                                   {kGradescopeJson, gradescopeResults(report, gs)},
-                                   {kPrairieLearnJson, prairieLearnResults(report, pl)},
-                                   {kJunitXml, junitXml(report, junit)}}) {
+  std::vector<std::pair<std::string, std::string>> files = {
+      {kReportHtml, studentOnly ? html(student, Audience::Student) : html(report, Audience::Instructor)},
+      {kGradescopeJson, gradescopeResults(forPlatforms, gs)},
+      {kPrairieLearnJson, prairieLearnResults(forPlatforms, pl)},
+      {kJunitXml, junitXml(studentOnly ? student : report, junit)}};
+  if (!audience) files.push_back({kStudentReportHtml, html(student, Audience::Student)});
+  for (const auto& [file, text] : files) {
     const fs::path path = dir / file;
     if (!makeDirectories(path.parent_path().string(), err) || !writeFileAtomically(path.string(), text, err))
       return false;
   }
+  // One audience asked for: a student page left from an earlier grade of this folder would disagree.
+  std::error_code ec;
+  if (audience) fs::remove(dir / kStudentReportHtml, ec);
   return true;
 }
 
@@ -54,12 +69,12 @@ bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& mea
   GradeReport report = measured;
   const std::string submission = options.submission.empty() ? nameOf(reportDir) : options.submission;
   applyOverrides(options.overrides, submission, &report);
-  return writeAll(reportDir, report, submission, err);
+  return writeAll(reportDir, report, submission, options.audience, err);
 }
 
 bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults,
                        std::vector<std::string>* errors, const std::vector<Override>& overrides,
-                       std::vector<std::string>* problems) {
+                       std::vector<std::string>* problems, std::optional<Audience> audience) {
   std::vector<ClassEntry> entries;
   std::vector<std::string> names;
   bool ok = true;
@@ -80,7 +95,7 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
         e.graded = true;
         applyOverrides(overrides, e.submission, &e.report, problems);
         e.reportHtml = e.submission + "/" + kReportHtml;
-        if (!writeAll(dir, e.report, e.submission, &why)) failed(why);
+        if (!writeAll(dir, e.report, e.submission, audience, &why)) failed(why);
       } else {
         e.problem = why;
       }

@@ -2,12 +2,14 @@
 // and `clgrade batch` call them, so every format is written the same way whichever command graded.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "model/report.h"
+#include "report/audience.h"
 #include "report/overrides.h"
 
 namespace clgrade {
@@ -17,10 +19,16 @@ namespace clgrade {
 struct OutputOptions {
   std::vector<Override> overrides;
   std::string submission;  ///< the submission's name, for the pages and the overrides
+  /// Who reads the outputs. Empty (the default of grade and batch): both, report.html is the
+  /// instructor's with report.student.html beside it, the Gradescope and PrairieLearn files (which
+  /// students read) are the student's, JUnit the instructor's. Student (check's default) or
+  /// instructor: every file for that one.
+  std::optional<Audience> audience;
 };
 
 /// Files written next to each report.json.
 constexpr const char* kReportHtml = "report.html";
+constexpr const char* kStudentReportHtml = "report.student.html";
 constexpr const char* kGradescopeJson = "gradescope/results.json";
 constexpr const char* kPrairieLearnJson = "prairielearn/results.json";
 constexpr const char* kJunitXml = "junit.xml";
@@ -41,6 +49,6 @@ bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& rep
 /// submission, task or criterion) are appended to *problems, one message each.
 bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults,
                        std::vector<std::string>* errors, const std::vector<Override>& overrides = {},
-                       std::vector<std::string>* problems = nullptr);
+                       std::vector<std::string>* problems = nullptr, std::optional<Audience> audience = std::nullopt);
 
 }  // namespace clgrade

@@ -26,6 +26,7 @@ struct BatchArgs {
   bool visibleOnly = false;
   ChildLimitArgs limits;
   std::string overrides;
+  std::string audience;
   std::optional<uint64_t> seed;
   std::string shard;  ///< "K/N", empty: every submission
 };
@@ -61,6 +62,7 @@ int batchCommand(const BatchArgs& args) {
     options.outDir = "reports/batch-" + (p.filename().empty() ? p.parent_path().filename() : p.filename()).string();
   }
   if (!args.overrides.empty() && !loadOverridesOrComplain(args.overrides, &options.overrides)) return kUsage;
+  options.audience = audienceOf(args.audience);
   options.jobs = args.jobs;
   options.force = args.force;
   options.onlyTasks = args.tasks;
@@ -100,6 +102,9 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
       ->check(between(0, 1024, "submissions at once"));
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
+  addAudienceOption(sub, &args->audience,
+                    "who each submission's files are for: both (default: report.html for the instructor, "
+                    "report.student.html, Gradescope and PrairieLearn files for students), student or instructor");
   sub->add_flag("--force", args->force, "grade again the submissions already graded in the results folder");
   sub->add_option("--task", args->tasks, "grade only this task of the rubric (repeatable)");
   sub->add_flag("--visible-only", args->visibleOnly, "the visible cases only (as check)");

@@ -12,6 +12,7 @@
 
 #include "batch/isolation.h"
 #include "cl/device.h"
+#include "report/audience.h"
 #include "report/overrides.h"
 #include "rubric/rubric.h"
 
@@ -30,6 +31,12 @@ struct Command {
   std::function<int()> run;
 };
 using Commands = std::vector<Command>;
+
+/// --audience of grade, batch and merge: "student", "instructor" or "both" (the files for both,
+/// batch/outputs.h). Registers the option on `sub` into *word.
+void addAudienceOption(CLI::App* sub, std::string* word, const std::string& help);
+/// The audience a --audience word names; empty for "both" (and for no word).
+std::optional<Audience> audienceOf(const std::string& word);
 
 /// rubrics/four_tasks.xml of clgrade's data folder (util/install_layout.h).
 std::string defaultRubric();

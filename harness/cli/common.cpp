@@ -9,6 +9,16 @@
 
 namespace clgrade::cli {
 
+void addAudienceOption(CLI::App* sub, std::string* word, const std::string& help) {
+  sub->add_option("--audience", *word, help)->check(CLI::IsMember({"student", "instructor", "both"}));
+}
+
+std::optional<Audience> audienceOf(const std::string& word) {
+  Audience a = Audience::Student;
+  if (audienceFromName(word, &a)) return a;
+  return std::nullopt;
+}
+
 std::string defaultRubric() { return dataPath("rubrics/four_tasks.xml"); }
 
 bool loadRubricOrComplain(const std::string& path, Rubric* rubric) {

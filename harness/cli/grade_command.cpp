@@ -26,6 +26,7 @@
 #include "cli/usage.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
+#include "report/audience.h"
 #include "report/terminal_table.h"
 #include "util/tape.h"
 #include "sandbox/sandbox.h"
@@ -94,6 +95,8 @@ struct GradeArgs {
   bool inProcess = false;
   bool visibleOnlyFlag = false;
   bool quiet = false;
+  bool details = false;  ///< --details: the performance figures and every failure in full
+  std::string audience;  ///< --audience: "student", "instructor", "both"; empty: the command's default
   std::optional<uint64_t> seed;  ///< --seed (grade only); empty: drawn for this grade
   PlatformResultPaths platformResults;
   /// Set for an archive that could not be unpacked: every task fails with this reason (it is the
@@ -104,15 +107,33 @@ struct GradeArgs {
   std::string replay;
 };
 
-/// The table, what failed, where the report is; the exit code of grade or check.
-int finish(const GradeReport& report, const std::string& out, const std::string& jsonPath, bool visibleOnly,
-           bool quiet, bool checkCommand) {
-  if (!quiet) {
-    std::cout << terminalTable(report);
-    const std::string failures = failureDetails(report, out);
-    if (!failures.empty()) std::cout << "\nWhat failed:\n\n" << failures;
+/// Who the outputs are for: --audience, else check's student and grade's both (empty).
+std::optional<Audience> outputAudience(const GradeArgs& args, bool checkCommand) {
+  if (args.audience.empty()) return checkCommand ? std::optional<Audience>(Audience::Student) : std::nullopt;
+  return audienceOf(args.audience);
+}
+
+/// The table, what to fix, where the report is (with --details the performance figures and every
+/// failure in full); the exit code of grade or check.
+int finish(const GradeReport& measured, const std::string& out, const std::string& jsonPath, bool visibleOnly,
+           const GradeArgs& args, bool checkCommand) {
+  const bool student = outputAudience(args, checkCommand) == Audience::Student;
+  const GradeReport report = student ? forStudents(measured) : measured;
+  if (!args.quiet) {
+    std::cout << terminalTable(report, 120, args.details);
+    const std::string fix = whatToFix(report);
+    if (!fix.empty()) std::cout << "\n" << fix;
+    if (args.details) {
+      const std::string failures = failureDetails(report, out);
+      if (!failures.empty()) std::cout << "\nWhat failed:\n\n" << failures;
+    }
   }
-  std::cout << "report: " << terminalText(jsonPath) << "  (" << report.seconds << " s)\n";
+  const std::string page = (std::filesystem::path(out) / kReportHtml).string();
+  std::cout << "report: " << terminalText(page) << "  (" << report.seconds << " s; data in " << terminalText(jsonPath)
+            << (args.details || args.quiet ? "" : "; --details prints every failure and the timings") << ")\n";
+  if (!outputAudience(args, checkCommand))
+    std::cout << "for the student: " << terminalText((std::filesystem::path(out) / kStudentReportHtml).string())
+              << " (hidden cases say only how they failed)\n";
   // The instructor's `grade` only: `check` (the students' command) never runs hidden cases nor shows a seed.
   if (report.hiddenSeed && !checkCommand)
     std::cout << "hidden inputs: seed " << *report.hiddenSeed << " (--seed " << *report.hiddenSeed
@@ -182,9 +203,11 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
       std::cerr << "clgrade: " << terminalText(err) << "\n";
       return kOutput;
     }
-    const bool outputs = writeSubmissionOutputs(out, graded.report, &err);
+    OutputOptions outputOptions;
+    outputOptions.audience = outputAudience(args, checkCommand);
+    const bool outputs = writeSubmissionOutputs(out, graded.report, &err, outputOptions);
     if (!outputs) std::cerr << "clgrade: " << terminalText(err) << "\n";
-    const int exit = finish(graded.report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
+    const int exit = finish(graded.report, out, jsonPath, visibleOnly, args, checkCommand);
     return outputs ? exit : kOutput;  // a report whose outputs are missing was not written
   }
 
@@ -239,9 +262,11 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
     std::cerr << "clgrade: " << terminalText(err) << "\n";
     return kOutput;
   }
-  const bool outputs = writeSubmissionOutputs(out, report, &err);
+  OutputOptions outputOptions;
+  outputOptions.audience = outputAudience(args, checkCommand);
+  const bool outputs = writeSubmissionOutputs(out, report, &err, outputOptions);
   if (!outputs) std::cerr << "clgrade: " << terminalText(err) << "\n";
-  const int exit = finish(report, out, jsonPath, visibleOnly, args.quiet, checkCommand);
+  const int exit = finish(report, out, jsonPath, visibleOnly, args, checkCommand);
   return outputs ? exit : kOutput;
 }
 
@@ -311,6 +336,15 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
       sub->add_flag("--visible-only", args->visibleOnlyFlag,
                     "the visible cases only, like check, but exit 0 whatever failed (for CI fixtures)");
     sub->add_flag("--quiet", args->quiet, "print no table");
+    sub->add_flag("--details", args->details,
+                  "print the timed kernels' figures and every failure in full (cases, first wrong pixels, files) "
+                  "after the table");
+    addAudienceOption(sub, &args->audience,
+                    checkCommand ? "who the report is for: student (default: hidden cases say only how they failed) "
+                                   "or instructor"
+                                 : "who the outputs are for: both (default: report.html for the instructor, "
+                                   "report.student.html, Gradescope and PrairieLearn files for students), student, "
+                                   "or instructor (every file with everything)");
     sub->add_option("--gradescope-results", args->platformResults.gradescope,
                     "also write Gradescope's results.json here (/autograder/results/results.json); when clgrade "
                     "cannot grade, one that says why (an autograder error, not a score)");

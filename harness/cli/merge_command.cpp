@@ -19,6 +19,7 @@ struct MergeArgs {
   std::string out;
   std::vector<std::string> shards;
   std::string overrides;
+  std::string audience;
 };
 
 int mergeCommand(const MergeArgs& args) {
@@ -26,6 +27,7 @@ int mergeCommand(const MergeArgs& args) {
   options.outDir = args.out;
   options.shardDirs = args.shards;
   if (!args.overrides.empty() && !loadOverridesOrComplain(args.overrides, &options.overrides)) return kUsage;
+  options.audience = audienceOf(args.audience);
   MergeResult r;
   try {
     r = mergeShards(options);
@@ -60,6 +62,7 @@ void addMergeCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--out", args->out, "the merged class folder (not one of the shards')")->required();
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
+  addAudienceOption(sub, &args->audience, "who each submission's files are for, as batch --audience");
   sub->add_option("shard-dirs", args->shards, "the shards' --out folders")->required();
   commands->push_back({sub, [args] { return mergeCommand(*args); }});
 }

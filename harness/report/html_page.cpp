@@ -11,7 +11,7 @@ const char kStyle[] = R"css(
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0 auto;
        max-width: 1200px; padding: 16px 24px 48px; }
 h1 { font-size: 24px; margin: 8px 0; }
-h2 { font-size: 20px; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h2 { font-size: 20px; margin: 24px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { font-size: 16px; margin: 20px 0 6px; }
 h4 { font-size: 14px; margin: 12px 0 4px; }
 h5 { font-size: 13px; margin: 10px 0 4px; }
@@ -51,6 +51,16 @@ figure { margin: 0; max-width: 380px; }
 figure img { display: block; width: 360px; max-width: 100%; height: auto; border: 1px solid var(--line); image-rendering: pixelated;
              background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 50% / 16px 16px; }
 figcaption { font-size: 12px; color: #57606a; }
+figure.crop, figure.map { max-width: none; }
+/* At its own size: a difference map is already shrunk keeping the worst pixel; a browser's shrinking would blur it. */
+figure.crop img, figure.map img { width: auto; max-width: 100%; }
+figure.source { max-width: none; margin: 6px 0; }
+figure.source pre { margin: 2px 0; }
+mark { background: #fff8c5; display: inline-block; width: 100%; }
+p.meta-line { margin: 2px 0; color: #57606a; }
+ol.to-fix { padding-left: 24px; margin: 4px 0; }
+ol.to-fix li { margin: 3px 0; }
+details.task-details { border: 1px solid var(--line); border-radius: 4px; padding: 4px 12px; margin: 6px 0; }
 .missing { color: var(--nm); font-style: italic; }
 small, .muted { color: #57606a; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; word-break: break-all; }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/report.h"
+#include "report/audience.h"
 
 namespace clgrade {
 
@@ -18,15 +19,20 @@ struct HtmlOptions {
   bool embedImages = false;         ///< PNGs as data: URIs (a page that travels alone) instead of links
   size_t logLimitBytes = 64 << 10;  ///< per build log shown; a longer one is cut, with a link to the file
   size_t detailLines = 40;          ///< per failing case; the rest are in report.json
-  size_t casesPerCheck = 8;         ///< failing cases shown per check
+  size_t casesPerCheck = 8;         ///< checks shown in full per finding
+  /// Student: the header says hidden cases are summarized (the report given is forStudents' already).
+  Audience audience = Audience::Instructor;
 };
 
-/// The page: a header (submission, rubric, device, date, mode, total); the points table (task and
-/// criterion, points, status colour, reason, instructor overrides as a badge with the comment); per task
-/// "What failed" (each check that did not pass: its failing cases' messages and details, the
-/// difference heat map next to the expected and actual pictures, other evidence as links), every
-/// check's status, the builds with their compiler logs in <details><pre>, counters, kernel timings,
-/// the performance figures and the sweep when measured; then the reproducibility facts. Every string
+/// The page, failures first: a header (submission and total, then rubric, device, date and mode on
+/// one line); the points table (a task whose criteria all passed is one row; the others list each
+/// criterion with points, status colour, reason, overrides); "What to fix" (each failing criterion
+/// with a link to why; the first has id "first-failure"); per task that lost points "What failed"
+/// (each finding once with where it recurs, one case of each check in full: message, details, the
+/// crop of the first wrong pixels, the difference heat map, expected and actual, other evidence as
+/// links), the source lines the findings point at, the failed builds' compiler output once; the
+/// performance figures and the sweep; then every task's checks, builds, counters and timings folded
+/// in <details>; then the reproducibility facts. Every string
 /// from the report is escaped (a student's kernel line or build log may hold markup, and bytes that
 /// are not UTF-8 become U+FFFD). Valid HTML5.
 std::string htmlReport(const GradeReport& report, const HtmlOptions& options = {});

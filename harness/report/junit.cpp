@@ -43,15 +43,16 @@ struct Counts {
   }
 };
 
-/// GitLab's attachment line for the first difference image among the criterion's failing cases
+/// GitLab's attachment line for the first crop of wrong pixels (else difference image) among the criterion's failing cases
 /// (visible cases only unless hidden details are shown); empty without a report folder or image.
 std::string attachment(const TaskReport& t, const CriterionResult& c, const JunitOptions& options) {
   if (options.reportDir.empty()) return "";
   for (const CaseImages& shown : criterionImages(t, c, options.details.hiddenCaseDetails)) {
-    if (!shown.images.difference || !isSafeRelativePath(shown.images.difference->path)) continue;
+    const Evidence* picture = shown.images.crop ? shown.images.crop : shown.images.difference;
+    if (!picture || !isSafeRelativePath(picture->path)) continue;
     std::error_code ec;
     const std::filesystem::path file =
-        std::filesystem::absolute(std::filesystem::path(options.reportDir) / shown.images.difference->path, ec);
+        std::filesystem::absolute(std::filesystem::path(options.reportDir) / picture->path, ec);
     if (!ec && std::filesystem::is_regular_file(file, ec)) return "[[ATTACHMENT|" + file.lexically_normal().string() + "]]\n";
   }
   return "";

@@ -14,7 +14,7 @@ using nlohmann::ordered_json;
 /// One picture a test could show.
 struct Picture {
   size_t test = 0;     ///< index into the tests
-  int rank = 0;        ///< 0 the difference map, 1 expected, 2 actual: the order in which they get room
+  int rank = 0;        ///< 0 the crop, 1 the difference map, 2 expected, 3 actual: the order in which they get room
   const Evidence* evidence = nullptr;
   std::string label;
 };
@@ -60,9 +60,11 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
       if (options.images)
         for (const CaseImages& set : criterionImages(t, c, options.details.hiddenCaseDetails)) {
           const std::string where = set.check->id + ", case " + set.outcome->caseId;
-          const std::pair<const Evidence*, const char*> kinds[] = {
-              {set.images.difference, "difference"}, {set.images.expected, "expected"}, {set.images.actual, "actual"}};
-          for (int rank = 0; rank < 3; ++rank)
+          const std::pair<const Evidence*, const char*> kinds[] = {{set.images.crop, "up close"},
+                                                                   {set.images.difference, "difference"},
+                                                                   {set.images.expected, "expected"},
+                                                                   {set.images.actual, "actual"}};
+          for (int rank = 0; rank < 4; ++rank)
             if (kinds[rank].first)
               pictures.push_back({tests.size(), rank, kinds[rank].first,
                                   where + ": " + kinds[rank].second + " (" + kinds[rank].first->label + ")"});
@@ -106,7 +108,8 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
     *longest += cut;
   }
 
-  // Then the pictures, each file once, in order: every difference map (rubric order), then the expected
+  // Then the pictures, each file once, in order: every crop of the first wrong pixels, every difference
+  // map (rubric order), then the expected
   // and actual pictures; what does not fit is named in its test's output. JSON around a picture (label,
   // keys, indentation) is counted with it.
   size_t used = assemble().size();
@@ -127,7 +130,7 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
                                (room > overhead && !err.empty() && err.find("larger") == std::string::npos
                                     ? err
                                     : "no room left in results.json (" + std::to_string(options.maxFileBytes / 1000) +
-                                          " kB at most; difference maps first)");
+                                          " kB at most; crops and difference maps first)");
       test.output += note;
       used += note.size() + 8;
       continue;

@@ -1,8 +1,10 @@
 #include "report/terminal_table.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
+#include "report/findings.h"
 #include "report/text.h"
 #include "util/markup.h"
 
@@ -77,7 +79,7 @@ std::string performanceSection(const GradeReport& r) {
 
 }  // namespace
 
-std::string terminalTable(const GradeReport& r, size_t width) {
+std::string terminalTable(const GradeReport& r, size_t width, bool performance) {
   std::ostringstream out;
   out << "clgrade " << r.version << " (" << r.mode << ")  rubric: " << r.rubricTitle << "\n";
   out << "device: " << r.device.platform << " / " << r.device.name << " (driver " << r.device.driver << ")\n\n";
@@ -94,10 +96,36 @@ std::string terminalTable(const GradeReport& r, size_t width) {
   }
   out << std::string(std::min(width, fixed + reasonWidth), '-') << "\n";
   out << pad("total", 42) << points(r.total) << "/" << points(r.max) << "\n";
-  out << performanceSection(r);
+  if (performance) out << performanceSection(r);
   // Messages quote student text (an #include's file name, a kernel's name, a compiler log): nothing
   // of it may drive the instructor's terminal.
   return terminalText(out.str());
+}
+
+std::string whatToFix(const GradeReport& r, size_t width) {
+  std::ostringstream out;
+  for (const TaskReport& t : r.tasks) {
+    if (!t.problem.empty() && t.criteria.empty()) out << "  " << clip(t.id + ": " + t.problem, width - 2) << "\n";
+    const std::vector<Finding> findings = taskFindings(t);
+    for (const CriterionResult& c : t.criteria) {
+      if (c.status != Status::Failed && c.status != Status::Error) continue;
+      // The first finding of the criterion's checks says it shortest; else the criterion's message.
+      std::string reason = c.message;
+      for (const Finding& f : findings) {
+        size_t places = 0;
+        for (const FindingPlace& p : f.places)
+          places += std::find(c.checks.begin(), c.checks.end(), p.check->id) != c.checks.end();
+        if (!places) continue;
+        reason = f.text + (f.places.size() > 1 ? " (" + std::to_string(f.places.size()) + " places)" : "");
+        break;
+      }
+      if (!t.problem.empty()) reason = t.problem;
+      const std::string head = "  " + pad(t.id + "." + c.id, 32) + " " + pad(points(c.points) + "/" + points(c.max), 6) + " ";
+      out << head << clip(reason, width > head.size() + 20 ? width - head.size() : 40) << "\n";
+    }
+  }
+  const std::string lines = out.str();
+  return terminalText(lines.empty() ? "" : "What to fix:\n" + lines);
 }
 
 std::string failureDetails(const GradeReport& r, const std::string& reportDir, size_t detailLines) {
@@ -108,18 +136,20 @@ std::string failureDetails(const GradeReport& r, const std::string& reportDir, s
       out << t.id << ": " << t.problem << "\n\n";
       continue;
     }
-    for (const CheckResult& c : t.checks) {
-      if (c.status != Status::Failed && c.status != Status::Error) continue;
-      out << t.id << "." << c.id << " " << statusName(c.status) << ": " << c.title << "\n";
-      for (const CaseOutcome& o : c.cases) {
-        if (o.status != Status::Failed && o.status != Status::Error) continue;
-        out << "  case " << o.caseId << (o.visible ? "" : " (hidden)") << ": " << o.message << "\n";
+    for (const Finding& f : taskFindings(t)) {
+      out << t.id << ": " << f.text << " [" << statusName(f.status) << "]\n";
+      if (f.places.size() > 1) out << "  the same in " << f.places.size() << " places: " << recurrence(f) << "\n";
+      for (const FindingPlace& p : f.shown()) {
+        const CaseOutcome& o = *p.outcome;
+        out << "  " << p.check->id << " on case " << o.caseId << (o.visible ? "" : " (hidden)") << ": " << o.message << "\n";
         for (size_t i = 0; i < o.details.size() && i < detailLines; ++i) out << "    " << o.details[i] << "\n";
-        if (o.details.size() > detailLines) out << "    ... (" << o.details.size() - detailLines << " more lines in report.json)\n";
-        // The difference image, a build log or a bins listing: the one file to open first.
+        if (o.details.size() > detailLines) out << "    (" << o.details.size() - detailLines << " more lines in report.html)\n";
+        // The crop of the first wrong pixels, a build log or a bins listing: the one file to open first.
+        bool crop = false;
+        for (const Evidence& e : o.evidence) crop = crop || e.path.find("_crop.png") != std::string::npos;
         for (const Evidence& e : o.evidence) {
           const std::string& p = e.path;
-          if (p.find("_diff.png") != std::string::npos || p.find(".log") != std::string::npos ||
+          if ((crop ? p.find("_crop.png") : p.find("_diff.png")) != std::string::npos || p.find(".log") != std::string::npos ||
               p.find(".txt") != std::string::npos)
             out << "    see " << reportDir << "/" << p << "\n";
         }

@@ -7,12 +7,19 @@
 
 namespace clgrade {
 
-/// The table as text; `width` caps the reason column so lines fit a terminal. Both functions return
-/// text safe to print: control characters of student text are shown as `\x1b` (terminalText).
-std::string terminalTable(const GradeReport& report, size_t width = 120);
+/// The table as text; `width` caps the reason column so lines fit a terminal. Every function here
+/// returns text safe to print: control characters of student text are shown as `\x1b` (terminalText).
+/// With `performance`, the timed kernels' figures follow the table.
+std::string terminalTable(const GradeReport& report, size_t width = 120, bool performance = true);
 
-/// What went wrong, for each failed or errored check: its cases' reasons, the first details
-/// (wrong pixels, compiler errors) and the evidence files under `reportDir`. Empty when nothing failed.
+/// One line per failing criterion with the shortest useful reason (the finding of its first failing
+/// check, and in how many places it recurs), then where the report is: what fits a screen.
+/// Empty when nothing failed.
+std::string whatToFix(const GradeReport& report, size_t width = 120);
+
+/// What went wrong in full, per task: each finding once with where it recurs, and for each check it
+/// recurs in its first case's reason, first details (wrong pixels, compiler errors) and evidence
+/// files under `reportDir`. Empty when nothing failed.
 std::string failureDetails(const GradeReport& report, const std::string& reportDir, size_t detailLines = 4);
 
 }  // namespace clgrade

@@ -144,7 +144,8 @@ std::vector<ImageSet> imageSets(const std::vector<Evidence>& evidence, std::vect
     if (e.path.empty() || !seen.insert(e.path).second) continue;
     const Evidence* ImageSet::*slot = nullptr;
     std::string suffix;
-    if (endsWith(e.path, "_diff.png")) slot = &ImageSet::difference, suffix = "_diff.png";
+    if (endsWith(e.path, "_crop.png")) slot = &ImageSet::crop, suffix = "_crop.png";
+    else if (endsWith(e.path, "_diff.png")) slot = &ImageSet::difference, suffix = "_diff.png";
     else if (endsWith(e.path, "_expected.png")) slot = &ImageSet::expected, suffix = "_expected.png";
     else if (endsWith(e.path, "_actual.png")) slot = &ImageSet::actual, suffix = "_actual.png";
     if (!slot) {

@@ -41,10 +41,12 @@ bool isSafeRelativePath(const std::string& path);
 std::string pngDataUri(const std::string& reportDir, const std::string& relativePath, size_t limitBytes,
                        std::string* err);
 
-/// The difference heat map of a failed comparison with the expected and actual pictures beside it:
-/// evidence.cpp writes <stem>_diff.png, <stem>_expected.png and <stem>_actual.png.
+/// The pictures of a failed comparison: evidence.cpp writes <stem>_crop.png (the first wrong pixels
+/// up close: expected | actual | difference), <stem>_diff.png (the heat map of the whole image),
+/// <stem>_expected.png and <stem>_actual.png.
 struct ImageSet {
   std::string stem;  ///< "evidence/conv3x3/edge/output"
+  const Evidence* crop = nullptr;
   const Evidence* difference = nullptr;
   const Evidence* expected = nullptr;
   const Evidence* actual = nullptr;

@@ -3,9 +3,10 @@
 would see: the page renders (not blank), the texts it must show are in the rendered DOM, and the
 pictures load (the screenshot holds the colours of the difference heat map / the charts).
 
-usage: look_at_page.py PAGE.html SCREENSHOT.png [--text T]... [--colour R,G,B]...
+usage: look_at_page.py PAGE.html SCREENSHOT.png [--text T]... [--colour R,G,B]... [--absent T]...
+                       [--above-fold ID:PIXELS] [--no-hidden-cases REPORT.json]
 Exit 0 when every check holds, 1 with the reasons otherwise, 77 (skipped) without chromium."""
-import argparse, os, shutil, struct, subprocess, sys, tempfile, zlib
+import argparse, json, os, re, shutil, struct, subprocess, sys, tempfile, zlib
 
 
 def read_png(path):
@@ -43,6 +44,34 @@ def read_png(path):
     return width, height, channels, rows
 
 
+def element_top(common, page, element_id, width):
+    """The top of the element with `element_id` in CSS pixels, as laid out at `width`: a copy of the page
+    (beside it, so its pictures load) with its no-script policy removed and a script that writes the
+    position into the DOM that --dump-dom prints. None when the element is missing."""
+    html = open(page, encoding='utf-8', errors='replace').read()
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', '', html)
+    probe = ('<script>window.addEventListener("load", function () { var e = document.getElementById(%s);'
+             ' document.body.setAttribute("data-probe-top", e ? Math.round(e.getBoundingClientRect().top + window.scrollY) : -1);'
+             ' });</script>' % json.dumps(element_id))
+    html = html.replace('</body>', probe + '</body>')
+    copy = os.path.join(os.path.dirname(os.path.abspath(page)), '.probe-' + os.path.basename(page))
+    try:
+        open(copy, 'w', encoding='utf-8').write(html)
+        dom = subprocess.run(common + ['--window-size=%d,1000' % width, '--virtual-time-budget=5000', '--dump-dom',
+                                       'file://' + copy], capture_output=True, text=True, timeout=120).stdout
+    finally:
+        os.remove(copy)
+    m = re.search(r'data-probe-top="(-?\d+)"', dom)
+    return None if not m or m.group(1) == '-1' else int(m.group(1))
+
+
+def hidden_case_ids(report_json):
+    """Every hidden case's id in a report.json."""
+    report = json.load(open(report_json))
+    return sorted({c['case'] for t in report.get('tasks', []) for k in t.get('checks', []) for c in k.get('cases', [])
+                   if not c.get('visible', True)})
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('page')
@@ -50,6 +79,9 @@ def main():
     ap.add_argument('--text', action='append', default=[])
     ap.add_argument('--colour', action='append', default=[], help='R,G,B that must appear (within 40 per channel)')
     ap.add_argument('--size', default='1280,2400')
+    ap.add_argument('--absent', action='append', default=[], help='text the page file must not contain')
+    ap.add_argument('--above-fold', help='ID:PIXELS: the element with that id starts within PIXELS of the top')
+    ap.add_argument('--no-hidden-cases', help='REPORT.json: no hidden case id of that report is in the page file')
     a = ap.parse_args()
     browser = shutil.which('chromium') or shutil.which('chromium-browser') or shutil.which('google-chrome')
     if not browser:
@@ -62,7 +94,26 @@ def main():
         dom = subprocess.run(common + ['--dump-dom', url], capture_output=True, text=True, timeout=120).stdout
         subprocess.run(common + ['--window-size=' + a.size, '--screenshot=' + os.path.abspath(a.screenshot), url],
                        capture_output=True, timeout=120)
+        top = element_top(common, a.page, a.above_fold.split(':')[0], int(a.size.split(',')[0])) if a.above_fold else None
     problems = []
+    raw = open(a.page, encoding='utf-8', errors='replace').read()
+    absent = list(a.absent)
+    if a.no_hidden_cases:
+        ids = hidden_case_ids(a.no_hidden_cases)
+        if not ids:
+            problems.append(f'{a.no_hidden_cases} has no hidden case: nothing to look for')
+        absent += ids
+    for t in absent:
+        if t in raw:
+            problems.append(f'the page holds {t!r}, which it must not')
+    if a.above_fold:
+        name, limit = a.above_fold.split(':')
+        if top is None:
+            problems.append(f'no element with id {name!r}')
+        elif top > int(limit):
+            problems.append(f'#{name} starts {top} px down the page, below the fold at {limit} px')
+        else:
+            print(f'#{name} starts {top} px down the page (fold at {limit} px)')
     for t in a.text:
         if t not in dom:
             problems.append(f'the rendered page does not show {t!r}')

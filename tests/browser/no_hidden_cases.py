@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""The files a student reads name no hidden case: every hidden case id of REPORT_DIR/report.json is
+absent from each FILE (relative to REPORT_DIR), and so is the hidden seed.
+
+usage: no_hidden_cases.py REPORT_DIR FILE...
+Exit 0 when it holds, 1 with the reasons otherwise."""
+import json, os, sys
+
+
+def main():
+    report_dir, files = sys.argv[1], sys.argv[2:]
+    report = json.load(open(os.path.join(report_dir, 'report.json')))
+    ids = sorted({c['case'] for t in report['tasks'] for k in t['checks'] for c in k['cases'] if not c['visible']})
+    seed = str(report.get('reproducibility', {}).get('hidden_seed', ''))
+    if not ids:
+        print('FAIL: the report has no hidden case: nothing to look for')
+        return 1
+    problems = []
+    for name in files:
+        text = open(os.path.join(report_dir, name), encoding='utf-8', errors='replace').read()
+        problems += [f'{name} names hidden case {i!r}' for i in ids if i in text]
+        if seed and seed in text:
+            problems.append(f'{name} holds the hidden seed')
+    for p in problems:
+        print('FAIL:', p)
+    print(f'{len(ids)} hidden cases looked for in {len(files)} files: {"ok" if not problems else "found"}')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
