@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <utility>
 
 #include "report/html_page.h"
 #include "report/text.h"
@@ -90,26 +92,313 @@ std::string statsRow(const std::string& name, std::vector<double> scores, double
          esc(formatPoints(scores.back())) + "</td><td class=\"num\">" + std::to_string(full) + "</td></tr>\n";
 }
 
+
+/// At most `limit` characters (UTF-8 code points) of `s`, then "…" when something was cut.
+std::string clipText(const std::string& s, size_t limit) {
+  size_t chars = 0;
+  for (size_t i = 0; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == limit) return s.substr(0, i) + "\u2026";
+  return s;
+}
+
+/// "1 submission", "3 submissions".
+std::string submissions(size_t n) { return std::to_string(n) + (n == 1 ? " submission" : " submissions"); }
+
+/// One value when every graded report agrees, else "mixed: a (2 submissions); b (1 submission)" in
+/// order of first appearance. "unknown" stands for an empty value; "" when there is none at all.
+std::string agreed(const std::vector<std::string>& values) {
+  std::vector<std::pair<std::string, size_t>> distinct;
+  for (const std::string& v0 : values) {
+    const std::string v = v0.empty() ? std::string("unknown") : v0;
+    auto it = std::find_if(distinct.begin(), distinct.end(), [&](const auto& d) { return d.first == v; });
+    if (it == distinct.end()) distinct.push_back({v, 1});
+    else ++it->second;
+  }
+  if (distinct.empty()) return "";
+  if (distinct.size() == 1) return distinct[0].first;
+  std::string out = "mixed: ";
+  for (size_t i = 0; i < distinct.size(); ++i)
+    out += (i ? "; " : "") + distinct[i].first + " (" + submissions(distinct[i].second) + ")";
+  return out;
+}
+
+/// A submission's name, a link to its report.html when it has a safe one.
+std::string submissionLink(const ClassEntry& e) {
+  const std::string name = e.submission.empty() ? std::string("(unnamed)") : e.submission;
+  if (e.reportHtml.empty() || !isSafeRelativePath(e.reportHtml)) return esc(name);
+  return "<a href=\"" + esc(urlPath(e.reportHtml)) + "\">" + esc(name) + "</a>";
+}
+
+bool failing(Status s) { return s == Status::Failed || s == Status::Error; }
+
+/// "67%"; "<1%" and ">99%" where rounding would hide that some (or not all) failed.
+std::string percent(size_t k, size_t n) {
+  if (!n) return "";
+  if (k && k < n && 100.0 * k / n < 0.5) return "<1%";
+  if (k < n && 100.0 * k / n >= 99.5) return ">99%";
+  return std::to_string(std::lround(100.0 * k / n)) + "%";
+}
+
+const char kWorst[] = "#cf222e";  // the --failed colour: the criteria with the highest failure rates
+
+/// One criterion over the class (graded submissions whose report has it).
+struct CriterionStats {
+  std::string task, criterion, title;
+  double max = 0, min = 0;
+  size_t graded = 0, failedOrError = 0, errors = 0, notMeasured = 0;
+  double pointsLost = 0;  ///< summed: max - points (what a deduction took), never below 0
+  size_t rank = 0;        ///< 1 + the criteria with a strictly higher rate; 0 when none failed it
+  double rate() const { return graded ? double(failedOrError) / graded : 0; }
+  std::string name() const { return task + "." + criterion; }
+};
+
+std::vector<CriterionStats> criterionStats(const std::vector<ClassEntry>& entries, const std::vector<ClassColumn>& columns) {
+  std::vector<CriterionStats> stats;
+  for (const ClassColumn& col : columns)
+    for (size_t k = 0; k < col.criteria.size(); ++k) {
+      CriterionStats s;
+      s.task = col.task;
+      s.criterion = col.criteria[k];
+      s.max = col.criterionMax[k];
+      bool first = true;
+      for (const ClassEntry& e : entries) {
+        if (!e.graded) continue;
+        for (const TaskReport& t : e.report.tasks) {
+          if (t.id != col.task) continue;
+          for (const CriterionResult& c : t.criteria) {
+            if (c.id != s.criterion) continue;
+            if (first) s.min = c.min, s.max = c.max, first = false;
+            if (s.title.empty()) s.title = c.title;
+            ++s.graded;
+            if (failing(c.status)) ++s.failedOrError;
+            if (c.status == Status::Error) ++s.errors;
+            if (c.status == Status::NotMeasured) ++s.notMeasured;
+            s.pointsLost += std::max(0.0, c.max - c.points);
+          }
+        }
+      }
+      stats.push_back(s);
+    }
+  for (CriterionStats& s : stats) {
+    if (!s.failedOrError) continue;
+    s.rank = 1;
+    for (const CriterionStats& o : stats) s.rank += o.rate() > s.rate() + 1e-12;
+  }
+  return stats;
+}
+
+bool marked(const CriterionStats& s) { return s.rank >= 1 && s.rank <= 3; }
+
+std::string rankLabel(size_t rank) { return rank == 1 ? "highest" : rank == 2 ? "2nd highest" : "3rd highest"; }
+
+/// A bar of `width` pixels for a rate in a table cell.
+std::string rateBar(const CriterionStats& s) {
+  const int width = 100, height = 10;
+  const int w = static_cast<int>(std::lround(s.rate() * width));
+  return "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" + std::to_string(width) +
+         "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" + esc("failure rate " + percent(s.failedOrError, s.graded)) +
+         "\"><rect x=\"0\" y=\"0\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +
+         "\" fill=\"#eaeef2\"/><rect " + (marked(s) ? std::string("fill=\"") + kWorst + "\"" : std::string("class=\"bar\"")) +
+         " x=\"0\" y=\"0\" width=\"" + std::to_string(w) + "\" height=\"" + std::to_string(height) + "\"/></svg>";
+}
+
+/// The failure rates as horizontal bars, one per criterion in rubric order (the highest in red).
+std::string rateChart(const std::vector<CriterionStats>& stats) {
+  size_t longest = 0;
+  std::vector<std::string> labels;
+  for (const CriterionStats& s : stats) {
+    labels.push_back(clipText(s.name(), 40));
+    size_t chars = 0;
+    for (char c : labels.back()) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    longest = std::max(longest, chars);
+  }
+  const int labelW = std::min(260, 12 + static_cast<int>(longest) * 7), plotW = 300, rowH = 18, top = 6, bottom = 34;
+  const int width = labelW + plotW + 48, height = top + rowH * static_cast<int>(stats.size()) + bottom;
+  const std::string title = "failure rate per criterion";
+  std::string svg = "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
+                    std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" + esc(title) +
+                    "\">\n<title>" + esc(title) + "</title>\n";
+  const int axisY = top + rowH * static_cast<int>(stats.size());
+  for (int pct : {0, 50, 100}) {
+    const int x = labelW + plotW * pct / 100;
+    svg += "<line x1=\"" + std::to_string(x) + "\" y1=\"" + std::to_string(top) + "\" x2=\"" + std::to_string(x) + "\" y2=\"" +
+           std::to_string(axisY) + "\" stroke=\"" + (pct ? "#d0d7de" : "#57606a") + "\"/>\n";
+    svg += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(axisY + 14) + "\" text-anchor=\"middle\">" +
+           std::to_string(pct) + "%</text>\n";
+  }
+  for (size_t i = 0; i < stats.size(); ++i) {
+    const CriterionStats& s = stats[i];
+    const int y = top + static_cast<int>(i) * rowH;
+    const int w = static_cast<int>(std::lround(s.rate() * plotW));
+    svg += "<text x=\"" + std::to_string(labelW - 6) + "\" y=\"" + std::to_string(y + rowH - 5) + "\" text-anchor=\"end\">" +
+           esc(labels[i]) + "</text>\n";
+    svg += "<rect " + (marked(s) ? std::string("fill=\"") + kWorst + "\"" : std::string("class=\"bar\"")) + " x=\"" +
+           std::to_string(labelW) + "\" y=\"" + std::to_string(y + 3) + "\" width=\"" + std::to_string(w) + "\" height=\"" +
+           std::to_string(rowH - 6) + "\"><title>" +
+           esc(s.name() + ": " + std::to_string(s.failedOrError) + " of " + std::to_string(s.graded) +
+               " graded submissions failed or error (" + percent(s.failedOrError, s.graded) + ")") +
+           "</title></rect>\n";
+    svg += "<text x=\"" + std::to_string(labelW + w + 4) + "\" y=\"" + std::to_string(y + rowH - 5) + "\">" +
+           esc(percent(s.failedOrError, s.graded)) + "</text>\n";
+  }
+  svg += "<text x=\"" + std::to_string(labelW + plotW / 2) + "\" y=\"" + std::to_string(height - 4) +
+         "\" text-anchor=\"middle\">failed or error, of the graded submissions</text>\n</svg>";
+  return "<figure class=\"chart\">" + svg + "<figcaption>" + esc(title) + "</figcaption></figure>\n";
+}
+
+std::string failureRateSection(const std::vector<CriterionStats>& stats) {
+  std::string out =
+      "<section id=\"failure-rates\">\n<h2>Failure rate per criterion</h2>\n"
+      "<div class=\"muted\">A criterion's failure rate: the graded submissions where it failed or could not run (error), of "
+      "those whose report has it; a deduction counts when it applied. Not measured (neither passed nor failed) is counted "
+      "apart. The three highest rates are marked.</div>\n";
+  if (stats.empty()) return out + "<div>No graded submission.</div>\n</section>\n";
+  out += "<div class=\"charts\">\n" + rateChart(stats) + "</div>\n";
+  out += "<table>\n<thead><tr><th>criterion</th><th class=\"num\">points</th><th class=\"num\">graded</th>"
+         "<th class=\"num\">failed or error</th><th>failure rate</th><th class=\"num\">not measured</th>"
+         "<th class=\"num\">points lost (mean)</th></tr></thead>\n<tbody>\n";
+  for (const CriterionStats& s : stats) {
+    const bool deduction = s.max == 0 && s.min < 0;
+    out += std::string("<tr") + (marked(s) ? " class=\"st-failed\"" : "") + "><td><code>" + esc(s.name()) + "</code>" +
+           (marked(s) ? " <span class=\"badge st-failed\">" + esc(rankLabel(s.rank)) + "</span>" : std::string()) +
+           (s.title.empty() ? std::string() : "<div><small>" + esc(s.title) + "</small></div>") + "</td>";
+    out += "<td class=\"num\">" + esc(deduction ? "deduction up to " + formatPoints(-s.min) : formatPoints(s.max)) + "</td>";
+    out += "<td class=\"num\">" + std::to_string(s.graded) + "</td>";
+    out += "<td class=\"num\">" + std::to_string(s.failedOrError) + " / " + std::to_string(s.graded) +
+           (s.errors ? " <small>(" + std::to_string(s.errors) + (s.errors == 1 ? " error" : " errors") + ")</small>" : std::string()) +
+           "</td>";
+    out += "<td class=\"num\">" + esc(percent(s.failedOrError, s.graded)) + " " + rateBar(s) + "</td>";
+    out += "<td class=\"num\">" + std::to_string(s.notMeasured) + "</td>";
+    out += "<td class=\"num\">" + (s.graded ? fixed(s.pointsLost / s.graded, 2) : std::string()) + "</td></tr>\n";
+  }
+  return out + "</tbody>\n</table>\n</section>\n";
+}
+
+/// A failure message with every run of digits as "N" and every run of white space as one space, so
+/// that "719 of 920320 values wrong" and "12 of 100 values wrong" are one kind of failure.
+std::string normalizedMessage(const std::string& message) {
+  std::string out;
+  for (size_t i = 0; i < message.size();) {
+    const char c = message[i];
+    if (c >= '0' && c <= '9') {
+      out += 'N';
+      while (i < message.size() && message[i] >= '0' && message[i] <= '9') ++i;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (!out.empty()) out += ' ';
+      while (i < message.size() && (message[i] == ' ' || message[i] == '\t' || message[i] == '\n' || message[i] == '\r')) ++i;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
+  struct Group {
+    std::string criterion, message;
+    Status status = Status::Failed;
+    std::vector<const ClassEntry*> members;
+  };
+  std::vector<Group> groups;
+  std::map<std::string, size_t> index;
+  size_t graded = 0, clean = 0;
+  for (const ClassEntry& e : entries) {
+    if (!e.graded) continue;
+    ++graded;
+    const TaskReport* task = nullptr;
+    const CriterionResult* first = nullptr;
+    for (const TaskReport& t : e.report.tasks) {
+      for (const CriterionResult& c : t.criteria)
+        if (failing(c.status)) {
+          task = &t, first = &c;
+          break;
+        }
+      if (first) break;
+    }
+    if (!first) {
+      ++clean;
+      continue;
+    }
+    const std::string criterion = task->id + "." + first->id;
+    const std::string message = normalizedMessage(first->message);
+    const std::string key = criterion + '\n' + statusName(first->status) + '\n' + message;
+    auto it = index.find(key);
+    if (it == index.end()) {
+      it = index.emplace(key, groups.size()).first;
+      groups.push_back({criterion, message, first->status, {}});
+    }
+    groups[it->second].members.push_back(&e);
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.members.size() > b.members.size(); });
+
+  std::string out = "<section id=\"common-failures\">\n<h2>Most common first failures</h2>\n<div class=\"muted\">" +
+                    esc("Each graded submission's first failing criterion (tasks and criteria in rubric order, failed or "
+                        "error) with its message; messages that differ only in numbers (shown as N) are one kind.") +
+                    "</div>\n<div>" +
+                    (graded ? esc(std::to_string(graded - clean) + " of " + std::to_string(graded) +
+                                  " graded submissions failed at least one criterion.")
+                            : std::string("No graded submission.")) +
+                    "</div>\n";
+  if (groups.empty()) return out + "</section>\n";
+  const size_t shown = std::min<size_t>(groups.size(), 10), namesShown = 8;
+  out += "<table>\n<thead><tr><th>criterion</th><th>first failure</th><th class=\"num\">submissions</th><th>who</th></tr></thead>\n<tbody>\n";
+  for (size_t g = 0; g < shown; ++g) {
+    const Group& group = groups[g];
+    out += "<tr class=\"" + statusClass(group.status) + "\"><td><code>" + esc(group.criterion) + "</code> " + statusBadge(group.status) +
+           "</td><td><code>" + esc(group.message.empty() ? std::string("(no message)") : clipText(group.message, 200)) +
+           "</code></td><td class=\"num\">" + std::to_string(group.members.size()) + "</td><td>";
+    for (size_t m = 0; m < group.members.size() && m < namesShown; ++m) out += (m ? ", " : "") + submissionLink(*group.members[m]);
+    if (group.members.size() > namesShown) out += " and " + std::to_string(group.members.size() - namesShown) + " more";
+    out += "</td></tr>\n";
+  }
+  out += "</tbody>\n</table>\n";
+  if (groups.size() > shown) {
+    size_t rest = 0;
+    for (size_t g = shown; g < groups.size(); ++g) rest += groups[g].members.size();
+    out += "<div class=\"muted\">" + esc(std::to_string(groups.size() - shown) + " more kinds of first failure (" + submissions(rest) +
+                                         ") not listed.") +
+           "</div>\n";
+  }
+  return out + "</section>\n";
+}
 }  // namespace
 
 std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOptions& options) {
   const std::vector<ClassColumn> columns = classColumns(entries);
   size_t graded = 0;
   double max = 0;
-  std::string rubric;
+  std::vector<std::string> devices, versions, rubrics;
+  std::string earliest, latest;
   for (const ClassEntry& e : entries)
     if (e.graded) {
-      if (!graded) {
-        max = e.report.max;
-        rubric = e.report.rubricTitle + " (" + e.report.rubricId + ")";
-      }
+      if (!graded) max = e.report.max;
       ++graded;
+      const DeviceInfo& d = e.report.device;
+      devices.push_back(d.name.empty() && d.driver.empty() ? std::string()
+                                                           : (d.name.empty() ? std::string("unnamed device") : d.name) +
+                                                                 (d.driver.empty() ? std::string() : ", driver " + d.driver));
+      versions.push_back(e.report.version);
+      rubrics.push_back(e.report.rubricTitle.empty() && e.report.rubricId.empty()
+                            ? std::string()
+                            : e.report.rubricTitle + " (" + e.report.rubricId + ")");
+      const std::string& at = e.report.startedAt;  // ISO 8601 UTC: the text orders like the time
+      if (!at.empty()) {
+        if (earliest.empty() || at < earliest) earliest = at;
+        if (latest.empty() || at > latest) latest = at;
+      }
     }
+  const std::string dates = earliest.empty() ? (graded ? "unknown" : "") : earliest == latest ? earliest : earliest + " to " + latest;
   std::string out = htmlPageStart(options.title);
   out += "<header>\n<h1>" + esc(options.title) + "</h1>\n<dl class=\"meta\">\n<dt>Submissions</dt><dd>" +
          std::to_string(entries.size()) + " (" + std::to_string(graded) + " graded" +
          (graded < entries.size() ? ", <span class=\"problem\">" + std::to_string(entries.size() - graded) + " not graded</span>" : "") +
-         ")</dd>\n<dt>Rubric</dt><dd>" + esc(rubric) + "</dd>\n</dl>\n</header>\n<main>\n";
+         ")</dd>\n<dt>Rubric</dt><dd>" + esc(agreed(rubrics)) + "</dd>\n<dt>Device</dt><dd>" + esc(agreed(devices)) +
+         "</dd>\n<dt>clgrade</dt><dd>" + esc(agreed(versions)) + "</dd>\n<dt>Graded</dt><dd>" + esc(dates) + "</dd>\n";
+  if (!options.gradebook.empty() && isSafeRelativePath(options.gradebook))
+    out += "<dt>Gradebook</dt><dd><a href=\"" + esc(urlPath(options.gradebook)) + "\">" + esc(options.gradebook) + "</a></dd>\n";
+  out += "</dl>\n</header>\n<main>\n";
   if (!options.notes.empty()) {
     out += "<section id=\"notes\">\n<h2>Notes</h2>\n<ul>\n";
     for (const std::string& n : options.notes) out += "<li class=\"problem\">" + esc(n) + "</li>\n";
@@ -137,16 +426,14 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
     out += chart(columns[i].task + (columns[i].taskTitle.empty() ? "" : ": " + columns[i].taskTitle), taskScores[i], columns[i].max);
   out += "</div>\n</section>\n";
 
+  out += failureRateSection(criterionStats(entries, columns));
+  out += commonFailureSection(entries);
+
   out += "<section id=\"submissions\">\n<h2>Submissions</h2>\n<table>\n<thead><tr><th>Submission</th>";
   for (const ClassColumn& c : columns) out += "<th class=\"num\">" + esc(c.task) + "</th>";
   out += "<th class=\"num\">Total</th><th>Notes</th></tr></thead>\n<tbody>\n";
   for (const ClassEntry& e : entries) {
-    const std::string name = e.submission.empty() ? std::string("(unnamed)") : e.submission;
-    out += "<tr><td>" +
-           (e.reportHtml.empty() || !isSafeRelativePath(e.reportHtml)
-                ? esc(name)
-                : "<a href=\"" + esc(urlPath(e.reportHtml)) + "\">" + esc(name) + "</a>") +
-           "</td>";
+    out += "<tr><td>" + submissionLink(e) + "</td>";
     std::string notes;
     for (const ClassColumn& c : columns) {
       const TaskReport* task = nullptr;

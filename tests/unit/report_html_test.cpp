@@ -79,7 +79,7 @@ TEST(HtmlReport, ShowsHeaderPointsFailuresLogsCountersTimings) {
        {"Four tasks", "NVIDIA H100", "2025-05-01T10:00:00Z", "<th>Criterion</th>", "badge st-failed", "badge st-passed",
         "badge st-error", "badge st-not_measured", "What failed", "case edge", "(0,0) ch0: expected 0.5, got 0.25",
         "<details open><summary>build 1:", "options: -DRESULT_STEPS=4", "<h3>Counters</h3>", "local_store_conflicts",
-        "hardware (ncu)", "<h3>Timings</h3>", "Convolution ch0: 0.412 ms", "<h3>Performance</h3>", "1235", "empty launch ms", "0.0125",
+        "hardware (ncu)", "<h3>Timings</h3>", "Convolution ch0: 0.412 ms", "<h2>Performance</h2>", "1235", "empty launch ms", "0.0125",
         "RESULT_STEPS sweep", "steps4_32x16", "histogram.cl not found", "photo_780x575", "(hidden)"})
     EXPECT_NE(html.find(expected), std::string::npos) << expected;
 }
@@ -177,12 +177,15 @@ TEST(SummaryHtml, IsWellFormedWithChartsAndLinks) {
   EXPECT_EQ(joinLines(doc.problems), "");
   EXPECT_EQ(lower(html).find("<script"), std::string::npos);
   EXPECT_EQ(html.find("://"), std::string::npos);  // nothing external
-  // One chart for the total and one per task.
-  EXPECT_EQ(doc.tagCounts.at("svg"), 4u);
+  // One chart for the total and one per task, the failure-rate chart and a bar per criterion (6).
+  EXPECT_EQ(doc.tagCounts.at("svg"), 4u + 1u + 6u);
   std::vector<std::string> links;
   for (const auto& [where, url] : doc.urls)
     if (where == "a.href") links.push_back(url);
-  EXPECT_EQ(links, (std::vector<std::string>{"alice/report.html", "bob%20%3Cscript%3E/report.html", "dave/report.html"}));
+  // The gradebook, the three in the one group of first failures, the submissions table.
+  EXPECT_EQ(links, (std::vector<std::string>{"gradebook.csv", "alice/report.html", "bob%20%3Cscript%3E/report.html",
+                                             "dave/report.html", "alice/report.html", "bob%20%3Cscript%3E/report.html",
+                                             "dave/report.html"}));
   EXPECT_NE(html.find("bob &lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("not graded: timed out after 600 s &amp; killed"), std::string::npos);
   EXPECT_NE(html.find("no submission &#39;eve&#39; in this batch &lt;b&gt;"), std::string::npos);
