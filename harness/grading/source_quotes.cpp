@@ -1,25 +1,32 @@
 #include "grading/source_quotes.h"
 
 #include <algorithm>
-#include <regex>
+#include <map>
+#include <string_view>
 #include <set>
 #include <sstream>
 
 namespace clgrade {
 namespace {
 
-using FileLines = std::vector<std::pair<std::string, std::vector<std::string>>>;
+/// Files a source may name in #line directives before the rest is ignored (clgrade writes one per
+/// include, at most a few dozen).
+constexpr size_t kMaxFiles = 256;
+/// A quoted line longer than this is cut: a kernel line can be a megabyte.
+constexpr size_t kQuotedLineBytes = 300;
 
-std::vector<std::string>* linesOf(FileLines& files, const std::string& name) {
+/// The lines of `name` in `files`, added when new; nullptr past kMaxFiles.
+std::map<int, std::string>* linesOf(FileLines& files, const std::string& name) {
   for (auto& [file, lines] : files)
     if (file == name) return &lines;
-  files.emplace_back(name, std::vector<std::string>());
+  if (files.size() >= kMaxFiles) return nullptr;
+  files.emplace_back(name, std::map<int, std::string>());
   return &files.back().second;
 }
 
 /// The file of `files` that `name` names: itself, or with a folder in front (a compiler may name
 /// the file by a path of its own cache).
-const std::pair<std::string, std::vector<std::string>>* find(const FileLines& files, const std::string& name) {
+const std::pair<std::string, std::map<int, std::string>>* find(const FileLines& files, const std::string& name) {
   for (const auto& entry : files)
     if (entry.first == name) return &entry;
   const size_t cut = name.rfind('/');
@@ -41,53 +48,119 @@ std::string firstLine(const std::string& s, size_t limit = 160) {
   return one.size() > limit ? one.substr(0, limit - 3) + "..." : one;
 }
 
-/// "File.cl:7:57: error: expected ';'": the file, the line and the diagnostic, errors first.
+// Student text (a compiler log, a message quoting a kernel line) can be megabytes with lines as
+// long: parsed by hand, in one pass, never by std::regex (libstdc++'s recurses per character).
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_' || c == '.' || c == '-' || c == '/';
+}
+
+/// The number at `at` (at most 9 digits; 0 for none), `*end` after it.
+int numberAt(const std::string& s, size_t at, size_t* end) {
+  size_t i = at;
+  long n = 0;
+  while (i < s.size() && isDigit(s[i]) && i - at < 9) n = n * 10 + (s[i++] - '0');
+  *end = i;
+  return i == at ? 0 : int(n);
+}
+
+bool endsWithSourceSuffix(const std::string& name) {
+  for (const char* suffix : {".cl", ".clh", ".h", ".hpp", ".inc", ".ocl"}) {
+    const size_t n = std::string(suffix).size();
+    if (name.size() > n && name.compare(name.size() - n, n, suffix) == 0) return true;
+  }
+  return false;
+}
+
+/// "File.cl:7:57: error: expected ';'": the file, the line and the diagnostic, per line of the log.
 void compilerPlaces(const std::string& log, std::vector<Place>* out) {
-  static const std::regex diagnostic(R"(([A-Za-z0-9_.\-/]+\.(?:cl|clh|h|hpp|inc|ocl)):(\d+)(?::\d+)?:\s*(?:fatal )?error:\s*([^\n]*))");
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), diagnostic); it != std::sregex_iterator(); ++it) {
-    const int line = std::atoi((*it)[2].str().c_str());
-    if (line > 0) out->push_back({(*it)[1].str(), line, "build: error: " + firstLine((*it)[3].str())});
+  size_t start = 0;
+  while (start < log.size() && out->size() < 64) {
+    size_t stop = log.find('\n', start);
+    if (stop == std::string::npos) stop = log.size();
+    const size_t inLine = std::string_view(log).substr(start, stop - start).find("error:");
+    const size_t error = inLine == std::string_view::npos ? std::string::npos : start + inLine;
+    if (error != std::string::npos) {
+      // The "name:line[:column]:" just before "error:" (or "fatal error:").
+      for (size_t colon = log.find(':', start); colon != std::string::npos && colon < error; colon = log.find(':', colon + 1)) {
+        size_t nameStart = colon;
+        while (nameStart > start && isNameChar(log[nameStart - 1])) --nameStart;
+        const std::string name = log.substr(nameStart, colon - nameStart);
+        size_t after = 0;
+        const int line = numberAt(log, colon + 1, &after);
+        if (line <= 0 || !endsWithSourceSuffix(name)) continue;
+        std::string text = log.substr(error + 6, std::min<size_t>(stop - error - 6, 200));
+        while (!text.empty() && text.front() == ' ') text.erase(0, 1);
+        out->push_back({name, line, "build: error: " + firstLine(text)});
+        break;
+      }
+    }
+    start = stop + 1;
   }
 }
 
 /// "line 31", "lines 31 and 35", "at line 28 and line 30" in a check's text: lines of the task's file.
 void textPlaces(const std::string& text, const std::string& file, const std::string& why, std::vector<Place>* out) {
-  static const std::regex lines(R"(\blines? (\d+)(?: and (?:line )?(\d+))?)");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), lines); it != std::sregex_iterator(); ++it)
-    for (int g : {1, 2})
-      if ((*it)[g].matched) {
-        const int line = std::atoi((*it)[g].str().c_str());
-        if (line > 0) out->push_back({file, line, why});
+  for (size_t at = text.find("line"); at != std::string::npos && out->size() < 64; at = text.find("line", at + 4)) {
+    if (at > 0 && (isNameChar(text[at - 1]) || text[at - 1] == '#')) continue;  // "deadline", "#line"
+    size_t i = at + 4;
+    if (i < text.size() && text[i] == 's') ++i;
+    if (i >= text.size() || text[i] != ' ') continue;
+    size_t end = 0;
+    const int first = numberAt(text, i + 1, &end);
+    if (first <= 0) continue;
+    out->push_back({file, first, why});
+    // "... and 35" or "... and line 35"
+    for (const char* joint : {" and line ", " and "}) {
+      const std::string j = joint;
+      if (text.compare(end, j.size(), j) == 0) {
+        size_t end2 = 0;
+        const int second = numberAt(text, end + j.size(), &end2);
+        if (second > 0) out->push_back({file, second, why});
+        break;
       }
+    }
+  }
+}
+
+/// `#line N "name"` (what source_policy writes, or the student): the line number and the name.
+bool lineDirective(const std::string& line, int* number, std::string* name) {
+  size_t i = line.find_first_not_of(" \t");
+  if (i == std::string::npos || line[i] != '#') return false;
+  i = line.find_first_not_of(" \t", i + 1);
+  if (i == std::string::npos || line.compare(i, 4, "line") != 0) return false;
+  i = line.find_first_not_of(" \t", i + 4);
+  size_t end = 0;
+  if (i == std::string::npos || (*number = numberAt(line, i, &end)) <= 0) return false;
+  i = line.find_first_not_of(" \t", end);
+  if (i == std::string::npos || line[i] != '"') return false;
+  name->clear();
+  for (++i; i < line.size() && line[i] != '"'; ++i) {
+    if (line[i] == '\\' && i + 1 < line.size()) ++i;
+    *name += line[i];
+  }
+  return i < line.size();
 }
 
 }  // namespace
 
 FileLines linesByFile(const KernelSource& source, const std::string& mainFile) {
   FileLines files;
-  static const std::regex directive(R"(^\s*#\s*line\s+(\d+)\s+\"((?:[^\"\\]|\\.)*)\"\s*$)");
-  std::vector<std::string>* current = linesOf(files, mainFile);
+  std::map<int, std::string>* current = linesOf(files, mainFile);
   int next = 1;
   std::istringstream in(source.text.empty() ? source.fileBytes : source.text);
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::smatch m;
-    if (line.find("#") != std::string::npos && std::regex_match(line, m, directive)) {
-      std::string name;
-      for (size_t i = 0; i < m[2].str().size(); ++i) {
-        const char c = m[2].str()[i];
-        if (c == '\\' && i + 1 < m[2].str().size()) name += m[2].str()[++i];
-        else name += c;
-      }
+    int number = 0;
+    std::string name;
+    if (lineDirective(line, &number, &name)) {
       current = linesOf(files, name);
-      next = std::atoi(m[1].str().c_str());
+      next = number;
       continue;
     }
-    if (next >= 1 && next <= 1 << 20) {
-      if (current->size() < size_t(next)) current->resize(size_t(next));
-      (*current)[size_t(next) - 1] = line;
-    }
+    if (current && next >= 1) (*current)[next] = line.size() > kQuotedLineBytes ? line.substr(0, kQuotedLineBytes) + "..." : line;
     ++next;
   }
   return files;
@@ -116,17 +189,18 @@ std::vector<SourceQuote> quoteSource(const KernelSource& source, const TaskRepor
   for (const Place& p : places) {
     if (quotes.size() >= maxQuotes) break;
     const auto* entry = find(files, p.file);
-    if (!entry || p.line > int(entry->second.size())) continue;
+    if (!entry || !entry->second.count(p.line)) continue;
     const std::string& file = entry->first;
-    const std::vector<std::string>* lines = &entry->second;
+    const std::map<int, std::string>& lines = entry->second;
     if (!seen.insert({file, p.line}).second) continue;
     SourceQuote q;
     q.file = file;
     q.line = p.line;
     q.why = p.why;
-    q.firstLine = std::max(1, p.line - context);
-    const int last = std::min(int(lines->size()), p.line + context);
-    for (int n = q.firstLine; n <= last; ++n) q.lines.push_back((*lines)[size_t(n) - 1]);
+    // The lines around it that the file has, without a gap.
+    q.firstLine = p.line;
+    while (q.firstLine > std::max(1, p.line - context) && lines.count(q.firstLine - 1)) --q.firstLine;
+    for (int n = q.firstLine; n <= p.line + context && lines.count(n); ++n) q.lines.push_back(lines.at(n));
     quotes.push_back(q);
   }
   return quotes;

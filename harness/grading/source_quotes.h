@@ -3,7 +3,9 @@
 // simulator ("between lines 31 and 35"), the store with the most bank conflicts ("worst at line 28").
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grading/source_policy.h"
@@ -13,9 +15,9 @@ namespace clgrade {
 
 /// The lines of each file in `source.text` (the expanded source the compiler got), found by its
 /// `#line N "file"` directives, so a line of an #include'd file is quoted from that file: file ->
-/// its lines, index 0 = line 1. The main file is `mainFile`.
-std::vector<std::pair<std::string, std::vector<std::string>>> linesByFile(const KernelSource& source,
-                                                                          const std::string& mainFile);
+/// line number -> text (each cut after 300 bytes; at most 256 files). The main file is `mainFile`.
+using FileLines = std::vector<std::pair<std::string, std::map<int, std::string>>>;
+FileLines linesByFile(const KernelSource& source, const std::string& mainFile);
 
 /// Quotes for the failing checks, failing cases and failed builds of `report`: each line named
 /// (compiler diagnostics by file and line, the simulator's and the counters' "line N" in the task's

@@ -236,5 +236,27 @@ TEST(SourceQuotes, CompilerErrorsAndSimulatorLinesAreQuotedFromTheirFiles) {
   EXPECT_NE(htmlReport(back).find("<mark>    3    a[0] = f()</mark>"), std::string::npos);
 }
 
+TEST(SourceQuotes, HostileLogsAndDirectivesCostLittleAndQuoteLittle) {
+  // Megabyte lines (a compiler echoing a kernel line, a student's own #line directives) are parsed in
+  // one pass: no recursion per character, no line table as long as a directive's number.
+  KernelSource source;
+  source.present = true;
+  source.text = "#line 2000000000 \"" + std::string(500000, 'n') + "\"\nx\n#line 1 \"K.cl\"\n" +
+                std::string(1 << 20, 'y') + "\n";
+  for (int i = 0; i < 1000; ++i) source.text += "#line 1 \"f" + std::to_string(i) + ".h\"\nz\n";
+  TaskReport t;
+  t.file = "K.cl";
+  BuildRecord b;
+  b.log = std::string(1 << 20, 'a') + "\n" + std::string(1 << 20, ':') + "\nK.cl:1:1: error: " + std::string(1 << 20, 'e') + "\n";
+  for (int i = 0; i < 20000; ++i) b.log += "K.cl:1:1: warning: w\n";
+  t.builds = {b};
+  const std::vector<SourceQuote> quotes = quoteSource(source, t);
+  ASSERT_EQ(quotes.size(), 1u);
+  EXPECT_EQ(quotes[0].line, 1);
+  EXPECT_LE(quotes[0].lines.at(0).size(), 303u);
+  EXPECT_LE(quotes[0].why.size(), 200u);
+  EXPECT_LE(linesByFile(source, "K.cl").size(), 256u);
+}
+
 }  // namespace
 }  // namespace clgrade
