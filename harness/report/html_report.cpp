@@ -1,5 +1,6 @@
 #include "report/html_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -393,12 +394,36 @@ void sweep(const TaskReport& t, const HtmlOptions& options, std::string& out) {
     if (!s.chartSvg.empty()) out += "<p>" + fileLink(s.chartSvg, "chart as SVG") + "</p>";
     out += "</div>\n";
   }
+  // The problems of the incorrect points, each said once (the same off-by-one fails all 16 points).
+  std::vector<std::pair<std::string, std::vector<std::string>>> problems;  // problem -> points
+  for (const SweepPoint& p : s.points) {
+    if (p.correct) continue;
+    CaseOutcome key;
+    key.message = p.problem;
+    const std::string k = findingKey(key);
+    auto it = std::find_if(problems.begin(), problems.end(), [&](const auto& e) { return e.first == k; });
+    if (it == problems.end()) problems.push_back({k, {p.caseId + ": " + p.problem}});
+    else it->second.push_back(p.caseId);
+  }
+  if (!problems.empty()) {
+    out += "<ul class=\"sweep-problems\">\n";
+    for (const auto& [key, points] : problems) {
+      out += "<li>" + statusBadge(Status::Failed) + " " + esc(points.front());
+      if (points.size() > 1) {
+        out += " <small>(the same at " + std::to_string(points.size() - 1) + " more point" + (points.size() > 2 ? "s" : "") + ":";
+        for (size_t i = 1; i < points.size(); ++i) out += " " + esc(points[i]);
+        out += ")</small>";
+      }
+      out += "</li>\n";
+    }
+    out += "</ul>\n";
+  }
   out += "<table>\n<thead><tr><th>Point</th><th>RESULT_STEPS</th><th>Group</th><th>Correct</th><th>Kernel</th>"
          "<th class=\"num\">median ms</th><th class=\"num\">GB/s</th><th>Note</th></tr></thead>\n<tbody>\n";
   for (const SweepPoint& p : s.points) {
     const std::string head = "<td>" + esc(p.caseId) + "</td><td class=\"num\">" + std::to_string(p.steps) + "</td><td>" +
                              std::to_string(p.group[0]) + "&times;" + std::to_string(p.group[1]) + "</td><td>" +
-                             (p.correct ? statusBadge(Status::Passed) : statusBadge(Status::Failed) + " " + esc(p.problem)) + "</td>";
+                             (p.correct ? statusBadge(Status::Passed) : statusBadge(Status::Failed)) + "</td>";
     if (p.figures.empty()) out += "<tr>" + head + "<td></td><td></td><td></td><td></td></tr>\n";
     for (const KernelFigure& f : p.figures)
       out += "<tr>" + head + "<td>" + esc(f.kernel) + "</td><td class=\"num\">" +

@@ -145,6 +145,22 @@ TEST(HtmlReport, OpensWithWhatToFixAndSaysEachFindingOnce) {
   EXPECT_EQ(headlines, 1u);
 }
 
+TEST(HtmlReport, TheSweepsIncorrectPointsShareOneProblemLine) {
+  GradeReport r = columnReport();
+  SweepReport& sweep = r.tasks[0].sweep;
+  sweep.ran = true;
+  for (int steps : {1, 2, 3}) {
+    SweepPoint p;
+    p.caseId = "steps" + std::to_string(steps);
+    p.problem = "horizontal: " + std::to_string(1000 * steps) + " values wrong";
+    sweep.points.push_back(p);
+  }
+  const std::string html = htmlReport(r);
+  EXPECT_NE(html.find("steps1: horizontal: 1000 values wrong <small>(the same at 2 more points: steps2 steps3)</small>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("2000 values wrong"), std::string::npos);
+}
+
 TEST(Terminal, WhatToFixIsOneLinePerFailingCriterion) {
   const std::string fix = whatToFix(columnReport());
   EXPECT_EQ(fix, "What to fix:\n  conv3x3.convolution              0/2    wrong values in the last column (x = W-1) (3 places)\n");
