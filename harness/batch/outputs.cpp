@@ -36,6 +36,9 @@ bool writeAll(const std::string& reportDir, const GradeReport& report, const std
     options.reportDir = reportDir;
     options.submission = submission;
     options.audience = who;
+    // The page handed to a student beside the instructor's travels alone: its pictures inside it, so
+    // nobody needs the folder (which holds the hidden cases' pictures) to see them.
+    options.embedImages = who == Audience::Student && !audience;
     return htmlReport(r, options);
   };
   PrairieLearnOptions pl;

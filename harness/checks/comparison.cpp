@@ -151,8 +151,14 @@ std::vector<std::string> Comparison::details() const {
 
 std::string Comparison::finding() const {
   if (passed) return "";
+  if (compared == 0) return "nothing was compared";
   if (bad == 0) return "small errors everywhere: the mean squared error is above the limit";
   const int W = difference.width, H = difference.height;
+  // The last row the rule grades: y = H-1, or H-2 when the course leaves the last row out.
+  const int lastGraded = H - 1 - (lastRowSkipped ? 1 : 0);
+  const std::string lastRowName = lastRowSkipped ? "y = H-2, the last graded row" : "y = H-1";
+  // "The last 3 columns" says something only on an image wider than a few columns.
+  const bool wide = W > 16, tall = H > 16;
   auto count = [](int n, const char* one, const char* many) {
     return n == 1 ? std::string(one) : std::to_string(n) + " " + many;
   };
@@ -160,13 +166,13 @@ std::string Comparison::finding() const {
   if (minX == maxX && minX == W - 1) where = "in the last column (x = W-1)";
   else if (minX == maxX && minX == 0) where = "in the first column (x = 0)";
   else if (minY == maxY && minY == 0) where = "in the top row (y = 0)";
-  else if (minY == maxY && minY >= H - 2) where = "in the bottom row";
+  else if (minY == maxY && minY == lastGraded && H > 1) where = "in the bottom row (" + lastRowName + ")";
   else if (minX == maxX) where = "in one column";
   else if (minY == maxY) where = "in one row";
-  else if (minX >= W - 4) where = "in the last " + count(W - minX, "column", "columns") + " (x >= W-" + std::to_string(W - minX) + ")";
-  else if (maxX < 4) where = "in the first " + count(maxX + 1, "column", "columns");
-  else if (minY >= H - 5) where = "in the bottom rows (y >= H-" + std::to_string(H - minY) + ")";
-  else if (maxY < 4) where = "in the top " + count(maxY + 1, "row", "rows");
+  else if (wide && minX >= W - 4) where = "in the last " + count(W - minX, "column", "columns") + " (x >= W-" + std::to_string(W - minX) + ")";
+  else if (wide && maxX < 4) where = "in the first " + count(maxX + 1, "column", "columns");
+  else if (tall && minY >= H - 5) where = "in the bottom rows (y >= H-" + std::to_string(H - minY) + ")";
+  else if (tall && maxY < 4) where = "in the top " + count(maxY + 1, "row", "rows");
   else if (borderBad == bad) where = "at the image border only";
   else if (interiorBad == 0) where = std::string("at the edges of work-group tiles (the halo)") + (borderBad ? " and the image border" : "");
   else if (bad * 10 >= compared * 9) where = "nearly everywhere";

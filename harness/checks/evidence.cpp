@@ -70,8 +70,18 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
     }
   // Most telling first: the first wrong pixels up close, where the errors are over the whole
   // image, then what the kernel wrote, then what it should have.
+  // The first pixel the rule counted as wrong (not one of an ungraded last row); a failure of the
+  // mean alone has none: then the first pixel over the limit, if any.
   int fx = 0, fy = 0;
-  if (firstFailingPixel(worst, static_cast<float>(failAt), &fx, &fy)) {
+  bool wrongPixel = false;
+  if (!result.firstBad.empty()) {
+    fx = result.firstBad.front().x;
+    fy = result.firstBad.front().y;
+    wrongPixel = true;
+  } else {
+    wrongPixel = firstFailingPixel(worst, static_cast<float>(failAt), &fx, &fy);
+  }
+  if (wrongPixel) {
     const CropWindow window = cropAround(fx, fy, worst.width, worst.height);
     const RgbImage crop = failureCrop(expected, actual, worst, static_cast<float>(failAt), lo, hi, window);
     if (writeRgbPng(prepare(e + "_crop.png"), crop.width, crop.height, crop.rgb, &err) &&

@@ -193,7 +193,10 @@ CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run) {
              (t.analysis.width > 0 ? " at " + std::to_string(t.analysis.width) + "x" + std::to_string(t.analysis.height)
                                    : std::string()) +
              ")";
+  // The analysis case is one of the rubric's cases (often a hidden one): as visible as it is.
   o.visible = true;
+  for (const CaseSpec& spec : t.cases)
+    if (spec.id == t.analysis.caseId) o.visible = spec.visible;
   if (!run.logPath.empty()) o.evidence.push_back({"simulator log (Oclgrind)", run.logPath});
   return o;
 }

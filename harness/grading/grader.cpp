@@ -243,6 +243,9 @@ TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kerne
       check.message = why;
       CaseOutcome o;
       o.caseId = caseId.empty() ? "(task)" : caseId;
+      // A task stopped in a hidden case: the case stays hidden (report/audience.h redacts it).
+      for (const CaseSpec& spec : taskRubric.cases)
+        if (spec.id == caseId) o.visible = spec.visible;
       o.status = own;
       o.message = why;
       o.evidence = evidence;

@@ -134,7 +134,8 @@ bool lineDirective(const std::string& line, int* number, std::string* name) {
   size_t end = 0;
   if (i == std::string::npos || (*number = numberAt(line, i, &end)) <= 0) return false;
   i = line.find_first_not_of(" \t", end);
-  if (i == std::string::npos || line[i] != '"') return false;
+  if (i == std::string::npos) return true;  // "#line N": the same file from line N on
+  if (line[i] != '"') return false;
   name->clear();
   for (++i; i < line.size() && line[i] != '"'; ++i) {
     if (line[i] == '\\' && i + 1 < line.size()) ++i;
@@ -156,7 +157,7 @@ FileLines linesByFile(const KernelSource& source, const std::string& mainFile) {
     int number = 0;
     std::string name;
     if (lineDirective(line, &number, &name)) {
-      current = linesOf(files, name);
+      if (!name.empty()) current = linesOf(files, name);
       next = number;
       continue;
     }

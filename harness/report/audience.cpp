@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace clgrade {
@@ -41,15 +42,23 @@ struct Alias {
 
 class Scrubber {
  public:
-  void addCase(const CaseOutcome& o, const std::string& redactedMessage) {
-    if (!aliases_.count(o.caseId)) {
-      aliases_[o.caseId] = "hidden-" + std::to_string(aliases_.size() + 1);
-      order_.push_back(o.caseId);
-    }
-    // "case box_1280x720: <message>" is how checks and criteria quote a case (model/status.cpp).
-    if (!o.message.empty()) quotes_.push_back({"case " + o.caseId + ": " + o.message, "case " + aliases_[o.caseId] + ": " + redactedMessage});
+  /// First every hidden case's id, so that what is said of one may name another.
+  void addId(const std::string& id) {
+    if (aliases_.count(id)) return;
+    aliases_[id] = "hidden-" + std::to_string(aliases_.size() + 1);
+    order_.push_back(id);
+  }
+  /// Then how checks and criteria quote it: "case box_1280x720: <message>" (model/status.cpp).
+  void addQuote(const CaseOutcome& o, const std::string& redactedMessage) {
+    if (!o.message.empty()) quotes_.push_back({"case " + o.caseId + ": " + o.message, "case " + alias(o.caseId) + ": " + redactedMessage});
   }
   std::string alias(const std::string& id) const { return aliases_.at(id); }
+  /// A file of a hidden case: evidence/<task>/<case>/... (checks/evidence.h).
+  bool hiddenFile(const std::string& path) const {
+    for (const std::string& id : order_)
+      if (path.find("/" + id + "/") != std::string::npos) return true;
+    return false;
+  }
   bool empty() const { return aliases_.empty(); }
 
   void operator()(std::string* s) const {
@@ -58,7 +67,17 @@ class Scrubber {
     // Longer ids first, so "box_1280x720_wide" is not half-replaced by "box_1280x720".
     std::vector<std::string> ids = order_;
     std::sort(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-    for (const std::string& id : ids) replaceWord(s, id, aliases_.at(id));
+    for (const std::string& id : ids) {
+      // An id like "box_1280x720" is replaced wherever it stands as a word; a plain word ("edge",
+      // "border") only where a case is named by it, so "the image border" stays what it says.
+      if (id.find_first_of("0123456789_") != std::string::npos) {
+        replaceWord(s, id, aliases_.at(id));
+        continue;
+      }
+      for (const std::string& context : {std::string("case "), std::string("(")})
+        replaceAll(s, context + id, context + aliases_.at(id));
+      if (*s == id) *s = aliases_.at(id);
+    }
   }
 
  private:
@@ -66,6 +85,10 @@ class Scrubber {
   std::vector<std::string> order_;
   std::vector<Alias> quotes_;
 };
+
+/// Counters a student keeps when they were measured on a hidden case: the conflicts the bank-conflict
+/// verdicts rest on. Counts of work-groups, loads and stores would give the case's size away.
+bool sizeFree(const std::string& counter) { return counter.find("conflicts") != std::string::npos; }
 
 std::string redactedMessage(const CaseOutcome& o) {
   switch (o.status) {
@@ -95,19 +118,18 @@ bool audienceFromName(const std::string& name, Audience* audience) {
 }
 
 std::string hiddenFailureKind(const CaseOutcome& o) {
-  const std::string text = o.finding.empty() ? o.message : o.finding;
+  // A finding is written not to depend on the case (checks/comparison.h); a message may quote
+  // anything of it (a size, a pixel count, "(case box_1280x720)"): every number goes.
+  if (!o.finding.empty()) return o.finding;
   std::string out;
-  for (size_t i = 0; i < text.size();) {
+  for (size_t i = 0; i < o.message.size();) {
     size_t j = i;
-    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-    if (j - i >= 3) {
+    while (j < o.message.size() && std::isdigit(static_cast<unsigned char>(o.message[j]))) ++j;
+    if (j > i) {
       out += 'N';
       i = j;
-    } else if (j > i) {
-      out += text.substr(i, j - i);
-      i = j;
     } else {
-      out += text[i++];
+      out += o.message[i++];
     }
   }
   return out.empty() ? std::string("no reason given") : out;
@@ -120,12 +142,41 @@ GradeReport forStudents(const GradeReport& report) {
   for (const TaskReport& t : r.tasks)
     for (const CheckResult& c : t.checks)
       for (const CaseOutcome& o : c.cases)
-        if (!o.visible) scrub.addCase(o, redactedMessage(o));
+        if (!o.visible) scrub.addId(o.caseId);
+  // What a hidden case is said to be, from its message with every hidden id already replaced.
+  auto redacted = [&scrub](const CaseOutcome& o) {
+    CaseOutcome named = o;
+    scrub(&named.message);
+    return named;
+  };
+  for (const TaskReport& t : r.tasks)
+    for (const CheckResult& c : t.checks)
+      for (const CaseOutcome& o : c.cases)
+        if (!o.visible) scrub.addQuote(o, redactedMessage(redacted(o)));
   if (scrub.empty()) return r;
   r.inputs.clear();
   for (TaskReport& t : r.tasks) {
     scrub(&t.problem);
-    for (CriterionResult& c : t.criteria) scrub(&c.message);
+    // The files of hidden cases (pictures, a stopped kernel's evidence) go wherever they are listed.
+    std::set<std::string> hiddenFiles;
+    for (const CheckResult& c : t.checks)
+      for (const CaseOutcome& o : c.cases)
+        if (!o.visible)
+          for (const Evidence& e : o.evidence) hiddenFiles.insert(e.path);
+    for (CriterionResult& c : t.criteria) {
+      scrub(&c.message);
+      c.evidence.erase(std::remove_if(c.evidence.begin(), c.evidence.end(),
+                                      [&](const Evidence& e) { return hiddenFiles.count(e.path) > 0 || scrub.hiddenFile(e.path); }),
+                       c.evidence.end());
+      for (Evidence& e : c.evidence) scrub(&e.label);
+    }
+    // What the kernels printed may have been printed in a hidden case: a channel for its size.
+    t.process.kernelOutput.clear();
+    t.process.kernelOutputBytes = 0;
+    t.process.kernelOutputTruncated = false;
+    for (CounterRow& row : t.counters)
+      row.values.erase(std::remove_if(row.values.begin(), row.values.end(), [](const auto& v) { return !sizeFree(v.first); }),
+                       row.values.end());
     for (CheckResult& c : t.checks) {
       scrub(&c.message);
       for (CaseOutcome& o : c.cases) {
@@ -137,8 +188,9 @@ GradeReport forStudents(const GradeReport& report) {
           for (Evidence& e : o.evidence) scrub(&e.label);
           continue;
         }
-        const std::string kind = o.status == Status::Failed || o.status == Status::Error ? hiddenFailureKind(o) : "";
-        o.message = redactedMessage(o);
+        const CaseOutcome named = redacted(o);  // "(case box_1280x720)" is "(case hidden-1)" before the numbers go
+        const std::string kind = o.status == Status::Failed || o.status == Status::Error ? hiddenFailureKind(named) : "";
+        o.message = redactedMessage(named);
         o.finding = kind;
         o.caseId = scrub.alias(o.caseId);
         o.details.clear();

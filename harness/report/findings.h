@@ -29,8 +29,8 @@ struct Finding {
 /// The finding of a failing case: its finding, else its message.
 std::string findingText(const CaseOutcome& outcome);
 
-/// The text findings are grouped by: findingText with every run of digits as "N", so "719 of
-/// 920320 values wrong" and "12 of 4000 values wrong" count as one.
+/// The text findings are grouped by: the finding itself, else the message with every run of digits
+/// as "N", so "timed out after 5 s" and "timed out after 20 s" count as one.
 std::string findingKey(const CaseOutcome& outcome);
 
 /// The failed and erroneous cases of `task` grouped by findingKey, in order of first appearance.

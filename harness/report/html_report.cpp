@@ -157,7 +157,9 @@ void toFix(const GradeReport& r, std::string& out) {
       std::string target = taskAnchor(i, t);
       for (const std::string& id : c.checks)
         for (const CheckResult& k : t.checks)
-          if (k.id == id && failing(k.status) && target == taskAnchor(i, t)) target = checkAnchor(i, k.id);
+          if (k.id == id && target == taskAnchor(i, t) &&
+              std::any_of(k.cases.begin(), k.cases.end(), [](const CaseOutcome& o) { return failing(o.status); }))
+            target = checkAnchor(i, k.id);  // whatFailed anchors the checks with failing cases
       items += std::string("<li") + (first ? " id=\"first-failure\"" : "") + " class=\"" + statusClass(c.status) +
                "\"><a href=\"#" + target + "\"><strong>" + esc(t.id + "." + c.id) + "</strong></a> " + statusBadge(c.status) +
                " <span class=\"num\">" + esc(formatPoints(c.points)) + "/" + esc(formatPoints(c.max)) + "</span> " +

@@ -42,6 +42,19 @@ TEST(Finding, SaysWhereTheWrongValuesAreWhateverTheSize) {
   EXPECT_EQ(compareImages(expected, tile, CompareRule{}, RegionModel{1, 1, 16, 16}).finding(),
             "wrong values at the edges of work-group tiles (the halo)");
   EXPECT_EQ(compareImages(expected, expected, CompareRule{}, RegionModel{}).finding(), "");
+  // The bottom row is the last one the rule grades: y = H-2 when the course leaves y = H-1 out.
+  Image bottom = expected;
+  for (int x = 0; x < 64; ++x) bottom.at(0, x, 38) += 0.5f;
+  EXPECT_EQ(compareImages(expected, bottom, CompareRule{}, RegionModel{}).finding(),
+            "wrong values in the bottom row (y = H-2, the last graded row)");
+  CompareRule everyRow;
+  everyRow.skipLastRow = false;
+  EXPECT_EQ(compareImages(expected, bottom, everyRow, RegionModel{}).finding(), "wrong values in one row");
+  // On an image a few columns wide, "the last 3 columns" would say nothing.
+  const Image narrow = ramp(4, 40);
+  Image wrong = narrow;
+  for (int y = 10; y < 20; ++y) wrong.at(0, 1, y) += 0.5f, wrong.at(0, 2, y) += 0.5f;
+  EXPECT_EQ(compareImages(narrow, wrong, CompareRule{}, RegionModel{}).finding().find("columns"), std::string::npos);
 }
 
 CaseOutcome failed(const std::string& id, bool visible, const std::string& message, const std::string& finding) {
@@ -126,7 +139,43 @@ TEST(Audience, TheStudentsReportNamesNoHiddenCaseAndNoSize) {
   for (CheckResult& c : open.tasks[0].checks)
     for (CaseOutcome& o : c.cases) o.visible = true;
   EXPECT_EQ(forStudents(open).tasks[0].checks[1].cases[0].caseId, "analysis (box_1280x720)");
-  EXPECT_EQ(hiddenFailureKind(failed("x", false, "expected 1280 columns, got 12", "")), "expected N columns, got 12");
+  EXPECT_EQ(hiddenFailureKind(failed("x", false, "expected 1280 columns, got 12", "")), "expected N columns, got N");
+  EXPECT_EQ(hiddenFailureKind(failed("x", false, "anything", "wrong values in the last 2 columns (x >= W-2)")),
+            "wrong values in the last 2 columns (x >= W-2)");
+}
+
+TEST(Audience, EveryOtherPlaceAHiddenCaseCouldShowIsScrubbedToo) {
+  GradeReport r = columnReport();
+  TaskReport& t = r.tasks[0];
+  // A task stopped in the hidden case (isolation: unfinishedTask), quoted in the task's problem.
+  t.problem = "timed out after 60 s while running kernel Convolution (case box_1280x720): the task scores 0";
+  CheckResult stopped;
+  stopped.id = "stopped";
+  stopped.cases = {failed("box_1280x720", false, t.problem, "")};
+  stopped.cases[0].evidence = {{"the kernel's output", "evidence/conv3x3/box_1280x720/stopped.txt"}};
+  summarize(&stopped);
+  t.checks.push_back(stopped);
+  // A hidden case named by a plain word: named cases change, plain prose does not.
+  t.checks.push_back(CheckResult{"edges", "", Status::Failed, "", {failed("border", false, "1 of 920320 values wrong", "")}});
+  t.criteria[0].message += "; wrong at the image border; case border: 1 of 920320 values wrong";
+  t.criteria[0].evidence = {{"crop x 1248..1279", "evidence/conv3x3/box_1280x720/output_crop.png"},
+                            {"course picture", "evidence/conv3x3/course_edge/output_diff.png"}};
+  t.counters = {{"Convolution", "simulated", {{"work_groups", 14400}, {"local_store_conflicts", 3}, {"global_loads", 921600}}}};
+  t.process.kernelOutput = "evidence/conv3x3/kernel_output.txt";
+  t.process.kernelOutputBytes = 1280;
+  const GradeReport student = forStudents(r);
+  const std::string json = toJson(student);
+  for (const char* secret : {"box_", "1280", "920320", "14400", "921600", "kernel_output", "work_groups"})
+    EXPECT_EQ(json.find(secret), std::string::npos) << secret << " in " << json;
+  const TaskReport& s = student.tasks[0];
+  EXPECT_EQ(s.criteria[0].evidence.size(), 1u);
+  EXPECT_EQ(s.criteria[0].evidence[0].label, "course picture");
+  EXPECT_NE(s.criteria[0].message.find("wrong at the image border; case hidden-"), std::string::npos) << s.criteria[0].message;
+  EXPECT_EQ(s.counters[0].values.size(), 1u);
+  EXPECT_EQ(s.counters[0].values[0].first, "local_store_conflicts");
+  EXPECT_NE(s.problem.find("(case hidden-1)"), std::string::npos) << s.problem;
+  EXPECT_EQ(s.checks[2].cases[0].message, "a hidden case failed: timed out after N s while running kernel Convolution "
+                                           "(case hidden-N): the task scores N");
 }
 
 TEST(HtmlReport, OpensWithWhatToFixAndSaysEachFindingOnce) {
