@@ -253,8 +253,11 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   std::shared_ptr<const std::vector<int>> owner(fds.get(), [fds](const std::vector<int>*) {
     for (int fd : *fds) close(fd);
   });
+  // No --hostname: a container's seccomp profile (Docker's, Podman's: where PrairieLearn and
+  // Gradescope grade) refuses sethostname even in the sandbox's own user namespace, and the name
+  // protects nothing; the UTS namespace is still the sandbox's own (--unshare-all).
   std::vector<std::string> a{bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--uid", "65534", "--gid",
-                             "65534", "--hostname", "clgrade-sandbox", "--cap-drop", "ALL"};
+                             "65534", "--cap-drop", "ALL"};
   systemView(&a);
   if (spec.gpu) gpuView(&a);
   auto bindFd = [&](std::string path, const std::string& dest, bool writable) {
