@@ -41,6 +41,10 @@ CheckResult sweptCheck(const CheckInfo& info, const SweepReport& sweep, const st
       if (f.caseId.rfind(p.caseId + " ", 0) == 0) {
         // The point's message already says its first failure: each is said once.
         if (o.message.find(f.message) == std::string::npos) o.details.push_back(f.caseId + ": " + f.message);
+        // "horizontal: <its finding>": the same at every point that fails the same way.
+        const size_t at = o.message.size() >= f.message.size() ? o.message.size() - f.message.size() : std::string::npos;
+        if (o.finding.empty() && !f.finding.empty() && at != std::string::npos && o.message.compare(at, std::string::npos, f.message) == 0)
+          o.finding = o.message.substr(0, at) + f.finding;
         o.details.insert(o.details.end(), f.details.begin(), f.details.end());
         o.evidence.insert(o.evidence.end(), f.evidence.begin(), f.evidence.end());
       }
