@@ -53,10 +53,11 @@ fi
 exit 0
 )";
 
-constexpr const char* kContainerfile = R"(# PrairieLearn's external grader image for clgrade (written by `clgrade package prairielearn`):
+constexpr const char* kContainerfile = R"(# clgrade's image (written by `clgrade package prairielearn`):
 #   podman build -t clgrade-grader .     (or docker build)
-# The course names this image and the entrypoint /usr/local/bin/clgrade-prairielearn in the question's
-# info.json ("externalGradingOptions"); the rubric goes in the question's tests/ as rubric.xml.
+# PrairieLearn: the course names this image and the entrypoint /usr/local/bin/clgrade-prairielearn in the
+# question's info.json ("externalGradingOptions"); the rubric goes in the question's tests/ as rubric.xml.
+# Anyone with Podman or Docker: podman run --rm -v "$PWD":/work clgrade-grader clgrade check /work
 FROM debian:12
 COPY clgrade.deb /tmp/clgrade.deb
 RUN apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \

@@ -1,11 +1,13 @@
 #include "sandbox/sandbox.h"
 
+#include <atomic>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -38,6 +40,14 @@ long sandboxUid() {
   return kSandboxUidBase + static_cast<long>(syscall(SYS_gettid));
 }
 
+/// Set by the probe when a new /proc cannot be mounted (inside a container: its runtime masks parts
+/// of the container's /proc, and the kernel then refuses another): the sandboxes see the container's
+/// own /proc, read-only. Its processes' private files stay the keeper's (another uid); their command
+/// lines are readable, which hold no more than the runner already knows.
+std::atomic<bool> g_containerProc{false};
+/// True while the probe runs its empty sandboxes (they must not wait for the probe).
+thread_local bool g_probing = false;
+
 /// /bin, /lib, ... as the host has them: links into /usr (merged /usr) or folders bound read-only.
 void systemView(std::vector<std::string>* a) {
   auto add = [&](std::initializer_list<std::string> words) { a->insert(a->end(), words); };
@@ -56,7 +66,9 @@ void systemView(std::vector<std::string>* a) {
     if (fs::exists(etc, ec)) add({"--ro-bind", etc, etc});
   }
   // /sys read-only: PoCL (hwloc) reads the CPU topology and memory size there, GPU drivers the PCI bus.
-  add({"--proc", "/proc", "--dev", "/dev", "--ro-bind", "/sys", "/sys"});
+  if (g_containerProc) add({"--ro-bind", "/proc", "/proc"});
+  else add({"--proc", "/proc"});
+  add({"--dev", "/dev", "--ro-bind", "/sys", "/sys"});
 }
 
 /// The NVIDIA device nodes and /opt (Nsight Compute).
@@ -164,32 +176,41 @@ const SandboxSupport& sandboxSupport() {
     SandboxSpec spec;
     spec.scratch = scratch;
     spec.env = {{"PATH", "/usr/bin:/bin"}};
-    ProcessSpec p;
-    p.argv = {"/bin/true"};
-    p.timeoutSeconds = 30;
     const std::string errPath = std::string(scratch) + ".err";
-    p.stderrPath = errPath;
-    std::string err;
-    if (!sandboxProcess(spec, &p, &err)) {
-      support.reason = err;
-    } else {
+    // One empty sandbox: "" when it ran, else why not.
+    auto attempt = [&]() -> std::string {
+      ProcessSpec p;
+      p.argv = {"/bin/true"};
+      p.timeoutSeconds = 30;
+      p.stderrPath = errPath;
+      std::string err;
+      if (!sandboxProcess(spec, &p, &err)) return err.empty() ? "the sandbox could not be set up" : err;
       const ProcessResult r = runProcess(p);
-      if (r.ok()) {
-        support.available = true;
-      } else {
-        std::string why;
-        FILE* f = std::fopen(errPath.c_str(), "r");
-        if (f) {
-          char line[512] = {0};
-          if (std::fgets(line, sizeof line, f)) why = line;
-          std::fclose(f);
-        }
-        while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
-        support.reason = "bwrap cannot make a sandbox here (" + r.describe() + (why.empty() ? "" : ": " + why) +
-                         "); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or "
-                         "user.max_user_namespaces > 0)";
+      if (r.ok()) return "";
+      std::string why;
+      if (FILE* f = std::fopen(errPath.c_str(), "r")) {
+        char line[512] = {0};
+        if (std::fgets(line, sizeof line, f)) why = line;
+        std::fclose(f);
       }
+      while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
+      return "bwrap cannot make a sandbox here (" + r.describe() + (why.empty() ? "" : ": " + why) +
+             "); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or "
+             "user.max_user_namespaces > 0)";
+    };
+    g_probing = true;
+    std::string why = attempt();
+    if (why.find("mount proc") != std::string::npos) {
+      // In a container (Docker, Podman: where PrairieLearn and Gradescope grade): its own /proc.
+      g_containerProc = true;
+      const std::string again = attempt();
+      if (again.empty()) support.identity += "; the container's /proc, read-only (a new one cannot be mounted here)";
+      else g_containerProc = false;
+      why = again.empty() ? "" : why + "; with the container's /proc: " + again;
     }
+    g_probing = false;
+    support.available = why.empty();
+    support.reason = why;
     std::error_code ec;
     fs::remove(errPath, ec);
     fs::remove_all(scratch, ec);
@@ -206,6 +227,8 @@ std::string sandboxDescription(bool sandboxed) {
 }
 
 bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* err) {
+  // Whether this machine's sandboxes mount their own /proc is the probe's finding: made first.
+  if (!g_probing) (void)sandboxSupport();
   const std::string bwrap = findBwrap();
   if (bwrap.empty()) {
     *err = "bubblewrap (bwrap) is not installed: apt-get install bubblewrap";
