@@ -193,6 +193,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   for (const Criterion& criterion : taskRubric.criteria) {
     const SpeedMeasure speed = speedFor(criterion, report);
     report.criteria.push_back(scoreCriterion(criterion, byId, &speed));
+    report.criteria.back().visibility = criterion.visibility.empty() ? taskRubric.visibility : criterion.visibility;
   }
   report.sumPoints();
   return report;
@@ -257,6 +258,7 @@ TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kerne
   for (const CheckResult& c : report.checks) byId[c.id] = c;
   for (const Criterion& criterion : taskRubric.criteria) {
     report.criteria.push_back(scoreCriterion(criterion, byId));
+    report.criteria.back().visibility = criterion.visibility.empty() ? taskRubric.visibility : criterion.visibility;
   }
   report.sumPoints();
   return report;

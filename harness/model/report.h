@@ -30,6 +30,9 @@ struct CriterionResult {
   std::string message;
   std::vector<std::string> checks;
   std::vector<Evidence> evidence;  ///< of the failing checks' cases
+  /// The rubric's visibility="..." of the criterion (or its task): who sees it on Gradescope, and
+  /// when; empty: the renderer's rule.
+  std::string visibility;
   /// An instructor's override (report/overrides.h): `points` is then the instructor's, `status` and
   /// `message` stay what was measured.
   bool overridden = false;

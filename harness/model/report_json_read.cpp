@@ -144,6 +144,7 @@ CriterionResult criterionFrom(const Json& j, const std::string& path) {
   read(j, "original_points", path, &c.originalPoints);
   read(j, "override_comment", path, &c.overrideComment);
   read(j, "override_author", path, &c.overrideAuthor);
+  read(j, "visibility", path, &c.visibility);
   return c;
 }
 

@@ -53,6 +53,7 @@ std::string toJson(const GradeReport& r) {
         criterion["override_comment"] = c.overrideComment;
         criterion["override_author"] = c.overrideAuthor;
       }
+      if (!c.visibility.empty()) criterion["visibility"] = c.visibility;  // the rubric's, when it says one
       criteria.push_back(criterion);
     }
     ordered_json checks = ordered_json::array();

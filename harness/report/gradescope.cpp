@@ -11,12 +11,14 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string visibilityOf(const GradescopeOptions& options, const std::string& task, const std::string& criterion,
+std::string visibilityOf(const GradescopeOptions& options, const std::string& task, const CriterionResult& c,
                          bool hiddenCases) {
+  const std::string& criterion = c.id;
   auto it = options.testVisibility.find(task + "." + criterion);
   if (it != options.testVisibility.end()) return it->second;
   it = options.testVisibility.find(task);
   if (it != options.testVisibility.end()) return it->second;
+  if (!c.visibility.empty()) return c.visibility;  // the rubric's word
   return hiddenCases && !options.hiddenCaseVisibility.empty() ? options.hiddenCaseVisibility : options.visibility;
 }
 
@@ -95,7 +97,7 @@ std::string gradescopeResults(const GradeReport& r, const GradescopeOptions& opt
       test["output"] = output;
       test["output_format"] = "text";
       test["tags"] = tags;
-      test["visibility"] = visibilityOf(options, t.id, c.id, split.hidden);
+      test["visibility"] = visibilityOf(options, t.id, c, split.hidden);
       test["extra_data"] = extra;
       tests.push_back(test);
       // Before the due date a student sees how the visible cases went, without the points.

@@ -228,6 +228,18 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
 /// The kernel name of a signature "ConvHorizontal(__global ...".
 std::string kernelName(const std::string& signature) { return signature.substr(0, signature.find('(')); }
 
+/// visibility="...": who sees a criterion's test on Gradescope, and when ("" when not given).
+std::string readVisibility(const XMLElement* e, Problems& problems) {
+  const char* v = e->Attribute("visibility");
+  if (!v) return "";
+  const std::string value = v;
+  for (const char* known : {"visible", "hidden", "after_due_date", "after_published"})
+    if (value == known) return value;
+  problems.add(e->GetLineNum(), "attribute 'visibility' is '" + terminalText(value) +
+                                    "' (expected visible, hidden, after_due_date or after_published)");
+  return "";
+}
+
 /// A performance criterion: performance="kernel ..." and <level ratio="..." points="..."/> children.
 void readSpeed(const XMLElement* e, const Task* task, Criterion* c, Problems& problems) {
   std::istringstream kernels(e->Attribute("performance") ? e->Attribute("performance") : "");
@@ -293,6 +305,7 @@ void checkPerformanceAndSweep(const Task* task, const TaskRubric& t, Problems& p
 
 void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
   t->id = readId(e, problems);
+  t->visibility = readVisibility(e, problems);
   t->line = e->GetLineNum();
   const Task* task = findTask(t->id);
   if (!t->id.empty() && !task) {
@@ -308,6 +321,7 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
       c.deduction = kind == "deduction";
       c.id = readId(child, problems);
       c.line = child->GetLineNum();
+      c.visibility = readVisibility(child, problems);
       c.points = readNumber(child, "points", 0, problems, true, kMaxPoints);
       c.title = child->GetText() ? child->GetText() : (child->Attribute("title") ? child->Attribute("title") : c.id);
       c.title.erase(c.title.find_last_not_of(" \t\r\n") + 1);  // the text before a <level> ends in its indentation

@@ -36,6 +36,9 @@ struct Criterion {
   /// fails (never below 0 for the task). It adds nothing to the task's maximum. One defect costs
   /// points in one place (spec section 5: stray writes are a check of their own).
   bool deduction = false;
+  /// Who sees the criterion's test on Gradescope and when: "visible", "hidden", "after_due_date",
+  /// "after_published"; empty: the task's, else clgrade's rule (report/gradescope.h).
+  std::string visibility;
   int line = 0;
 };
 
@@ -74,6 +77,7 @@ struct AnalysisSpec {
 
 struct TaskRubric {
   std::string id;  ///< a task id of the registry: conv3x3, separable, bilateral, histogram
+  std::string visibility;  ///< of its criteria that do not say their own (Criterion::visibility)
   std::vector<Criterion> criteria;
   std::vector<CaseSpec> cases;
   AnalysisSpec analysis;

@@ -5,6 +5,10 @@
 #include "../test_env.h"
 
 #include "rubric/rubric.h"
+#include "model/report_json.h"
+#include "report/gradescope.h"
+
+#include <nlohmann/json.hpp>
 
 namespace clgrade {
 namespace {
@@ -224,6 +228,53 @@ TEST(RubricErrors, MissingFileIsAnError) {
   EXPECT_FALSE(loadRubric("/nonexistent/rubric.xml", &r, &errors));
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("does not exist"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// Gradescope visibility from the rubric (issue 13, item 1): a task's and a criterion's attribute,
+// the criterion's winning, kept in the report and used for the criterion's test.
+TEST(RubricVisibility, FromTheTaskAndTheCriterionIntoGradescope) {
+  Rubric r;
+  std::vector<std::string> errors;
+  ASSERT_TRUE(parseRubric("<rubric id=\"r\">\n"
+                          "  <task id=\"histogram\" visibility=\"hidden\">\n"
+                          "    <criterion id=\"g\" points=\"1\" checks=\"global\">global</criterion>\n"
+                          "    <criterion id=\"l\" points=\"1\" checks=\"global\" visibility=\"after_published\">l</criterion>\n"
+                          "    <case id=\"a\" visible=\"true\" width=\"64\" height=\"32\"/>\n"
+                          "  </task>\n</rubric>\n",
+                          "v.xml", &r, &errors))
+      << errors.front();
+  EXPECT_EQ(r.tasks[0].visibility, "hidden");
+  EXPECT_EQ(r.tasks[0].criteria[0].visibility, "");
+  EXPECT_EQ(r.tasks[0].criteria[1].visibility, "after_published");
+  EXPECT_FALSE(parseRubric("<rubric id=\"r\">\n  <task id=\"histogram\" visibility=\"soon\">\n"
+                           "    <criterion id=\"g\" points=\"1\" checks=\"global\">g</criterion>\n"
+                           "    <case id=\"a\" width=\"64\" height=\"32\"/>\n  </task>\n</rubric>\n",
+                           "v.xml", &r, &errors));
+  EXPECT_EQ(errors.back(), "v.xml:2: attribute 'visibility' is 'soon' (expected visible, hidden, after_due_date or after_published)");
+
+  GradeReport report;
+  TaskReport t;
+  t.id = "histogram";
+  CriterionResult shown, own;
+  shown.id = "g";
+  own.id = "l";
+  own.visibility = "after_published";
+  shown.status = own.status = Status::Passed;
+  t.criteria = {shown, own};
+  report.tasks = {t};
+  GradeReport back;
+  std::string err;
+  ASSERT_TRUE(readReportJson(toJson(report), &back, &err)) << err;
+  EXPECT_EQ(back.tasks[0].criteria[1].visibility, "after_published");
+  const nlohmann::json j = nlohmann::json::parse(gradescopeResults(back));
+  EXPECT_EQ(j["tests"][0]["visibility"], "visible");
+  EXPECT_EQ(j["tests"][1]["visibility"], "after_published");
 }
 
 }  // namespace
