@@ -1,10 +1,14 @@
 #include "report/audience.h"
 
+#include "report/findings.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
 #include <vector>
+
+#include "report/findings.h"
 
 namespace clgrade {
 namespace {
@@ -121,18 +125,8 @@ std::string hiddenFailureKind(const CaseOutcome& o) {
   // A finding is written not to depend on the case (checks/comparison.h); a message may quote
   // anything of it (a size, a pixel count, "(case box_1280x720)"): every number goes.
   if (!o.finding.empty()) return o.finding;
-  std::string out;
-  for (size_t i = 0; i < o.message.size();) {
-    size_t j = i;
-    while (j < o.message.size() && std::isdigit(static_cast<unsigned char>(o.message[j]))) ++j;
-    if (j > i) {
-      out += 'N';
-      i = j;
-    } else {
-      out += o.message[i++];
-    }
-  }
-  return out.empty() ? std::string("no reason given") : out;
+  const std::string kind = numbersAsN(o.message);
+  return kind.empty() ? std::string("no reason given") : kind;
 }
 
 GradeReport forStudents(const GradeReport& report) {

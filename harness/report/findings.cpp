@@ -1,25 +1,34 @@
 #include "report/findings.h"
 
-#include <cctype>
 #include <map>
 
 namespace clgrade {
 
 std::string findingText(const CaseOutcome& o) { return o.finding.empty() ? o.message : o.finding; }
 
+std::string numbersAsN(const std::string& text) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (digit(text[i])) {
+      out += 'N';
+      while (i < text.size() && digit(text[i])) ++i;
+    } else if (space(text[i])) {
+      if (!out.empty()) out += ' ';
+      while (i < text.size() && space(text[i])) ++i;
+    } else {
+      out += text[i++];
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 std::string findingKey(const CaseOutcome& o) {
   // A finding says the same thing in every case already ("the last 2 columns" is not "the last 3").
   if (!o.finding.empty()) return "finding|" + o.finding;
-  const std::string text = o.message;
-  std::string key;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (std::isdigit(static_cast<unsigned char>(text[i]))) {
-      if (key.empty() || key.back() != 'N' || i == 0 || !std::isdigit(static_cast<unsigned char>(text[i - 1]))) key += 'N';
-      continue;
-    }
-    key += text[i];
-  }
-  return key;
+  return numbersAsN(o.message);
 }
 
 std::vector<FindingPlace> Finding::shown() const {

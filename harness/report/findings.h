@@ -26,6 +26,11 @@ struct Finding {
   std::vector<FindingPlace> shown() const;
 };
 
+/// `text` with every run of digits as "N" and every run of white space as one space: "719 of 920320
+/// values wrong" and "12 of 100 values wrong" are one kind of failure, and a number (a hidden case's
+/// size) says nothing. Every grouping of messages and the student's hidden failures use it.
+std::string numbersAsN(const std::string& text);
+
 /// The finding of a failing case: its finding, else its message.
 std::string findingText(const CaseOutcome& outcome);
 

@@ -400,9 +400,7 @@ void sweep(const TaskReport& t, const HtmlOptions& options, std::string& out) {
   std::vector<std::pair<std::string, std::vector<std::string>>> problems;  // problem -> points
   for (const SweepPoint& p : s.points) {
     if (p.correct) continue;
-    CaseOutcome key;
-    key.message = p.problem;
-    const std::string k = findingKey(key);
+    const std::string k = numbersAsN(p.problem);
     auto it = std::find_if(problems.begin(), problems.end(), [&](const auto& e) { return e.first == k; });
     if (it == problems.end()) problems.push_back({k, {p.caseId + ": " + p.problem}});
     else it->second.push_back(p.caseId);

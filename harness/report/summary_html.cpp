@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "report/findings.h"
 #include "report/html_page.h"
 #include "report/text.h"
 
@@ -274,27 +275,6 @@ std::string failureRateSection(const std::vector<CriterionStats>& stats) {
   return out + "</tbody>\n</table>\n</section>\n";
 }
 
-/// A failure message with every run of digits as "N" and every run of white space as one space, so
-/// that "719 of 920320 values wrong" and "12 of 100 values wrong" are one kind of failure.
-std::string normalizedMessage(const std::string& message) {
-  std::string out;
-  for (size_t i = 0; i < message.size();) {
-    const char c = message[i];
-    if (c >= '0' && c <= '9') {
-      out += 'N';
-      while (i < message.size() && message[i] >= '0' && message[i] <= '9') ++i;
-    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      if (!out.empty()) out += ' ';
-      while (i < message.size() && (message[i] == ' ' || message[i] == '\t' || message[i] == '\n' || message[i] == '\r')) ++i;
-    } else {
-      out += c;
-      ++i;
-    }
-  }
-  if (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
-
 std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
   struct Group {
     std::string criterion, message;
@@ -322,7 +302,7 @@ std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
       continue;
     }
     const std::string criterion = task->id + "." + first->id;
-    const std::string message = normalizedMessage(first->message);
+    const std::string message = numbersAsN(first->message);
     const std::string key = criterion + '\n' + statusName(first->status) + '\n' + message;
     auto it = index.find(key);
     if (it == index.end()) {

@@ -42,13 +42,7 @@ make_deb("${BUILD}" "${WORK}/deb" "${CPACK}" deb)
 run("${CLGRADE}" package prairielearn --deb "${deb}" --out "${WORK}/image")
 execute_process(COMMAND ${podman} build --pull=never --network host -t localhost/clgrade-test "${WORK}/image"
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT status EQUAL 0)
-  if(err MATCHES "Could not resolve|Temporary failure|Failed to fetch")
-    message("deploy.container skipped: the image's apt-get could not reach the Debian mirror:\n${err}")
-    return()
-  endif()
-  message(FATAL_ERROR "podman build failed (${status}):\n${out}\n${err}")
-endif()
+mirror_or_fail(deploy.container "podman build")
 
 # A student: the kernels folder mounted at /work, one line (README).
 execute_process(COMMAND ${podman} run --rm --network none -v "${SOURCE}/submissions/reference/kernels:/work:ro"
@@ -66,6 +60,12 @@ execute_process(COMMAND ${podman} run --rm --network none -v "${WORK}/class:/cla
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL 0 OR NOT EXISTS "${WORK}/results/batch/gradebook.csv")
   message(FATAL_ERROR "clgrade batch in the container (${status}):\n${out}\n${err}")
+endif()
+# Graded inside the sandbox, not around it: the report says which /proc the sandbox had.
+file(READ "${WORK}/results/batch/alice/report.json" alice)
+string(JSON sandbox GET "${alice}" sandbox)
+if(NOT sandbox MATCHES "^bubblewrap: ")
+  message(FATAL_ERROR "the batch in the container ran without the sandbox: ${sandbox}")
 endif()
 
 # PrairieLearn: /grade mounted, the image's entrypoint.

@@ -34,13 +34,7 @@ set(inside ${BWRAP} --bind "${root}" / --bind /proc /proc --dev /dev --ro-bind /
            --perms 1777 --tmpfs /tmp --cap-add ALL --setenv DEBIAN_FRONTEND noninteractive --setenv PATH /usr/sbin:/usr/bin:/sbin:/bin
            --chdir /autograder)
 execute_process(COMMAND ${inside} bash /autograder/source/setup.sh RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT status EQUAL 0)
-  if(err MATCHES "Could not resolve|Temporary failure|Failed to fetch")
-    message("deploy.platforms skipped: setup.sh could not reach the Debian mirror:\n${err}")
-    return()
-  endif()
-  message(FATAL_ERROR "setup.sh failed (${status}):\n${out}\n${err}")
-endif()
+mirror_or_fail(deploy.platforms setup.sh)
 
 # A grade: the reference scores full marks; results.json is Gradescope's.
 execute_process(COMMAND ${inside} /autograder/source/run_autograder RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -43,3 +43,16 @@ function(check_junit_cases file count)
     message(FATAL_ERROR "a testcase failed in ${file}:\n${junit}")
   endif()
 endfunction()
+
+# mirror_or_fail(<label> <what>): after an execute_process that set status, out and err and needs the
+# Debian mirror: "<label> skipped: ..." and the script ends when the mirror could not be reached, a
+# failure for any other error. A macro, so that its return() ends the calling script.
+macro(mirror_or_fail label what)
+  if(NOT status EQUAL 0)
+    if(err MATCHES "Could not resolve|Temporary failure|Failed to fetch")
+      message("${label} skipped: ${what} could not reach the Debian mirror:\n${err}")
+      return()
+    endif()
+    message(FATAL_ERROR "${what} failed (${status}):\n${out}\n${err}")
+  endif()
+endmacro()
