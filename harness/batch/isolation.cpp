@@ -34,6 +34,7 @@
 #include "util/side_by_side.h"
 #include "util/subprocess.h"
 #include "util/timing_lock.h"
+#include "util/trace.h"
 #include "util/utc_time.h"
 
 namespace fs = std::filesystem;
@@ -194,7 +195,9 @@ bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s,
   // PoCL's compiler cache belongs to this submission folder only (its kernels and clgrade's own), and
   // is kept across its grades: a kernel that writes into it changes no other student's results.
   box.cache = submissionCacheDir(kernelsDir);
-  box.env = openclEnvironment(box.scratch, {{"CLGRADE_TOOLS_DIR", absolute(tools)}});
+  std::map<std::string, std::string> extra = trace::childEnvironment(box.scratch + "/trace.json");
+  extra["CLGRADE_TOOLS_DIR"] = absolute(tools);
+  box.env = openclEnvironment(box.scratch, extra);
   spec->argv = std::move(argv);
   return sandboxProcess(box, spec, err);
 }
@@ -214,8 +217,11 @@ std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
   // Only files that a runner will run: a missing or refused one has nothing to profile.
   for (const TaskRubric* tr : selected)
     if (const Task* task = findTask(tr->id);
-        tr->analysis.present && task && loadKernelSource(kernelsDir, task->info().file).problem.empty())
+        tr->analysis.present && task && loadKernelSource(kernelsDir, task->info().file).problem.empty()) {
       r.tasks.push_back(tr->id);
+      if (const std::vector<std::string> kernels = atomicsKernelsToCount(*task, *tr); !kernels.empty())
+        r.atomics[tr->id] = kernels;
+    }
   if (r.tasks.empty()) return {};
   r.clgrade = absolute(s.clgrade);
   r.kernelsDir = absolute(kernelsDir);
@@ -244,7 +250,13 @@ std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
              spec.limits.fileSizeBytes = s.fileSizeLimitBytes;
              if (s.cpuDevice) spec.limits.addressSpaceBytes = addressSpaceLimitFor(s.memoryLimitBytes);
              spec.memoryLimitBytes = s.memoryLimitBytes;
-             return runProcess(spec);
+             ProcessResult ended;
+             {
+               const trace::Span span("ncu session", "process");
+               ended = runProcess(spec);
+             }
+             trace::adoptChildTrace(r.workDir + "/trace.json", "profiled hwcount");
+             return ended;
            };
            return runHardwareSession(r, run);
          }).share();
@@ -296,6 +308,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   if (s.taskJobs > 1 && s.timingLock.empty() && refused.empty())
     s.timingLock = ownTimingLock(control, s.sandbox, &scratches);  // the tasks' timings take turns
   InputCache generated(s.hiddenSeed);  // made once for the replays of every task of this submission
+  generated.hashAhead();
   // Every task's bank-conflict counters from one ncu session beside the runners, who start none.
   std::shared_future<std::map<std::string, HardwareRun>> hardware;
   if (refused.empty())
@@ -400,7 +413,11 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       ProgressWatch watch(progressPath, s.buildTimeoutSeconds);
       spec.monitor = [&watch](double t) { return watch.check(t); };
       if (starting) starting();
-      *p = runProcess(spec);
+      {
+        const trace::Span span("runner " + tr.id, "process");
+        *p = runProcess(spec);
+      }
+      trace::adoptChildTrace(scratch + "/trace.json", "runner " + tr.id);
       watch.check(p->seconds);
       *at = watch.position();
       return p->ok();
@@ -414,6 +431,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                          // Below the runners' priority: on a busy CPU device a replay must not slow a
                          // runner towards its time limit; on a GPU machine it takes idle cores.
                          setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+                         const trace::Span span("replay " + taskId, "replay");
                          GradeOptions o;
                          o.kernelsDir = kernelsDir;
                          o.outDir = evidenceDir;
@@ -425,10 +443,12 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                          o.inputs = &generated;
                          o.stopped = stopped;
                          o.hardwareElsewhere = hardware.valid();
-                         if (hardware.valid()) {
-                           const std::map<std::string, HardwareRun>& counted = hardware.get();
-                           if (const auto it = counted.find(taskId); it != counted.end()) o.hardware = it->second;
-                         }
+                         if (hardware.valid())
+                           o.hardware = [session = hardware, taskId] {
+                             const std::map<std::string, HardwareRun>& counted = session.get();
+                             const auto it = counted.find(taskId);
+                             return it == counted.end() ? HardwareRun{} : it->second;
+                           };
                          ReplayResult r = replayRecord(rubric, device, o, record, writing);
                          r.ended = Clock::now();
                          if (!writing) {

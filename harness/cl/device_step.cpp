@@ -1,5 +1,6 @@
 #include "cl/device_step.h"
 
+#include "util/trace.h"
 #include "util/work_time.h"
 
 #include <mutex>
@@ -34,6 +35,7 @@ std::string deviceStep(const Runtime& rt, const std::string& op, const std::func
     std::string bytes;
     {
       const work_time::Scope onDevice("device steps");  // what the runner spends on the device, builds included
+      const trace::Span named(op, "device");            // which step, on a timeline
       bytes = step();
     }
     const work_time::Scope writing("record writes");

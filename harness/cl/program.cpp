@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <mutex>
 
 #include "cl/device_step.h"
 #include "util/progress.h"
@@ -14,7 +15,8 @@ namespace {
 
 /// Some drivers (PoCL) print compiler diagnostics to the process's stderr besides the build log.
 /// While alive, this sends stderr to a temporary file, so a batch's terminal stays readable and
-/// the text can still go into the report. Single-threaded use only (it swaps file descriptor 2).
+/// the text can still go into the report. One at a time (it swaps file descriptor 2): while a build
+/// started ahead runs, what another thread prints goes into that build's log.
 class StderrCapture {
  public:
   StderrCapture() {
@@ -48,10 +50,16 @@ class StderrCapture {
 
 }  // namespace
 
-BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options) {
+BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options,
+                         const std::function<BuildResult()>& compiled) {
   BuildResult result;
   const std::string recorded = deviceStep(rt, "build", [&] {
-    result = compileProgram(rt, source, options);
+    if (compiled) {
+      const progress::Scope building(progress::Step::Build, options);  // waiting for it is building
+      result = compiled();
+    } else {
+      result = compileProgram(rt, source, options);
+    }
     return tape::u64(result.ok) + tape::str(result.log) + tape::str(result.error);
   });
   if (rt.replaying()) {
@@ -70,6 +78,14 @@ BuildResult buildProgram(const Runtime& rt, const std::string& source, const std
 
 
 BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options) {
+  // A compiler that hangs or crashes is named by its options (the line before comes back afterwards).
+  const progress::Scope building(progress::Step::Build, options);
+  return compileAhead(rt, source, options);
+}
+
+BuildResult compileAhead(const Runtime& rt, const std::string& source, const std::string& options) {
+  static std::mutex oneAtATime;  // StderrCapture swaps the process's stderr
+  const std::lock_guard<std::mutex> turn(oneAtATime);
   const work_time::Scope timer("builds");
   BuildResult result;
   result.options = options;
@@ -79,8 +95,6 @@ BuildResult compileProgram(const Runtime& rt, const std::string& source, const s
     result.error = "cannot create the program: " + describe(e);
     return result;
   }
-  // A compiler that hangs or crashes is named by its options (the line before comes back afterwards).
-  const progress::Scope building(progress::Step::Build, options);
   StderrCapture capture;
   try {
     result.program.build(std::vector<cl::Device>{rt.device.device}, options.c_str());

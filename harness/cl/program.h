@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
 
 #include "cl/runtime.h"
@@ -18,10 +19,17 @@ struct BuildResult {
 };
 
 /// Compiles `source` for the runtime's device with exactly `options`: a device step (replayed, the
-/// result holds the recorded outcome and log, and no program).
-BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options);
-/// The compilation itself, on the device.
+/// result holds the recorded outcome and log, and no program). `compiled`, when given, does the
+/// compilation instead (a build started ahead: it waits for it) and must give what compileProgram would.
+BuildResult buildProgram(const Runtime& rt, const std::string& source, const std::string& options,
+                         const std::function<BuildResult()>& compiled = {});
+/// The compilation itself, on the device; the progress file names it while it runs (a compiler
+/// that never ends is named by its options).
 BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options);
+/// The same without a progress note, for a build started ahead on another thread: the progress file
+/// says what the runner's own thread does, and a build the runner waits for is named then.
+/// Builds take turns (the driver's stderr is captured by swapping file descriptor 2).
+BuildResult compileAhead(const Runtime& rt, const std::string& source, const std::string& options);
 
 /// A kernel looked up by name; false with a message naming the kernels that do exist (a device step).
 bool findKernel(const Runtime& rt, const BuildResult& build, const std::string& name, cl::Kernel* out,

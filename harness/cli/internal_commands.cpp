@@ -1,6 +1,7 @@
 // The hidden child commands grade and check start: `run-task` (a task's runner in the sandbox: it
 // runs the kernels and records what the device hands back), `analyze` (a task's analysis case on
-// Oclgrind), `hwcount` (the same case replayed through CUDA under ncu) and `unpack` (a submission's
+// Oclgrind), `hwcount` (the same case replayed through CUDA under ncu), `hwsession` (a submission's
+// counters and atomics runs under ncu, in the keeper's sandbox) and `unpack` (a submission's
 // archive, in a sandbox). People never call them.
 #include <algorithm>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "grading/analysis.h"
 #include "grading/grader.h"
 #include "grading/hardware.h"
+#include "grading/hardware_session.h"
 #include "grading/runner_request.h"
 #include "util/archive.h"
 #include "util/files.h"
@@ -117,12 +119,38 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
                          std::cout << "files: " << r.files << "\n";
                          return 0;
                        }});
+  // The submission's profiler session, in the keeper's sandbox: the counters and the atomics runs.
+  struct SessionArgs {
+    std::string ncu, clgrade, kernelsDir, rubric, out, csv;
+    std::vector<std::string> tasks, atomics;
+    double timeout = 300;
+  };
+  auto session = std::make_shared<SessionArgs>();
+  CLI::App* profiler = app.add_subcommand("hwsession", "(internal) a submission's ncu counters and atomics runs");
+  profiler->add_option("kernels-dir", session->kernelsDir)->required();
+  profiler->add_option("--ncu", session->ncu)->required();
+  profiler->add_option("--clgrade", session->clgrade);
+  profiler->add_option("--rubric", session->rubric)->required();
+  profiler->add_option("--out", session->out)->required();
+  profiler->add_option("--log-file", session->csv)->required();
+  profiler->add_option("--task", session->tasks)->required();
+  profiler->add_option("--atomics", session->atomics);
+  profiler->add_option("--timeout", session->timeout);
+  profiler->group("");
+  commands->push_back({profiler, [session] {
+                         const std::string self = session->clgrade.empty() ? toolsFolder() + "/clgrade" : session->clgrade;
+                         return profilerSessionInChild(session->ncu, self, session->kernelsDir, session->rubric,
+                                                       session->tasks, session->atomics, session->out, session->csv,
+                                                       session->timeout);
+                       }});
   auto hw = std::make_shared<ChildArgs>();
-  commands->push_back({addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get(), true),
-                       [hw] {
+  auto prefixed = std::make_shared<bool>(false);
+  CLI::App* hwcount = addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get(), true);
+  hwcount->add_flag("--prefixed", *prefixed, "name kernels <task>__<kernel> even for one task");
+  commands->push_back({hwcount, [hw, prefixed] {
                          Rubric rubric;
                          if (!loadRubricOrComplain(hw->rubric, &rubric)) return int(kUsage);
-                         return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out);
+                         return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out, *prefixed);
                        }});
 }
 

@@ -125,12 +125,6 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
               o.message = "not judged: " + info.file + " does not compile (" + builds.front().error +
                           "), so its kernels cannot run in the simulator either; see the build log";
             }
-    progress::note(progress::Step::Hardware, "");
-    clock.time("counters", [&] {
-      // Each ncu run takes the profiler lock while it runs (grading/hardware.cpp).
-      judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters,
-                        options.hardwareElsewhere ? &options.hardware : nullptr);
-    });
   } else {
     for (const CheckInfo& ci : info.checks)
       if (ci.simulated && !skipped.count(ci.id)) {
@@ -166,6 +160,20 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
         c.cases.push_back(o);
       }
     }
+  }
+  // The hardware counters come last: they wait for the GPU's one profiler session (the keeper's, or
+  // the histogram's atomics run on the profiler lock), which the sweep and the timings need not do,
+  // and a replay gets the session's counts only here (the keeper's future), so it follows its
+  // runner's record up to this point while the session still runs.
+  if (notRun.empty()) {
+    progress::note(progress::Step::Hardware, "");
+    clock.time("counters", [&] {
+      // Each ncu run takes the profiler lock while it runs (grading/hardware.cpp).
+      HardwareRun counted;
+      if (options.hardwareElsewhere && options.hardware) counted = options.hardware();
+      judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters,
+                        options.hardwareElsewhere ? &counted : nullptr);
+    });
   }
   for (const CheckInfo& ci : info.checks) {
     CheckResult& c = checks[ci.id];

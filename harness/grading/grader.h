@@ -37,10 +37,11 @@ struct GradeOptions {
   /// draws one per grade and batch; the library's default is the documented golden seed.
   uint64_t hiddenSeed = kGoldenHiddenSeed;
   /// The bank-conflict counters were read by the submission's one profiler session (the keeper's,
-  /// grading/hardware_session.h): no ncu is started for them here. A replay gets the task's share in
-  /// `hardware`; a runner, which judges nothing, none.
+  /// grading/hardware_session.h): no ncu is started for them here. A replay gets the task's share from
+  /// `hardware`, called when the counters are judged (it waits for the session); a runner, which
+  /// judges nothing, none.
   bool hardwareElsewhere = false;
-  HardwareRun hardware;
+  std::function<HardwareRun()> hardware;
   /// No evidence files (a runner: the keeper writes them from the record).
   bool discardEvidence = false;
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).

@@ -89,9 +89,10 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
     makeDirectories(reportDir + "/" + dir, nullptr);
     const std::string childLog = reportDir + "/" + dir + "/hardware.log";
     // Counts, not times: ncu leaves the clocks alone (by default it locks them to base, which would slow
-    // another task's timing on the same GPU).
+    // another task's timing on the same GPU) and the caches (hardware_session.cpp says why).
     const ProcessResult p = runProcess(
-        {ncu, "--clock-control", "none", "--csv", "--log-file", reportDir + "/" + logPath, "--metrics",
+        {ncu, "--clock-control", "none", "--cache-control", "none", "--csv", "--log-file", reportDir + "/" + logPath,
+         "--metrics",
          kNcuSharedMetrics,
          toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
         {}, rubric.settings.analysisTimeoutSeconds, childLog, childLog);
@@ -122,52 +123,61 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
   return run;
 }
 
+std::string profileAtomics(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
+                           const std::string& rubricPath, const std::string& taskId, const std::string& kernel,
+                           const std::string& outDir, double timeoutSeconds) {
+  const std::string dir = outDir + "/evidence/" + taskId;
+  const std::string log = dir + "/atomics.log", source = dir + "/atomics_source.csv",
+                    launch = dir + "/atomics_launch.csv", base = dir + "/atomics", ncuReport = base + ".ncu-rep";
+  makeDirectories(dir, nullptr);
+  std::error_code ec;
+  // ncu refuses to overwrite a report, and a stale one must not be read as this run's.
+  for (const std::string& path : {ncuReport, log, source, launch}) fs::remove(path, ec);
+  const ProcessResult p = runProcess(
+      {ncu, "--clock-control", "none", "--section", "SourceCounters", "--metrics", "launch__grid_size", "-k",
+       "regex:^" + kernel + "$", "-c", "1", "-o", base, clgrade, "hwcount", kernelsDir, "--rubric", rubricPath, "--task",
+       taskId, "--out", outDir},
+      {}, timeoutSeconds, log, log);
+  std::string out = tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(log));
+  if (!fs::exists(ncuReport, ec)) return out + tape::u64(0);
+  // The two pages at once: each ncu start costs about a second.
+  std::future<ProcessResult> sourcePage = std::async(std::launch::async, [&] {
+    return runProcess({ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass", "--log-file",
+                       source},
+                      {}, timeoutSeconds, "", "");
+  });
+  const ProcessResult raw = runProcess(
+      {ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics", "launch__grid_size", "--log-file", launch}, {},
+      timeoutSeconds, "", "");
+  const ProcessResult sourceDone = sourcePage.get();
+  return out + tape::u64(1) + tape::str(fileText(ncuReport)) + processSummary(sourceDone) + tape::str(fileText(source)) +
+         processSummary(raw) + tape::str(fileText(launch));
+}
+
 AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
                            const Rubric& rubric, const TaskRubric& task, const std::string& reportDir,
                            const std::string& kernel) {
-  AtomicsRun run;
-  run.kernel = kernel;
-  const std::string dir = "evidence/" + task.id;
-  const std::string logPath = dir + "/atomics.log";
-  const std::string sourcePath = dir + "/atomics_source.csv";
-  const std::string launchPath = dir + "/atomics_launch.csv";
-  const std::string ncuReportPath = dir + "/atomics.ncu-rep";
   // ncu profiles and exports where the kernels run (a device step); its pages are parsed here.
   const std::string recorded = deviceStep(rt, "hardware-atomics", [&] {
     std::string why;
     const std::string ncu = ncuFor(rt.device.info, &why);
     if (ncu.empty()) return tape::u64(0) + tape::str(why);
     const TimingLock turn(profilerLockFor(rt.timingLock));  // as above
-    makeDirectories(reportDir + "/" + dir, nullptr);
-    const std::string base = reportDir + "/" + dir + "/atomics";
-    const std::string ncuReport = base + ".ncu-rep";
-    std::error_code ec;
-    // ncu refuses to overwrite a report, and a stale one must not be read as this run's.
-    for (const std::string& path : {ncuReport, reportDir + "/" + logPath, reportDir + "/" + sourcePath,
-                                    reportDir + "/" + launchPath})
-      fs::remove(path, ec);
-    const double timeout = rubric.settings.analysisTimeoutSeconds;
-    const ProcessResult p = runProcess(
-        {ncu, "--clock-control", "none", "--section", "SourceCounters", "--metrics", "launch__grid_size", "-k", "regex:^" + kernel + "$", "-c",
-         "1", "-o", base, toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id,
-         "--out", reportDir},
-        {}, timeout, reportDir + "/" + logPath, reportDir + "/" + logPath);
-    std::string out = tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(reportDir + "/" + logPath));
-    if (!fs::exists(ncuReport, ec)) return out + tape::u64(0);
-    // The two pages at once: each ncu start costs about a second.
-    std::future<ProcessResult> sourcePage = std::async(std::launch::async, [&] {
-      return runProcess({ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass",
-                         "--log-file", reportDir + "/" + sourcePath},
-                        {}, timeout, "", "");
-    });
-    const ProcessResult raw = runProcess({ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics",
-                                          "launch__grid_size", "--log-file", reportDir + "/" + launchPath},
-                                         {}, timeout, "", "");
-    const ProcessResult source = sourcePage.get();
-    return out + tape::u64(1) + tape::str(fileText(ncuReport)) + processSummary(source) +
-           tape::str(fileText(reportDir + "/" + sourcePath)) + processSummary(raw) +
-           tape::str(fileText(reportDir + "/" + launchPath));
+    return profileAtomics(ncu, toolsDir + "/clgrade", kernelsDir, rubric.path, task.id, kernel, reportDir,
+                          rubric.settings.analysisTimeoutSeconds);
   });
+  return readAtomicsRun(recorded, reportDir, task.id, kernel);
+}
+
+AtomicsRun readAtomicsRun(const std::string& recorded, const std::string& reportDir, const std::string& taskId,
+                          const std::string& kernel) {
+  AtomicsRun run;
+  run.kernel = kernel;
+  const std::string dir = "evidence/" + taskId;
+  const std::string logPath = dir + "/atomics.log";
+  const std::string sourcePath = dir + "/atomics_source.csv";
+  const std::string launchPath = dir + "/atomics_launch.csv";
+  const std::string ncuReportPath = dir + "/atomics.ncu-rep";
   size_t at = 0;
   const bool ran = tape::readU64(recorded, &at) != 0;
   run.message = tape::readStr(recorded, &at);
@@ -326,8 +336,8 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 }
 
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
-                   const std::string& reportDir) {
-  if (taskIds.size() == 1) return hwcountInChild(kernelsDir, rubric, taskIds.front(), reportDir);
+                   const std::string& reportDir, bool prefixed) {
+  if (taskIds.size() == 1 && !prefixed) return hwcountInChild(kernelsDir, rubric, taskIds.front(), reportDir);
   DeviceEntry device;
   std::string err;
   std::unique_ptr<PtxReplay> replay;
@@ -365,6 +375,15 @@ bool neededCheck(const TaskRubric& t, const std::string& id) {
 
 }  // namespace
 
+std::vector<std::string> atomicsKernelsToCount(const Task& task, const TaskRubric& taskRubric) {
+  std::vector<std::string> kernels;
+  for (const CheckInfo& ci : task.info().checks)
+    if (ci.hardware.kind == HardwareRule::Kind::AtomicsPerWorkItem && neededCheck(taskRubric, ci.id) &&
+        std::find(kernels.begin(), kernels.end(), ci.hardware.kernel) == kernels.end())
+      kernels.push_back(ci.hardware.kernel);
+  return kernels;
+}
+
 void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                        std::vector<CounterRow>* counters, const HardwareRun* given) {
@@ -384,8 +403,21 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
       const std::vector<CaseOutcome>& cases = (*checks)[ci.id].cases;
       if (std::none_of(cases.begin(), cases.end(), [](const CaseOutcome& o) { return o.status == Status::NotMeasured; }))
         continue;
-      atomics[ci.id] = runAtomicCounts(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report,
-                                       ci.hardware.kernel);
+      if (given) {
+        // Counted by the profiler session beside the counters (the runner, given none, judges nothing).
+        const auto counted = std::find_if(given->atomics.begin(), given->atomics.end(),
+                                          [&](const AtomicsRun& a) { return a.kernel == ci.hardware.kernel; });
+        if (counted != given->atomics.end()) {
+          atomics[ci.id] = *counted;
+        } else {
+          atomics[ci.id].kernel = ci.hardware.kernel;
+          atomics[ci.id].message = "the profiler session counted no atomics of " + ci.hardware.kernel +
+                                   (given->message.empty() ? "" : ": " + given->message);
+        }
+      } else {
+        atomics[ci.id] = runAtomicCounts(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report,
+                                         ci.hardware.kernel);
+      }
       const std::vector<CounterRow> atomicRows = hardwareAtomicsRows(atomics[ci.id], rt.device.info.name);
       counters->insert(counters->end(), atomicRows.begin(), atomicRows.end());
     }

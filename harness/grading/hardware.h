@@ -14,12 +14,17 @@
 
 namespace clgrade {
 
+struct AtomicsRun;
+
 struct HardwareRun {
   enum class Outcome { Ran, Unavailable, Failed } outcome = Outcome::Unavailable;
   std::string message;  ///< why not, or what went wrong
   std::string logPath;  ///< ncu's output, relative to the report folder
   std::vector<HardwareCounts> counts;
   double seconds = 0;
+  /// The task's atomics runs (runAtomicCounts) made by the submission's profiler session beside its
+  /// counters (hardware_session.h), one per kernel it was asked for.
+  std::vector<AtomicsRun> atomics;
 };
 
 /// ncu: $CLGRADE_NCU, else on PATH, else under /usr/local/cuda or /opt/nvidia/nsight-compute.
@@ -53,6 +58,22 @@ AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const
                            const Rubric& rubric, const TaskRubric& task, const std::string& reportDir,
                            const std::string& kernel);
 
+/// The run itself (ncu and its two exports), where the kernels run: a runner's device step, or the
+/// keeper's profiler session in its sandbox. Files go below `outDir`; the bytes returned are what
+/// readAtomicsRun reads.
+std::string profileAtomics(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
+                           const std::string& rubricPath, const std::string& taskId, const std::string& kernel,
+                           const std::string& outDir, double timeoutSeconds);
+
+/// The run from profileAtomics's bytes, its evidence files written below `reportDir`. The bytes come
+/// from a sandbox: bytes that do not read throw TapeMismatch.
+AtomicsRun readAtomicsRun(const std::string& recorded, const std::string& reportDir, const std::string& taskId,
+                          const std::string& kernel);
+
+/// The kernels whose atomics the task's rubric needs counted per work-item (its checks with an
+/// AtomicsPerWorkItem rule that a criterion uses): what the profiler session counts for it.
+std::vector<std::string> atomicsKernelsToCount(const Task& task, const TaskRubric& taskRubric);
+
 /// The run's counts as a counter report of one kernel (origin "hardware (ncu, <device>)"), so
 /// that the simulated rules (tasks/technique.h) judge them.
 CounterReport hardwareAtomicsReport(const AtomicsRun& run, const std::string& deviceName);
@@ -79,9 +100,8 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 /// tolerance), the discontinuity technique from the shared loads, and the histogram's local atomics
 /// from a second ncu run that counts atomics per work-item (runAtomicCounts).
 /// `given`: the counts read by the submission's one profiler session (hardware_session.h) instead of
-/// a run of ncu here; the atomics run is then made whenever its check needs it, whatever the session
-/// found, so that a runner (given nothing) and the keeper's replay (given the counts) make the same
-/// device steps.
+/// a run of ncu here, the atomics runs among them: none is made here then, so that a runner (given
+/// nothing) and the keeper's replay (given the counts) make the same device steps.
 void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                        std::vector<CounterRow>* counters, const HardwareRun* given = nullptr);
@@ -94,9 +114,10 @@ void judgeStoreConflictsFromHardware(const HardwareRule& rule, const std::vector
                                      double tolerance, CaseOutcome* outcome);
 
 /// `clgrade hwcount` of several tasks in one process (one profiler session): each task's kernels run
-/// as `<task>__<kernel>` (PtxReplay::setEntryPrefix).
+/// as `<task>__<kernel>` (PtxReplay::setEntryPrefix); one task alone runs them under their own names
+/// unless `prefixed` (a session whose tasks run in processes of their own merges their rows).
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
-                   const std::string& reportDir);
+                   const std::string& reportDir, bool prefixed = false);
 
 /// The hardware counts as report rows.
 std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& deviceName);

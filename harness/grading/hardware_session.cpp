@@ -1,6 +1,8 @@
 #include "grading/hardware_session.h"
 
 #include <filesystem>
+#include <future>
+#include <iostream>
 
 #include "util/files.h"
 
@@ -48,12 +50,18 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
   const std::string csvPath = r.workDir + "/ncu.csv";
   const std::string logPath = r.logDir + "/" + (tasks.size() == 1 ? tasks.front() : "all") + ".hardware.log";
   fs::remove(csvPath, ec);  // never read an earlier session's as this one's
-  std::vector<std::string> argv{r.ncu,       "--clock-control", "none",    "--csv", "--log-file", csvPath,
-                                "--metrics", kNcuSharedMetrics, r.clgrade, "hwcount", r.kernelsDir,
-                                "--rubric",  r.rubricPath,     "--out",   r.workDir};
+  std::vector<std::string> argv{r.clgrade, "hwsession", r.kernelsDir, "--ncu",      r.ncu,   "--clgrade",
+                                r.clgrade, "--rubric",  r.rubricPath, "--out",      r.workDir, "--log-file",
+                                csvPath,   "--timeout", std::to_string(r.timeoutSeconds)};
   for (const std::string& t : tasks) {
     argv.push_back("--task");
     argv.push_back(t);
+    if (const auto kernels = r.atomics.find(t); kernels != r.atomics.end())
+      for (const std::string& k : kernels->second) {
+        argv.push_back("--atomics");
+        argv.push_back(t + ":" + k);
+        fs::remove(atomicsRecordPath(r.workDir, t, k), ec);
+      }
   }
   const ProcessResult p = run(argv, r.timeoutSeconds, logPath);
   const std::string csv = fileText(csvPath);
@@ -66,15 +74,11 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
   for (const std::string& task : tasks) {
     const std::string dir = "evidence/" + task;
     makeDirectories(r.reportDir + "/" + dir, nullptr);
-    // One task alone profiles its kernels under their own names (hwcountInChild of one task).
-    HardwareRun share = tasks.size() == 1 ? HardwareRun{} : sessionShare(counts, task);
-    if (tasks.size() == 1) {
-      share.counts = counts;
-      share.outcome = HardwareRun::Outcome::Ran;
-    }
+    // Kernels are named <task>__<kernel> whatever the number of tasks (hwcount --prefixed).
+    HardwareRun share = sessionShare(counts, task);
     share.logPath = dir + "/ncu.csv";
     share.seconds = p.seconds;
-    writeFileAtomically(r.reportDir + "/" + share.logPath, tasks.size() == 1 ? csv : csvShare(csv, task, tasks), nullptr);
+    writeFileAtomically(r.reportDir + "/" + share.logPath, csvShare(csv, task, tasks), nullptr);
     writeFileAtomically(r.reportDir + "/" + dir + "/hardware.log", log, nullptr);
     if (!parsed) {
       share.counts.clear();
@@ -86,12 +90,75 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       share.message = "ncu profiled no kernel of " + task + " (did it build and run? see hardware.log)" +
                       (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
     }
+    // The atomics runs beside the counters: their bytes come from the sandbox and are read as a
+    // record is (bytes that do not read are this run's failure, not the keeper's).
+    if (const auto kernels = r.atomics.find(task); kernels != r.atomics.end())
+      for (const std::string& kernel : kernels->second) {
+        std::string bytes, why;
+        AtomicsRun atomics;
+        atomics.kernel = kernel;
+        if (!readFile(atomicsRecordPath(r.workDir, task, kernel), &bytes, &why, size_t(512) << 20)) {
+          atomics.message = "the profiler session left no atomics run of " + kernel +
+                            (p.ok() ? "" : " (the session: " + p.describe() + ")");
+        } else {
+          try {
+            atomics = readAtomicsRun(bytes, r.reportDir, task, kernel);
+          } catch (const std::exception& e) {
+            atomics.outcome = HardwareRun::Outcome::Failed;
+            atomics.message = std::string("the atomics run's output does not read: ") + e.what();
+          }
+        }
+        share.atomics.push_back(atomics);
+      }
     session.byTask[task] = share;
   }
   return session;
 }
 
 }  // namespace
+
+std::string atomicsRecordPath(const std::string& workDir, const std::string& task, const std::string& kernel) {
+  return workDir + "/atomics-" + task + "-" + kernel + ".record";
+}
+
+int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
+                           const std::string& rubricPath, const std::vector<std::string>& tasks,
+                           const std::vector<std::string>& atomics, const std::string& workDir,
+                           const std::string& csvPath, double timeoutSeconds) {
+  // The atomics runs beside the counters: ncu makes the two processes' profiled launches take turns
+  // on the GPU (its lock file in this sandbox's /tmp) while their starts and builds overlap. One
+  // process per task's counters as well was slower on an H100 (12.2 s against 10.2 s in a check).
+  std::vector<std::future<void>> runs;
+  for (const std::string& pair : atomics) {
+    const size_t colon = pair.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string task = pair.substr(0, colon), kernel = pair.substr(colon + 1);
+    runs.push_back(std::async(std::launch::async, [=] {
+      const std::string bytes =
+          profileAtomics(ncu, clgrade, kernelsDir, rubricPath, task, kernel, workDir + "/atomics-" + task, timeoutSeconds);
+      writeFileAtomically(atomicsRecordPath(workDir, task, kernel), bytes, nullptr);
+    }));
+  }
+  // Counts, not times: ncu leaves the clocks alone (by default it locks them to base, which would
+  // slow another task's timing on the same GPU) and the caches too (bank conflicts, instructions and
+  // requested sectors do not depend on what the cache holds; flushing before each pass cost 1 s).
+  // Kernels are named <task>__<kernel>, one task alone too (--prefixed).
+  std::vector<std::string> argv{ncu,     "--clock-control", "none",     "--cache-control", "none",
+                                "--csv", "--log-file",      csvPath,    "--metrics",       kNcuSharedMetrics,
+                                clgrade, "hwcount",         kernelsDir, "--rubric",        rubricPath,
+                                "--prefixed", "--out",      workDir};
+  for (const std::string& t : tasks) {
+    argv.push_back("--task");
+    argv.push_back(t);
+  }
+  const std::string log = workDir + "/counters.log";
+  const ProcessResult p = runProcess(argv, {}, timeoutSeconds, log, log);
+  for (std::future<void>& run : runs) run.get();
+  std::cout << fileText(log);
+  if (p.ok()) return 0;
+  std::cerr << "clgrade hwsession: the counters' run: " << p.describe() << "\n";
+  return p.exitCode != 0 ? p.exitCode : 4;
+}
 
 HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task) {
   HardwareRun share;

@@ -1,8 +1,11 @@
-// All of a submission's bank-conflict counters in one ncu session (issue 12): one `clgrade hwcount`
-// process replays the analysis case of every task, each task's kernels renamed `<task>__<kernel>`,
-// so the rows say whose they are. One ncu start costs about 2 s on an H100; four of them, taking
-// turns on the profiler lock, made the longest path of a grade whose tasks run side by side.
-// The keeper runs the session (student code inside the sandbox it is given) and reads the CSV.
+// All of a submission's hardware counters in one profiler session (issue 12), run by the keeper in
+// one sandbox (`clgrade hwsession`): one `clgrade hwcount` process replays the analysis case of every
+// task through CUDA under ncu, each task's kernels named `<task>__<kernel>` so that the rows say
+// whose they are, and the histogram's atomics run (ncu's SourceCounters) goes beside it. ncu makes
+// the two processes' profiled launches take turns on the GPU through its lock file in the sandbox's
+// /tmp; their starts and builds overlap. The runners start no ncu: four sessions taking turns on the
+// profiler lock, and then one session with the atomics run after it, made the longest path of a
+// check on an H100. The keeper reads what the sandbox leaves (CSV and atomics records) as untrusted.
 #pragma once
 
 #include <functional>
@@ -26,6 +29,10 @@ struct SessionRequest {
   std::string kernelsDir;
   std::string rubricPath;
   std::vector<std::string> tasks;  ///< those with an analysis case
+  /// Task -> the kernels whose atomics its rubric needs counted per work-item (atomicsKernelsToCount):
+  /// ncu's atomics runs of those go side by side with the counters, in the same sandbox (ncu makes
+  /// the two sessions take turns on the GPU through a lock file in the sandbox's /tmp).
+  std::map<std::string, std::vector<std::string>> atomics;
   std::string workDir;     ///< where ncu and hwcount write (the sandbox's scratch folder, made by the runner)
   std::string logDir;      ///< where the keeper keeps the profiled process's output
   std::string reportDir;   ///< each task's ncu.csv and hardware.log go to evidence/<task>/ here
@@ -36,6 +43,18 @@ struct SessionRequest {
 /// included). A session that fails as a whole (a kernel that never ends, a crash) is tried again
 /// once per task, so that one task's kernel costs the others nothing.
 std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& request, const ProfiledRunner& run);
+
+/// The sandboxed side (`clgrade hwsession`): the counters of `tasks` under ncu, written to `csvPath`,
+/// and beside them each atomics run of `atomics` ("task:kernel"), its bytes (profileAtomics) in
+/// atomicsRecordPath(workDir, task, kernel). Prints the counters' ncu output; returns an exit code
+/// (the counters' run: 0 when it ended well).
+int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
+                           const std::string& rubricPath, const std::vector<std::string>& tasks,
+                           const std::vector<std::string>& atomics, const std::string& workDir,
+                           const std::string& csvPath, double timeoutSeconds);
+
+/// Where the session's atomics run of `kernel` for `task` leaves its bytes.
+std::string atomicsRecordPath(const std::string& workDir, const std::string& task, const std::string& kernel);
 
 /// The part of one session's counts and CSV that belongs to `task` (names without the prefix).
 HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "cl/device_step.h"
+#include "util/trace.h"
 #include "util/work_time.h"
 
 namespace clgrade {
@@ -41,7 +42,10 @@ std::vector<std::pair<std::string, double>> workSince(const std::map<std::string
 void PhaseClock::time(const std::string& name, const std::function<void()>& body) {
   const auto start = std::chrono::steady_clock::now();
   const std::map<std::string, double> before = work_time::totals();
-  body();
+  {
+    const trace::Span span(name, rt_.replaying() ? "replayed phase" : "phase");
+    body();
+  }
   const std::string recorded = deviceStep(rt_, "phase time", [&] {
     const std::vector<std::pair<std::string, double>> within = workSince(before);
     std::string bytes = tape::f64(secondsSince(start)) + tape::u64(within.size());
@@ -62,7 +66,10 @@ void PhaseClock::time(const std::string& name, const std::function<void()>& body
 void PhaseClock::timeHere(const std::string& name, const std::function<void()>& body) {
   const auto start = std::chrono::steady_clock::now();
   const std::map<std::string, double> before = work_time::totals();
-  body();
+  {
+    const trace::Span span(name, "phase");
+    body();
+  }
   add({name, secondsSince(start), workSince(before)});
 }
 

@@ -24,46 +24,55 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
   if (!gpu) report.note = "measured on a CPU device: times indicative only";
   TaskContext ctx(rt, r.task->info(), r.source, evidence, inputs, r.grade);
   ctx.restrictChecks(r.checks);
-  for (int steps : r.steps) {
+  std::vector<SweepPoint> points;
+  std::vector<CaseSpec> specs;
+  for (int steps : r.steps)
     for (const auto& group : r.groups) {
-      SweepPoint point;
-      point.steps = steps;
-      point.group = group;
-      const CaseSpec spec = sweepPoint(r.base, steps, group);
-      point.caseId = spec.id;
-      // Correctness at the case's own size: the task's ordinary checks.
-      std::map<std::string, CaseOutcome> outcomes;
-      r.task->runCase(ctx, spec, &outcomes);
-      point.correct = !outcomes.empty();
-      for (auto& [check, o] : outcomes) {
-        if (o.status == Status::Passed) continue;
-        if (point.correct) point.problem = check + ": " + o.message;
-        point.correct = false;
-        if (failures) {
-          CaseOutcome f = o;
-          f.caseId = spec.id + " (" + check + ")";
-          failures->push_back(f);
-        }
-      }
-      // Times at the timing size (on a GPU), whatever the correctness: the chart marks wrong points.
-      CaseSpec timed = spec;
-      if (gpu && r.timingWidth > 0) timed.params["width"] = std::to_string(r.timingWidth);
-      if (gpu && r.timingHeight > 0) timed.params["height"] = std::to_string(r.timingHeight);
-      try {
-        for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) {
-          point.figures.push_back(measureLaunch(rt, l, r.settings));
-          // Checked at the timing size too: a point whose timed output is wrong is not correct.
-          if (point.figures.back().wrongOutput) {
-            if (point.correct) point.problem = l.kernel + ": " + point.figures.back().untrusted;
-            point.correct = false;
-          }
-        }
-      } catch (const CheckFailure& f) {
-        if (point.problem.empty()) point.problem = f.message;
-        point.correct = false;
-      }
-      report.points.push_back(point);
+      points.emplace_back();
+      points.back().steps = steps;
+      points.back().group = group;
+      specs.push_back(sweepPoint(r.base, steps, group));
+      points.back().caseId = specs.back().id;
     }
+  for (size_t at = 0; at < specs.size(); ++at) {
+    const CaseSpec& spec = specs[at];
+    SweepPoint& point = points[at];
+    // On a GPU the next point's program compiles while this one runs (2-3 s of the sweep's 16
+    // builds on an H100); on a CPU device the compiler would take the cores the kernels run on.
+    if (gpu && at + 1 < specs.size())
+      for (const std::string& options : r.task->buildOptions(specs[at + 1])) ctx.buildAhead(options);
+    // Correctness at the case's own size: the task's ordinary checks.
+    std::map<std::string, CaseOutcome> outcomes;
+    r.task->runCase(ctx, spec, &outcomes);
+    point.correct = !outcomes.empty();
+    for (auto& [check, o] : outcomes) {
+      if (o.status == Status::Passed) continue;
+      if (point.correct) point.problem = check + ": " + o.message;
+      point.correct = false;
+      if (failures) {
+        CaseOutcome f = o;
+        f.caseId = spec.id + " (" + check + ")";
+        failures->push_back(f);
+      }
+    }
+    // Times at the timing size (on a GPU), whatever the correctness: the chart marks wrong points.
+    CaseSpec timed = spec;
+    if (gpu && r.timingWidth > 0) timed.params["width"] = std::to_string(r.timingWidth);
+    if (gpu && r.timingHeight > 0) timed.params["height"] = std::to_string(r.timingHeight);
+    try {
+      for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) {
+        point.figures.push_back(measureLaunch(rt, l, r.settings));
+        // Checked at the timing size too: a point whose timed output is wrong is not correct.
+        if (point.figures.back().wrongOutput) {
+          if (point.correct) point.problem = l.kernel + ": " + point.figures.back().untrusted;
+          point.correct = false;
+        }
+      }
+    } catch (const CheckFailure& f) {
+      if (point.problem.empty()) point.problem = f.message;
+      point.correct = false;
+    }
+    report.points.push_back(point);
   }
   // The timing size and the roofline at that size.
   CaseSpec timed = r.base;

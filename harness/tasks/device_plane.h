@@ -52,7 +52,7 @@ class DevicePlane {
   /// `data` must stay alive while writesSinceUpload may be asked (it lays the upload out again).
   void upload(const Runtime& rt, const T* data, const T& pad, const T& below, const T& guard) {
     uploaded_ = Upload{data, pad, below, guard};
-    buffer_.writeAll(rt, layout(uploaded_));
+    buffer_.template writeAll<T>(rt, [this](T* whole) { layOut(uploaded_, whole); });
   }
 
   /// Values of the whole allocation (guards included) that differ from the last upload: what a
@@ -69,7 +69,7 @@ class DevicePlane {
 
   /// Output layout: every element, guards included, set to `sentinel`.
   void fill(const Runtime& rt, const T& sentinel) {
-    buffer_.writeAll(rt, std::vector<T>(buffer_.totalBytes() / sizeof(T), sentinel));
+    buffer_.fillAll(rt, sentinel);
   }
 
   /// Image rows `rows` (each < height), `width` values each, in that order: a sample of the plane.
@@ -120,12 +120,27 @@ class DevicePlane {
   };
 
   std::vector<T> layout(const Upload& u) const {
-    std::vector<T> whole(buffer_.totalBytes() / sizeof(T), u.guard);
-    T* base = whole.data() + buffer_.frontBytes() / sizeof(T);
-    for (int y = 0; y < rows_; ++y)
-      for (int x = 0; x < pitch_; ++x)
-        base[size_t(y) * pitch_ + x] = y < height_ ? (x < width_ ? u.data[size_t(y) * width_ + x] : u.pad) : u.below;
+    std::vector<T> whole(buffer_.totalBytes() / sizeof(T));
+    layOut(u, whole.data());
     return whole;
+  }
+
+  /// The upload's layout into `whole` (totalBytes() of it).
+  void layOut(const Upload& u, T* whole) const {
+    const size_t front = buffer_.frontBytes() / sizeof(T), data = size_t(pitch_) * rows_;
+    std::fill(whole, whole + front, u.guard);
+    std::fill(whole + front + data, whole + buffer_.totalBytes() / sizeof(T), u.guard);
+    T* base = whole + front;
+    // Row by row (an element-wise loop took a good part of the 0.1 s a 4096 x 4096 plane costs).
+    for (int y = 0; y < rows_; ++y) {
+      T* row = base + size_t(y) * pitch_;
+      if (y < height_) {
+        std::copy(u.data + size_t(y) * width_, u.data + size_t(y) * width_ + width_, row);
+        std::fill(row + width_, row + pitch_, u.pad);
+      } else {
+        std::fill(row, row + pitch_, u.below);
+      }
+    }
   }
 
   int width_, height_, pitch_, rows_;

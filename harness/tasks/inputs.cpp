@@ -40,18 +40,41 @@ uint64_t InputCache::seed(uint64_t kindSeed, bool hidden) const {
   return hidden ? hiddenInputSeed(hiddenSeed_, kindSeed) : kindSeed;
 }
 
+namespace {
+
+std::string inputHash(const Image& image) {
+  const work_time::Scope timer("input hashes");
+  return sha256Hex(pfmBytes(image));
+}
+
+}  // namespace
+
 void InputCache::record(const std::string& name, const Image& image) {
   records_.push_back({name, image.width, image.height, image.channels, ""});
   recorded_.push_back(&image);
+  const Image* made = &image;  // kept in place by images_ or scenes_ while the cache lives
+  hashing_.push_back(hashAhead_ ? std::async(std::launch::async, [made] { return inputHash(*made); }).share()
+                                : std::shared_future<std::string>());
 }
 
 std::vector<InputRecord> InputCache::records() const {
+  // Outside the lock: other threads go on making inputs while these are hashed.
+  std::vector<std::pair<size_t, std::shared_future<std::string>>> missing;
+  {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    for (size_t i = 0; i < records_.size(); ++i)
+      if (records_[i].sha256.empty()) {
+        if (!hashing_[i].valid()) {
+          const Image* image = recorded_[i];
+          hashing_[i] = std::async(std::launch::async, [image] { return inputHash(*image); }).share();
+        }
+        missing.emplace_back(i, hashing_[i]);
+      }
+  }
+  std::vector<std::pair<size_t, std::string>> hashes;
+  for (auto& [i, hash] : missing) hashes.emplace_back(i, hash.get());
   const std::lock_guard<std::mutex> hold(mutex_);
-  for (size_t i = 0; i < records_.size(); ++i)
-    if (records_[i].sha256.empty()) {
-      const work_time::Scope timer("input hashes");
-      records_[i].sha256 = sha256Hex(pfmBytes(*recorded_[i]));
-    }
+  for (const auto& [i, hash] : hashes) records_[i].sha256 = hash;
   return records_;
 }
 
@@ -92,6 +115,49 @@ const Image& CaseInputs::colour(const std::string& kind, int w, int h) {
   if (kind == "scene") return scene(w, h).colour;
   if (kind == "extremes") return extremes(w, h);
   return photo(w, h);
+}
+
+namespace {
+
+/// `make`'s result under `key` in `made`, computed by the first thread that asks (outside the lock:
+/// the others wait for that key only). A result that throws throws for every asker.
+template <typename T>
+std::shared_ptr<const T> madeOnce(std::map<std::string, std::shared_future<std::shared_ptr<const T>>>& made,
+                                  std::mutex& mutex, const std::string& key, const std::function<T()>& make) {
+  std::promise<std::shared_ptr<const T>> promise;
+  std::shared_future<std::shared_ptr<const T>> result;
+  bool mine = false;
+  {
+    const std::lock_guard<std::mutex> hold(mutex);
+    const auto it = made.find(key);
+    if (it == made.end()) {
+      result = promise.get_future().share();
+      made.emplace(key, result);
+      mine = true;
+    } else {
+      result = it->second;
+    }
+  }
+  if (mine) {
+    try {
+      const work_time::Scope timer("cpu reference");
+      promise.set_value(std::make_shared<const T>(make()));
+    } catch (...) {
+      promise.set_exception(std::current_exception());
+    }
+  }
+  return result.get();
+}
+
+}  // namespace
+
+std::shared_ptr<const Image> InputCache::reference(const std::string& key, const std::function<Image()>& make) {
+  return madeOnce(references_, mutex_, key, make);
+}
+
+std::shared_ptr<const std::vector<int32_t>> InputCache::referenceFlags(
+    const std::string& key, const std::function<std::vector<int32_t>()>& make) {
+  return madeOnce(referenceFlags_, mutex_, key, make);
 }
 
 const Image* InputCache::find(const std::string& name) const {

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <future>
 #include <map>
 #include <mutex>
 #include <string>
@@ -78,8 +80,20 @@ class InputCache {
   /// The hashes are computed here, when first asked for (a runner, whose report nobody reads, never
   /// spends seconds hashing its 4096 x 4096 inputs).
   std::vector<InputRecord> records() const;  ///< a copy: other threads may add to it
+  /// From now on each input is hashed on a thread of its own as soon as it is made, so that
+  /// records() finds the hashes ready (the keeper: hashing three 4096 x 4096 inputs one after
+  /// another at the end of a grade took 1.5 s of its longest path).
+  void hashAhead() { hashAhead_ = true; }
   /// The image behind a record name ("scene_1280x720.normals"); nullptr if never made.
   const Image* find(const std::string& name) const;
+
+  /// The CPU's result `make` computes from these inputs, made once per `key` while the cache lives
+  /// (the checks at the timing size compare with it: the sweep asks for it at every point, the
+  /// timing phase again). A key names the task, the inputs and every parameter the result depends
+  /// on. Threads asking for one key at once share one computation.
+  std::shared_ptr<const Image> reference(const std::string& key, const std::function<Image()>& make);
+  std::shared_ptr<const std::vector<int32_t>> referenceFlags(const std::string& key,
+                                                             const std::function<std::vector<int32_t>()>& make);
 
  private:
   friend class CaseInputs;
@@ -93,6 +107,10 @@ class InputCache {
   mutable std::mutex mutex_;  ///< guards everything below (the maps keep their elements in place)
   mutable std::vector<InputRecord> records_;
   std::vector<const Image*> recorded_;  ///< the image of each record (images_ and scenes_ keep them in place)
+  mutable std::vector<std::shared_future<std::string>> hashing_;  ///< the hash of each record, when made ahead
+  bool hashAhead_ = false;
+  std::map<std::string, std::shared_future<std::shared_ptr<const Image>>> references_;
+  std::map<std::string, std::shared_future<std::shared_ptr<const std::vector<int32_t>>>> referenceFlags_;
 };
 
 }  // namespace clgrade

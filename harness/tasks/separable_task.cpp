@@ -32,11 +32,13 @@ struct Expected {
   Image output;
 };
 
-Expected expectedFor(CaseInputs inputs, const SeparableConfig& c) {
+/// `output`: the final result too (a runner only uploads: the horizontal result is the vertical
+/// pass's input, the final one is only compared with).
+Expected expectedFor(CaseInputs inputs, const SeparableConfig& c, bool output = true) {
   Expected e;
   e.source = &inputs.colour(c.input, c.width, c.height);
   e.horizontal = ref::convolveHorizontal(*e.source, c.hWeights);
-  e.output = ref::convolveVertical(e.horizontal, c.vWeights);
+  if (output) e.output = ref::convolveVertical(e.horizontal, c.vWeights);
   return e;
 }
 
@@ -105,7 +107,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
 
   void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
            std::map<std::string, CaseOutcome>* out) const override {
-    const Expected e = expectedFor(ctx.inputs().forCase(spec), c);
+    const Expected e = expectedFor(ctx.inputs().forCase(spec), c, !ctx.runtime().recording());
     const Image& source = *e.source;
     const Image& tmpExpected = e.horizontal;
     const Image& expected = e.output;
@@ -181,6 +183,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     });
   }
 
+  std::vector<std::string> optionsOf(const SeparableConfig& c) const override { return {c.buildOptions()}; }
+
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c) const override {
     const Runtime& rt = ctx.runtime();
     const Image& source = ctx.inputs().forCase(spec).colour(c.input, c.width, c.height);
@@ -227,7 +231,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
       std::vector<ExpectedImage> all;
       for (const ExpectedImage& h : orderCandidates(context, key + " H", c.hWeights, either, horizontal)) {
         const auto vertical = [h](const std::vector<float>& w) { return ref::convolveVertical(*h(), w); };
-        const std::string hKey = key + " V after H#" + std::to_string(all.size());
+        // The horizontal result it runs on: the case's weights, in the candidate's order.
+        const std::string hKey = key + " V after H" + weightsKey(c.hWeights) + "#" + std::to_string(all.size());
         for (const ExpectedImage& v : orderCandidates(context, hKey, c.vWeights, either, vertical)) all.push_back(v);
       }
       return timedOutputProblem(*device, *b->dst, rows, all, rule);

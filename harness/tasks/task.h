@@ -105,6 +105,12 @@ class Task {
     (void)spec;
     return {};
   }
+  /// The build options of the programs case `spec` builds, where the task knows them before running
+  /// it: the sweep compiles the next point's while the current one runs (none by default).
+  virtual std::vector<std::string> buildOptions(const CaseSpec& spec) const {
+    (void)spec;
+    return {};
+  }
   /// Judges simulated check `checkId` from the counters of the analysis run of `spec`:
   /// sets the outcome's status, message and details.
   virtual void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,

@@ -28,13 +28,21 @@ std::vector<std::string> headOf(const std::string& log, size_t maxLines) {
 }
 }  // namespace
 
+std::string TaskContext::namedSource() const {
+  // The compiler names the student's file in its messages, not the driver's temporary copy (PoCL's
+  // cache path); the line numbers stay the file's.
+  return "#line 1 \"" + task_.file + "\"\n" + source_;
+}
+
 const BuildResult& TaskContext::build(const std::string& options) {
   auto it = programs_.find(options);
   if (it == programs_.end()) {
-    // The compiler names the student's file in its messages, not the driver's temporary copy
-    // (PoCL's cache path); the line numbers stay the file's.
-    const std::string named = "#line 1 \"" + task_.file + "\"\n" + source_;
-    it = programs_.emplace(options, buildProgram(rt_, named, options)).first;
+    const std::string named = namedSource();
+    std::function<BuildResult()> compiled;
+    if (const auto started = ahead_.find(options); started != ahead_.end())
+      compiled = [future = started->second] { return future.get(); };
+    it = programs_.emplace(options, buildProgram(rt_, named, options, compiled)).first;
+    ahead_.erase(options);
     BuildRecord record;
     record.options = options;
     record.ok = it->second.ok;
@@ -56,6 +64,13 @@ const BuildResult& TaskContext::build(const std::string& options) {
     throw failure;
   }
   return it->second;
+}
+
+void TaskContext::buildAhead(const std::string& options) {
+  if (rt_.replaying() || programs_.count(options) || ahead_.count(options)) return;
+  const std::string named = namedSource();
+  const Runtime* rt = &rt_;
+  ahead_[options] = std::async(std::launch::async, [rt, named, options] { return compileAhead(*rt, named, options); }).share();
 }
 
 cl::Kernel TaskContext::kernel(const BuildResult& build, const std::string& name) {
@@ -235,22 +250,12 @@ void TaskContext::judgeWrites(CaseOutcome& outcome) const {
 }
 
 std::shared_ptr<const Image> TaskContext::memo(const std::string& key, const std::function<Image()>& make) {
-  auto it = images_.find(key);
-  if (it == images_.end()) {
-    const work_time::Scope timer("cpu reference");
-    it = images_.emplace(key, std::make_shared<const Image>(make())).first;
-  }
-  return it->second;
+  return inputs_.reference(key, make);
 }
 
 std::shared_ptr<const std::vector<int32_t>> TaskContext::memoFlags(const std::string& key,
                                                                    const std::function<std::vector<int32_t>()>& make) {
-  auto it = flags_.find(key);
-  if (it == flags_.end()) {
-    const work_time::Scope timer("cpu reference");
-    it = flags_.emplace(key, std::make_shared<const std::vector<int32_t>>(make())).first;
-  }
-  return it->second;
+  return inputs_.referenceFlags(key, make);
 }
 
 void TaskContext::timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <set>
@@ -44,6 +45,9 @@ class TaskContext {
 
   /// The program built with exactly `options` (cached); throws CheckFailure with the log if it fails.
   const BuildResult& build(const std::string& options);
+  /// Starts compiling the program of `options` on another thread, for a build() to come (the sweep's
+  /// next point while this one runs); nothing when replaying a record, or already built or started.
+  void buildAhead(const std::string& options);
   /// A kernel of a built program; throws CheckFailure naming the kernels that exist, or quoting the
   /// assignment's signature when the kernel takes another number of arguments.
   cl::Kernel kernel(const BuildResult& build, const std::string& name);
@@ -80,8 +84,8 @@ class TaskContext {
   void restrictChecks(std::set<std::string> checks) { onlyChecks_ = std::move(checks); }
   /// runCheck never runs these checks (a kernel they launch stopped an earlier grading process).
   void skipChecks(std::set<std::string> checks) { skippedChecks_ = std::move(checks); }
-  /// The image `make` computes, made once per `key` while this context lives (the CPU's results a
-  /// check at the timing size compares with: a sweep asks for the same one at every point).
+  /// The image `make` computes, made once per `key` while the inputs live (InputCache::reference: the
+  /// CPU's results a check at the timing size compares with, asked for at every sweep point).
   std::shared_ptr<const Image> memo(const std::string& key, const std::function<Image()>& make);
   std::shared_ptr<const std::vector<int32_t>> memoFlags(const std::string& key,
                                                         const std::function<std::vector<int32_t>()>& make);
@@ -89,6 +93,7 @@ class TaskContext {
   static void timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry);
 
  private:
+  std::string namedSource() const;  ///< the source as the compiler gets it
   const Runtime& rt_;
   const TaskInfo& task_;
   std::string source_;
@@ -96,6 +101,7 @@ class TaskContext {
   InputCache& inputs_;
   GradeSettings settings_;
   std::map<std::string, BuildResult> programs_;
+  std::map<std::string, std::shared_future<BuildResult>> ahead_;  ///< builds started by buildAhead
   std::string currentCheck_;                   ///< the check runCheck is running
   std::map<std::string, int> imagesWritten_;  ///< failing cases with images, per check
   std::vector<BuildRecord> builds_;
@@ -104,8 +110,6 @@ class TaskContext {
   /// The case's audited writes (beginCase clears them): stray ones, and notes about allowed ones.
   std::vector<std::string> strayWrites_, allowedWrites_;
   std::vector<std::string> auditedKernels_;
-  std::map<std::string, std::shared_ptr<const Image>> images_;
-  std::map<std::string, std::shared_ptr<const std::vector<int32_t>>> flags_;
 };
 
 /// roundup(n, m): n rounded up to a multiple of m.

@@ -69,15 +69,20 @@ std::string timedFlagsProblem(const Runtime& rt, const DevicePlane<int32_t>& pla
          rowsNote(rows);
 }
 
+std::string weightsKey(const std::vector<float>& weights) {
+  std::string k;
+  char text[32];
+  for (float v : weights) {
+    std::snprintf(text, sizeof text, " %.9g", v);
+    k += text;
+  }
+  return k;
+}
+
 std::vector<ExpectedImage> orderCandidates(TaskContext* ctx, const std::string& key, const std::vector<float>& w,
                                            bool either, const std::function<Image(const std::vector<float>&)>& run) {
   auto candidate = [ctx, key, run](const std::vector<float>& weights) -> ExpectedImage {
-    std::string k = key;
-    char text[32];
-    for (float v : weights) {
-      std::snprintf(text, sizeof text, " %.9g", v);
-      k += text;
-    }
+    const std::string k = key + weightsKey(weights);
     return [ctx, k, run, weights] { return ctx->memo(k, [&] { return run(weights); }); };
   };
   std::vector<ExpectedImage> c{candidate(w)};

@@ -35,9 +35,13 @@ std::string timedFlagsProblem(const Runtime& rt, const DevicePlane<int32_t>& pla
                               const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected,
                               int width);
 
+/// The weights as they go into a key of the CPU's results (" 0.25 0.5 0.25", every digit a float has).
+std::string weightsKey(const std::vector<float>& weights);
+
 /// The candidates of a pass in either order (the reference's k[R-k] first, then k[R+k] when `w` is
-/// not symmetric and the rubric accepts it); `run(w)` computes the CPU's result, memoised in `ctx`
-/// under `key` and the weights.
+/// not symmetric and the rubric accepts it); `run(w)` computes the CPU's result, memoised for the
+/// submission's grade (InputCache::reference) under `key` and the weights: `key` names everything
+/// else the result depends on.
 std::vector<ExpectedImage> orderCandidates(TaskContext* ctx, const std::string& key, const std::vector<float>& w,
                                            bool either, const std::function<Image(const std::vector<float>&)>& run);
 

@@ -46,6 +46,12 @@ class TypedTask : public Task {
     return launchesToTime(ctx, spec, c);
   }
 
+  std::vector<std::string> buildOptions(const CaseSpec& spec) const final {
+    Case c;
+    std::string err;
+    return readCase(spec, &c, &err) ? optionsOf(c) : std::vector<std::string>{};
+  }
+
   void judgeSimulation(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
                        CaseOutcome* outcome) const final {
     Case c;
@@ -72,6 +78,11 @@ class TypedTask : public Task {
   /// The CPU reference results of the case as named byte strings ("output" -> PFM bytes).
   virtual std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                           const Case& c) const = 0;
+  /// The build options of the programs a case builds (none known by default).
+  virtual std::vector<std::string> optionsOf(const Case& c) const {
+    (void)c;
+    return {};
+  }
   /// The launches to time, in launch order (none by default).
   virtual std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const Case& c) const {
     (void)ctx, (void)spec, (void)c;

@@ -10,7 +10,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <optional>
 #include <string>
+
+#include "util/trace.h"
 
 namespace clgrade {
 
@@ -22,9 +25,16 @@ class TimingLock {
     if (path.empty()) return;
     // Read-only is enough for flock, and all a sandboxed runner may do with the keeper's file.
     fd_ = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+    if (fd_ < 0) return;
+    const char* what = path.size() > 9 && path.compare(path.size() - 9, 9, ".profiler") == 0 ? "profiler lock" : "timing lock";
+    {
+      const trace::Span waiting(std::string("waiting for the ") + what, "lock");
+      ::flock(fd_, LOCK_EX);
+    }
+    held_.emplace(std::string("holding the ") + what, "lock");
   }
   ~TimingLock() {
+    held_.reset();
     if (fd_ >= 0) ::close(fd_);  // closing releases the lock
   }
   TimingLock(const TimingLock&) = delete;
@@ -32,6 +42,7 @@ class TimingLock {
 
  private:
   int fd_ = -1;
+  std::optional<trace::Span> held_;  ///< on the timeline, when one is written
 };
 
 /// The profiler lock that belongs to a timing lock: a file beside it (none without one).

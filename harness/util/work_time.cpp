@@ -22,7 +22,7 @@ double now() {
 
 }  // namespace
 
-Scope::Scope(const char* what) : what_(what), start_(now()) {}
+Scope::Scope(const char* what) : what_(what), start_(now()), span_(what, "work") {}
 
 Scope::~Scope() {
   const double seconds = now() - start_;

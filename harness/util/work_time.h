@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+#include "util/trace.h"
+
 namespace clgrade::work_time {
 
 /// Adds the wall time of its scope to the total of `what` (a string literal).
@@ -18,6 +20,7 @@ class Scope {
  private:
   const char* what_;
   double start_;
+  trace::Span span_;  ///< the same scope on the timeline, when one is written
 };
 
 /// Every total so far in seconds, by kind of work.

@@ -8,6 +8,7 @@
 
 #include "grading/hardware_session.h"
 #include "util/files.h"
+#include "util/tape.h"
 
 namespace clgrade {
 namespace {
@@ -110,7 +111,7 @@ TEST(HardwareSession, ASessionStoppedEarlyIsMadeUpTaskByTask) {
   // The session ends (time-out) after the separable task's rows; the bilateral kernel never ends.
   const auto counted = runHardwareSession(f.request, f.runner([](const std::vector<std::string>& tasks) {
     if (tasks.size() > 1) return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0), false);
-    if (tasks[0] == "separable") return std::make_pair(std::string(kHeader) + launch(0, "ConvVertical", 0), true);
+    if (tasks[0] == "separable") return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0), true);
     return std::make_pair(std::string("==PROF== Connected\n"), false);
   }));
   ASSERT_EQ(f.calls.size(), 2u) << "only the task without counts is profiled again";
@@ -118,6 +119,50 @@ TEST(HardwareSession, ASessionStoppedEarlyIsMadeUpTaskByTask) {
   EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Ran);
   EXPECT_EQ(counted.at("bilateral").outcome, HardwareRun::Outcome::Failed);
   EXPECT_NE(counted.at("bilateral").message.find("ended early"), std::string::npos);
+}
+
+TEST(HardwareSession, AtomicsRunsGoBesideTheCountersAndTheirOutputIsChecked) {
+  Fixture f;
+  f.request.tasks = {"separable", "histogram"};
+  f.request.atomics["histogram"] = {"compute_histogram_local_memory", "other_kernel"};
+  std::vector<std::string> asked;
+  ProfiledRunner counters = f.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0) +
+                              launch(1, "histogram__compute_histogram_local_memory", 0),
+                          true);
+  });
+  const auto counted = runHardwareSession(f.request, [&](const std::vector<std::string>& argv, double t,
+                                                         const std::string& log) {
+    for (size_t i = 0; i + 1 < argv.size(); ++i)
+      if (argv[i] == "--atomics") asked.push_back(argv[i + 1]);
+    // The first run's bytes say ncu was not there; the second's are no record at all.
+    writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory"),
+                        tape::u64(0) + tape::str("no ncu in this sandbox"), nullptr);
+    writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "other_kernel"), "\x01garbage", nullptr);
+    return counters(argv, t, log);
+  });
+  ASSERT_EQ(f.calls.size(), 1u) << "one sandboxed session for the counters and the atomics";
+  EXPECT_EQ(asked, (std::vector<std::string>{"histogram:compute_histogram_local_memory", "histogram:other_kernel"}));
+  EXPECT_TRUE(counted.at("separable").atomics.empty());
+  const HardwareRun& histogram = counted.at("histogram");
+  EXPECT_EQ(histogram.outcome, HardwareRun::Outcome::Ran);
+  ASSERT_EQ(histogram.atomics.size(), 2u);
+  EXPECT_EQ(histogram.atomics[0].kernel, "compute_histogram_local_memory");
+  EXPECT_NE(histogram.atomics[0].outcome, HardwareRun::Outcome::Ran);
+  EXPECT_EQ(histogram.atomics[0].message, "no ncu in this sandbox");
+  EXPECT_EQ(histogram.atomics[1].outcome, HardwareRun::Outcome::Failed);
+  EXPECT_NE(histogram.atomics[1].message.find("does not read"), std::string::npos) << histogram.atomics[1].message;
+}
+
+TEST(HardwareSession, AtomicsRunsLeftBehindAreSaidSo) {
+  Fixture f;
+  f.request.tasks = {"histogram"};
+  f.request.atomics["histogram"] = {"compute_histogram_local_memory"};
+  const auto counted = runHardwareSession(f.request, f.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string(kHeader) + launch(0, "histogram__compute_histogram_local_memory", 0), true);
+  }));
+  ASSERT_EQ(counted.at("histogram").atomics.size(), 1u);
+  EXPECT_NE(counted.at("histogram").atomics[0].message.find("left no atomics run"), std::string::npos);
 }
 
 }  // namespace

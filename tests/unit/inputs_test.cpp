@@ -3,7 +3,10 @@
 // different for another; a visible and a hidden case of one kind and size never share an image.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <set>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -152,6 +155,63 @@ TEST(InputCache, ThreadsAskingForTheSameInputShareOneImage) {
   for (const Image* image : got) EXPECT_EQ(image, got.front());
   ASSERT_EQ(inputs.records().size(), 1u);
   EXPECT_EQ(inputs.records()[0].name, "photo_320x200");
+}
+
+// The keeper hashes each input as it is made; the hashes are those made when asked for, and threads
+// asking for the records at once all get them.
+TEST(InputCache, HashesMadeAheadAreTheSameAsHashesMadeWhenAsked) {
+  CaseSpec hidden;
+  hidden.visible = false;
+  InputCache asked(7), ahead(7);
+  ahead.hashAhead();
+  asked.forCase(hidden).scene(64, 48);
+  asked.forCase(hidden).photo(64, 48);
+  ahead.forCase(hidden).scene(64, 48);
+  ahead.forCase(hidden).photo(64, 48);
+  std::vector<std::vector<InputRecord>> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i) threads.emplace_back([&, i] { seen[i] = ahead.records(); });
+  for (std::thread& t : threads) t.join();
+  const std::vector<InputRecord> expected = asked.records();
+  ASSERT_EQ(expected.size(), 4u);
+  for (const std::vector<InputRecord>& records : seen) {
+    ASSERT_EQ(records.size(), expected.size());
+    for (size_t i = 0; i < records.size(); ++i) {
+      EXPECT_EQ(records[i].name, expected[i].name);
+      EXPECT_EQ(records[i].sha256, expected[i].sha256);
+      EXPECT_EQ(records[i].sha256.size(), 64u);
+    }
+  }
+}
+
+// The CPU's results at the timing size are made once per key for the whole grade (the sweep's
+// points, the timing phase and the reference kernels ask for the same ones), by one thread.
+TEST(InputCache, ACpuResultIsMadeOnceForEveryThreadThatAsks) {
+  InputCache inputs(7);
+  std::atomic<int> made{0};
+  std::vector<std::shared_ptr<const Image>> got(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < got.size(); ++i)
+    threads.emplace_back([&, i] {
+      got[i] = inputs.reference("separable photo 64x48 H 0.5 0.5", [&] {
+        ++made;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return Image(64, 48, 1);
+      });
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(made.load(), 1);
+  for (const auto& image : got) EXPECT_EQ(image, got.front());
+  EXPECT_NE(inputs.reference("separable photo 64x48 H 0.25 0.75", [] { return Image(64, 48, 1); }), got.front());
+  // A result that could not be made says so to every asker, and is not made again.
+  int failing = 0;
+  auto broken = [&]() -> std::vector<int32_t> {
+    ++failing;
+    throw std::runtime_error("no such scene");
+  };
+  EXPECT_THROW(inputs.referenceFlags("bilateral 64x48 flags", broken), std::runtime_error);
+  EXPECT_THROW(inputs.referenceFlags("bilateral 64x48 flags", broken), std::runtime_error);
+  EXPECT_EQ(failing, 1);
 }
 
 }  // namespace
