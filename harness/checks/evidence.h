@@ -46,6 +46,10 @@ class EvidenceWriter {
   Evidence text(const std::string& relativePath, const std::string& label, const std::string& contents);
 
   const std::string& reportDir() const { return reportDir_; }
+  /// True for discarding(): nothing this writer is asked for reaches a file, and a caller that writes
+  /// files of its own below reportDir() (a chart) must not either (reportDir() is "" then: the
+  /// process's working folder, the keeper's own without a sandbox).
+  bool discards() const { return discard_; }
   const EvidencePolicy& policy() const { return policy_; }
   /// Images left out so far because the budget was spent.
   int imagesOverBudget() const { return imagesOverBudget_; }

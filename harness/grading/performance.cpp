@@ -93,7 +93,9 @@ void runTaskSweep(const Runtime& rt, const Task& task, const TaskRubric& t, cons
     report->sweep = runSweep(rt, request, inputs, evidence, &failures);  // each point's timing takes turns
     const std::string stem = "evidence/" + task.info().id + "/sweep";
     std::string err;
-    if (writeSweepChart(report->sweep, evidence.reportDir(), stem, &err)) {
+    if (evidence.discards()) {
+      // A runner draws no chart: the keeper draws it when it replays the record.
+    } else if (writeSweepChart(report->sweep, evidence.reportDir(), stem, &err)) {
       report->sweep.chartSvg = stem + ".svg";
       report->sweep.chartPng = stem + ".png";
     } else {
