@@ -3,6 +3,8 @@
 // Oclgrind), `hwcount` (the same case replayed through CUDA under ncu), `hwsession` (a submission's
 // counters and atomics runs under ncu, in the keeper's sandbox) and `unpack` (a submission's
 // archive, in a sandbox). People never call them.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -55,6 +57,10 @@ int runTask(const std::string& requestPath) {
   if (const int exit = loadRubricAndDevice(request.rubricPath, {request.task}, request.device, &rubric, &device);
       exit != kOk)
     return exit;
+  // On a GPU the submission's profiler session (the keeper's, at the default priority) is the longest
+  // path of a grade; the runners' CPU work (inputs made on every core, layouts) comes after it. The
+  // threads this one starts inherit the priority.
+  if (device.info.type == "gpu") setpriority(PRIO_PROCESS, 0, 5);
   progress::setFile(request.progressPath);
   GradeOptions options;
   options.kernelsDir = request.kernelsDir;
