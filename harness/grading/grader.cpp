@@ -170,7 +170,8 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
     clock.time("counters", [&] {
       // Each ncu run takes the profiler lock while it runs (grading/hardware.cpp).
       HardwareRun counted;
-      if (options.hardwareElsewhere && options.hardware) counted = options.hardware();
+      // A task without an analysis case has nothing counted: it does not wait for the session.
+      if (options.hardwareElsewhere && options.hardware && taskRubric.analysis.present) counted = options.hardware();
       judgeWithHardware(rt, task, taskRubric, rubric, folders, &checks, &report.counters,
                         options.hardwareElsewhere ? &counted : nullptr);
     });

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <set>
 
 #include "util/files.h"
 
@@ -33,15 +34,17 @@ std::string csvShare(const std::string& csv, const std::string& task, const std:
   return kept;
 }
 
+/// A file the sandbox wrote (never through a link, never a FIFO); "" for anything else.
 std::string fileText(const std::string& path) {
   std::string text;
-  readFile(path, &text, nullptr, size_t(512) << 20);
+  if (!readUntrustedFile(path, size_t(512) << 20, &text)) text.clear();
   return text;
 }
 
 struct Session {
   std::map<std::string, HardwareRun> byTask;
   bool ended = false;  ///< the profiled process ended by itself, with exit 0
+  std::set<std::string> atomicsLeft;  ///< tasks whose atomics run left no record (stopped with the session)
 };
 
 /// One ncu session over `tasks`: the runs by task (Failed, with the reason, where it has none).
@@ -94,12 +97,13 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
     // record is (bytes that do not read are this run's failure, not the keeper's).
     if (const auto kernels = r.atomics.find(task); kernels != r.atomics.end())
       for (const std::string& kernel : kernels->second) {
-        std::string bytes, why;
+        std::string bytes;
         AtomicsRun atomics;
         atomics.kernel = kernel;
-        if (!readFile(atomicsRecordPath(r.workDir, task, kernel), &bytes, &why, size_t(512) << 20)) {
+        if (!readUntrustedFile(atomicsRecordPath(r.workDir, task, kernel), size_t(512) << 20, &bytes)) {
           atomics.message = "the profiler session left no atomics run of " + kernel +
                             (p.ok() ? "" : " (the session: " + p.describe() + ")");
+          session.atomicsLeft.insert(task);
         } else {
           try {
             atomics = readAtomicsRun(bytes, r.reportDir, task, kernel);
@@ -182,7 +186,11 @@ std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& requ
   // counts is profiled once more on its own, so that one task's kernel costs the others nothing. A
   // task without rows in a session that ended well (its file does not build) stays as it is.
   for (const std::string& task : request.tasks) {
-    if (byTask[task].outcome != HardwareRun::Outcome::Failed) continue;
+    if (byTask[task].outcome != HardwareRun::Outcome::Failed) {
+      // Counted, but its atomics run was stopped with the session: that run alone again.
+      if (all.atomicsLeft.count(task)) byTask[task].atomics = oneSession(request, {task}, run).byTask.at(task).atomics;
+      continue;
+    }
     HardwareRun again = oneSession(request, {task}, run).byTask.at(task);
     again.message += again.message.empty() ? "" : "; ";
     again.message += "counted alone after the session of every task ended early: " + byTask[task].message;

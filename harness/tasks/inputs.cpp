@@ -58,24 +58,27 @@ void InputCache::record(const std::string& name, const Image& image) {
 }
 
 std::vector<InputRecord> InputCache::records() const {
-  // Outside the lock: other threads go on making inputs while these are hashed.
-  std::vector<std::pair<size_t, std::shared_future<std::string>>> missing;
-  {
-    const std::lock_guard<std::mutex> hold(mutex_);
-    for (size_t i = 0; i < records_.size(); ++i)
-      if (records_[i].sha256.empty()) {
-        if (!hashing_[i].valid()) {
-          const Image* image = recorded_[i];
-          hashing_[i] = std::async(std::launch::async, [image] { return inputHash(*image); }).share();
+  // Hashed outside the lock: other threads go on making inputs meanwhile, and an input one of them
+  // adds is hashed in the next round (no record leaves without its hash).
+  for (;;) {
+    std::vector<std::pair<size_t, std::shared_future<std::string>>> missing;
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      for (size_t i = 0; i < records_.size(); ++i)
+        if (records_[i].sha256.empty()) {
+          if (!hashing_[i].valid()) {
+            const Image* image = recorded_[i];
+            hashing_[i] = std::async(std::launch::async, [image] { return inputHash(*image); }).share();
+          }
+          missing.emplace_back(i, hashing_[i]);
         }
-        missing.emplace_back(i, hashing_[i]);
-      }
+      if (missing.empty()) return records_;
+    }
+    std::vector<std::pair<size_t, std::string>> hashes;
+    for (auto& [i, hash] : missing) hashes.emplace_back(i, hash.get());
+    const std::lock_guard<std::mutex> hold(mutex_);
+    for (const auto& [i, hash] : hashes) records_[i].sha256 = hash;
   }
-  std::vector<std::pair<size_t, std::string>> hashes;
-  for (auto& [i, hash] : missing) hashes.emplace_back(i, hash.get());
-  const std::lock_guard<std::mutex> hold(mutex_);
-  for (const auto& [i, hash] : hashes) records_[i].sha256 = hash;
-  return records_;
 }
 
 const Image& CaseInputs::photo(int w, int h) {

@@ -1,7 +1,8 @@
 #include "util/trace.h"
 
+#include "util/files.h"
+
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -76,18 +77,9 @@ std::map<std::string, std::string> childEnvironment(const std::string& file) {
 
 void adoptChildTrace(const std::string& file, const std::string& label) {
   if (!enabled()) return;
-  // The child owns its scratch folder: no link is followed, and a file of more than 64 MiB is not read.
+  // The child owns its scratch folder: no link is followed, no FIFO waited on, nothing over 64 MiB read.
   std::string text;
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd >= 0) {
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (64 << 20)) {
-      text.resize(static_cast<size_t>(st.st_size));
-      const ssize_t got = ::read(fd, text.data(), text.size());
-      text.resize(got > 0 ? static_cast<size_t>(got) : 0);
-    }
-    ::close(fd);
-  }
+  if (!readUntrustedFile(file, size_t(64) << 20, &text)) text.clear();
   std::error_code ec;
   std::filesystem::remove(file, ec);
   if (text.empty()) return;  // a child outside a sandbox wrote into this process's file itself
@@ -101,8 +93,9 @@ void adoptChildTrace(const std::string& file, const std::string& label) {
   while (kept < 100000 && std::getline(in, line)) {
     if (!line.empty() && line.back() == ',') line.pop_back();
     const nlohmann::json e = nlohmann::json::parse(line, nullptr, false);
+    // Every field checked for its type before it is compared (json's value() throws on another type).
     if (!e.is_object() || !plainName(e.value("name", nlohmann::json())) ||
-        !plainName(e.value("cat", nlohmann::json())) || e.value("ph", "") != "X" ||
+        !plainName(e.value("cat", nlohmann::json())) || e.value("ph", nlohmann::json()) != nlohmann::json("X") ||
         !count(e.value("ts", nlohmann::json())) || !count(e.value("dur", nlohmann::json())) ||
         !count(e.value("tid", nlohmann::json())))
       continue;

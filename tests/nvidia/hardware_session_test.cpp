@@ -165,5 +165,32 @@ TEST(HardwareSession, AtomicsRunsLeftBehindAreSaidSo) {
   EXPECT_NE(counted.at("histogram").atomics[0].message.find("left no atomics run"), std::string::npos);
 }
 
+// A session stopped (a kernel that never ends) after a task's counters but before its atomics run
+// left a record: that task's atomics run is made again alone, its counters kept.
+TEST(HardwareSession, AnAtomicsRunStoppedWithTheSessionIsMadeAgain) {
+  Fixture f;
+  f.request.tasks = {"separable", "histogram"};
+  f.request.atomics["histogram"] = {"compute_histogram_local_memory"};
+  ProfiledRunner counters = f.runner([](const std::vector<std::string>& tasks) {
+    return std::make_pair(std::string(kHeader) + launch(0, "histogram__compute_histogram_local_memory", 0) +
+                              (tasks.size() > 1 ? launch(1, "separable__ConvVertical", 0) : ""),
+                          tasks.size() == 1);
+  });
+  const auto counted = runHardwareSession(f.request, [&](const std::vector<std::string>& argv, double t,
+                                                         const std::string& log) {
+    if (f.calls.size() == 1)  // the second run, histogram alone: its atomics run ends
+      writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory"),
+                          tape::u64(0) + tape::str("counted again"), nullptr);
+    return counters(argv, t, log);
+  });
+  ASSERT_EQ(f.calls.size(), 2u);
+  EXPECT_EQ(f.calls[1], (std::vector<std::string>{"histogram"}));
+  const HardwareRun& histogram = counted.at("histogram");
+  EXPECT_EQ(histogram.outcome, HardwareRun::Outcome::Ran);
+  ASSERT_EQ(histogram.atomics.size(), 1u);
+  EXPECT_EQ(histogram.atomics[0].message, "counted again");
+  EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Ran);
+}
+
 }  // namespace
 }  // namespace clgrade

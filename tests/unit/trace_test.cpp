@@ -75,6 +75,8 @@ TEST_F(Trace, AChildsSpansAreCheckedBeforeTheyAreTakenOver) {
         << R"({"name":"\u001b[31mred","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2},)" << "\n"
         << R"({"name":"late","cat":"phase","ph":"X","ts":-1,"dur":5,"pid":1,"tid":2},)" << "\n"
         << R"({"name":"instant","cat":"phase","ph":"i","ts":10,"pid":1,"tid":2},)" << "\n"
+        << R"({"name":"typed","cat":"phase","ph":1,"ts":10,"dur":5,"pid":1,"tid":2},)" << "\n"
+        << R"({"name":"typed","cat":"phase","ph":"X","ts":"10","dur":5,"pid":1,"tid":2},)" << "\n"
         << R"({"name":"extra","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2,"args":{"x":1}},)" << "\n"
         << "not json at all\n";
   }
