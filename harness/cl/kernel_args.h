@@ -46,8 +46,13 @@ class LaunchObserver {
   std::map<cl_kernel, std::vector<KernelArg>> args;
   void record(const cl::Kernel& kernel, cl_uint index, KernelArg arg) {
     std::vector<KernelArg>& list = args[kernel()];
-    if (list.size() <= index) list.resize(index + 1);
-    list[index] = std::move(arg);
+    // The list holds exactly the kernel's arguments: a handle may be that of a kernel released
+    // before (the driver reuses them), whose longer list would otherwise stay and make the replay
+    // of this one fail ("7 arguments recorded, the PTX has 6"), leaving its launch uncounted.
+    // Every argument is set again before a launch (OpenCL refuses one otherwise).
+    const size_t count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+    if (list.size() != count) list.assign(count, KernelArg{});
+    if (index < list.size()) list[index] = std::move(arg);
   }
 };
 
