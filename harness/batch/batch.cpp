@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -19,6 +20,7 @@
 #include "batch/class_entry.h"
 #include "batch/shard.h"
 #include "batch/submission.h"
+#include "batch/trusted_timer.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
 #include "report/overrides.h"
@@ -35,7 +37,7 @@ namespace clgrade {
 using nlohmann::ordered_json;
 
 int defaultJobs(const DeviceInfo& device) {
-  if (device.type == "gpu") return 1;
+  if (device.type == "gpu") return 2;
   const unsigned cores = std::thread::hardware_concurrency();
   return std::max(1, static_cast<int>(cores));
 }
@@ -202,6 +204,21 @@ class Batch {
     settings_ = o_.isolation;
     if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
     if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
+    // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
+    TrustedTimerSettings timer;
+    timer.clgrade = settings_.clgrade;
+    timer.rubricPath = rubric_.path;
+    timer.device = settings_.device;
+    timer.tasks = o_.onlyTasks;
+    timer.hiddenSeed = settings_.hiddenSeed;
+    timer.timingLock = settings_.timingLock;
+    timer.file = (out_ / ".trusted-timings.json").string();
+    timer.logPath = (out_ / ".trusted-timings.log").string();
+    timer.minutes = o_.retimeMinutes;
+    timer.every = o_.retimeEvery;
+    if (settings_.taskTimeoutSeconds > 0) timer.timeoutSeconds = settings_.taskTimeoutSeconds;
+    trusted_ = std::make_unique<TrustedTimer>(timer);
+    settings_.trustedTimings = [this] { return trusted_->current(); };
     const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";
     std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s on %s\n",
                  summary_.submissions, terminalText(o_.submissionsDir).c_str(), shardText.c_str(), summary_.alreadyDone, todo_.size(), jobs_,
@@ -483,6 +500,7 @@ class Batch {
   BatchOptions o_;  ///< a copy: run() settles the hidden seed in it
   const bool tty_;
   IsolationSettings settings_;
+  std::unique_ptr<TrustedTimer> trusted_;
   fs::path out_;
   int lockFd_ = -1;
   int jobs_ = 1;

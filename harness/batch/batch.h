@@ -39,6 +39,11 @@ struct BatchOptions {
   /// are not written, since they are the whole class's: the merge writes them, and only it can tell
   /// an override naming an unknown submission from one naming another shard's.
   Shard shard;
+  /// The reference kernels, the naive ones and the copy roofline are timed once for the batch
+  /// (batch/trusted_timer.h) and again when older than this many minutes (0: no age limit) or after
+  /// this many submissions (0: no count limit; 1: before every grade).
+  double retimeMinutes = 15;
+  int retimeEvery = 100;
 };
 
 struct BatchSummary {
@@ -55,9 +60,11 @@ struct BatchSummary {
   std::vector<std::string> skipped, collisions;  ///< SubmissionList's messages, said at the start
 };
 
-/// Jobs that grade at once by default: 1 on a GPU (one device, and timings must not share it);
-/// on a CPU device the number of cores (measured on 2 cores: grading is mostly single-threaded
-/// compiling, CPU references and comparisons, so two jobs beat one; PoCL's kernels share the cores).
+/// Jobs that grade at once by default: 2 on a GPU (the timings take turns on the batch's timing lock
+/// and the profiler sessions on its profiler lock, so one job's builds, correctness runs and CPU work
+/// fill the other's waits: docs/performance.md has the batch with 2 and 3 jobs); on a CPU device
+/// the number of cores (measured on 2 cores: grading is mostly single-threaded compiling, CPU
+/// references and comparisons, so two jobs beat one; PoCL's kernels share the cores).
 int defaultJobs(const DeviceInfo& device);
 
 /// A submission of a batch: its name in every output (class.json, the gradebook, its report folder,

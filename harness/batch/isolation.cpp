@@ -280,9 +280,14 @@ std::string submissionCacheDir(const std::string& kernelsDir) {
 IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
                             const std::string& outDir, const std::vector<std::string>& onlyTasks,
                             const IsolationSettings& settingsIn, const std::string& kernelsProblem) {
+  IsolationSettings s = settingsIn;
+  // The batch's trusted figures before the clock starts: waiting while another job's grade has them
+  // timed is not this submission's time.
+  std::shared_ptr<const TrustedTimings> batchFigures;
+  if (kernelsProblem.empty() && s.trustedTimings && (!s.sandbox || sandboxSupport().available))
+    batchFigures = s.trustedTimings();
   const auto start = std::chrono::steady_clock::now();
   const std::string startedAt = nowUtc();
-  IsolationSettings s = settingsIn;
   if (!s.memoryLimitBytes) s.memoryLimitBytes = defaultTaskMemoryBytes(runnersAtOnce(s.taskJobs));
   IsolatedGrade result;
   makeDirectories(outDir, nullptr);
@@ -307,6 +312,19 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   std::vector<std::string> scratches;  // scratch folders outside the report folder, removed at the end
   if (s.taskJobs > 1 && s.timingLock.empty() && refused.empty())
     s.timingLock = ownTimingLock(control, s.sandbox, &scratches);  // the tasks' timings take turns
+  // The batch's trusted figures as of this grade's start: the runners get them as text, the replays
+  // read the same text (both must skip the same timings).
+  std::string trustedText;
+  std::shared_ptr<const TrustedTimings> trusted;
+  if (refused.empty() && batchFigures) {
+    trustedText = trustedTimingsJson(*batchFigures);
+    auto read = std::make_shared<TrustedTimings>();
+    if (readTrustedTimings(trustedText, read.get(), nullptr)) {
+      trusted = read;
+    } else {
+      trustedText.clear();
+    }
+  }
   InputCache generated(s.hiddenSeed);  // made once for the replays of every task of this submission
   generated.hashAhead();
   // Every task's bank-conflict counters from one ncu session beside the runners, who start none.
@@ -376,6 +394,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       request.timingLock = s.timingLock.empty() ? "" : absolute(s.timingLock);
       request.stopped = stopped;
       request.hardwareElsewhere = hardware.valid();
+      request.trustedTimings = trustedText;
       std::string requestError;
       if (!writeFileAtomically(requestPath, runnerRequestJson(request), &requestError)) {
         p->error = requestError;
@@ -443,6 +462,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
                          o.inputs = &generated;
                          o.stopped = stopped;
                          o.hardwareElsewhere = hardware.valid();
+                         o.trustedTimings = trusted;
                          if (hardware.valid())
                            o.hardware = [session = hardware, taskId] {
                              const std::map<std::string, HardwareRun>& counted = session.get();

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cl/device.h"
 #include "model/report.h"
+#include "model/trusted_timings.h"
 #include "rubric/rubric.h"
 #include "tasks/inputs.h"
 
@@ -50,6 +52,9 @@ struct IsolationSettings {
   bool sandbox = true;
   /// Processes and threads one sandbox may have (RLIMIT_NPROC on its own uid).
   int sandboxProcesses = 512;
+  /// The batch's figures of the trusted kernels (model/trusted_timings.h), asked once per submission
+  /// as its grade starts; none (or null): each grade times them itself.
+  std::function<std::shared_ptr<const TrustedTimings>()> trustedTimings;
   /// Called as each task's child starts (`run` null) and when it has ended (its run; the keeper's
   /// verdicts come later), from the thread that runs it: tasks side by side call it at once.
   std::function<void(const std::string& task, const TaskRun* run)> onTask;

@@ -1,5 +1,5 @@
 // Setting kernel arguments through the runtime, so a launch can be observed and replayed
-// elsewhere (the NVIDIA hardware counters replay each launch through the CUDA driver).
+// elsewhere (the NVIDIA hardware counters replay launches through the CUDA driver).
 #pragma once
 
 #include <cstring>

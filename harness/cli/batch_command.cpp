@@ -29,6 +29,8 @@ struct BatchArgs {
   std::string audience;
   std::optional<uint64_t> seed;
   std::string shard;  ///< "K/N", empty: every submission
+  double retimeMinutes = 15;
+  int retimeEvery = 100;
 };
 
 int batchCommand(const BatchArgs& args) {
@@ -69,6 +71,8 @@ int batchCommand(const BatchArgs& args) {
   options.isolation = isolationSettings(args.limits, args.device, device, args.visibleOnly);
   options.hiddenSeed = args.seed;
   options.shard = shard;
+  options.retimeMinutes = args.retimeMinutes;
+  options.retimeEvery = args.retimeEvery;
   const BatchSummary summary = runBatch(rubric, device, options);
   if (!summary.error.empty()) {
     std::cerr << "clgrade batch: " << terminalText(summary.error) << "\n";
@@ -98,7 +102,7 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--rubric", args->rubric, "rubric XML file")->capture_default_str();
   sub->add_option("--out", args->out, "results folder (default reports/batch-<folder name>)");
   sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")->capture_default_str();
-  sub->add_option("--jobs,-j", args->jobs, "submissions graded at once (default: 1 on a GPU, the cores on a CPU)")
+  sub->add_option("--jobs,-j", args->jobs, "submissions graded at once (default: 2 on a GPU, the cores on a CPU)")
       ->check(between(0, 1024, "submissions at once"));
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
@@ -108,6 +112,15 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_flag("--force", args->force, "grade again the submissions already graded in the results folder");
   sub->add_option("--task", args->tasks, "grade only this task of the rubric (repeatable)");
   sub->add_flag("--visible-only", args->visibleOnly, "the visible cases only (as check)");
+  sub->add_option("--retime-minutes", args->retimeMinutes,
+                  "the reference kernels, naive kernels and copy roofline are timed once for the batch, and again "
+                  "when their figures are this many minutes old (0: no age limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 10080.0));
+  sub->add_option("--retime-every", args->retimeEvery,
+                  "... and again after this many submissions (0: no count limit; 1: before every grade)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
   addChildLimitOptions(sub, &args->limits, "seconds one task may take before it is stopped (scores 0)");
   addSeedOption(sub, &args->seed,
                 "seed of the hidden cases' inputs, one for every submission (class.json's hidden_seed; default: "

@@ -1,8 +1,8 @@
 // The hidden child commands grade and check start: `run-task` (a task's runner in the sandbox: it
 // runs the kernels and records what the device hands back), `analyze` (a task's analysis case on
 // Oclgrind), `hwcount` (the same case replayed through CUDA under ncu), `hwsession` (a submission's
-// counters and atomics runs under ncu, in the keeper's sandbox) and `unpack` (a submission's
-// archive, in a sandbox). People never call them.
+// counters and atomics runs under ncu, in the keeper's sandbox), `unpack` (a submission's archive,
+// in a sandbox) and `time-trusted` (a batch's reference timings, no student code). People never call them.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "grading/grader.h"
 #include "grading/hardware.h"
 #include "grading/hardware_session.h"
+#include "grading/performance.h"
 #include "grading/runner_request.h"
 #include "util/archive.h"
 #include "util/files.h"
@@ -23,6 +24,7 @@
 #include "util/progress.h"
 #include "util/subprocess.h"
 #include "util/tape.h"
+#include "util/timing_lock.h"
 
 namespace clgrade::cli {
 namespace {
@@ -71,6 +73,14 @@ int runTask(const std::string& requestPath) {
   options.onlyTasks = {request.task};
   options.timingLock = request.timingLock;
   options.hardwareElsewhere = request.hardwareElsewhere;
+  if (!request.trustedTimings.empty()) {
+    auto trusted = std::make_shared<TrustedTimings>();
+    if (!readTrustedTimings(request.trustedTimings, trusted.get(), &err)) {
+      std::cerr << "clgrade run-task: " << err << "\n";
+      return kUsage;
+    }
+    options.trustedTimings = trusted;
+  }
   options.discardEvidence = true;
   options.stopped = request.stopped;
   const std::shared_ptr<Tape> tape = Tape::recorder(request.recordPath, &err);
@@ -84,9 +94,47 @@ int runTask(const std::string& requestPath) {
   return kOk;
 }
 
+/// The trusted kernels of a batch timed once (`clgrade time-trusted`): the reference kernels, the
+/// naive ones and the copy roofline of each task's performance case, into a JSON file the batch
+/// hands its grades. No student code runs here.
+struct TrustedArgs {
+  std::string rubric = defaultRubric(), device = "auto", out, timingLock;
+  std::vector<std::string> tasks;
+  uint64_t seed = kGoldenHiddenSeed;
+};
+
+int timeTrusted(const TrustedArgs& a) {
+  Rubric rubric;
+  DeviceEntry device;
+  if (const int exit = loadRubricAndDevice(a.rubric, a.tasks, a.device, &rubric, &device); exit != kOk) return exit;
+  Runtime rt(device);
+  rt.timingLock = a.timingLock;  // each set of timed launches takes its turn with the grades'
+  // No ncu session beside these figures: they serve many grades, so one session's replays must not
+  // slow them all (the grades' own timings run beside the sessions).
+  const TimingLock quiet(profilerLockFor(a.timingLock));
+  InputCache inputs(a.seed);     // the grades' inputs: the histogram's speed depends on the image
+  const TrustedTimings timings = timeTrustedKernels(rt, rubric, a.tasks, "", inputs);
+  std::string err;
+  if (!writeFileAtomically(a.out, trustedTimingsJson(timings), &err)) {
+    std::cerr << "clgrade time-trusted: " << err << "\n";
+    return kOutput;
+  }
+  return kOk;
+}
+
 }  // namespace
 
 void addInternalCommands(CLI::App& app, Commands* commands) {
+  auto trusted = std::make_shared<TrustedArgs>();
+  CLI::App* timer = app.add_subcommand("time-trusted", "(internal) a batch's reference, naive and copy timings");
+  timer->add_option("--rubric", trusted->rubric);
+  timer->add_option("--device", trusted->device);
+  timer->add_option("--task", trusted->tasks);
+  timer->add_option("--out", trusted->out)->required();
+  timer->add_option("--timing-lock", trusted->timingLock);
+  timer->add_option("--seed", trusted->seed);
+  timer->group("");
+  commands->push_back({timer, [trusted] { return timeTrusted(*trusted); }});
   auto request = std::make_shared<std::string>();
   CLI::App* runner = app.add_subcommand("run-task", "(internal) a task's runner: run its kernels, record the device");
   runner->add_option("request", *request)->required();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "grading/hardware.h"
 #include "grading/stop_info.h"
 #include "model/report.h"
+#include "model/trusted_timings.h"
 #include "rubric/rubric.h"
 #include "tasks/inputs.h"
 
@@ -42,6 +44,9 @@ struct GradeOptions {
   /// judges nothing, none.
   bool hardwareElsewhere = false;
   std::function<HardwareRun()> hardware;
+  /// The batch's figures of the trusted kernels (reference, naive, copy roofline), timed once for
+  /// many grades (model/trusted_timings.h); null: timed in this grade.
+  std::shared_ptr<const TrustedTimings> trustedTimings;
   /// No evidence files (a runner: the keeper writes them from the record).
   bool discardEvidence = false;
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).

@@ -89,8 +89,8 @@ CounterReport hardwareAccessReport(const HardwareRun& run, const std::string& de
 void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec,
                               const AtomicsRun& run, const std::string& deviceName, CaseOutcome* outcome);
 
-/// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with every launch
-/// replayed through CUDA. Returns a process exit code.
+/// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with each distinct
+/// launch replayed through CUDA (cl/launch_signature.h: a pass repeated on the next channel once). Returns a process exit code.
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
                    const std::string& reportDir);
 

@@ -9,6 +9,7 @@
 #include "perf/sweep.h"
 #include "util/files.h"
 #include "util/install_layout.h"
+#include "util/utc_time.h"
 
 namespace clgrade {
 namespace {
@@ -112,30 +113,82 @@ std::string defaultReferenceKernelsDir() { return dataPath("reference/kernels");
 
 std::string defaultNaiveKernelsDir() { return dataPath("reference/naive"); }
 
+namespace {
+
+/// The request of the task's performance case on this device, without the submission's source;
+/// false when the rubric times none here.
+bool performanceRequest(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
+                    const std::string& referenceKernelsDir, const GradeSettings& settings, PerfRequest* request) {
+  if (!t.performance.present) return false;
+  request->task = &task;
+  if (!t.performanceCase(rt.device.info.type == "gpu", &request->spec)) return false;
+  request->settings = rubric.perf;
+  request->grade = settings;
+  const std::string dir = referenceKernelsDir.empty() ? defaultReferenceKernelsDir() : referenceKernelsDir;
+  const std::string path = (std::filesystem::path(dir) / task.info().file).string();
+  std::string err;
+  if (!readFile(path, &request->referenceSource, &err, size_t(1) << 20))
+    request->referenceNote = "no reference kernels (" + err + "): no ratio to the reference";
+  const std::string naivePath = (std::filesystem::path(defaultNaiveKernelsDir()) / task.info().file).string();
+  if (!readFile(naivePath, &request->naiveSource, &err, size_t(1) << 20))
+    request->naiveNote = "no naive kernels (" + err + "): no speed-up of tiling";
+  return true;
+}
+
+/// Why the trusted figures of a task may not serve a batch (empty: they may).
+std::string unfitForBatch(const Runtime& rt, const PerformanceReport& figures) {
+  if (figures.reference.empty()) return "no reference figures (" + figures.note + ")";
+  std::vector<const KernelFigure*> all{&figures.copy};
+  for (const KernelFigure& f : figures.reference) all.push_back(&f);
+  for (const KernelFigure* f : all) {
+    if (!f->error.empty()) return f->kernel + ": " + f->error;
+    // On a CPU device every figure is indicative only, in a grade as in the batch.
+    if (rt.device.info.type == "gpu" && !f->untrusted.empty()) return f->kernel + ": " + f->untrusted;
+  }
+  return "";
+}
+
+}  // namespace
+
 void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,
                       InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
                       TaskReport* report, PhaseClock& clock) {
   clock.time("sweep", [&] { runTaskSweep(rt, task, t, rubric, options, source, settings, inputs, evidence, checks, report); });
-  if (!t.performance.present) return;
   PerfRequest request;
-  request.task = &task;
-  if (!t.performanceCase(rt.device.info.type == "gpu", &request.spec)) return;
+  if (!performanceRequest(rt, task, t, rubric, options.referenceKernelsDir, settings, &request)) return;
   const CaseSpec* own = t.findCase(t.performance.caseId);
   if (options.visibleOnly && own && !own->visible) return;
   request.source = source;
-  request.settings = rubric.perf;
-  request.grade = settings;
-  const std::string dir = options.referenceKernelsDir.empty() ? defaultReferenceKernelsDir() : options.referenceKernelsDir;
-  const std::string path = (std::filesystem::path(dir) / task.info().file).string();
-  std::string err;
-  if (!readFile(path, &request.referenceSource, &err, size_t(1) << 20))
-    request.referenceNote = "no reference kernels (" + err + "): no ratio to the reference";
-  const std::string naivePath = (std::filesystem::path(defaultNaiveKernelsDir()) / task.info().file).string();
-  if (!readFile(naivePath, &request.naiveSource, &err, size_t(1) << 20))
-    request.naiveNote = "no naive kernels (" + err + "): no speed-up of tiling";
+  if (options.trustedTimings)
+    if (const auto given = options.trustedTimings->byTask.find(task.info().id); given != options.trustedTimings->byTask.end())
+      request.trusted = &given->second;
   // Builds and inputs here run beside other tasks' work; each set of timed launches takes turns (perf/timer.cpp).
   clock.time("timing", [&] { report->performance = measurePerformance(rt, request, inputs, evidence); });
+}
+
+TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const std::vector<std::string>& onlyTasks,
+                                  const std::string& referenceKernelsDir, InputCache& inputs) {
+  TrustedTimings timings;
+  timings.takenAt = nowUtc();
+  timings.device = deviceLine(rt.device.info);
+  EvidenceWriter evidence = EvidenceWriter::discarding();
+  for (const TaskRubric& t : rubric.tasks) {
+    if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), t.id) == onlyTasks.end()) continue;
+    const Task* task = findTask(t.id);
+    PerfRequest request;
+    if (!task || !performanceRequest(rt, *task, t, rubric, referenceKernelsDir, rubric.settings, &request)) continue;
+    PerformanceReport figures = measureTrusted(rt, request, inputs, evidence);
+    // Figures a grade could not be scored against (a spread above the limit, a failed launch) are not
+    // handed to a whole batch: that task's grades time the reference themselves.
+    const std::string unfit = unfitForBatch(rt, figures);
+    if (!unfit.empty()) {
+      timings.left[t.id] = unfit;
+      continue;
+    }
+    timings.byTask[t.id] = figures;
+  }
+  return timings;
 }
 
 SpeedMeasure speedFor(const Criterion& criterion, const TaskReport& report) {

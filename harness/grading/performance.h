@@ -4,9 +4,11 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "grading/grader.h"
 #include "grading/phase_clock.h"
+#include "model/trusted_timings.h"
 #include "tasks/task.h"
 
 namespace clgrade {
@@ -18,6 +20,11 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& tas
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,
                       InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
                       TaskReport* report, PhaseClock& clock);
+
+/// The trusted kernels of every task's performance case (of `onlyTasks`, or all) timed on `rt` as
+/// measureTrusted does, for a batch to hand its grades (model/trusted_timings.h); taken now.
+TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const std::vector<std::string>& onlyTasks,
+                                  const std::string& referenceKernelsDir, InputCache& inputs);
 
 /// The speed of a performance criterion's kernels from the task's report.
 SpeedMeasure speedFor(const Criterion& criterion, const TaskReport& report);

@@ -19,6 +19,7 @@ std::string runnerRequestJson(const RunnerRequest& r) {
               {"progress", r.progressPath},
               {"timing_lock", r.timingLock},
               {"hardware_elsewhere", r.hardwareElsewhere},
+              {"trusted_timings", r.trustedTimings},
               {"stopped", json::parse(stopInfoJson(r.stopped))}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -46,6 +47,7 @@ bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::str
     r.progressPath = j.at("progress").get<std::string>();
     r.timingLock = j.at("timing_lock").get<std::string>();
     r.hardwareElsewhere = j.at("hardware_elsewhere").get<bool>();
+    r.trustedTimings = j.value("trusted_timings", "");
     if (!readStopInfo(j.at("stopped").dump(), &r.stopped, err)) return false;
   } catch (const json::exception& e) {
     *err = e.what();

@@ -27,6 +27,9 @@ struct RunnerRequest {
   /// The bank-conflict counters are read by the submission's one profiler session, which the keeper
   /// runs (grading/hardware_session.h): the runner starts no ncu for them.
   bool hardwareElsewhere = false;
+  /// The batch's figures of the trusted kernels (model/trusted_timings.h, as JSON; empty: none): the
+  /// runner times only the submission's kernels, and the keeper replays with its own copy.
+  std::string trustedTimings;
 };
 
 /// The request as JSON text, and back (false with the reason for anything else).

@@ -57,6 +57,9 @@ struct PerformanceReport {
   std::vector<KernelFigure> kernels;    ///< the submission's
   std::vector<KernelFigure> reference;  ///< the reference kernels', same case, same run
   std::vector<KernelFigure> naive;      ///< the naive kernels' (no local memory), same case, same run
+  /// When the copy, reference and naive figures were timed for a whole batch (UTC, ISO 8601) rather
+  /// than in this run; empty: in this run.
+  std::string trustedTimedAt;
   const KernelFigure* find(const std::string& kernel) const;
 };
 

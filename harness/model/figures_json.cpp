@@ -94,7 +94,8 @@ ordered_json performanceJson(const PerformanceReport& p) {
           {"copy", figureJson(p.copy)},
           {"kernels", figuresJson(p.kernels)},
           {"reference", figuresJson(p.reference)},
-          {"naive", figuresJson(p.naive)}};
+          {"naive", figuresJson(p.naive)},
+          {"trusted_timed_at", p.trustedTimedAt}};
 }
 
 ordered_json sweepJson(const SweepReport& s) {
@@ -126,6 +127,7 @@ PerformanceReport performanceFromJson(const json& j) {
   p.kernels = figuresFromJson(j, "kernels");
   p.reference = figuresFromJson(j, "reference");
   p.naive = figuresFromJson(j, "naive");
+  p.trustedTimedAt = get<std::string>(j, "trusted_timed_at", "");
   return p;
 }
 

@@ -75,39 +75,23 @@ std::string caseSize(const CaseSpec& spec, const char* key) {
 
 }  // namespace
 
-PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, InputCache& inputs,
-                                     EvidenceWriter& evidence) {
-  PerformanceReport report;
-  report.caseId = r.spec.id;
-  report.width = std::atoi(caseSize(r.spec, "width").c_str());
-  report.height = std::atoi(caseSize(r.spec, "height").c_str());
-  report.device = deviceLine(rt.device.info);
-  if (onCpu(rt))
-    report.note = "measured on a CPU device with " + std::to_string(r.settings.cpuRuns) +
-                  " timed launches: indicative only, never graded";
-  LaunchFloors floors(rt, r.settings);
+namespace {
+
+/// The copy roofline at one plane of `pixels` floats (every timed launch of a case has one size).
+void timeCopy(const Runtime& rt, const PerfRequest& r, double pixels, LaunchFloors& floors, PerformanceReport* report) {
+  const size_t planeBytes = static_cast<size_t>(pixels) * sizeof(float);
   try {
-    report.kernels = measureSource(rt, r, r.source, inputs, evidence, floors, true);
-  } catch (const CheckFailure& f) {
-    report.problem = "not measured: " + f.message;
-    return report;
-  } catch (const std::exception& e) {
-    report.problem = std::string("not measured: ") + e.what();
-    return report;
+    report->copy = measureLaunch(rt, copyLaunch(rt, planeBytes), r.settings, &floors);
+  } catch (const cl::Error& e) {
+    report->copy.kernel = "copy";
+    report->copy.error = std::string("the copy kernel failed: ") + e.what();
   }
-  report.measured = true;
-  if (!report.kernels.empty()) {
-    // The roofline at the size of one plane of the case (every timed launch of a case has one size).
-    const size_t planeBytes = static_cast<size_t>(report.kernels.front().pixels) * sizeof(float);
-    try {
-      report.copy = measureLaunch(rt, copyLaunch(rt, planeBytes), r.settings, &floors);
-    } catch (const cl::Error& e) {
-      report.copy.kernel = "copy";
-      report.copy.error = std::string("the copy kernel failed: ") + e.what();
-    }
-  }
-  // Trusted kernels timed on the same case (their outputs are checked by the tests, not here): the
-  // reference's, and the naive ones (every tap read from global memory) for the speed-up of tiling.
+}
+
+/// Trusted kernels timed on the same case (their outputs are checked by the tests, not here): the
+/// reference's, and the naive ones (every tap read from global memory) for the speed-up of tiling.
+void timeReferenceAndNaive(const Runtime& rt, const PerfRequest& r, InputCache& inputs, EvidenceWriter& evidence,
+                           LaunchFloors& floors, PerformanceReport* report) {
   auto timeTrusted = [&](const std::string& source, const std::string& note, const std::string& what,
                          std::vector<KernelFigure>* figures) {
     std::string problem = note;
@@ -120,10 +104,71 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
         problem = "the " + what + " kernels failed: " + e.what();
       }
     }
-    if (!problem.empty()) report.note += (report.note.empty() ? "" : "; ") + problem;
+    if (!problem.empty()) report->note += (report->note.empty() ? "" : "; ") + problem;
   };
-  timeTrusted(r.referenceSource, r.referenceNote, "reference", &report.reference);
-  timeTrusted(r.naiveSource, r.naiveNote, "naive", &report.naive);
+  timeTrusted(r.referenceSource, r.referenceNote, "reference", &report->reference);
+  timeTrusted(r.naiveSource, r.naiveNote, "naive", &report->naive);
+}
+
+PerformanceReport reportHead(const Runtime& rt, const PerfRequest& r) {
+  PerformanceReport report;
+  report.caseId = r.spec.id;
+  report.width = std::atoi(caseSize(r.spec, "width").c_str());
+  report.height = std::atoi(caseSize(r.spec, "height").c_str());
+  report.device = deviceLine(rt.device.info);
+  if (onCpu(rt))
+    report.note = "measured on a CPU device with " + std::to_string(r.settings.cpuRuns) +
+                  " timed launches: indicative only, never graded";
+  return report;
+}
+
+}  // namespace
+
+PerformanceReport measureTrusted(const Runtime& rt, const PerfRequest& r, InputCache& inputs,
+                                 EvidenceWriter& evidence) {
+  PerformanceReport report = reportHead(rt, r);
+  report.note.clear();  // a grade's own head says what the device's figures are worth
+  LaunchFloors floors(rt, r.settings);
+  timeReferenceAndNaive(rt, r, inputs, evidence, floors, &report);
+  const std::vector<KernelFigure>& sized = report.reference.empty() ? report.naive : report.reference;
+  if (!sized.empty()) timeCopy(rt, r, sized.front().pixels, floors, &report);
+  if (report.copy.gbPerS > 0) report.copy.ofRoofline = 1;
+  for (KernelFigure& f : report.reference) relateToRoofline(f, report.copy);
+  for (KernelFigure& f : report.naive) relateToRoofline(f, report.copy);
+  report.measured = true;
+  return report;
+}
+
+PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, InputCache& inputs,
+                                     EvidenceWriter& evidence) {
+  PerformanceReport report = reportHead(rt, r);
+  LaunchFloors floors(rt, r.settings);
+  try {
+    report.kernels = measureSource(rt, r, r.source, inputs, evidence, floors, true);
+  } catch (const CheckFailure& f) {
+    report.problem = "not measured: " + f.message;
+    return report;
+  } catch (const std::exception& e) {
+    report.problem = std::string("not measured: ") + e.what();
+    return report;
+  }
+  report.measured = true;
+  // The batch's figures when they are of this case (its id, one plane of the same pixels); otherwise
+  // timed here. The runner and the keeper's replay decide this on the same figures.
+  const PerformanceReport* batchFigures = r.trusted;
+  if (batchFigures && (batchFigures->caseId != r.spec.id ||
+                       (!report.kernels.empty() && batchFigures->copy.pixels != report.kernels.front().pixels)))
+    batchFigures = nullptr;
+  if (batchFigures) {
+    report.copy = batchFigures->copy;
+    report.reference = batchFigures->reference;
+    report.naive = batchFigures->naive;
+    report.trustedTimedAt = batchFigures->trustedTimedAt;
+    if (!batchFigures->note.empty()) report.note += (report.note.empty() ? "" : "; ") + batchFigures->note;
+  } else {
+    if (!report.kernels.empty()) timeCopy(rt, r, report.kernels.front().pixels, floors, &report);
+    timeReferenceAndNaive(rt, r, inputs, evidence, floors, &report);
+  }
   auto relate = [&](KernelFigure& f) { relateToRoofline(f, report.copy); };
   auto ratio = [](const std::vector<KernelFigure>& others, const KernelFigure& f) {
     for (const KernelFigure& o : others)

@@ -23,6 +23,9 @@ struct PerfRequest {
   std::string naiveNote;
   PerfSettings settings;
   GradeSettings grade;
+  /// The batch's figures of the trusted kernels for this case (model/trusted_timings.h): used instead
+  /// of timing the copy, reference and naive kernels here, when of the same plane size. Null: timed here.
+  const PerformanceReport* trusted = nullptr;
 };
 
 /// The launch floor of each geometry (see emptyLaunch), timed once per geometry and remembered.
@@ -45,8 +48,15 @@ class LaunchFloors {
 KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const PerfSettings& settings,
                            LaunchFloors* floors = nullptr);
 
+/// Only the trusted kernels of the case: the reference's, the naive ones and the copy of one plane of
+/// the reference's size (`kernels` stays empty), for a batch to hand every grade (`trusted`).
+/// `request.source` is not used. Never throws.
+PerformanceReport measureTrusted(const Runtime& rt, const PerfRequest& request, InputCache& inputs,
+                                 EvidenceWriter& evidence);
+
 /// Times every launch of the case (TimedLaunch order), the reference's, the naive kernels', and the
-/// copy of one plane, each with the launch floor of its geometry.
+/// copy of one plane, each with the launch floor of its geometry (the last three from
+/// `request.trusted` when given).
 /// Never throws: a build failure or a failing launch becomes `problem` or a figure's `error`.
 PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& request, InputCache& inputs,
                                      EvidenceWriter& evidence);

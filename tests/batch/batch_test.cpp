@@ -466,6 +466,40 @@ TEST(BatchIntegrity, EveryOutputAgreesOnTheTotalWithOverrides) {
   }
 }
 
+// Issue 12, item 2: the reference kernels, the naive ones and the copy roofline are timed once for a
+// batch (by a process without student code) and every report says when; each grade times only the
+// submission's kernels against them.
+TEST(Batch, TheReferenceKernelsAreTimedOnceForTheBatch) {
+  const fs::path corpus = scratch("trusted");
+  const fs::path out = scratch("trusted-out");
+  for (const std::string& name : std::vector<std::string>{"amy", "bob"}) {
+    fs::create_directories(corpus / name);
+    fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / name / "histogram.cl");
+  }
+  std::vector<std::string> args = batchArgs(corpus, out, "120");
+  args.insert(args.end(), {"--task", "histogram"});
+  const CliRun run = clgrade(args, scratch("trusted-logs"), 600);
+  ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
+  const json timed = readJson(out / ".trusted-timings.json");
+  const std::string takenAt = timed["taken_at"].get<std::string>();
+  ASSERT_FALSE(takenAt.empty());
+  const json& trusted = timed["tasks"]["histogram"];
+  ASSERT_EQ(trusted["reference"].size(), 2u) << trusted.dump();
+  for (const std::string& name : std::vector<std::string>{"amy", "bob"}) {
+    SCOPED_TRACE(name);
+    const json report = readJson(out / name / "report.json");
+    const json& performance = report["tasks"][0]["performance"];
+    ASSERT_TRUE(performance.is_object()) << report["tasks"][0].dump();
+    EXPECT_EQ(performance["trusted_timed_at"], takenAt);
+    EXPECT_NE(performance["note"].get<std::string>().find("timed for the batch at " + takenAt), std::string::npos)
+        << performance["note"];
+    // The batch's figures, not figures of this grade, and the submission's own against them.
+    EXPECT_EQ(performance["reference"], trusted["reference"]);
+    EXPECT_EQ(performance["kernels"].size(), 2u);
+    EXPECT_GT(performance["kernels"][1]["vs_reference"].get<double>(), 0);
+  }
+}
+
 }  // namespace
 }  // namespace clgrade
 

@@ -73,6 +73,12 @@ TEST_F(LaunchObserverTest, LaunchesThatDifferOnlyInTheirBuffersContentsAreOneLau
   for (size_t i = 2; i < 5; ++i)
     for (size_t j = 0; j < i; ++j) EXPECT_NE(seen_->signatures[i], seen_->signatures[j]) << i << " " << j;
   EXPECT_EQ(seen_->signatures[0].rfind("fill|", 0), 0u) << seen_->signatures[0];
+  // The same kernel from another build of the program is another kernel.
+  const BuildResult again = buildProgram(*rt_, "__kernel void fill(__global float* a, int n, float v) { }", "");
+  ASSERT_TRUE(again.ok) << again.log;
+  ASSERT_TRUE(findKernel(*rt_, again, "fill", &fill_, nullptr));
+  run(red, 64, 1.0f, 64);
+  EXPECT_NE(seen_->signatures.back(), seen_->signatures[0]);
 }
 
 }  // namespace

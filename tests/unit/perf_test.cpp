@@ -264,6 +264,50 @@ TEST(MeasureOnDevice, TimesTheNaiveKernelsForTheSpeedUpOfTiling) {
   EXPECT_NE(p.note.find("no speed-up of tiling"), std::string::npos) << p.note;
 }
 
+// A batch times the trusted kernels once (measureTrusted, in a process without student code) and
+// hands the figures to every grade, which then times only the submission's kernels.
+TEST(MeasureOnDevice, TheBatchsTrustedFiguresReplaceTheReferenceCopyAndNaiveTimings) {
+  PerfRequest r;
+  r.task = findTask("separable");
+  r.spec = smallSeparable();
+  r.referenceSource = kernelFile("reference/kernels", "ConvolutionSeparable.cl");
+  r.naiveSource = kernelFile("reference/naive", "ConvolutionSeparable.cl");
+  r.settings.runs = r.settings.cpuRuns = 3;
+  r.settings.warmups = r.settings.cpuWarmups = 1;
+  InputCache inputs;
+  EvidenceWriter evidence(::testing::TempDir() + "perf_trusted");
+  PerformanceReport trusted = measureTrusted(device(), r, inputs, evidence);
+  ASSERT_TRUE(trusted.measured);
+  EXPECT_TRUE(trusted.kernels.empty());
+  ASSERT_EQ(trusted.reference.size(), 2u) << trusted.note;
+  ASSERT_EQ(trusted.naive.size(), 2u) << trusted.note;
+  EXPECT_GT(trusted.copy.gbPerS, 0);
+  EXPECT_DOUBLE_EQ(trusted.copy.pixels, 100.0 * 37);
+  // Figures no device gives, so that their use is seen in the ratios.
+  trusted.reference[1].time.medianMs = 1000;
+  trusted.naive[1].time.medianMs = 3000;
+  trusted.copy.gbPerS = 1e6;
+  trusted.trustedTimedAt = "2026-11-26T00:00:00Z";
+  trusted.note = "timed for the batch";
+  r.source = r.referenceSource;
+  r.trusted = &trusted;
+  PerformanceReport p = measurePerformance(device(), r, inputs, evidence);
+  ASSERT_TRUE(p.measured) << p.problem;
+  ASSERT_EQ(p.kernels.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.reference[1].time.medianMs, 1000);
+  EXPECT_DOUBLE_EQ(p.kernels[1].vsReference, 1000 / p.kernels[1].time.medianMs);
+  EXPECT_DOUBLE_EQ(p.kernels[1].vsNaive, 3000 / p.kernels[1].time.medianMs);
+  EXPECT_DOUBLE_EQ(p.copy.gbPerS, 1e6);
+  EXPECT_EQ(p.trustedTimedAt, "2026-11-26T00:00:00Z");
+  EXPECT_NE(p.note.find("timed for the batch"), std::string::npos) << p.note;
+  // Figures of another plane size are not this case's: timed here.
+  trusted.copy.pixels = 2 * 100 * 37;
+  p = measurePerformance(device(), r, inputs, evidence);
+  EXPECT_NE(p.reference[1].time.medianMs, 1000);
+  EXPECT_TRUE(p.trustedTimedAt.empty());
+  EXPECT_EQ(p.note.find("timed for the batch"), std::string::npos) << p.note;
+}
+
 TEST(MeasureOnDevice, ABrokenSourceIsAProblemNotACrash) {
   PerfRequest r;
   r.task = findTask("separable");

@@ -1,0 +1,73 @@
+#include "batch/trusted_timer.h"
+
+#include <cstdio>
+
+#include "util/files.h"
+#include "util/markup.h"
+#include "util/subprocess.h"
+
+namespace clgrade {
+
+bool trustedTimingsStale(double ageSeconds, int servedSubmissions, double minutes, int every) {
+  return (minutes > 0 && ageSeconds >= minutes * 60) || (every > 0 && servedSubmissions >= every);
+}
+
+std::string trustedTimingsPolicy(double minutes, int every) {
+  char text[64];
+  std::string rule;
+  if (minutes > 0) {
+    std::snprintf(text, sizeof text, "%g minute%s", minutes, minutes == 1 ? "" : "s");
+    rule = text;
+  }
+  if (every > 0) rule += (rule.empty() ? "" : " or ") + std::to_string(every) + " submission" + (every == 1 ? "" : "s");
+  return rule.empty() ? "timed once for the whole batch" : "re-timed every " + rule;
+}
+
+std::shared_ptr<const TrustedTimings> TrustedTimer::current() {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  const double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - taken_).count();
+  if (!tried_ || trustedTimingsStale(age, served_, s_.minutes, s_.every)) retime();
+  ++served_;
+  return current_;
+}
+
+std::string TrustedTimer::problem() const {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  return problem_;
+}
+
+void TrustedTimer::retime() {
+  tried_ = true;
+  served_ = 0;
+  taken_ = std::chrono::steady_clock::now();
+  std::vector<std::string> argv{s_.clgrade, "time-trusted", "--rubric", s_.rubricPath, "--device", s_.device,
+                                "--out", s_.file, "--seed", std::to_string(s_.hiddenSeed)};
+  if (!s_.timingLock.empty()) argv.insert(argv.end(), {"--timing-lock", s_.timingLock});
+  for (const std::string& t : s_.tasks) argv.insert(argv.end(), {"--task", t});
+  std::remove(s_.file.c_str());  // never read an earlier timing as this one
+  const ProcessResult p = runProcess(argv, {}, s_.timeoutSeconds, s_.logPath, s_.logPath);
+  std::string text, err;
+  auto timings = std::make_shared<TrustedTimings>();
+  if (!p.ok()) {
+    problem_ = "timing the reference kernels for the batch: " + p.describe() + " (see " + s_.logPath + ")";
+  } else if (!readFile(s_.file, &text, &err, size_t(16) << 20) || !readTrustedTimings(text, timings.get(), &err)) {
+    problem_ = "timing the reference kernels for the batch: " + err;
+  } else {
+    timings->policy = trustedTimingsPolicy(s_.minutes, s_.every);
+    for (auto& [id, figures] : timings->byTask)
+      figures.note += (figures.note.empty() ? "" : "; ") + std::string("the copy, reference and naive kernels were timed for the batch at ") +
+                      timings->takenAt + " (" + timings->policy + "), not in this grade";
+    for (const auto& [id, why] : timings->left)
+      std::fprintf(stderr, "clgrade batch: %s: the reference figures are not used for the batch (%s): its grades time them\n",
+                   terminalText(id).c_str(), terminalText(why).c_str());
+    current_ = timings;
+    problem_.clear();
+    return;
+  }
+  // Earlier figures, when there are any, serve until the next try (their reports say when they were
+  // taken); without any, each grade times its own.
+  std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(problem_).c_str(),
+               current_ ? "the figures timed before serve until the next try" : "each grade times them itself until the next try");
+}
+
+}  // namespace clgrade

@@ -1,0 +1,61 @@
+// The reference kernels, the naive ones and the copy roofline timed once for a batch instead of in
+// every grade (`clgrade time-trusted`, a process that runs no student code), and again when the
+// figures are older than a number of minutes or have served a number of submissions, so that a
+// clock or thermal drift over a long batch is caught. Every report says when its figures were taken.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/trusted_timings.h"
+
+namespace clgrade {
+
+struct TrustedTimerSettings {
+  std::string clgrade;     ///< the executable (`clgrade time-trusted`)
+  std::string rubricPath;
+  std::string device = "auto";
+  std::vector<std::string> tasks;  ///< empty: every task of the rubric
+  uint64_t hiddenSeed = 0;         ///< the batch's: the same inputs as the grades
+  std::string timingLock;          ///< the batch's: its timed launches take turns with the grades'
+  std::string file;                ///< where the figures are written (the batch's output folder)
+  std::string logPath;
+  double minutes = 15;  ///< timed again when older (0: no age limit)
+  int every = 100;      ///< timed again after serving this many submissions (0: no count limit)
+  double timeoutSeconds = 300;  ///< the child's limit (the batch's task limit): jobs wait for it
+};
+
+/// True when figures taken `ageSeconds` ago, already handed to `servedSubmissions` grades, must be
+/// timed again before the next grade.
+bool trustedTimingsStale(double ageSeconds, int servedSubmissions, double minutes, int every);
+
+/// "re-timed every 15 minutes or 100 submissions": the policy as a report's note says it.
+std::string trustedTimingsPolicy(double minutes, int every);
+
+class TrustedTimer {
+ public:
+  explicit TrustedTimer(TrustedTimerSettings settings) : s_(std::move(settings)) {}
+  /// The figures for the next grade, timed first when there are none yet or they are stale. When a
+  /// timing fails, the earlier figures serve until the next try; null when there are none (the grade
+  /// times them itself; problem() says why). Thread-safe: jobs asking while they are timed wait.
+  std::shared_ptr<const TrustedTimings> current();
+  std::string problem() const;
+
+ private:
+  void retime();
+
+  TrustedTimerSettings s_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<const TrustedTimings> current_;
+  std::chrono::steady_clock::time_point taken_{};
+  bool tried_ = false;
+  int served_ = 0;
+  std::string problem_;
+};
+
+}  // namespace clgrade
