@@ -13,6 +13,7 @@
 
 #include "batch/isolation.h"
 #include "batch/shard.h"
+#include "batch/trusted_timer.h"
 #include "report/audience.h"
 #include "report/overrides.h"
 #include "cl/device.h"
@@ -42,8 +43,8 @@ struct BatchOptions {
   /// The reference kernels, the naive ones and the copy roofline are timed once for the batch
   /// (batch/trusted_timer.h) and again when older than this many minutes (0: no age limit) or after
   /// this many submissions (0: no count limit; 1: before every grade).
-  double retimeMinutes = 15;
-  int retimeEvery = 100;
+  double retimeMinutes = kRetimeMinutes;
+  int retimeEvery = kRetimeEvery;
 };
 
 struct BatchSummary {

@@ -16,6 +16,10 @@
 
 namespace clgrade {
 
+/// The batch's default policy: timed again after this many minutes or submissions.
+constexpr double kRetimeMinutes = 15;
+constexpr int kRetimeEvery = 100;
+
 struct TrustedTimerSettings {
   std::string clgrade;     ///< the executable (`clgrade time-trusted`)
   std::string rubricPath;
@@ -25,8 +29,8 @@ struct TrustedTimerSettings {
   std::string timingLock;          ///< the batch's: its timed launches take turns with the grades'
   std::string file;                ///< where the figures are written (the batch's output folder)
   std::string logPath;
-  double minutes = 15;  ///< timed again when older (0: no age limit)
-  int every = 100;      ///< timed again after serving this many submissions (0: no count limit)
+  double minutes = kRetimeMinutes;  ///< timed again when older (0: no age limit)
+  int every = kRetimeEvery;         ///< timed again after serving this many submissions (0: no count limit)
   double timeoutSeconds = 300;  ///< the child's limit (the batch's task limit): jobs wait for it
 };
 

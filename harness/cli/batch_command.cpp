@@ -29,8 +29,8 @@ struct BatchArgs {
   std::string audience;
   std::optional<uint64_t> seed;
   std::string shard;  ///< "K/N", empty: every submission
-  double retimeMinutes = 15;
-  int retimeEvery = 100;
+  double retimeMinutes = kRetimeMinutes;
+  int retimeEvery = kRetimeEvery;
 };
 
 int batchCommand(const BatchArgs& args) {
