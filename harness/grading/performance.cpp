@@ -135,20 +135,19 @@ bool performanceRequest(const Runtime& rt, const Task& task, const TaskRubric& t
   return true;
 }
 
-/// Why the trusted figures of a task may not serve a batch (empty: they may).
-std::string unfitForBatch(const Runtime& rt, const PerformanceReport& figures) {
+}  // namespace
+
+std::string unfitForBatch(const DeviceInfo& device, const PerformanceReport& figures) {
   if (figures.reference.empty()) return "no reference figures (" + figures.note + ")";
   std::vector<const KernelFigure*> all{&figures.copy};
   for (const KernelFigure& f : figures.reference) all.push_back(&f);
   for (const KernelFigure* f : all) {
     if (!f->error.empty()) return f->kernel + ": " + f->error;
     // On a CPU device every figure is indicative only, in a grade as in the batch.
-    if (rt.device.info.type == "gpu" && !f->untrusted.empty()) return f->kernel + ": " + f->untrusted;
+    if (device.type == "gpu" && !f->untrusted.empty()) return f->kernel + ": " + f->untrusted;
   }
   return "";
 }
-
-}  // namespace
 
 void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,
@@ -181,7 +180,7 @@ TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const
     PerformanceReport figures = measureTrusted(rt, request, inputs, evidence);
     // Figures a grade could not be scored against (a spread above the limit, a failed launch) are not
     // handed to a whole batch: that task's grades time the reference themselves.
-    const std::string unfit = unfitForBatch(rt, figures);
+    const std::string unfit = unfitForBatch(rt.device.info, figures);
     if (!unfit.empty()) {
       timings.left[t.id] = unfit;
       continue;

@@ -26,6 +26,10 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& tas
 TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const std::vector<std::string>& onlyTasks,
                                   const std::string& referenceKernelsDir, InputCache& inputs);
 
+/// Why a task's trusted figures may not serve a batch (empty: they may): no reference figure, a failed
+/// launch, or on a GPU a figure a grade could not be scored against (its spread, say).
+std::string unfitForBatch(const DeviceInfo& device, const PerformanceReport& figures);
+
 /// The speed of a performance criterion's kernels from the task's report.
 SpeedMeasure speedFor(const Criterion& criterion, const TaskReport& report);
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "batch/trusted_timer.h"
+#include "cl/device.h"
+#include "grading/performance.h"
 #include "model/trusted_timings.h"
 
 namespace clgrade {
@@ -62,6 +64,27 @@ TEST(TrustedTimings, ReadBackAsWrittenEachTaskWithItsTime) {
   EXPECT_EQ(q.trustedTimedAt, t.takenAt);
   EXPECT_FALSE(readTrustedTimings("{\"taken_at\": 3}", &back, &err));
   EXPECT_NE(err.find("do not read"), std::string::npos) << err;
+}
+
+// Figures a grade could not be scored against are not handed to a whole batch.
+TEST(TrustedTimings, FiguresUnfitToServeABatchAreLeftOut) {
+  DeviceInfo gpu, cpu;
+  gpu.type = "gpu";
+  cpu.type = "cpu";
+  PerformanceReport p;
+  p.copy.kernel = "copy";
+  KernelFigure ref;
+  ref.kernel = "Convolution";
+  p.reference.push_back(ref);
+  EXPECT_EQ(unfitForBatch(gpu, p), "");
+  p.reference[0].untrusted = "robust CV 7.1 % above the limit";
+  EXPECT_NE(unfitForBatch(gpu, p).find("Convolution: robust CV"), std::string::npos);
+  EXPECT_EQ(unfitForBatch(cpu, p), "");  // indicative on a CPU device, in a grade as in the batch
+  p.copy.error = "the copy kernel failed";
+  EXPECT_NE(unfitForBatch(cpu, p).find("copy: the copy kernel failed"), std::string::npos);
+  p.reference.clear();
+  p.note = "no reference kernels (missing)";
+  EXPECT_NE(unfitForBatch(gpu, p).find("no reference figures"), std::string::npos);
 }
 
 }  // namespace
