@@ -217,6 +217,7 @@ class Batch {
     timer.minutes = o_.retimeMinutes;
     timer.every = o_.retimeEvery;
     if (settings_.taskTimeoutSeconds > 0) timer.timeoutSeconds = settings_.taskTimeoutSeconds;
+    timer.storeRoot = settings_.store ? settings_.store.root : "none";
     trusted_ = std::make_unique<TrustedTimer>(timer);
     settings_.trustedTimings = [this] { return trusted_->current(); };
     const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";

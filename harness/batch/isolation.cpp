@@ -26,6 +26,7 @@
 #include "util/tape.h"
 #include "grading/source_policy.h"
 #include "tasks/task.h"
+#include "util/cache_home.h"
 #include "util/files.h"
 #include "util/install_layout.h"
 #include "util/lock_waiters.h"
@@ -163,9 +164,17 @@ std::string ownTimingLock(const std::string& control, bool sandboxed, std::vecto
   return reachableFolder(control, sandboxed, made) + "/timing.lock";
 }
 
+/// The store's inputs folder as the runners see it: read-only, at the same path; "" when they make
+/// their own (no store; a folder their uid cannot reach would be copied, gigabytes, for every runner).
+std::string runnersStore(const IsolationSettings& s) {
+  if (!s.store || !s.sandbox) return "";
+  const std::string folder = absolute(s.store.inputs->folder());
+  return sandboxCanReach(folder + "/file") ? folder : "";
+}
+
 /// Puts a task child into a sandbox: it sees the system's libraries, the clgrade executable and its
-/// tools, the rubric, this submission's kernels folder and the reference and naive kernels (read-only), the
-/// timing lock; it writes only into its scratch folder. Every path in its arguments is made absolute.
+/// tools, the rubric, this submission's kernels folder, the reference and naive kernels and the store's
+/// inputs (read-only), the timing lock; it writes only into its scratch folder. Every path in its arguments is made absolute.
 bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s, const std::string& rubricPath,
                       const std::string& kernelsDir, const std::string& request, const std::string& scratch,
                       ProcessSpec* spec, std::string* err) {
@@ -186,6 +195,7 @@ bool sandboxTaskChild(std::vector<std::string> argv, const IsolationSettings& s,
   mount(request, false);
   mount(defaultReferenceKernelsDir(), false);
   mount(defaultNaiveKernelsDir(), false);
+  if (const std::string store = runnersStore(s); !store.empty()) mount(store, false);  // never the results
   for (const std::string& lockPath : {s.timingLock, profilerLockFor(s.timingLock)}) {
     if (lockPath.empty()) continue;
     std::FILE* lock = std::fopen(lockPath.c_str(), "a");  // bwrap binds what exists
@@ -266,15 +276,9 @@ std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
 
 /// The compiler cache of one submission folder: <cache home>/clgrade/pocl/<hash of its absolute path>.
 std::string submissionCacheDir(const std::string& kernelsDir) {
-  // As root the sandbox has a uid of its own, which must reach the folder: root's home is not searchable.
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  const std::string base = geteuid() == 0           ? std::string("/var/cache")
-                           : xdg && *xdg            ? std::string(xdg)
-                                                    : std::string(home && *home ? home : "/tmp") + "/.cache";
   std::error_code ec;
   const std::string key = sha256Hex(fs::absolute(kernelsDir, ec).lexically_normal().string()).substr(0, 24);
-  return base + "/clgrade/pocl/" + key;
+  return cacheHome() + "/clgrade/pocl/" + key;
 }
 
 IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
@@ -327,6 +331,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
   }
   InputCache generated(s.hiddenSeed);  // made once for the replays of every task of this submission
   generated.hashAhead();
+  generated.useStore(s.store);
   // Every task's bank-conflict counters from one ncu session beside the runners, who start none.
   std::shared_future<std::map<std::string, HardwareRun>> hardware;
   if (refused.empty())
@@ -395,6 +400,7 @@ IsolatedGrade gradeIsolated(const Rubric& rubric, const DeviceEntry& device, con
       request.stopped = stopped;
       request.hardwareElsewhere = hardware.valid();
       request.trustedTimings = trustedText;
+      request.inputStore = runnersStore(s);
       std::string requestError;
       if (!writeFileAtomically(requestPath, runnerRequestJson(request), &requestError)) {
         p->error = requestError;

@@ -52,6 +52,9 @@ struct IsolationSettings {
   bool sandbox = true;
   /// Processes and threads one sandbox may have (RLIMIT_NPROC on its own uid).
   int sandboxProcesses = 512;
+  /// The course's inputs and the CPU's results kept between grades (store/course_store.h): the
+  /// keeper's replays read and write it, the runners read its inputs; none: everything made each time.
+  CourseStore store;
   /// The batch's figures of the trusted kernels (model/trusted_timings.h), asked once per submission
   /// as its grade starts; none (or null): each grade times them itself.
   std::function<std::shared_ptr<const TrustedTimings>()> trustedTimings;

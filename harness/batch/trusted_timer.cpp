@@ -43,6 +43,7 @@ void TrustedTimer::retime() {
   std::vector<std::string> argv{s_.clgrade, "time-trusted", "--rubric", s_.rubricPath, "--device", s_.device,
                                 "--out", s_.file, "--seed", std::to_string(s_.hiddenSeed)};
   if (!s_.timingLock.empty()) argv.insert(argv.end(), {"--timing-lock", s_.timingLock});
+  if (!s_.storeRoot.empty()) argv.insert(argv.end(), {"--cache-dir", s_.storeRoot});
   for (const std::string& t : s_.tasks) argv.insert(argv.end(), {"--task", t});
   std::remove(s_.file.c_str());  // never read an earlier timing as this one
   const ProcessResult p = runProcess(argv, {}, s_.timeoutSeconds, s_.logPath, s_.logPath);

@@ -32,6 +32,7 @@ struct TrustedTimerSettings {
   double minutes = kRetimeMinutes;  ///< timed again when older (0: no age limit)
   int every = kRetimeEvery;         ///< timed again after serving this many submissions (0: no count limit)
   double timeoutSeconds = 300;  ///< the child's limit (the batch's task limit): jobs wait for it
+  std::string storeRoot;        ///< --cache-dir of the batch (store/course_store.h; "" the default)
 };
 
 /// True when figures taken `ageSeconds` ago, already handed to `servedSubmissions` grades, must be

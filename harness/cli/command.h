@@ -62,6 +62,7 @@ struct ChildLimitArgs {
   double taskMemoryMiB = 0;
   bool noSandbox = false;  ///< run student code without bubblewrap (recorded in the report)
   int taskJobs = 0;        ///< --task-jobs; 0: every task at once on a GPU, one at a time on a CPU device
+  std::string cacheDir;    ///< --cache-dir: the store's root ("" the default, "none" no store)
 };
 
 /// --seed N (grade, batch): the seed of the hidden cases' inputs, to reproduce a run (its report.json

@@ -94,6 +94,9 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
                   "one at a time on a CPU device, whose cores one task already uses)")
       ->capture_default_str()
       ->check(between(0, 64, "tasks"));
+  sub->add_option("--cache-dir", args->cacheDir,
+                  "where the course's inputs of a megapixel or more and the CPU's results on them are kept between "
+                  "grades (default: " + defaultStoreRoot() + "; none: made in every grade; not used with --no-sandbox)");
   sub->add_flag("--no-sandbox", args->noSandbox,
                 "run student code without the bubblewrap sandbox (only where none can be made; the report "
                 "records it)");
@@ -113,6 +116,12 @@ IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::strin
   s.imageBudgetBytes = args.evidenceMiB << 20;
   s.visibleOnly = visibleOnly;
   s.sandbox = !args.noSandbox;
+  // Only where student code is sandboxed: unconfined, it could rewrite what later grades read.
+  if (s.sandbox) {
+    std::string why;
+    s.store = openCourseStore(args.cacheDir, &why);
+    if (!why.empty()) std::cerr << "clgrade: " << why << " (every input is made in each grade)\n";
+  }
   // A GPU runs one task's timing while the others build, check and profile; PoCL already spreads one
   // task's launches over every core.
   constexpr int kEveryTask = 64;

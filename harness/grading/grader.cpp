@@ -283,6 +283,7 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
   policy.pfm = options.pfmEvidence;
   policy.imageBudgetBytes = rubric.tasks.empty() ? 0 : options.imageBudgetBytes / rubric.tasks.size();
   InputCache own(options.hiddenSeed);
+  own.useStore(options.store);
   InputCache& inputs = options.inputs ? *options.inputs : own;
   // The seed is the instructor's record of the hidden inputs; a check runs none.
   if (!options.visibleOnly) report.hiddenSeed = inputs.hiddenSeed();

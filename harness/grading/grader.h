@@ -33,8 +33,11 @@ struct GradeOptions {
   /// What stopped an earlier runner of the task (the rerun protocol): left out this time.
   StopInfo stopped;
   /// Generated inputs shared with other grades of the same submission (the keeper replays its tasks
-  /// one after another); null: this grade makes its own, with `hiddenSeed`.
+  /// one after another); null: this grade makes its own, with `hiddenSeed` and `store`.
   InputCache* inputs = nullptr;
+  /// Where this grade's own inputs are read from (and written to, if writable): a runner's read-only
+  /// view of the keeper's store (store/course_store.h); none: all made here.
+  CourseStore store;
   /// The seed of the hidden cases' inputs when this grade makes its own (tasks/inputs.h). The CLI
   /// draws one per grade and batch; the library's default is the documented golden seed.
   uint64_t hiddenSeed = kGoldenHiddenSeed;

@@ -20,6 +20,7 @@ std::string runnerRequestJson(const RunnerRequest& r) {
               {"timing_lock", r.timingLock},
               {"hardware_elsewhere", r.hardwareElsewhere},
               {"trusted_timings", r.trustedTimings},
+              {"input_store", r.inputStore},
               {"stopped", json::parse(stopInfoJson(r.stopped))}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -48,6 +49,7 @@ bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::str
     r.timingLock = j.at("timing_lock").get<std::string>();
     r.hardwareElsewhere = j.at("hardware_elsewhere").get<bool>();
     r.trustedTimings = j.value("trusted_timings", "");
+    r.inputStore = j.value("input_store", "");
     if (!readStopInfo(j.at("stopped").dump(), &r.stopped, err)) return false;
   } catch (const json::exception& e) {
     *err = e.what();

@@ -30,6 +30,9 @@ struct RunnerRequest {
   /// The batch's figures of the trusted kernels (model/trusted_timings.h, as JSON; empty: none): the
   /// runner times only the submission's kernels, and the keeper replays with its own copy.
   std::string trustedTimings;
+  /// The course's inputs as the keeper stored them (store/course_store.h), mounted read-only in the
+  /// sandbox; empty: the runner makes every input itself.
+  std::string inputStore;
 };
 
 /// The request as JSON text, and back (false with the reason for anything else).

@@ -130,7 +130,10 @@ bool readPfm(const std::string& path, Image* out, std::string* err) {
   std::string bytes(static_cast<size_t>(size), '\0');
   f.read(bytes.data(), size);
   if (!f) return fail(err, where + "read failed");
+  return parsePfm(bytes, out, err, where);
+}
 
+bool parsePfm(const std::string& bytes, Image* out, std::string* err, const std::string& where) {
   Cursor cur{bytes};
   std::string tok;
   if (!cur.token(&tok, 2) || (tok != "PF" && tok != "Pf")) {

@@ -345,7 +345,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     const std::vector<int> rows = sampleRows(H, ctx.inputs().hiddenSeed(), rule.skipLastRow);
     TaskContext* context = &ctx;
     const Scene* s = &scene;
-    const std::string key = "bilateral " + std::to_string(W) + "x" + std::to_string(H) + (spec.visible ? "" : " hidden");
+    const ResultKey key{"bilateral " + std::to_string(W) + "x" + std::to_string(H), !spec.visible};
     const auto flags = [context, key, s] {
       return context->memoFlags(key + " flags", [s] { return ref::discontinuityFlags(s->normals, s->depth); });
     };
@@ -362,7 +362,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       for (const ExpectedImage& h : orderCandidates(context, key + " H", c.hWeights, either, horizontal)) {
         const auto vertical = [h, flags](const std::vector<float>& w) { return ref::bilateralVertical(*h(), *flags(), w); };
         // The horizontal result it runs on: the case's weights, in the candidate's order.
-        const std::string hKey = key + " V after H" + weightsKey(c.hWeights) + "#" + std::to_string(all.size());
+        const ResultKey hKey = key + " V after H" + weightsKey(c.hWeights) + "#" + std::to_string(all.size());
         for (const ExpectedImage& v : orderCandidates(context, hKey, c.vWeights, either, vertical)) all.push_back(v);
       }
       return timedOutputProblem(*device, *b->dst, rows, all, rule);

@@ -147,9 +147,10 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
     const std::vector<int> rows = sampleRows(c.height, ctx.inputs().hiddenSeed(), rule.skipLastRow);
     TaskContext* context = &ctx;
     // Everything the CPU's result depends on (the cache lives for the submission's grade).
-    const std::string key = "conv3x3 " + c.input + " " + std::to_string(c.width) + "x" + std::to_string(c.height) +
-                            (spec.visible ? "" : " hidden") + " offset" + weightsKey({c.offset}) +
-                            weightsKey(std::vector<float>(c.weights.begin(), c.weights.end()));
+    const ResultKey key{"conv3x3 " + c.input + " " + std::to_string(c.width) + "x" + std::to_string(c.height) +
+                            " offset" + weightsKey({c.offset}) +
+                            weightsKey(std::vector<float>(c.weights.begin(), c.weights.end())),
+                        !spec.visible};
     launch.verify = [rt, context, key, inputs, p, c, rule, rows] {
       const ExpectedImage cpu = [context, key, inputs, c] {
         return context->memo(key, [&] { return expectedFor(inputs, c).output; });

@@ -1,5 +1,6 @@
 #include "tasks/inputs.h"
 
+#include <optional>
 #include <random>
 
 #include "util/work_time.h"
@@ -49,12 +50,34 @@ std::string inputHash(const Image& image) {
 
 }  // namespace
 
-void InputCache::record(const std::string& name, const Image& image) {
-  records_.push_back({name, image.width, image.height, image.channels, ""});
+void InputCache::record(const std::string& name, const Image& image, const std::string& sha256, bool store) {
+  records_.push_back({name, image.width, image.height, image.channels, sha256});
   recorded_.push_back(&image);
   const Image* made = &image;  // kept in place by images_ or scenes_ while the cache lives
-  hashing_.push_back(hashAhead_ ? std::async(std::launch::async, [made] { return inputHash(*made); }).share()
-                                : std::shared_future<std::string>());
+  std::shared_future<std::string> hash;
+  if (sha256.empty() && (hashAhead_ || store))
+    hash = std::async(std::launch::async, [made] { return inputHash(*made); }).share();
+  hashing_.push_back(hash);
+  if (store)
+    storeLater([inputs = store_.inputs, name, made, hash] { inputs->keep(name, *made, hash.get()); });
+}
+
+InputCache::~InputCache() {
+  const std::lock_guard<std::mutex> hold(writesMutex_);
+  for (std::future<void>& write : writes_) write.wait();
+}
+
+void InputCache::storeLater(std::function<void()> write) {
+  const std::lock_guard<std::mutex> hold(writesMutex_);
+  writes_.push_back(std::async(std::launch::async, std::move(write)));
+}
+
+InputCache::Obtained InputCache::obtain(const std::string& name, bool hidden, long pixels,
+                                        const std::function<Image()>& make) {
+  if (!store_ || hidden || pixels < kStoredMinPixels) return {make(), "", false};
+  std::string sha256;
+  if (std::optional<Image> stored = store_.inputs->image(name, &sha256)) return {std::move(*stored), sha256, false};
+  return {make(), "", store_.inputs->writable()};
 }
 
 std::vector<InputRecord> InputCache::records() const {
@@ -86,8 +109,11 @@ const Image& CaseInputs::photo(int w, int h) {
   const std::string name = cache_->name("photo", w, h, hidden_);
   auto it = cache_->images_.find(name);
   if (it != cache_->images_.end()) return it->second;
-  const Image& made = cache_->images_[name] = generated([&] { return makePhoto(w, h, cache_->seed(kPhotoSeed, hidden_)); });
-  cache_->record(name, made);
+  InputCache::Obtained got = cache_->obtain(name, hidden_, long(w) * h, [&] {
+    return generated([&] { return makePhoto(w, h, cache_->seed(kPhotoSeed, hidden_)); });
+  });
+  const Image& made = cache_->images_[name] = std::move(got.image);
+  cache_->record(name, made, got.sha256, got.store);
   return made;
 }
 
@@ -96,9 +122,11 @@ const Image& CaseInputs::extremes(int w, int h) {
   const std::string name = cache_->name("extremes", w, h, hidden_);
   auto it = cache_->images_.find(name);
   if (it != cache_->images_.end()) return it->second;
-  const Image& made = cache_->images_[name] = 
-      generated([&] { return makeHistogramExtremes(w, h, cache_->seed(kExtremesSeed, hidden_)); });
-  cache_->record(name, made);
+  InputCache::Obtained got = cache_->obtain(name, hidden_, long(w) * h, [&] {
+    return generated([&] { return makeHistogramExtremes(w, h, cache_->seed(kExtremesSeed, hidden_)); });
+  });
+  const Image& made = cache_->images_[name] = std::move(got.image);
+  cache_->record(name, made, got.sha256, got.store);
   return made;
 }
 
@@ -107,10 +135,26 @@ const Scene& CaseInputs::scene(int w, int h) {
   const std::string name = cache_->name("scene", w, h, hidden_);
   auto it = cache_->scenes_.find(name);
   if (it != cache_->scenes_.end()) return it->second;
-  const Scene& made = cache_->scenes_[name] = generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); });
-  cache_->record(name + ".colour", made.colour);
-  cache_->record(name + ".normals", made.normals);
-  cache_->record(name + ".depth", made.depth);
+  // Three images, made together: all three from the store, or all three made.
+  static const char* const kParts[] = {".colour", ".normals", ".depth"};
+  std::vector<InputCache::Obtained> parts;
+  for (const char* part : kParts) {
+    parts.push_back(cache_->obtain(name + part, hidden_, long(w) * h, [] { return Image(); }));
+    if (parts.back().sha256.empty()) break;  // not stored
+  }
+  bool store = false;
+  Scene scene;
+  if (parts.size() == 3 && !parts.back().sha256.empty()) {
+    scene = Scene{std::move(parts[0].image), std::move(parts[1].image), std::move(parts[2].image)};
+  } else {
+    store = cache_->store_ && cache_->store_.inputs->writable() && !hidden_ && long(w) * h >= kStoredMinPixels;
+    parts.assign(3, {});
+    scene = generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); });
+  }
+  const Scene& made = cache_->scenes_[name] = std::move(scene);
+  cache_->record(name + ".colour", made.colour, parts[0].sha256, store);
+  cache_->record(name + ".normals", made.normals, parts[1].sha256, store);
+  cache_->record(name + ".depth", made.depth, parts[2].sha256, store);
   return made;
 }
 
@@ -123,10 +167,13 @@ const Image& CaseInputs::colour(const std::string& kind, int w, int h) {
 namespace {
 
 /// `make`'s result under `key` in `made`, computed by the first thread that asks (outside the lock:
-/// the others wait for that key only). A result that throws throws for every asker.
+/// the others wait for that key only), unless `load` finds it; `keep` is given what `make` made. A
+/// result that throws throws for every asker.
 template <typename T>
 std::shared_ptr<const T> madeOnce(std::map<std::string, std::shared_future<std::shared_ptr<const T>>>& made,
-                                  std::mutex& mutex, const std::string& key, const std::function<T()>& make) {
+                                  std::mutex& mutex, const std::string& key, const std::function<T()>& make,
+                                  const std::function<std::optional<T>()>& load = {},
+                                  const std::function<void(const std::shared_ptr<const T>&)>& keep = {}) {
   std::promise<std::shared_ptr<const T>> promise;
   std::shared_future<std::shared_ptr<const T>> result;
   bool mine = false;
@@ -143,8 +190,18 @@ std::shared_ptr<const T> madeOnce(std::map<std::string, std::shared_future<std::
   }
   if (mine) {
     try {
-      const work_time::Scope timer("cpu reference");
-      promise.set_value(std::make_shared<const T>(make()));
+      std::optional<T> stored = load ? load() : std::nullopt;
+      if (stored) {
+        promise.set_value(std::make_shared<const T>(std::move(*stored)));
+      } else {
+        std::shared_ptr<const T> computed;
+        {
+          const work_time::Scope timer("cpu reference");
+          computed = std::make_shared<const T>(make());
+        }
+        if (keep) keep(computed);
+        promise.set_value(computed);
+      }
     } catch (...) {
       promise.set_exception(std::current_exception());
     }
@@ -154,13 +211,24 @@ std::shared_ptr<const T> madeOnce(std::map<std::string, std::shared_future<std::
 
 }  // namespace
 
-std::shared_ptr<const Image> InputCache::reference(const std::string& key, const std::function<Image()>& make) {
-  return madeOnce(references_, mutex_, key, make);
+std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const std::function<Image()>& make) {
+  const std::string memo = key.text + (key.hidden ? " hidden" : "");
+  if (!store_.results || key.hidden) return madeOnce(references_, mutex_, memo, make);
+  // The store's name for it: the key is any text.
+  const std::string name = "result-" + sha256Hex(key.text).substr(0, 40);
+  const std::shared_ptr<const ImageStore> results = store_.results;
+  return madeOnce<Image>(
+      references_, mutex_, memo, make, [results, name] { return results->image(name); },
+      [this, results, name](const std::shared_ptr<const Image>& image) {
+        if (long(image->planeSize()) >= kStoredMinPixels && results->writable())
+          storeLater([results, name, image] { results->keep(name, *image); });
+      });
 }
 
 std::shared_ptr<const std::vector<int32_t>> InputCache::referenceFlags(
-    const std::string& key, const std::function<std::vector<int32_t>()>& make) {
-  return madeOnce(referenceFlags_, mutex_, key, make);
+    const ResultKey& key, const std::function<std::vector<int32_t>()>& make) {
+  // Not stored: the flags are one pass of comparisons, a fraction of a filtered image's time.
+  return madeOnce(referenceFlags_, mutex_, key.text + (key.hidden ? " hidden" : ""), make);
 }
 
 const Image* InputCache::find(const std::string& name) const {

@@ -16,6 +16,7 @@
 
 #include "image/generator.h"
 #include "model/report.h"
+#include "store/course_store.h"
 #include "tasks/case_spec.h"
 
 namespace clgrade {
@@ -41,6 +42,18 @@ uint64_t drawHiddenSeed();
 uint64_t hiddenInputSeed(uint64_t runSeed, uint64_t kindSeed);
 
 class InputCache;
+
+/// What a CPU result depends on: `text` names the task, the inputs and every parameter; `hidden` when
+/// the inputs are a hidden case's (made from the run's seed: the result is kept for this grade only).
+struct ResultKey {
+  std::string text;
+  bool hidden = false;
+  ResultKey operator+(const std::string& more) const { return {text + more, hidden}; }
+};
+
+/// Inputs and CPU results smaller than this are made every time, never stored: below a megapixel,
+/// making one takes about as long as reading and checking it (tasks/inputs.cpp).
+constexpr long kStoredMinPixels = long(1) << 20;
 
 /// The inputs of one case (InputCache::forCase): the course's images for a visible case, the run's
 /// hidden ones for a hidden case. A small handle: pass it by value; what it returns lives in the cache.
@@ -70,6 +83,12 @@ class InputCache {
   // Records point into the cache's own images: a copy would point into the original.
   InputCache(const InputCache&) = delete;
   InputCache& operator=(const InputCache&) = delete;
+  ~InputCache();  ///< waits for the store's writes
+
+  /// Reads the visible cases' inputs of a megapixel or more (kStoredMinPixels) from `store` instead of
+  /// making them, and the CPU's results on them; what it lacks is made and, where the store is
+  /// writable, written to it in the background (store/course_store.h). Call before the first input.
+  void useStore(CourseStore store) { store_ = std::move(store); }
 
   /// The inputs of `spec` (hidden or visible, as the rubric says).
   CaseInputs forCase(const CaseSpec& spec) { return CaseInputs(this, !spec.visible); }
@@ -91,8 +110,9 @@ class InputCache {
   /// (the checks at the timing size compare with it: the sweep asks for it at every point, the
   /// timing phase again). A key names the task, the inputs and every parameter the result depends
   /// on. Threads asking for one key at once share one computation.
-  std::shared_ptr<const Image> reference(const std::string& key, const std::function<Image()>& make);
-  std::shared_ptr<const std::vector<int32_t>> referenceFlags(const std::string& key,
+  /// A result of visible inputs is read from the store, and written to it once made.
+  std::shared_ptr<const Image> reference(const ResultKey& key, const std::function<Image()>& make);
+  std::shared_ptr<const std::vector<int32_t>> referenceFlags(const ResultKey& key,
                                                              const std::function<std::vector<int32_t>()>& make);
 
  private:
@@ -100,7 +120,20 @@ class InputCache {
   /// The record name and seed of an input of `kind` (a course seed) for a visible or hidden case.
   std::string name(const std::string& kind, int w, int h, bool hidden) const;
   uint64_t seed(uint64_t kindSeed, bool hidden) const;
-  void record(const std::string& name, const Image& image);
+  /// Records `image` under `name`; `sha256` when known (read from the store), else hashed (ahead or
+  /// when asked). `store`: also written to the store (once hashed).
+  void record(const std::string& name, const Image& image, const std::string& sha256 = "", bool store = false);
+  /// An input as obtain() gives it: `sha256` when read from the store, `store` when it is to be written.
+  struct Obtained {
+    Image image;
+    std::string sha256;
+    bool store = false;
+  };
+  /// The input `name` of `pixels` from the store when it is a visible one of a megapixel or more,
+  /// else made by `make` (and then to be stored where it could have been read).
+  Obtained obtain(const std::string& name, bool hidden, long pixels, const std::function<Image()>& make);
+  /// Writes in the background, waited for by the destructor.
+  void storeLater(std::function<void()> write);
   uint64_t hiddenSeed_;
   std::map<std::string, Image> images_;
   std::map<std::string, Scene> scenes_;
@@ -111,6 +144,9 @@ class InputCache {
   bool hashAhead_ = false;
   std::map<std::string, std::shared_future<std::shared_ptr<const Image>>> references_;
   std::map<std::string, std::shared_future<std::shared_ptr<const std::vector<int32_t>>>> referenceFlags_;
+  CourseStore store_;
+  std::mutex writesMutex_;
+  std::vector<std::future<void>> writes_;
 };
 
 }  // namespace clgrade

@@ -217,8 +217,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     const bool either = ctx.settings().eitherWeightOrder;
     const std::vector<int> rows = sampleRows(c.height, ctx.inputs().hiddenSeed(), rule.skipLastRow);
     TaskContext* context = &ctx;
-    const std::string key = "separable " + c.input + " " + std::to_string(c.width) + "x" + std::to_string(c.height) +
-                            (spec.visible ? "" : " hidden");
+    const ResultKey key{"separable " + c.input + " " + std::to_string(c.width) + "x" + std::to_string(c.height),
+                        !spec.visible};
     const auto horizontal = [channels](const std::vector<float>& w) {
       return ref::convolveHorizontal(channels->channel(0), w);
     };
@@ -232,7 +232,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
       for (const ExpectedImage& h : orderCandidates(context, key + " H", c.hWeights, either, horizontal)) {
         const auto vertical = [h](const std::vector<float>& w) { return ref::convolveVertical(*h(), w); };
         // The horizontal result it runs on: the case's weights, in the candidate's order.
-        const std::string hKey = key + " V after H" + weightsKey(c.hWeights) + "#" + std::to_string(all.size());
+        const ResultKey hKey = key + " V after H" + weightsKey(c.hWeights) + "#" + std::to_string(all.size());
         for (const ExpectedImage& v : orderCandidates(context, hKey, c.vWeights, either, vertical)) all.push_back(v);
       }
       return timedOutputProblem(*device, *b->dst, rows, all, rule);

@@ -249,11 +249,11 @@ void TaskContext::judgeWrites(CaseOutcome& outcome) const {
   outcome.details.insert(outcome.details.begin(), strayWrites_.begin() + 1, strayWrites_.end());
 }
 
-std::shared_ptr<const Image> TaskContext::memo(const std::string& key, const std::function<Image()>& make) {
+std::shared_ptr<const Image> TaskContext::memo(const ResultKey& key, const std::function<Image()>& make) {
   return inputs_.reference(key, make);
 }
 
-std::shared_ptr<const std::vector<int32_t>> TaskContext::memoFlags(const std::string& key,
+std::shared_ptr<const std::vector<int32_t>> TaskContext::memoFlags(const ResultKey& key,
                                                                    const std::function<std::vector<int32_t>()>& make) {
   return inputs_.referenceFlags(key, make);
 }

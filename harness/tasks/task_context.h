@@ -86,8 +86,8 @@ class TaskContext {
   void skipChecks(std::set<std::string> checks) { skippedChecks_ = std::move(checks); }
   /// The image `make` computes, made once per `key` while the inputs live (InputCache::reference: the
   /// CPU's results a check at the timing size compares with, asked for at every sweep point).
-  std::shared_ptr<const Image> memo(const std::string& key, const std::function<Image()>& make);
-  std::shared_ptr<const std::vector<int32_t>> memoFlags(const std::string& key,
+  std::shared_ptr<const Image> memo(const ResultKey& key, const std::function<Image()>& make);
+  std::shared_ptr<const std::vector<int32_t>> memoFlags(const ResultKey& key,
                                                         const std::function<std::vector<int32_t>()>& make);
   /// Records a launch time line in the outcome.
   static void timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry);

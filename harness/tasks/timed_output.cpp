@@ -79,10 +79,10 @@ std::string weightsKey(const std::vector<float>& weights) {
   return k;
 }
 
-std::vector<ExpectedImage> orderCandidates(TaskContext* ctx, const std::string& key, const std::vector<float>& w,
+std::vector<ExpectedImage> orderCandidates(TaskContext* ctx, const ResultKey& key, const std::vector<float>& w,
                                            bool either, const std::function<Image(const std::vector<float>&)>& run) {
   auto candidate = [ctx, key, run](const std::vector<float>& weights) -> ExpectedImage {
-    const std::string k = key + weightsKey(weights);
+    const ResultKey k = key + weightsKey(weights);
     return [ctx, k, run, weights] { return ctx->memo(k, [&] { return run(weights); }); };
   };
   std::vector<ExpectedImage> c{candidate(w)};

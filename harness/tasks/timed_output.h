@@ -42,7 +42,7 @@ std::string weightsKey(const std::vector<float>& weights);
 /// not symmetric and the rubric accepts it); `run(w)` computes the CPU's result, memoised for the
 /// submission's grade (InputCache::reference) under `key` and the weights: `key` names everything
 /// else the result depends on.
-std::vector<ExpectedImage> orderCandidates(TaskContext* ctx, const std::string& key, const std::vector<float>& w,
+std::vector<ExpectedImage> orderCandidates(TaskContext* ctx, const ResultKey& key, const std::vector<float>& w,
                                            bool either, const std::function<Image(const std::vector<float>&)>& run);
 
 }  // namespace clgrade

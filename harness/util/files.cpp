@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -18,24 +19,48 @@ namespace fs = std::filesystem;
 namespace clgrade {
 
 bool readFile(const std::string& path, std::string* out, std::string* err, size_t limitBytes) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    if (err) *err = fs::exists(path, ec) ? path + " is not a regular file" : path + " does not exist";
+  // One read into a buffer of the file's size: a stream through a string stream copies a 200 MB
+  // stored input three times (0.6 s instead of 0.05 s).
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    std::error_code ec;
+    if (err) *err = fd < 0 && !fs::exists(path, ec) ? path + " does not exist"
+                    : fd < 0                        ? "cannot open " + path
+                                                    : path + " is not a regular file";
+    if (fd >= 0) close(fd);
     return false;
   }
-  const auto size = fs::file_size(path, ec);
-  if (ec || size > limitBytes) {
-    if (err) *err = path + (ec ? " cannot be sized" : " is larger than " + std::to_string(limitBytes >> 20) + " MiB");
+  if (uint64_t(st.st_size) > limitBytes) {
+    if (err) *err = path + " is larger than " + std::to_string(limitBytes >> 20) + " MiB";
+    close(fd);
     return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (err) *err = "cannot open " + path;
-    return false;
+  // The size is a first guess: files under /proc say 0 and have text, a growing file has more.
+  std::string bytes(size_t(st.st_size) + 1, '\0');
+  size_t done = 0;
+  for (;;) {
+    if (done == bytes.size()) {
+      if (bytes.size() > limitBytes) {
+        if (err) *err = path + " is larger than " + std::to_string(limitBytes >> 20) + " MiB";
+        close(fd);
+        return false;
+      }
+      bytes.resize(std::min(limitBytes + 1, bytes.size() * 2 + 65536));
+    }
+    const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      if (err) *err = "cannot read " + path + ": " + std::strerror(errno);
+      close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    done += size_t(n);
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *out = buffer.str();
+  close(fd);
+  bytes.resize(done);
+  *out = std::move(bytes);
   return true;
 }
 

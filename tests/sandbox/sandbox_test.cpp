@@ -13,6 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "sandbox/sandbox.h"
 #include "util/files.h"
@@ -56,10 +57,12 @@ std::string submission(const std::string& name, const fs::path& out) {
 }
 
 /// Grades task conv3x3 of tests/sandbox/<name> on the CPU device; the report.
-json grade(const std::string& name, const fs::path& out, int taskTimeout = 60) {
+json grade(const std::string& name, const fs::path& out, int taskTimeout = 60,
+           const std::vector<std::string>& extra = {}) {
   ProcessSpec spec;
   spec.argv = {CLGRADE_EXECUTABLE, "grade", submission(name, out), "--task", "conv3x3", "--device", "cpu",
                "--out", out.string(), "--quiet", "--task-timeout", std::to_string(taskTimeout)};
+  spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
   spec.timeoutSeconds = 240;
   spec.stdoutPath = (out.string() + ".stdout");
   spec.stderrPath = (out.string() + ".stderr");
@@ -191,6 +194,23 @@ TEST(Sandbox, ForgedSimulatorCountersEarnNoTechniquePoints) {
     }
   }
   EXPECT_LT(task["points"].get<double>(), task["max"].get<double>());
+}
+
+TEST(Sandbox, TheStoreOfInputsIsReadOnlyAndHoldsNoResults) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("poison_store");
+  const fs::path root = out.string() + "-store";
+  fs::remove_all(root);
+  grade("poison_store", out, 60, {"--cache-dir", root.string()});
+  // The store of this clgrade build: the one folder below the root.
+  fs::path inputs;
+  for (const fs::directory_entry& e : fs::directory_iterator(root)) inputs = e.path() / "inputs";
+  ASSERT_TRUE(fs::is_directory(inputs)) << inputs;
+  const std::string printed = kernelOutput(out);
+  EXPECT_NE(printed.find("mounted=" + inputs.string()), std::string::npos) << printed;  // it did see the store
+  EXPECT_EQ(printed.find("wrote=0"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("results=0"), std::string::npos) << printed;
+  EXPECT_TRUE(fs::is_empty(inputs)) << "the kernel wrote into the store of inputs";
 }
 
 TEST(Sandbox, InProcessNeedsNoSandboxConfirmed) {

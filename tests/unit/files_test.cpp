@@ -68,6 +68,24 @@ class WriteFile : public ::testing::Test {
   bool mounted_ = false;
 };
 
+// readFile reads what is there: a file of any size up to the limit in one buffer, a /proc file whose
+// size reads 0, nothing over the limit, no folder.
+TEST_F(WriteFile, ReadFileReadsWhatIsThereUpToTheLimit) {
+  const std::string bytes(3 << 20, 'x');
+  ASSERT_TRUE(writeFileAtomically((dir_ / "big").string(), bytes, nullptr));
+  EXPECT_EQ(contents(dir_ / "big"), bytes);
+  std::string text, err;
+  EXPECT_FALSE(readFile((dir_ / "big").string(), &text, &err, bytes.size() - 1));
+  EXPECT_NE(err.find("larger than"), std::string::npos) << err;
+  EXPECT_TRUE(readFile((dir_ / "big").string(), &text, &err, bytes.size())) << err;
+  ASSERT_TRUE(readFile("/proc/self/status", &text, &err)) << err;
+  EXPECT_NE(text.find("Pid:"), std::string::npos);
+  EXPECT_FALSE(readFile(dir_.string(), &text, &err));
+  EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
+  EXPECT_FALSE(readFile((dir_ / "none").string(), &text, &err));
+  EXPECT_NE(err.find("does not exist"), std::string::npos) << err;
+}
+
 TEST_F(WriteFile, ReplacesTheFileAndLeavesNothingElse) {
   const fs::path file = dir_ / "class.json";
   std::string err;

@@ -193,7 +193,7 @@ TEST(InputCache, ACpuResultIsMadeOnceForEveryThreadThatAsks) {
   std::vector<std::thread> threads;
   for (size_t i = 0; i < got.size(); ++i)
     threads.emplace_back([&, i] {
-      got[i] = inputs.reference("separable photo 64x48 H 0.5 0.5", [&] {
+      got[i] = inputs.reference(ResultKey{"separable photo 64x48 H 0.5 0.5"}, [&] {
         ++made;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         return Image(64, 48, 1);
@@ -202,15 +202,15 @@ TEST(InputCache, ACpuResultIsMadeOnceForEveryThreadThatAsks) {
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(made.load(), 1);
   for (const auto& image : got) EXPECT_EQ(image, got.front());
-  EXPECT_NE(inputs.reference("separable photo 64x48 H 0.25 0.75", [] { return Image(64, 48, 1); }), got.front());
+  EXPECT_NE(inputs.reference(ResultKey{"separable photo 64x48 H 0.25 0.75"}, [] { return Image(64, 48, 1); }), got.front());
   // A result that could not be made says so to every asker, and is not made again.
   int failing = 0;
   auto broken = [&]() -> std::vector<int32_t> {
     ++failing;
     throw std::runtime_error("no such scene");
   };
-  EXPECT_THROW(inputs.referenceFlags("bilateral 64x48 flags", broken), std::runtime_error);
-  EXPECT_THROW(inputs.referenceFlags("bilateral 64x48 flags", broken), std::runtime_error);
+  EXPECT_THROW(inputs.referenceFlags(ResultKey{"bilateral 64x48 flags"}, broken), std::runtime_error);
+  EXPECT_THROW(inputs.referenceFlags(ResultKey{"bilateral 64x48 flags"}, broken), std::runtime_error);
   EXPECT_EQ(failing, 1);
 }
 

@@ -1,0 +1,65 @@
+# The store of inputs (store/course_store.h) through the executable: a first check of a rubric timed at a
+# megapixel writes the course's inputs and the CPU's results below --cache-dir; a second reads them (the
+# runner's and the keeper's phases say "stored reads") and reports the same inputs, hashes and points; an
+# input whose bytes were changed on disk is made again, graded the same and put back as it was.
+#   cmake -DCLGRADE=... -DKERNELS=... -DRUBRIC=... -DWORK=... -P store_of_inputs.cmake
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+
+function(check name)
+  execute_process(COMMAND "${CLGRADE}" check "${KERNELS}" --rubric "${RUBRIC}" --device cpu --quiet
+                          --cache-dir "${WORK}/store" --out "${WORK}/${name}"
+                  RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "check ${name} ended ${status}:\n${stdout}\n${stderr}")
+  endif()
+  file(READ "${WORK}/${name}/report.json" report)
+  string(JSON inputs GET "${report}" reproducibility inputs)
+  string(JSON points GET "${report}" total)
+  set(${name}_report "${report}" PARENT_SCOPE)
+  set(${name}_inputs "${inputs}" PARENT_SCOPE)
+  set(${name}_points "${points}" PARENT_SCOPE)
+endfunction()
+
+check(first)
+file(GLOB builds LIST_DIRECTORIES true "${WORK}/store/*")
+list(LENGTH builds count)
+if(NOT count EQUAL 1)
+  message(FATAL_ERROR "expected one build's folder below the store, found: ${builds}")
+endif()
+foreach(name photo_1024x1024 scene_1024x1024.colour scene_1024x1024.normals scene_1024x1024.depth)
+  if(NOT EXISTS "${builds}/inputs/${name}.pfm" OR NOT EXISTS "${builds}/inputs/${name}.pfm.sha256")
+    message(FATAL_ERROR "the first check stored no ${name}")
+  endif()
+endforeach()
+file(GLOB small "${builds}/inputs/*_100x37*" "${builds}/inputs/*_128x72*")
+if(small)
+  message(FATAL_ERROR "inputs under a megapixel were stored: ${small}")
+endif()
+file(GLOB results "${builds}/results/*.pfm")
+if(NOT results)
+  message(FATAL_ERROR "the first check stored no CPU result")
+endif()
+
+check(second)
+if(NOT second_inputs STREQUAL first_inputs OR NOT second_points STREQUAL first_points)
+  message(FATAL_ERROR "the second check differs from the first:\n${first_inputs}\n${second_inputs}")
+endif()
+string(FIND "${second_report}" "\"stored reads\"" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "the second check read nothing from the store")
+endif()
+
+# One changed byte in the stored photo: made again, graded the same, stored again.
+file(READ "${builds}/inputs/photo_1024x1024.pfm.sha256" line)
+string(SUBSTRING "${line}" 0 64 hash)
+file(READ "${builds}/inputs/photo_1024x1024.pfm" header LIMIT 20)
+file(WRITE "${builds}/inputs/photo_1024x1024.pfm" "${header} not the photo")
+check(third)
+if(NOT third_inputs STREQUAL first_inputs OR NOT third_points STREQUAL first_points)
+  message(FATAL_ERROR "a changed stored input changed the grade:\n${first_inputs}\n${third_inputs}")
+endif()
+file(SHA256 "${builds}/inputs/photo_1024x1024.pfm" now)
+if(NOT now STREQUAL hash)
+  message(FATAL_ERROR "the changed photo was not put back (${now}, expected ${hash})")
+endif()
