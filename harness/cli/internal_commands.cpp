@@ -114,7 +114,9 @@ int timeTrusted(const TrustedArgs& a) {
   // slow them all (the grades' own timings run beside the sessions).
   const TimingLock quiet(profilerLockFor(a.timingLock));
   InputCache inputs(a.seed);     // the grades' inputs: the histogram's speed depends on the image
-  inputs.useStore(openCourseStore(a.storeRoot, nullptr));  // trusted: it may write the store
+  std::string why;
+  inputs.useStore(openCourseStore(a.storeRoot, &why));  // trusted: it may write the store
+  if (!why.empty()) std::cerr << "clgrade time-trusted: " << why << "\n";
   const TrustedTimings timings = timeTrustedKernels(rt, rubric, a.tasks, "", inputs);
   std::string err;
   if (!writeFileAtomically(a.out, trustedTimingsJson(timings), &err)) {

@@ -19,14 +19,18 @@ class ImageStore {
 
   /// The image stored as `name` (letters, digits, '_', '-', '.': anything else is never stored),
   /// its PFM bytes checked against the hash beside them; with `sha256`, that hash (the image's golden
-  /// hash, as reports give it). Nothing when it is missing, unreadable or does not match.
+  /// hash, as reports give it). Nothing when it is missing, unreadable, does not match or does not
+  /// fit in memory.
   std::optional<Image> image(const std::string& name, std::string* sha256 = nullptr) const;
 
   /// Keeps `image` as `name`; `sha256`, when known, is the hash of its PFM bytes (computed otherwise).
-  /// False with `err` when it cannot (a full disk, a read-only store): a store only saves time, so
-  /// callers go on without it.
+  /// Written without fsync (a file torn by a crash fails its check). False with `err` when it cannot
+  /// (a full disk, a read-only store): a store only saves time, so callers go on without it.
   bool keep(const std::string& name, const Image& image, const std::string& sha256 = "",
             std::string* err = nullptr) const;
+  /// keep() of an image's PFM bytes (pfmBytes) and their hash, made once by a caller that hashes too.
+  bool keepBytes(const std::string& name, const std::string& pfm, const std::string& sha256,
+                 std::string* err = nullptr) const;
 
   const std::string& folder() const { return folder_; }
   bool writable() const { return writable_; }

@@ -55,21 +55,39 @@ void InputCache::record(const std::string& name, const Image& image, const std::
   recorded_.push_back(&image);
   const Image* made = &image;  // kept in place by images_ or scenes_ while the cache lives
   std::shared_future<std::string> hash;
-  if (sha256.empty() && (hashAhead_ || store))
-    hash = std::async(std::launch::async, [made] { return inputHash(*made); }).share();
+  try {
+    if (store) {
+      // Its PFM bytes made once, hashed (its record's hash) and written to the store.
+      hash = std::async(std::launch::async, [made, inputs = store_.inputs, name] {
+               const std::string bytes = pfmBytes(*made);
+               const std::string h = [&] {
+                 const work_time::Scope timer("input hashes");
+                 return sha256Hex(bytes);
+               }();
+               inputs->keepBytes(name, bytes, h);
+               return h;
+             }).share();
+    } else if (sha256.empty() && hashAhead_) {
+      hash = std::async(std::launch::async, [made] { return inputHash(*made); }).share();
+    }
+  } catch (const std::system_error&) {  // no thread for it: hashed when asked, not stored
+  }
   hashing_.push_back(hash);
-  if (store)
-    storeLater([inputs = store_.inputs, name, made, hash] { inputs->keep(name, *made, hash.get()); });
 }
 
 InputCache::~InputCache() {
+  for (const std::shared_future<std::string>& hash : hashing_)
+    if (hash.valid()) hash.wait();  // the store's writes among them
   const std::lock_guard<std::mutex> hold(writesMutex_);
   for (std::future<void>& write : writes_) write.wait();
 }
 
 void InputCache::storeLater(std::function<void()> write) {
   const std::lock_guard<std::mutex> hold(writesMutex_);
-  writes_.push_back(std::async(std::launch::async, std::move(write)));
+  try {
+    writes_.push_back(std::async(std::launch::async, std::move(write)));
+  } catch (const std::system_error&) {  // no thread for it: not stored
+  }
 }
 
 InputCache::Obtained InputCache::obtain(const std::string& name, bool hidden, long pixels,
@@ -190,7 +208,11 @@ std::shared_ptr<const T> madeOnce(std::map<std::string, std::shared_future<std::
   }
   if (mine) {
     try {
-      std::optional<T> stored = load ? load() : std::nullopt;
+      std::optional<T> stored;
+      try {
+        if (load) stored = load();
+      } catch (const std::exception&) {  // a store that fails is no store
+      }
       if (stored) {
         promise.set_value(std::make_shared<const T>(std::move(*stored)));
       } else {

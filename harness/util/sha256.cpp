@@ -23,7 +23,7 @@ std::string sha256Hex(const std::string& bytes) {
 
 std::string sha256File(const std::string& path) {
   std::string bytes;
-  if (!readFile(path, &bytes, nullptr)) return "";
+  if (!readFile(path, &bytes, nullptr, size_t(4) << 30)) return "";
   return sha256Hex(bytes);
 }
 

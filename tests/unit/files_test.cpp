@@ -84,6 +84,11 @@ TEST_F(WriteFile, ReadFileReadsWhatIsThereUpToTheLimit) {
   EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
   EXPECT_FALSE(readFile((dir_ / "none").string(), &text, &err));
   EXPECT_NE(err.find("does not exist"), std::string::npos) << err;
+  // A FIFO where a file was expected (a runner can put one in its scratch folder): refused at once,
+  // not waited on for a writer that never comes.
+  ASSERT_EQ(mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  EXPECT_FALSE(readFile((dir_ / "fifo").string(), &text, &err));
+  EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
 }
 
 TEST_F(WriteFile, ReplacesTheFileAndLeavesNothingElse) {

@@ -3,6 +3,8 @@
 // users can write is not used; hidden inputs and small ones are never written; a tampered input is
 // made again.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -133,28 +135,73 @@ TEST(CourseStore, AFolderOtherUsersCanWriteIntoIsNotUsed) {
   EXPECT_NE(why.find("can be written by other users"), std::string::npos) << why;
 }
 
-TEST(CourseStore, OtherBuildsIdleForTenMinutesAreRemovedButTheLastUsed) {
+/// A folder of another build below `root`, as clgrade makes them, last opened `ago`.
+void otherBuild(const fs::path& root, const std::string& id, std::chrono::minutes ago, bool marker = true) {
+  fs::create_directories(root / id / "inputs");
+  if (!marker) return;
+  { std::ofstream(root / id / ".clgrade-store"); }
+  fs::last_write_time(root / id / ".clgrade-store", fs::file_time_type::clock::now() - ago);
+}
+
+TEST(CourseStore, OtherBuildsIdleForTenMinutesAreRemovedButTheLastOpened) {
   const fs::path root = freshFolder("builds");
-  const auto now = fs::file_time_type::clock::now();
-  auto made = [&](const std::string& id, std::chrono::minutes ago) {
-    fs::create_directories(root / id / "inputs");
-    fs::last_write_time(root / id, now - ago);
-  };
-  made("older", std::chrono::minutes(120));
-  made("old", std::chrono::minutes(60));
-  made("recent", std::chrono::minutes(30));
-  made("busy", std::chrono::minutes(2));  // a grade of another build may be reading it
+  otherBuild(root, "0000000000000000000000000000000000000001", std::chrono::minutes(120));
+  otherBuild(root, "0000000000000000000000000000000000000002", std::chrono::minutes(60));
+  otherBuild(root, "0000000000000000000000000000000000000003", std::chrono::minutes(30));
+  otherBuild(root, "0000000000000000000000000000000000000004", std::chrono::minutes(2));  // opened lately
   ASSERT_TRUE(openCourseStore(root.string(), nullptr));
-  EXPECT_TRUE(fs::exists(root / "busy"));    // the last used, and not idle
-  EXPECT_FALSE(fs::exists(root / "recent"));  // idle, and not the last used
-  EXPECT_FALSE(fs::exists(root / "old"));
-  EXPECT_FALSE(fs::exists(root / "older"));
+  EXPECT_TRUE(fs::exists(root / "0000000000000000000000000000000000000004"));
+  EXPECT_FALSE(fs::exists(root / "0000000000000000000000000000000000000003"));  // idle, not the last
+  EXPECT_FALSE(fs::exists(root / "0000000000000000000000000000000000000002"));
+  EXPECT_FALSE(fs::exists(root / "0000000000000000000000000000000000000001"));
   EXPECT_TRUE(fs::exists(root / buildId() / "inputs"));
   // Alone, an idle build is kept: an instructor switching between two versions.
-  fs::remove_all(root / "busy");
-  made("other", std::chrono::minutes(600));
+  fs::remove_all(root / "0000000000000000000000000000000000000004");
+  otherBuild(root, "00000000000000000000000000000000000000ff", std::chrono::minutes(600));
   ASSERT_TRUE(openCourseStore(root.string(), nullptr));
-  EXPECT_TRUE(fs::exists(root / "other"));
+  EXPECT_TRUE(fs::exists(root / "00000000000000000000000000000000000000ff"));
+}
+
+TEST(CourseStore, NothingIsRemovedThatClgradeDidNotMakeOrThatAGradeHolds) {
+  const fs::path root = freshFolder("foreign");
+  otherBuild(root, "0000000000000000000000000000000000000001", std::chrono::minutes(60));  // the last opened
+  otherBuild(root, "notes", std::chrono::minutes(600));                                     // not a build's name
+  otherBuild(root, "00000000000000000000000000000000000000aa", std::chrono::minutes(600), false);  // no marker
+  otherBuild(root, "00000000000000000000000000000000000000bb", std::chrono::minutes(600));
+  // A grade of that build holds it (a shared lock on its marker, as openCourseStore takes).
+  const int held = open((root / "00000000000000000000000000000000000000bb" / ".clgrade-store").c_str(), O_RDONLY);
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(flock(held, LOCK_SH), 0);
+  ASSERT_TRUE(openCourseStore(root.string(), nullptr));
+  EXPECT_TRUE(fs::exists(root / "notes"));
+  EXPECT_TRUE(fs::exists(root / "00000000000000000000000000000000000000aa"));
+  EXPECT_TRUE(fs::exists(root / "00000000000000000000000000000000000000bb"));
+  close(held);
+  ASSERT_TRUE(openCourseStore(root.string(), nullptr));
+  EXPECT_FALSE(fs::exists(root / "00000000000000000000000000000000000000bb"));  // no longer held
+  EXPECT_TRUE(fs::exists(root / "0000000000000000000000000000000000000001"));
+}
+
+TEST(CourseStore, ARootTheUserNamedIsCheckedNotChangedAndAUmaskDoesNotMatter) {
+  const fs::path root = freshFolder("named");
+  ASSERT_EQ(chmod(root.c_str(), 0700), 0);
+  const mode_t old = umask(002);
+  std::string why;
+  const CourseStore store = openCourseStore(root.string(), &why);
+  umask(old);
+  ASSERT_TRUE(store) << why;
+  struct stat st;
+  ASSERT_EQ(stat(root.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);  // left as the user made it
+  ASSERT_EQ(stat((root / buildId()).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0755u);  // made by clgrade: exactly its mode
+  // A folder every user can write into, above the root, lets them swap the store for theirs.
+  const fs::path open = freshFolder("open");
+  ASSERT_EQ(chmod(open.c_str(), 0777), 0);
+  EXPECT_FALSE(openCourseStore((open / "store").string(), &why));
+  EXPECT_NE(why.find("can be written by every user"), std::string::npos) << why;
+  ASSERT_EQ(chmod(open.c_str(), 01777), 0);  // sticky, as /tmp: no one removes another's folder
+  EXPECT_TRUE(openCourseStore((open / "store").string(), &why)) << why;
 }
 
 TEST(BuildId, NamesThisBuildInHex) {
