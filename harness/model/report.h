@@ -94,8 +94,8 @@ struct ProcessRecord {
 
 /// The wall time of one phase of a task's grading ("cases", "simulator", "counters", "sweep",
 /// "timing"), as the process that ran the kernels measured it, and what of it went to kinds of work
-/// ("builds", "inputs", "input hashes", "cpu reference", "timed launches"; they may overlap: a CPU
-/// reference may generate its inputs). Figures for people (`clgrade profile`): nothing is graded on them.
+/// ("builds", "inputs", "input hashes", "cpu reference", "stored reads", "stored writes", "timed
+/// launches"; they may overlap: a CPU reference may generate its inputs). Figures for people (`clgrade profile`): nothing is graded on them.
 struct PhaseTime {
   std::string name;
   double seconds = 0;
