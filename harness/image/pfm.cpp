@@ -3,12 +3,10 @@
 // never flipped, so neither do we).
 #include "image/pfm.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <utility>
 
@@ -116,21 +114,10 @@ bool writePfm(const std::string& path, const Image& img, std::string* err) {
 }
 
 bool readPfm(const std::string& path, Image* out, std::string* err) {
-  const std::string where = "readPfm " + path + ": ";
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return fail(err, where + "cannot open: " + std::strerror(errno));
-  // Check the file size before reading it all, so a huge stray file is not pulled into memory.
-  f.seekg(0, std::ios::end);
-  const std::streamoff size = f.tellg();
-  if (size < 0) return fail(err, where + "cannot determine the file size");
-  if (static_cast<uint64_t>(size) > kMaxFloats * 4 + 1024) {
-    return fail(err, where + "file too large for a PFM image (" + std::to_string(size) + " bytes)");
-  }
-  f.seekg(0, std::ios::beg);
-  std::string bytes(static_cast<size_t>(size), '\0');
-  f.read(bytes.data(), size);
-  if (!f) return fail(err, where + "read failed");
-  return parsePfm(bytes, out, err, where);
+  // A huge stray file is refused by its size before it is read.
+  std::string bytes, why;
+  if (!readFile(path, &bytes, &why, kMaxFloats * 4 + 1024)) return fail(err, "readPfm " + path + ": cannot open: " + why);
+  return parsePfm(bytes, out, err, "readPfm " + path + ": ");
 }
 
 bool parsePfm(const std::string& bytes, Image* out, std::string* err, const std::string& where) {

@@ -90,9 +90,13 @@ void InputCache::storeLater(std::function<void()> write) {
   }
 }
 
+bool InputCache::stores(bool hidden, long pixels) const {
+  return store_ && !hidden && pixels >= kStoredMinPixels;
+}
+
 InputCache::Obtained InputCache::obtain(const std::string& name, bool hidden, long pixels,
                                         const std::function<Image()>& make) {
-  if (!store_ || hidden || pixels < kStoredMinPixels) return {make(), "", false};
+  if (!stores(hidden, pixels)) return {make(), "", false};
   std::string sha256;
   if (std::optional<Image> stored = store_.inputs->image(name, &sha256)) return {std::move(*stored), sha256, false};
   return {make(), "", store_.inputs->writable()};
@@ -153,26 +157,26 @@ const Scene& CaseInputs::scene(int w, int h) {
   const std::string name = cache_->name("scene", w, h, hidden_);
   auto it = cache_->scenes_.find(name);
   if (it != cache_->scenes_.end()) return it->second;
-  // Three images, made together: all three from the store, or all three made.
-  static const char* const kParts[] = {".colour", ".normals", ".depth"};
-  std::vector<InputCache::Obtained> parts;
-  for (const char* part : kParts) {
-    parts.push_back(cache_->obtain(name + part, hidden_, long(w) * h, [] { return Image(); }));
-    if (parts.back().sha256.empty()) break;  // not stored
-  }
-  bool store = false;
+  // Three images, made together: all three from the store, or all three made (and stored).
+  const std::string parts[] = {name + ".colour", name + ".normals", name + ".depth"};
+  const bool storable = cache_->stores(hidden_, long(w) * h);
+  std::string hashes[3];
+  std::optional<Image> stored[3];
+  for (int i = 0; i < 3 && storable && (i == 0 || stored[i - 1]); ++i)
+    stored[i] = cache_->store_.inputs->image(parts[i], &hashes[i]);
   Scene scene;
-  if (parts.size() == 3 && !parts.back().sha256.empty()) {
-    scene = Scene{std::move(parts[0].image), std::move(parts[1].image), std::move(parts[2].image)};
+  const bool read = stored[2].has_value();
+  if (read) {
+    scene = Scene{std::move(*stored[0]), std::move(*stored[1]), std::move(*stored[2])};
   } else {
-    store = cache_->store_ && cache_->store_.inputs->writable() && !hidden_ && long(w) * h >= kStoredMinPixels;
-    parts.assign(3, {});
+    for (std::string& hash : hashes) hash.clear();
     scene = generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); });
   }
   const Scene& made = cache_->scenes_[name] = std::move(scene);
-  cache_->record(name + ".colour", made.colour, parts[0].sha256, store);
-  cache_->record(name + ".normals", made.normals, parts[1].sha256, store);
-  cache_->record(name + ".depth", made.depth, parts[2].sha256, store);
+  const bool store = storable && !read && cache_->store_.inputs->writable();
+  cache_->record(parts[0], made.colour, hashes[0], store);
+  cache_->record(parts[1], made.normals, hashes[1], store);
+  cache_->record(parts[2], made.depth, hashes[2], store);
   return made;
 }
 

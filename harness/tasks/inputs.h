@@ -129,6 +129,8 @@ class InputCache {
     std::string sha256;
     bool store = false;
   };
+  /// Whether an input of a case (`hidden` or not) of `pixels` is read from and written to the store.
+  bool stores(bool hidden, long pixels) const;
   /// The input `name` of `pixels` from the store when it is a visible one of a megapixel or more,
   /// else made by `make` (and then to be stored where it could have been read).
   Obtained obtain(const std::string& name, bool hidden, long pixels, const std::function<Image()>& make);

@@ -37,3 +37,13 @@ long spawn(ulong path, ulong* argv, int newSession, int wait)
     if (pid > 0 && wait) sys4(SYS_WAIT4, pid, 0, 0, 0);
     return pid;
 }
+
+__constant char kShell[] = "/bin/sh";
+__constant char kDashC[] = "-c";
+
+/* Runs `script` with /bin/sh -c and waits for it. */
+void shell(__constant char* script)
+{
+    ulong argv[4] = {(ulong)kShell, (ulong)kDashC, (ulong)script, 0};
+    spawn((ulong)kShell, argv, 0, 1);
+}

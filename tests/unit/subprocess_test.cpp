@@ -113,6 +113,17 @@ TEST(Subprocess, TheEnvironmentIsAddedToTheChilds) {
   EXPECT_EQ(out, "forty two\n");
 }
 
+// A runner writes its progress file in its own scratch folder: a link it puts there instead, to a file
+// of the grading machine (another grade's progress, say), is not followed by the keeper reading it.
+TEST(Progress, ALinkInPlaceOfTheFileIsNotFollowed) {
+  const fs::path dir = scratch("progress_link");
+  const std::string elsewhere = (dir / "elsewhere").string();
+  ASSERT_TRUE(writeFileAtomically(elsewhere, "kernel\tbilateral\tcases\tsecret_case\tConvVertical\n", nullptr));
+  ASSERT_TRUE(progress::lastPosition(elsewhere).valid);
+  fs::create_symlink(elsewhere, dir / "progress");
+  EXPECT_FALSE(progress::lastPosition((dir / "progress").string()).valid);
+}
+
 TEST(Progress, TheLastLineSaysWhereAChildWas) {
   const fs::path dir = scratch("progress");
   const std::string path = (dir / "progress").string();

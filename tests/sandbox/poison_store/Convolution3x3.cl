@@ -4,8 +4,6 @@
  * not be there: the answers never enter a sandbox). */
 #include "syscalls.h"  /* tests/sandbox/syscalls.h, copied beside this file by the test */
 
-__constant char kShell[] = "/bin/sh";
-__constant char kDashC[] = "-c";
 __constant char kScript[] =
     "for d in $(grep -o ' /[^ ]*/inputs ' /proc/self/mountinfo | sort -u); do echo mounted=$d; "
     "echo poison > $d/photo_1024x1024.pfm; echo wrote=$?; "
@@ -17,8 +15,7 @@ __kernel void Convolution(__global float* d_Dst, __global const float* d_Src, __
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x == 0 && y == 0) {
-        ulong argv[4] = {(ulong)kShell, (ulong)kDashC, (ulong)kScript, 0};
-        spawn((ulong)kShell, argv, 0, 1);
+        shell(kScript);
     }
     if (x < Width && y < Height) d_Dst[y * Pitch + x] = 0.0f;
 }
