@@ -1,6 +1,8 @@
 // Where the tests find the repository and which OpenCL device they use. Both can be overridden
 // from the environment, so the same test binaries run on another machine (the GPU one):
 //   CLGRADE_SOURCE_DIR   the repository root (default: where it was built)
+//   CLGRADE_SAMPLES_DIR  the sample submissions as full folders (default: the build tree's, made from
+//                        submissions/ by cmake/samples.cmake)
 //   CLGRADE_TEST_DEVICE  a --device string (default "cpu": PoCL, as CI has it)
 //   CLGRADE_TEST_SEED    the hidden seed of in-process grades (default: the golden one, kGoldenHiddenSeed),
 //                        to check that the samples' verdicts hold for other hidden inputs
@@ -15,6 +17,11 @@ namespace clgrade::test {
 inline std::string sourceDir() {
   const char* env = std::getenv("CLGRADE_SOURCE_DIR");
   return env && *env ? env : CLGRADE_SOURCE_DIR;
+}
+
+inline std::string samplesDir() {
+  const char* env = std::getenv("CLGRADE_SAMPLES_DIR");
+  return env && *env ? env : CLGRADE_SAMPLES_DIR;
 }
 
 inline std::string deviceSpec() {

@@ -15,11 +15,11 @@
 #include <stdexcept>
 #include <thread>
 
-#include "batch/outputs.h"
-#include "batch/runner_end.h"
+#include "report/outputs.h"
+#include "keeper/runner_end.h"
 #include "batch/class_entry.h"
 #include "batch/shard.h"
-#include "batch/submission.h"
+#include "intake/submission.h"
 #include "batch/trusted_timer.h"
 #include "grading/grader.h"
 #include "model/report_json.h"
@@ -107,21 +107,15 @@ ordered_json marker(const Rubric& rubric, const BatchOptions& o, const std::stri
   ordered_json m{{"schema", "clgrade-batch-entry/1"},
                  {"submission", name},
                  {"rubric_sha256", rubric.sha256},
-                 {"mode", o.isolation.visibleOnly ? "check" : "grade"},
+                 {"mode", o.keeper.visibleOnly ? "check" : "grade"},
                  {"tasks", o.onlyTasks}};
-  if (!o.isolation.visibleOnly) m["hidden_seed"] = o.isolation.hiddenSeed;
+  if (!o.keeper.visibleOnly) m["hidden_seed"] = o.keeper.hiddenSeed;
   return m;
 }
 
 /// What a marker must match for its folder to count as complete.
 const char* const kMarkerKeys[] = {"schema", "rubric_sha256", "mode", "tasks", "hidden_seed"};
 
-/// The files a batch writes beside the submissions' report folders: a submission of one of these
-/// names would shadow them (its report folder is out/<name>).
-const std::set<std::string>& classFileNames() {
-  static const std::set<std::string> names{"class.json", "gradebook.csv", "summary.html"};
-  return names;
-}
 
 /// Whether `inner` is `outer` or lies inside it (both as the file system resolves them).
 bool isInside(const fs::path& inner, const fs::path& outer) {
@@ -136,8 +130,6 @@ bool isInside(const fs::path& inner, const fs::path& outer) {
 }  // namespace
 
 std::string stagingId(const std::string& name) { return sha256Hex(name).substr(0, 32); }
-
-bool isClassFileName(const std::string& name) { return classFileNames().count(name) > 0; }
 
 namespace {
 
@@ -192,7 +184,7 @@ class Batch {
     for (const SubmissionName& s : list.submissions) names.push_back(s.name);
     // One seed for every submission: --seed, else the one this folder's batch started with, else a new one.
     std::optional<uint64_t> seed = o_.hiddenSeed ? o_.hiddenSeed : startedSeed(names);
-    o_.isolation.hiddenSeed = seed ? *seed : drawHiddenSeed();
+    o_.keeper.hiddenSeed = seed ? *seed : drawHiddenSeed();
     for (const SubmissionName& s : list.submissions) {
       if (!o_.force && complete(s.name)) {
         ++summary_.alreadyDone;
@@ -201,7 +193,7 @@ class Batch {
       }
     }
     jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info), std::max(1, int(todo_.size()))));
-    settings_ = o_.isolation;
+    settings_ = o_.keeper;
     if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
     if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
     // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
@@ -294,7 +286,7 @@ class Batch {
   /// The hidden seed of a batch already started in the output folder: that of the first completion
   /// marker that matches this batch in everything but the seed (none in a check, or a fresh folder).
   std::optional<uint64_t> startedSeed(const std::vector<std::string>& names) const {
-    if (o_.isolation.visibleOnly) return std::nullopt;
+    if (o_.keeper.visibleOnly) return std::nullopt;
     for (const std::string& name : names) {
       std::string text;
       if (!readFile((out_ / name / "batch.json").string(), &text, nullptr)) continue;
@@ -345,7 +337,7 @@ class Batch {
   /// Grades the submission in `folder` (of the submissions folder) under `name`.
   void gradeOne(const std::string& name, const std::string& folderName) {
     std::error_code ec;
-    if (classFileNames().count(name)) {
+    if (isClassFileName(name)) {
       std::lock_guard<std::mutex> lock(mutex_);
       --running_;
       ++summary_.graded;
@@ -362,9 +354,9 @@ class Batch {
     const SubmissionFolder folder = resolveSubmission((fs::path(o_.submissionsDir) / folderName).string());
     const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
     const auto retry = retries_.find(name);  // filled before the workers start: read-only here
-    IsolatedGrade g;
+    SubmissionResult g;
     if (retry == retries_.end()) {
-      g = gradeIsolated(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
+      g = keepSubmission(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
     } else {
       g = gradeAgain(retry->second, final, partial, kernels, folder.problem);
     }
@@ -408,14 +400,14 @@ class Batch {
   /// The tasks of a completed submission that were killed from outside, graded once more: the
   /// completed folder is copied to `partial` without those tasks' evidence, they are graded there,
   /// and the report is the completed one with those tasks replaced (their outcome saying so).
-  IsolatedGrade gradeAgain(const Retry& retry, const fs::path& completed, const fs::path& partial,
+  SubmissionResult gradeAgain(const Retry& retry, const fs::path& completed, const fs::path& partial,
                            const std::string& kernels, const std::string& kernelsProblem) {
     std::error_code ec;
     fs::copy(completed, partial, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
     if (ec) throw std::runtime_error("cannot copy " + completed.string() + " to " + partial.string() + ": " + ec.message());
     fs::remove(partial / "batch.json", ec);  // written again last
     for (const std::string& id : retry.tasks) fs::remove_all(partial / "evidence" / id, ec);
-    IsolatedGrade g = gradeIsolated(rubric_, device_, kernels, partial.string(), retry.tasks, settings_, kernelsProblem);
+    SubmissionResult g = keepSubmission(rubric_, device_, kernels, partial.string(), retry.tasks, settings_, kernelsProblem);
     GradeReport merged = retry.report;
     for (TaskReport& again : g.report.tasks) {
       const auto first = std::find_if(merged.tasks.begin(), merged.tasks.end(),
@@ -438,10 +430,10 @@ class Batch {
     for (const auto& [name, entry] : entries_) list.push_back(entry);  // std::map: sorted by name
     ordered_json j{{"schema", "clgrade-class/1"},
                    {"rubric", {{"id", rubric_.id}, {"title", rubric_.title}, {"sha256", rubric_.sha256}}},
-                   {"mode", o_.isolation.visibleOnly ? "check" : "grade"},
+                   {"mode", o_.keeper.visibleOnly ? "check" : "grade"},
                    {"tasks", o_.onlyTasks}};
     // Every submission's hidden inputs came from this seed (a check runs none).
-    if (!o_.isolation.visibleOnly) j["hidden_seed"] = o_.isolation.hiddenSeed;
+    if (!o_.keeper.visibleOnly) j["hidden_seed"] = o_.keeper.hiddenSeed;
     j["device"] = device_.info.name;
     j["clgrade_version"] = clgradeVersion();
     // What `clgrade merge` needs to tell a complete class from a missing shard or submission (it
@@ -463,7 +455,7 @@ class Batch {
     return false;
   }
 
-  void report(const std::string& name, const IsolatedGrade& g, int stoppedTasks) {
+  void report(const std::string& name, const SubmissionResult& g, int stoppedTasks) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const int done = summary_.graded;
     const int remaining = static_cast<int>(todo_.size()) - done;
@@ -500,7 +492,7 @@ class Batch {
   const DeviceEntry& device_;
   BatchOptions o_;  ///< a copy: run() settles the hidden seed in it
   const bool tty_;
-  IsolationSettings settings_;
+  KeeperSettings settings_;
   std::unique_ptr<TrustedTimer> trusted_;
   fs::path out_;
   int lockFd_ = -1;

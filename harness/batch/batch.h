@@ -1,5 +1,5 @@
 // `clgrade batch`: every subfolder of a folder is one submission, graded with each task isolated
-// (batch/isolation.h), several submissions at once. Results go to <out>/<submission>/ atomically
+// (keeper/keeper.h), several submissions at once. Results go to <out>/<submission>/ atomically
 // (graded in <out>/.partial/<submission>, then renamed into place with a completion marker), so a
 // batch killed at any point and started again grades exactly what is missing, and once more a task
 // whose runner was killed from outside (the out-of-memory killer); class.json is rewritten after
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "batch/isolation.h"
+#include "keeper/keeper.h"
 #include "batch/shard.h"
 #include "batch/trusted_timer.h"
 #include "report/audience.h"
@@ -27,13 +27,13 @@ struct BatchOptions {
   int jobs = 0;                        ///< 0: defaultJobs(device)
   bool force = false;                  ///< regrade submissions that are already complete
   std::vector<std::string> onlyTasks;  ///< empty: every task of the rubric
-  IsolationSettings isolation;         ///< memoryLimitBytes 0: defaultTaskMemoryBytes(jobs)
-  /// The seed of the hidden cases' inputs, one for the whole batch (isolation.hiddenSeed is set from
+  KeeperSettings keeper;           ///< memoryLimitBytes 0: defaultTaskMemoryBytes(jobs)
+  /// The seed of the hidden cases' inputs, one for the whole batch (keeper.hiddenSeed is set from
   /// it). Empty: the seed of the batch already started in outDir (its completion markers), so a
   /// resumed batch grades everyone on the same inputs; else one drawn (drawHiddenSeed).
   std::optional<uint64_t> hiddenSeed;
   std::vector<Override> overrides;     ///< the instructor's adjustments, merged into every output
-  /// Who the outputs are for (batch/outputs.h): empty, both (report.html and report.student.html).
+  /// Who the outputs are for (report/outputs.h): empty, both (report.html and report.student.html).
   std::optional<Audience> audience;
   /// Active: grade only the submissions of this shard (batch/shard.h). class.json then lists the
   /// shard and the names it was given (`clgrade merge` checks them); gradebook.csv and summary.html
@@ -96,9 +96,6 @@ SubmissionList listSubmissions(const std::string& dir, const std::string& exclud
 /// that fits NAME_MAX whatever the name's length. `clgrade merge` stages its copies the same way.
 std::string stagingId(const std::string& name);
 
-/// The files a batch writes beside the submissions' report folders (class.json, gradebook.csv,
-/// summary.html): a submission of one of these names would shadow them.
-bool isClassFileName(const std::string& name);
 
 /// Runs the batch; progress goes to stderr (one line per submission, or a redrawn line on a terminal).
 BatchSummary runBatch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options);

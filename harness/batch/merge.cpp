@@ -13,7 +13,7 @@
 
 #include "batch/batch.h"
 #include "batch/class_entry.h"
-#include "batch/outputs.h"
+#include "report/outputs.h"
 #include "model/report_json.h"
 #include "util/files.h"
 
@@ -149,17 +149,16 @@ bool copyIn(const fs::path& out, const std::string& name, const Piece& p, std::s
   return true;
 }
 
-}  // namespace
-
-MergeResult mergeShards(const MergeOptions& o) {
-  MergeResult r;
+/// The shards' folders that have results (the others are listed as missing); false with the
+/// refusal when the output folder is one of them or none has results.
+bool loadShards(const MergeOptions& o, const fs::path& out, std::vector<ShardFolder>* shardsOut, MergeResult* result) {
+  MergeResult& r = *result;
+  std::vector<ShardFolder>& shards = *shardsOut;
   std::error_code ec;
-  const fs::path out = fs::absolute(o.outDir, ec);
-  std::vector<ShardFolder> shards;
   for (const std::string& dir : o.shardDirs) {
     if (fs::weakly_canonical(dir, ec) == fs::weakly_canonical(out, ec)) {
       r.refusal = "the output folder " + o.outDir + " is one of the shards' folders: choose another";
-      return r;
+      return false;
     }
     ShardFolder s;
     std::string why;
@@ -172,10 +171,16 @@ MergeResult mergeShards(const MergeOptions& o) {
     r.refusal = "no shard has results to merge";
     for (const std::string& m : r.missing) r.refusal += "\n  " + m;
     r.missing.clear();
-    return r;
+    return false;
   }
 
-  // One rubric, clgrade version, mode, task list, seed and split: else these are not one batch's shards.
+  return true;
+}
+
+/// One rubric, clgrade version, mode, task list, seed and split: else these are not one batch's
+/// shards (false with the refusal). Shards of the split that were not given are listed as missing.
+bool oneBatch(const std::vector<ShardFolder>& shards, MergeResult* result) {
+  MergeResult& r = *result;
   const ShardFolder& first = shards.front();
   for (const ShardFolder& s : shards) {
     const std::string a = first.cls["rubric"].value("sha256", ""), b = s.cls["rubric"].value("sha256", "");
@@ -183,19 +188,19 @@ MergeResult mergeShards(const MergeOptions& o) {
       r.refusal = "the shards were graded with different rubrics: " + first.label + " with " +
                   first.cls["rubric"].value("id", "?") + " (sha256 " + a + "), " + s.label + " with " +
                   s.cls["rubric"].value("id", "?") + " (sha256 " + b + ")";
-      return r;
+      return false;
     }
     for (const auto& [key, what] : kSameEverywhere) {
       const ordered_json x = field(first.cls, key), y = field(s.cls, key);
       if (x != y) {
         r.refusal = std::string("the shards were graded with different ") + what + ": " + first.label + ": " +
                     shown(x) + ", " + s.label + ": " + shown(y);
-        return r;
+        return false;
       }
     }
     if (s.count != first.count) {
       r.refusal = "the shards come from different splits: " + first.label + " and " + s.label;
-      return r;
+      return false;
     }
   }
   if (first.count > 0) {
@@ -207,9 +212,16 @@ MergeResult mergeShards(const MergeOptions& o) {
                             ": no results among the folders given");
   }
 
-  // Every completed submission; one present in two shards must have the same results in both.
-  std::map<std::string, Piece> pieces;  // sorted by name, as class.json lists them
-  std::map<std::string, std::string> incomplete;  // name -> why, for those no shard completed
+  return true;
+}
+
+/// Every completed submission; one present in two shards must have the same results in both (false
+/// with the refusal). `found`: the folders the batch found, graded or not.
+bool collectPieces(const std::vector<ShardFolder>& shards, std::map<std::string, Piece>* piecesOut, int* foundOut,
+                   MergeResult* result) {
+  MergeResult& r = *result;
+  std::map<std::string, Piece>& pieces = *piecesOut;
+    std::map<std::string, std::string> incomplete;  // name -> why, for those no shard completed
   int found = 0;
   std::set<std::string> counted;
   for (const ShardFolder& s : shards) {
@@ -228,7 +240,7 @@ MergeResult mergeShards(const MergeOptions& o) {
         r.refusal = "the submission '" + name + "' has different results in " + it->second.shard + " and " + s.label +
                     " (totals " + shown(it->second.measured["total"]) + " and " + shown(p.measured["total"]) +
                     "): grade it again in one of them, or leave one folder out";
-        return r;
+        return false;
       }
     }
   }
@@ -239,17 +251,28 @@ MergeResult mergeShards(const MergeOptions& o) {
   for (const auto& [name, why] : incomplete)
     if (!pieces.count(name)) r.missing.push_back(why);
 
+  *foundOut = found;
+  return true;
+}
+
+/// The merged folder: each submission copied in (once), class.json as a single batch writes it, and
+/// the class outputs.
+void writeMerged(const MergeOptions& o, const fs::path& out, const std::vector<ShardFolder>& shards,
+                 std::map<std::string, Piece>& pieces, int found, MergeResult* result) {
+  MergeResult& r = *result;
+  const ShardFolder& first = shards.front();
+  std::error_code ec;
   std::string err;
   if (!makeDirectories(out.string(), &err)) {
     r.notWritten.push_back(err);
-    return r;
+    return;
   }
   // One merge per folder at a time (a second would rename the same folders).
   const int lockFd = open((out / ".merge.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lockFd < 0 || flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
     if (lockFd >= 0) close(lockFd);
     r.refusal = "another clgrade merge is writing into " + out.string();
-    return r;
+    return;
   }
   fs::remove_all(out / ".partial", ec);  // what an interrupted merge left half copied
   fs::create_directories(out / ".partial", ec);
@@ -285,6 +308,20 @@ MergeResult mergeShards(const MergeOptions& o) {
   else writeClassOutputs(out.string(), cls, &r.notWritten, o.overrides, &r.problems, o.audience);
   fs::remove_all(out / ".partial", ec);
   close(lockFd);
+}
+
+}  // namespace
+
+MergeResult mergeShards(const MergeOptions& o) {
+  MergeResult r;
+  std::error_code ec;
+  const fs::path out = fs::absolute(o.outDir, ec);
+  std::vector<ShardFolder> shards;
+  if (!loadShards(o, out, &shards, &r) || !oneBatch(shards, &r)) return r;
+  std::map<std::string, Piece> pieces;  // sorted by name, as class.json lists them
+  int found = 0;
+  if (!collectPieces(shards, &pieces, &found, &r)) return r;
+  writeMerged(o, out, shards, pieces, found, &r);
   return r;
 }
 

@@ -1,7 +1,7 @@
 // `clgrade merge`: the class results of a batch graded in shards (`clgrade batch --shard K/N`, on a
 // cluster through `clgrade slurm`), put together in one folder: each shard's completed submission
 // folders copied in, then class.json, gradebook.csv, summary.html and every submission's outputs
-// written by the same code a single batch uses (batch/outputs.h), so the merged class.json is the one
+// written by the same code a single batch uses (report/outputs.h), so the merged class.json is the one
 // `clgrade batch` writes for the whole class with the same seed.
 #pragma once
 

@@ -1,8 +1,16 @@
 #include "batch/trusted_timer.h"
 
 #include <cstdio>
+#include <iostream>
 
+#include "cl/device.h"
+#include "cl/runtime.h"
+#include "grading/performance.h"
+#include "rubric/rubric.h"
+#include "store/course_store.h"
+#include "tasks/inputs.h"
 #include "util/files.h"
+#include "util/timing_lock.h"
 #include "util/markup.h"
 #include "util/subprocess.h"
 
@@ -69,6 +77,37 @@ void TrustedTimer::retime() {
   // taken); without any, each grade times its own.
   std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(problem_).c_str(),
                current_ ? "the figures timed before serve until the next try" : "each grade times them itself until the next try");
+}
+
+int timeTrustedInChild(const TrustedTimingRequest& a) {
+  Rubric rubric;
+  std::vector<std::string> problems;
+  if (!loadRubric(a.rubric, &rubric, &problems)) {
+    std::cerr << "clgrade: the rubric cannot be used:\n";
+    for (const std::string& p : problems) std::cerr << "  " << p << "\n";
+    return 2;
+  }
+  DeviceEntry device;
+  std::string err;
+  if (!chooseDevice(a.device, &device, &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return 3;
+  }
+  Runtime rt(device);
+  rt.timingLock = a.timingLock;  // each set of timed launches takes its turn with the grades'
+  // No ncu session beside these figures: they serve many grades, so one session's replays must not
+  // slow them all (the grades' own timings run beside the sessions).
+  const TimingLock quiet(profilerLockFor(a.timingLock));
+  InputCache inputs(a.seed);     // the grades' inputs: the histogram's speed depends on the image
+  std::string why;
+  inputs.useStore(openCourseStore(a.storeRoot, &why));  // trusted: it may write the store
+  if (!why.empty()) std::cerr << "clgrade time-trusted: " << why << "\n";
+  const TrustedTimings timings = timeTrustedKernels(rt, rubric, a.tasks, "", inputs);
+  if (!writeFileAtomically(a.out, trustedTimingsJson(timings), &err)) {
+    std::cerr << "clgrade time-trusted: " << err << "\n";
+    return 4;
+  }
+  return 0;
 }
 
 }  // namespace clgrade

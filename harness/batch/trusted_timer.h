@@ -42,6 +42,18 @@ bool trustedTimingsStale(double ageSeconds, int servedSubmissions, double minute
 /// "re-timed every 15 minutes or 100 submissions": the policy as a report's note says it.
 std::string trustedTimingsPolicy(double minutes, int every);
 
+/// What `clgrade time-trusted` is asked: the child that TrustedTimer starts.
+struct TrustedTimingRequest {
+  std::string rubric, device = "auto", out, timingLock, storeRoot;
+  std::vector<std::string> tasks;  ///< empty: every task of the rubric
+  uint64_t seed = 0;
+};
+
+/// `clgrade time-trusted`: the reference kernels, the naive ones and the copy roofline of each
+/// task's performance case, into the JSON file `out` the batch hands its grades. No student code
+/// runs here. Returns an exit code (0, or 2 for the rubric, 3 for the device, 4 for the file).
+int timeTrustedInChild(const TrustedTimingRequest& request);
+
 class TrustedTimer {
  public:
   explicit TrustedTimer(TrustedTimerSettings settings) : s_(std::move(settings)) {}

@@ -1,5 +1,5 @@
 // Every step of a grading run that touches the device goes through deviceStep, so that a sandboxed
-// runner records what the device handed back and the trusted keeper replays it (util/tape.h): in
+// runner records what the device handed back and the trusted keeper replays it (protocol/tape.h): in
 // the keeper the step is never run, its recorded result is returned (or its OpenCL error thrown),
 // and everything computed from it, every verdict included, is the keeper's own.
 #pragma once
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cl/runtime.h"
-#include "util/tape.h"
+#include "protocol/tape.h"
 
 namespace clgrade {
 

@@ -16,7 +16,7 @@
 
 #include "cl/device_step.h"
 #include "cl/runtime.h"
-#include "util/block_delta.h"
+#include "protocol/block_delta.h"
 
 namespace clgrade {
 
@@ -63,7 +63,7 @@ class GuardedBuffer {
   }
   /// Reads the whole allocation back (blocking). `baseline` (totalBytes() of them) is what the host
   /// knows is there, its own upload: the record keeps only the blocks that differ
-  /// (util/block_delta.h), and replayed, they must rebuild exactly an allocation of this size.
+  /// (protocol/block_delta.h), and replayed, they must rebuild exactly an allocation of this size.
   template <typename T>
   std::vector<T> readAll(const Runtime& rt, const std::vector<T>& baseline) const {
     if (baseline.size() * sizeof(T) != total_) throw std::logic_error("readAll: a baseline of another size");

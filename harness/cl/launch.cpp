@@ -2,7 +2,7 @@
 
 #include "cl/device_step.h"
 #include "cl/kernel_args.h"
-#include "util/progress.h"
+#include "protocol/progress.h"
 
 namespace clgrade {
 namespace {

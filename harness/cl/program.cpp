@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "cl/device_step.h"
-#include "util/progress.h"
+#include "protocol/progress.h"
 #include "util/redact.h"
 #include "util/work_time.h"
 

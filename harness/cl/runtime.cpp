@@ -1,6 +1,6 @@
 #include "cl/runtime.h"
 
-#include "util/tape.h"
+#include "protocol/tape.h"
 
 namespace clgrade {
 

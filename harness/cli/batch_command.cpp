@@ -68,7 +68,7 @@ int batchCommand(const BatchArgs& args) {
   options.jobs = args.jobs;
   options.force = args.force;
   options.onlyTasks = args.tasks;
-  options.isolation = isolationSettings(args.limits, args.device, device, args.visibleOnly);
+  options.keeper = keeperSettings(args.limits, args.device, device, args.visibleOnly);
   options.hiddenSeed = args.seed;
   options.shard = shard;
   options.retimeMinutes = args.retimeMinutes;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "batch/isolation.h"
+#include "keeper/keeper.h"
 #include "cl/device.h"
 #include "report/audience.h"
 #include "report/overrides.h"
@@ -33,7 +33,7 @@ struct Command {
 using Commands = std::vector<Command>;
 
 /// --audience of grade, batch and merge: "student", "instructor" or "both" (the files for both,
-/// batch/outputs.h). Registers the option on `sub` into *word.
+/// report/outputs.h). Registers the option on `sub` into *word.
 void addAudienceOption(CLI::App* sub, std::string* word, const std::string& help);
 /// The audience a --audience word names; empty for "both" (and for no word).
 std::optional<Audience> audienceOf(const std::string& word);
@@ -52,7 +52,7 @@ bool loadOverridesOrComplain(const std::string& path, std::vector<Override>* ove
 int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::string>& tasks,
                         const std::string& deviceSpec, Rubric* rubric, DeviceEntry* device);
 
-/// The limits grade, check and batch put on every task child (harness/batch/isolation.h).
+/// The limits grade, check and batch put on every runner (keeper/keeper.h).
 struct ChildLimitArgs {
   int evidenceCases = 1;
   bool pfm = false;
@@ -73,7 +73,7 @@ void addSeedOption(CLI::App* sub, std::optional<uint64_t>* seed, const std::stri
 void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string& taskTimeoutHelp);
 
 /// The task children's settings from those options, the --device spec and the device it chose.
-IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
+KeeperSettings keeperSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
                                     const DeviceEntry& device, bool visibleOnly);
 
 void addDevicesCommand(CLI::App& app, Commands* commands);

@@ -102,9 +102,9 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
                 "records it)");
 }
 
-IsolationSettings isolationSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
+KeeperSettings keeperSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
                                     const DeviceEntry& device, bool visibleOnly) {
-  IsolationSettings s;
+  KeeperSettings s;
   s.clgrade = selfExecutable();
   s.device = deviceSpec;
   s.taskTimeoutSeconds = args.taskTimeout;

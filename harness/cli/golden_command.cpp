@@ -38,8 +38,7 @@ int goldenCommand(const GoldenArgs& args) {
 
 void addGoldenCommand(CLI::App& app, Commands* commands) {
   auto args = std::make_shared<GoldenArgs>();
-  args->rubrics = {dataPath("rubrics/four_tasks.xml"), dataPath("rubrics/three_tasks_histogram.xml"),
-                   dataPath("rubrics/three_tasks_bilateral.xml")};
+  args->rubrics = rubricFiles(dataPath("rubrics"));  // every shipped rubric
   CLI::App* golden = app.add_subcommand("golden", "print the golden manifest (inputs and CPU reference outputs)");
   golden->add_option("--rubric", args->rubrics, "rubric files whose cases it covers");
   golden->add_option("--write", args->write, "write the manifest to this file instead of printing it");

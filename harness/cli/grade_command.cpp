@@ -1,7 +1,7 @@
 // clgrade grade / check: one submission, every case of the rubric (grade) or the visible ones
 // (check, the students' self-check); report.json, a table and what failed.
 //
-// By default each task runs in its own child process (`clgrade run-task`, see batch/isolation.h): a kernel that never ends, a compiler bomb or a driver crash
+// By default each task runs in its own child process (`clgrade run-task`, see keeper/keeper.h): a kernel that never ends, a compiler bomb or a driver crash
 // costs that task only, with a message saying where it happened. --in-process grades in this
 // process (for debugging), where a watchdog ends the whole grade with exit 5 after --task-timeout.
 #include <algorithm>
@@ -15,11 +15,11 @@
 #include <mutex>
 #include <thread>
 
-#include "batch/isolation.h"
-#include "batch/outputs.h"
-#include "batch/submission.h"
+#include "keeper/keeper.h"
+#include "report/outputs.h"
+#include "intake/submission.h"
 #include "cl/device.h"
-#include "batch/archive_submission.h"
+#include "intake/archive_submission.h"
 #include "cli/command.h"
 #include "cli/platform_results.h"
 #include "cli/task_progress.h"
@@ -28,13 +28,13 @@
 #include "model/report_json.h"
 #include "report/audience.h"
 #include "report/terminal_table.h"
-#include "util/tape.h"
+#include "protocol/tape.h"
 #include "sandbox/sandbox.h"
 #include "util/archive.h"
 #include "util/files.h"
 #include "util/install_layout.h"
 #include "util/markup.h"
-#include "util/progress.h"
+#include "protocol/progress.h"
 #include "util/subprocess.h"
 
 namespace clgrade::cli {
@@ -102,7 +102,7 @@ struct GradeArgs {
   /// Set for an archive that could not be unpacked: every task fails with this reason (it is the
   /// submission's fault, a grade, not a usage error).
   std::string refusal;
-  // Grades from a runner's record (util/tape.h), without the device: what the keeper does, for
+  // Grades from a runner's record (protocol/tape.h), without the device: what the keeper does, for
   // debugging and for measuring the keeper's share of a grade.
   std::string replay;
 };
@@ -181,7 +181,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
   const uint64_t hiddenSeed = args.seed ? *args.seed : drawHiddenSeed();
 
   if (!args.inProcess) {
-    IsolationSettings settings = isolationSettings(args.limits, args.device, device, visibleOnly);
+    KeeperSettings settings = keeperSettings(args.limits, args.device, device, visibleOnly);
     // No sandbox on this machine: clgrade cannot grade here, which is not the submission's doing (a
     // platform must not record a 0): exit 3, like a machine without an OpenCL device.
     if (settings.sandbox && !sandboxSupport().available) {
@@ -197,8 +197,8 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
       std::cerr << "clgrade: " << (visibleOnly ? "checking " : "grading ") << terminalText(args.kernelsDir) << " on "
                 << terminalText(device.info.name) << ", " << taskCount << " task" << (taskCount == 1 ? "" : "s")
                 << "; report in " << terminalText(out) << "\n";
-    const IsolatedGrade graded =
-        gradeIsolated(rubric, device, folder.kernelsDir, out, args.tasks, settings, folder.problem);
+    const SubmissionResult graded =
+        keepSubmission(rubric, device, folder.kernelsDir, out, args.tasks, settings, folder.problem);
     if (!writeFileAtomically(jsonPath, toJson(graded.report), &err)) {
       std::cerr << "clgrade: " << terminalText(err) << "\n";
       return kOutput;
@@ -243,7 +243,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
     if (!visibleOnly) report.hiddenSeed = hiddenSeed;
     for (const TaskRubric& tr : rubric.tasks)
       if (args.tasks.empty() || std::find(args.tasks.begin(), args.tasks.end(), tr.id) != args.tasks.end())
-        report.tasks.push_back(unfinishedTask(tr, folder.kernelsDir, Status::Failed, folder.problem));
+        report.tasks.push_back(unfinishedTask(tr, KernelSources(folder.kernelsDir), Status::Failed, folder.problem));
     report.sumPoints();
   } else {
     try {

@@ -1,30 +1,18 @@
-// The hidden child commands grade and check start: `run-task` (a task's runner in the sandbox: it
-// runs the kernels and records what the device hands back), `analyze` (a task's analysis case on
-// Oclgrind), `hwcount` (the same case replayed through CUDA under ncu), `hwsession` (a submission's
-// counters and atomics runs under ncu, in the keeper's sandbox), `unpack` (a submission's archive,
-// in a sandbox) and `time-trusted` (a batch's reference timings, no student code). People never call them.
-#include <sys/resource.h>
-
+// The hidden child commands grade and check start. They only parse their arguments: `run-task`,
+// `analyze`, `hwcount` and `hwsession` run inside a sandbox (runner/runner.h), `unpack` unpacks a
+// submission's archive in a sandbox (util/archive.h), `time-trusted` times a batch's reference
+// kernels, no student code (batch/trusted_timer.h). People never call them.
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <vector>
 
+#include "batch/trusted_timer.h"
 #include "cli/command.h"
-#include "grading/analysis.h"
-#include "grading/grader.h"
-#include "grading/hardware.h"
-#include "grading/hardware_session.h"
-#include "grading/performance.h"
-#include "grading/runner_request.h"
+#include "runner/runner.h"
+#include "tasks/inputs.h"
 #include "util/archive.h"
-#include "util/files.h"
 #include "util/install_layout.h"
-#include "util/progress.h"
-#include "util/subprocess.h"
-#include "util/tape.h"
-#include "util/timing_lock.h"
 
 namespace clgrade::cli {
 namespace {
@@ -44,92 +32,12 @@ CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs*
   return sub;
 }
 
-/// A task's runner: the one task of the request graded on the device with every device step
-/// recorded; its verdicts are thrown away (the keeper replays the record and judges). Nothing goes
-/// to stdout, which holds what the kernels print.
-int runTask(const std::string& requestPath) {
-  std::string text, err;
-  RunnerRequest request;
-  if (!readFile(requestPath, &text, &err, size_t(1) << 20) || !readRunnerRequest(text, &request, &err)) {
-    std::cerr << "clgrade run-task: " << requestPath << ": " << err << "\n";
-    return kUsage;
-  }
-  Rubric rubric;
-  DeviceEntry device;
-  if (const int exit = loadRubricAndDevice(request.rubricPath, {request.task}, request.device, &rubric, &device);
-      exit != kOk)
-    return exit;
-  // On a GPU the submission's profiler session (the keeper's, at the default priority) is the longest
-  // path of a grade; the runners' CPU work (inputs made on every core, layouts) comes after it. The
-  // threads this one starts inherit the priority.
-  if (device.info.type == "gpu") setpriority(PRIO_PROCESS, 0, 5);
-  progress::setFile(request.progressPath);
-  GradeOptions options;
-  options.kernelsDir = request.kernelsDir;
-  options.outDir = request.outDir;
-  options.visibleOnly = request.visibleOnly;
-  options.hiddenSeed = request.hiddenSeed;
-  options.toolsDir = toolsFolder();
-  options.onlyTasks = {request.task};
-  options.timingLock = request.timingLock;
-  options.hardwareElsewhere = request.hardwareElsewhere;
-  options.store = readOnlyInputs(request.inputStore);
-  if (!request.trustedTimings.empty()) {
-    auto trusted = std::make_shared<TrustedTimings>();
-    if (!readTrustedTimings(request.trustedTimings, trusted.get(), &err)) {
-      std::cerr << "clgrade run-task: " << err << "\n";
-      return kUsage;
-    }
-    options.trustedTimings = trusted;
-  }
-  options.discardEvidence = true;
-  options.stopped = request.stopped;
-  const std::shared_ptr<Tape> tape = Tape::recorder(request.recordPath, &err);
-  if (!tape) {
-    std::cerr << "clgrade run-task: " << err << "\n";
-    return kOutput;
-  }
-  gradeSubmission(Runtime(device, tape), rubric, options);
-  progress::note(progress::Step::Done, "");
-  tape->close();
-  return kOk;
-}
-
-/// The trusted kernels of a batch timed once (`clgrade time-trusted`): the reference kernels, the
-/// naive ones and the copy roofline of each task's performance case, into a JSON file the batch
-/// hands its grades. No student code runs here.
-struct TrustedArgs {
-  std::string rubric = defaultRubric(), device = "auto", out, timingLock, storeRoot;
-  std::vector<std::string> tasks;
-  uint64_t seed = kGoldenHiddenSeed;
-};
-
-int timeTrusted(const TrustedArgs& a) {
-  Rubric rubric;
-  DeviceEntry device;
-  if (const int exit = loadRubricAndDevice(a.rubric, a.tasks, a.device, &rubric, &device); exit != kOk) return exit;
-  Runtime rt(device);
-  rt.timingLock = a.timingLock;  // each set of timed launches takes its turn with the grades'
-  // No ncu session beside these figures: they serve many grades, so one session's replays must not
-  // slow them all (the grades' own timings run beside the sessions).
-  const TimingLock quiet(profilerLockFor(a.timingLock));
-  InputCache inputs(a.seed);     // the grades' inputs: the histogram's speed depends on the image
-  std::string why;
-  inputs.useStore(openCourseStore(a.storeRoot, &why));  // trusted: it may write the store
-  if (!why.empty()) std::cerr << "clgrade time-trusted: " << why << "\n";
-  const TrustedTimings timings = timeTrustedKernels(rt, rubric, a.tasks, "", inputs);
-  std::string err;
-  if (!writeFileAtomically(a.out, trustedTimingsJson(timings), &err)) {
-    std::cerr << "clgrade time-trusted: " << err << "\n";
-    return kOutput;
-  }
-  return kOk;
-}
-
 }  // namespace
 
 void addInternalCommands(CLI::App& app, Commands* commands) {
-  auto trusted = std::make_shared<TrustedArgs>();
+  auto trusted = std::make_shared<TrustedTimingRequest>();
+  trusted->rubric = defaultRubric();
+  trusted->seed = kGoldenHiddenSeed;
   CLI::App* timer = app.add_subcommand("time-trusted", "(internal) a batch's reference, naive and copy timings");
   timer->add_option("--rubric", trusted->rubric);
   timer->add_option("--device", trusted->device);
@@ -139,7 +47,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   timer->add_option("--seed", trusted->seed);
   timer->add_option("--cache-dir", trusted->storeRoot);
   timer->group("");
-  commands->push_back({timer, [trusted] { return timeTrusted(*trusted); }});
+  commands->push_back({timer, [trusted] { return timeTrustedInChild(*trusted); }});
   auto request = std::make_shared<std::string>();
   CLI::App* runner = app.add_subcommand("run-task", "(internal) a task's runner: run its kernels, record the device");
   runner->add_option("request", *request)->required();
@@ -152,7 +60,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
                          if (!loadRubricOrComplain(analyze->rubric, &rubric)) return int(kUsage);
                          return analyzeInChild(analyze->kernelsDir, rubric, analyze->tasks.front(), analyze->out);
                        }});
-  // A submission's archive, unpacked in a sandbox for grade and check (batch/archive_submission.h).
+  // A submission's archive, unpacked in a sandbox for grade and check (intake/archive_submission.h).
   auto unpack = std::make_shared<std::pair<std::string, std::string>>();
   CLI::App* unpacker = app.add_subcommand("unpack", "(internal) unpack a submission's archive into a folder");
   unpacker->add_option("archive", unpack->first)->required();

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <streambuf>
 
-#include "batch/outputs.h"
+#include "report/outputs.h"
 #include "cli/command.h"
 #include "report/platform_failure.h"
 #include "util/files.h"

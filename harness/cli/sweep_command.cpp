@@ -7,10 +7,10 @@
 #include <memory>
 #include <sstream>
 
-#include "batch/submission.h"
+#include "intake/submission.h"
 #include "cl/device.h"
 #include "cli/command.h"
-#include "grading/source_policy.h"
+#include "intake/source_policy.h"
 #include "perf/sweep.h"
 #include "model/figures_json.h"
 #include "tasks/task.h"

@@ -6,11 +6,11 @@
 #include <functional>
 #include <string>
 
-#include "batch/isolation.h"
+#include "keeper/keeper.h"
 
 namespace clgrade::cli {
 
-/// The IsolationSettings::onTask of a grade of `taskCount` tasks; empty when nothing is to be shown.
+/// The KeeperSettings::onTask of a grade of `taskCount` tasks; empty when nothing is to be shown.
 std::function<void(const std::string& task, const TaskRun* run)> terminalTaskProgress(size_t taskCount, bool quiet);
 
 /// The words for how a task's child ended: "done in 3.2 s", "timed out (after 300.0 s)", ...

@@ -46,25 +46,5 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
                         const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                         std::vector<CounterRow>* rows);
 
-/// What a child run of a task's analysis case needs (`clgrade analyze` and `clgrade hwcount`).
-struct AnalysisInput {
-  const Task* task = nullptr;
-  CaseSpec spec;       ///< the analysis case
-  std::string source;  ///< the task's kernel file
-};
-
-/// Finds the task, its analysis case and the kernel source; false with a message.
-bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId, AnalysisInput* in,
-                   std::string* err);
-
-/// Runs the analysis case on `runtime`, evidence under `evidenceDir`; the outcomes go to stderr,
-/// which the parent keeps as the run's log, and are returned by check id.
-std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const Rubric& rubric,
-                                                   const AnalysisInput& in, const std::string& evidenceDir);
-
-/// The child's side (`clgrade analyze`): runs the task's analysis case on the Oclgrind device.
-/// Returns a process exit code.
-int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
-                   const std::string& reportDir);
 
 }  // namespace clgrade

@@ -10,13 +10,14 @@
 #include "grading/hardware.h"
 #include "grading/performance.h"
 #include "grading/phase_clock.h"
-#include "grading/source_policy.h"
-#include "grading/source_quotes.h"
+#include "intake/kernel_sources.h"
+#include "intake/source_policy.h"
+#include "intake/source_quotes.h"
 #include "rubric/scoring.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/install_layout.h"
-#include "util/progress.h"
+#include "protocol/progress.h"
 #include "util/sha256.h"
 #include "util/utc_time.h"
 
@@ -55,8 +56,105 @@ CaseOutcome stoppedOutcome(const StoppedKernel& k, const TaskRubric& taskRubric)
   return o;
 }
 
+/// The simulator's checks: run on the analysis case, or not measured with the reason when a
+/// stopped kernel must not be launched again (`notRun`).
+void simulatorPhase(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+                    const AnalysisFolders& folders, const TaskContext& ctx, const std::string& notRun,
+                    const std::map<std::string, const StoppedKernel*>& skipped, PhaseClock& clock,
+                    std::map<std::string, CheckResult>* checksOut, TaskReport* report) {
+  const TaskInfo& info = task.info();
+  std::map<std::string, CheckResult>& checks = *checksOut;
+  if (notRun.empty()) {
+    progress::note(progress::Step::Simulator, "");
+    clock.timeHere("simulator", [&] { judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report->counters); });
+    // A file that never compiled cannot run in the simulator either: say that, not "never ran".
+    const std::vector<BuildRecord>& builds = ctx.builds();
+    if (!builds.empty() && std::none_of(builds.begin(), builds.end(), [](const BuildRecord& b) { return b.ok; }))
+      for (const CheckInfo& ci : info.checks)
+        if (ci.simulated)
+          for (CaseOutcome& o : checks[ci.id].cases)
+            if (o.status == Status::Failed || o.status == Status::Error) {
+              o.details.insert(o.details.begin(), o.message);
+              o.status = Status::Failed;
+              o.message = "not judged: " + info.file + " does not compile (" + builds.front().error +
+                          "), so its kernels cannot run in the simulator either; see the build log";
+            }
+  } else {
+    for (const CheckInfo& ci : info.checks)
+      if (ci.simulated && !skipped.count(ci.id)) {
+        CaseOutcome o;
+        o.caseId = "analysis";
+        o.status = Status::NotMeasured;
+        o.message = notRun + ", so the analysis case was not run";
+        checks[ci.id].cases.push_back(o);
+      }
+  }
+}
+
+/// The swept checks and the performance figures when the performance phase is left out: stopped
+/// in an earlier runner (its status and reason), or a stopped kernel that must not run again.
+void performanceLeftOut(const TaskInfo& info, const TaskRubric& taskRubric, const StopInfo& stopped,
+                        const std::string& notRun, std::map<std::string, CheckResult>* checks, TaskReport* report) {
+  const bool fromTiming = notRun.empty();
+  const std::string why = fromTiming ? stopped.performanceStopped : notRun;
+  if (taskRubric.performance.present) report->performance.problem = fromTiming ? "not measured: " + why : why;
+  for (const CheckInfo& ci : info.checks) {
+    if (!ci.swept) continue;
+    CheckResult& c = (*checks)[ci.id];
+    c.id = ci.id;
+    c.title = ci.title;
+    c.status = fromTiming ? stopped.performanceStatus : Status::NotMeasured;
+    c.message = !taskRubric.sweep.present ? "the rubric has no <sweep> for this task"
+                : fromTiming && c.status == Status::NotMeasured ? "not measured: " + why
+                                                                : why;
+    if (fromTiming && taskRubric.sweep.present) {
+      CaseOutcome o;
+      o.caseId = taskRubric.sweep.caseId;
+      o.status = c.status;
+      o.message = c.message;
+      o.evidence = stopped.evidence;
+      c.cases.push_back(o);
+    }
+  }
+}
+
+/// Each check's result from its cases, in the task's order (or not measured, with why).
+void summarizeChecks(const TaskInfo& info, bool anyCase, std::map<std::string, CheckResult>* checks,
+                     TaskReport* report) {
+  for (const CheckInfo& ci : info.checks) {
+    CheckResult& c = (*checks)[ci.id];
+    if (ci.swept) {
+      // judged by the sweep (or not_measured with its reason)
+    } else if (ci.simulated) {
+      summarize(&c);
+    } else if (!ci.notMeasuredReason.empty()) {
+      c.status = Status::NotMeasured;
+      c.message = ci.notMeasuredReason;
+    } else if (!anyCase) {
+      c.status = Status::NotMeasured;
+      c.message = "the rubric has no visible case for this task";
+    } else {
+      summarize(&c);
+    }
+    report->checks.push_back(c);
+  }
+}
+
+/// The rubric's criteria scored from the checks and the speed figures; the task's points.
+void scoreCriteria(const TaskRubric& taskRubric, TaskReport* report) {
+  std::map<std::string, CheckResult> byId;
+  for (const CheckResult& c : report->checks) byId[c.id] = c;
+  for (const Criterion& criterion : taskRubric.criteria) {
+    const SpeedMeasure speed = speedFor(criterion, *report);
+    report->criteria.push_back(scoreCriterion(criterion, byId, &speed));
+    report->criteria.back().visibility = criterion.visibility.empty() ? taskRubric.visibility : criterion.visibility;
+  }
+  report->sumPoints();
+}
+
 TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& taskRubric, const Task& task,
-                     const GradeOptions& options, InputCache& inputs, EvidenceWriter& evidence) {
+                     const GradeOptions& options, const KernelSources& sources, InputCache& inputs,
+                     EvidenceWriter& evidence) {
   const TaskInfo& info = task.info();
   TaskReport report;
   report.id = info.id;
@@ -66,13 +164,13 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
 
   // The source policy: a regular file of the kernels folder, size-limited, its #include files
   // (of the same folder only) expanded here so the compiler never opens a file.
-  const KernelSource loaded = loadKernelSource(options.kernelsDir, info.file);
+  const KernelSource& loaded = sources.file(info.file);
   const std::string& source = loaded.text;
   report.present = loaded.present;
   if (loaded.present) report.sha256 = sha256Hex(loaded.fileBytes);
   for (size_t i = 0; i < loaded.included.size() && i < loaded.includedSha256.size(); ++i)
     report.includedFiles.emplace_back(loaded.included[i], loaded.includedSha256[i]);
-  if (!loaded.problem.empty()) return unfinishedTask(taskRubric, options.kernelsDir, Status::Failed, loaded.problem);
+  if (!loaded.problem.empty()) return unfinishedTask(taskRubric, sources, Status::Failed, loaded.problem);
 
   GradeSettings settings = rubric.settings;
   settings.evidenceCasesPerCheck = options.evidenceCasesPerCheck;
@@ -106,60 +204,16 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   std::string notRun;
   if (!skipped.empty()) notRun = "not measured: " + skipped.begin()->second->kernel + " stopped the first grading process";
   // A replayed record that no longer fits (its runner was stopped mid-way) is thrown away whatever
-  // follows (isolation.cpp): the simulator and the timings are not run for it.
+  // follows (keeper/task_keeper.cpp): the simulator and the timings are not run for it.
   if (rt.replaying() && !rt.tape->broken().empty()) return report;
   const AnalysisFolders folders{options.toolsDir.empty() ? toolsFolder() : options.toolsDir, options.kernelsDir,
                                 options.outDir};
-  if (notRun.empty()) {
-    progress::note(progress::Step::Simulator, "");
-    clock.timeHere("simulator", [&] { judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report.counters); });
-    // A file that never compiled cannot run in the simulator either: say that, not "never ran".
-    const std::vector<BuildRecord>& builds = ctx.builds();
-    if (!builds.empty() && std::none_of(builds.begin(), builds.end(), [](const BuildRecord& b) { return b.ok; }))
-      for (const CheckInfo& ci : info.checks)
-        if (ci.simulated)
-          for (CaseOutcome& o : checks[ci.id].cases)
-            if (o.status == Status::Failed || o.status == Status::Error) {
-              o.details.insert(o.details.begin(), o.message);
-              o.status = Status::Failed;
-              o.message = "not judged: " + info.file + " does not compile (" + builds.front().error +
-                          "), so its kernels cannot run in the simulator either; see the build log";
-            }
-  } else {
-    for (const CheckInfo& ci : info.checks)
-      if (ci.simulated && !skipped.count(ci.id)) {
-        CaseOutcome o;
-        o.caseId = "analysis";
-        o.status = Status::NotMeasured;
-        o.message = notRun + ", so the analysis case was not run";
-        checks[ci.id].cases.push_back(o);
-      }
-  }
+  simulatorPhase(rt, task, taskRubric, rubric, folders, ctx, notRun, skipped, clock, &checks, &report);
   if (notRun.empty() && options.stopped.performanceStopped.empty()) {
     progress::note(progress::Step::Performance, "");
     judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report, clock);
   } else {
-    const bool fromTiming = notRun.empty();
-    const std::string why = fromTiming ? options.stopped.performanceStopped : notRun;
-    if (taskRubric.performance.present) report.performance.problem = fromTiming ? "not measured: " + why : why;
-    for (const CheckInfo& ci : info.checks) {
-      if (!ci.swept) continue;
-      CheckResult& c = checks[ci.id];
-      c.id = ci.id;
-      c.title = ci.title;
-      c.status = fromTiming ? options.stopped.performanceStatus : Status::NotMeasured;
-      c.message = !taskRubric.sweep.present ? "the rubric has no <sweep> for this task"
-                  : fromTiming && c.status == Status::NotMeasured ? "not measured: " + why
-                                                                  : why;
-      if (fromTiming && taskRubric.sweep.present) {
-        CaseOutcome o;
-        o.caseId = taskRubric.sweep.caseId;
-        o.status = c.status;
-        o.message = c.message;
-        o.evidence = options.stopped.evidence;
-        c.cases.push_back(o);
-      }
-    }
+    performanceLeftOut(info, taskRubric, options.stopped, notRun, &checks, &report);
   }
   // The hardware counters come last: they wait for the GPU's one profiler session (the keeper's, or
   // the histogram's atomics run on the profiler lock), which the sweep and the timings need not do,
@@ -176,35 +230,12 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
                         options.hardwareElsewhere ? &counted : nullptr);
     });
   }
-  for (const CheckInfo& ci : info.checks) {
-    CheckResult& c = checks[ci.id];
-    if (ci.swept) {
-      // judged by the sweep (or not_measured with its reason)
-    } else if (ci.simulated) {
-      summarize(&c);
-    } else if (!ci.notMeasuredReason.empty()) {
-      c.status = Status::NotMeasured;
-      c.message = ci.notMeasuredReason;
-    } else if (!anyCase) {
-      c.status = Status::NotMeasured;
-      c.message = "the rubric has no visible case for this task";
-    } else {
-      summarize(&c);
-    }
-    report.checks.push_back(c);
-  }
+  summarizeChecks(info, anyCase, &checks, &report);
   report.builds = ctx.builds();
   report.phases = clock.phases();
   report.sourceQuotes = quoteSource(loaded, report);
 
-  std::map<std::string, CheckResult> byId;
-  for (const CheckResult& c : report.checks) byId[c.id] = c;
-  for (const Criterion& criterion : taskRubric.criteria) {
-    const SpeedMeasure speed = speedFor(criterion, report);
-    report.criteria.push_back(scoreCriterion(criterion, byId, &speed));
-    report.criteria.back().visibility = criterion.visibility.empty() ? taskRubric.visibility : criterion.visibility;
-  }
-  report.sumPoints();
+  scoreCriteria(taskRubric, &report);
   return report;
 }
 
@@ -226,7 +257,7 @@ GradeReport reportHeader(const Rubric& rubric, const DeviceInfo& device, const s
   return report;
 }
 
-TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
+TaskReport unfinishedTask(const TaskRubric& taskRubric, const KernelSources& sources, Status status,
                           const std::string& message, const std::string& caseId,
                           const std::vector<Evidence>& evidence) {
   const Task* task = findTask(taskRubric.id);
@@ -237,7 +268,7 @@ TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kerne
   if (task) {
     report.title = task->info().title;
     report.file = task->info().file;
-    const KernelSource source = loadKernelSource(kernelsDir, report.file);
+    const KernelSource& source = sources.file(report.file);
     report.present = source.present;
     if (source.present) report.sha256 = sha256Hex(source.fileBytes);
     for (size_t i = 0; i < source.included.size() && i < source.includedSha256.size(); ++i)
@@ -285,6 +316,8 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
   InputCache own(options.hiddenSeed);
   own.useStore(options.store);
   InputCache& inputs = options.inputs ? *options.inputs : own;
+  const KernelSources folder(options.kernelsDir);  // read here when the grade was not given its files
+  const KernelSources& sources = options.sources ? *options.sources : folder;
   // The seed is the instructor's record of the hidden inputs; a check runs none.
   if (!options.visibleOnly) report.hiddenSeed = inputs.hiddenSeed();
   for (const TaskRubric& taskRubric : rubric.tasks) {
@@ -295,7 +328,7 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
     if (options.onTaskStart) options.onTaskStart(taskRubric.id);
     progress::note(progress::Step::Task, taskRubric.id);
     EvidenceWriter evidence = options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir, policy);
-    report.tasks.push_back(gradeTask(rt, rubric, taskRubric, *task, options, inputs, evidence));
+    report.tasks.push_back(gradeTask(rt, rubric, taskRubric, *task, options, sources, inputs, evidence));
   }
   report.sumPoints();
   // A runner's report is thrown away (the keeper's replay writes the real one): no hashes there.

@@ -9,7 +9,8 @@
 #include "model/status.h"
 #include "cl/runtime.h"
 #include "grading/hardware.h"
-#include "grading/stop_info.h"
+#include "intake/kernel_sources.h"
+#include "protocol/stop_info.h"
 #include "model/report.h"
 #include "model/trusted_timings.h"
 #include "rubric/rubric.h"
@@ -19,6 +20,9 @@ namespace clgrade {
 
 struct GradeOptions {
   std::string kernelsDir;
+  /// The submission's files as the keeper read them (intake/kernel_sources.h); null: read from
+  /// kernelsDir by this grade.
+  const KernelSources* sources = nullptr;
   std::string outDir;
   bool visibleOnly = false;  ///< the students' self-check: visible cases only
   int evidenceCasesPerCheck = 1;  ///< image files for the first N failing cases of a check (0: all)
@@ -28,8 +32,8 @@ struct GradeOptions {
   uint64_t imageBudgetBytes = uint64_t(2) << 20;
   std::string toolsDir;           ///< clgrade, the Oclgrind plugin and ICD folder (empty: toolsFolder())
   std::string referenceKernelsDir;  ///< the instructor's kernels, timed for the ratio (empty: the source tree's)
-  std::vector<std::string> onlyTasks;
-  std::string timingLock;           ///< a file to flock while timing (parallel jobs on one GPU)  ///< grade only these task ids (empty: every task of the rubric)
+  std::vector<std::string> onlyTasks;  ///< grade only these task ids (empty: every task of the rubric)
+  std::string timingLock;              ///< a file to flock while timing (parallel jobs on one GPU)
   /// What stopped an earlier runner of the task (the rerun protocol): left out this time.
   StopInfo stopped;
   /// Generated inputs shared with other grades of the same submission (the keeper replays its tasks
@@ -42,7 +46,7 @@ struct GradeOptions {
   /// draws one per grade and batch; the library's default is the documented golden seed.
   uint64_t hiddenSeed = kGoldenHiddenSeed;
   /// The bank-conflict counters were read by the submission's one profiler session (the keeper's,
-  /// grading/hardware_session.h): no ncu is started for them here. A replay gets the task's share from
+  /// keeper/hardware_session.h): no ncu is started for them here. A replay gets the task's share from
   /// `hardware`, called when the counters are judged (it waits for the session); a runner, which
   /// judges nothing, none.
   bool hardwareElsewhere = false;
@@ -69,8 +73,8 @@ GradeReport reportHeader(const Rubric& rubric, const DeviceInfo& device, const s
 
 /// The report entry of a task that did not finish or could not start: every check of the task with
 /// `status` and `message` (one outcome in `caseId` when known, "(task)" otherwise, with `evidence`),
-/// the criteria scored from them (0 points), the file's presence and hash as the source policy sees it.
-TaskReport unfinishedTask(const TaskRubric& taskRubric, const std::string& kernelsDir, Status status,
+/// the criteria scored from them (0 points), the file's presence and hash as the source policy read it.
+TaskReport unfinishedTask(const TaskRubric& taskRubric, const KernelSources& sources, Status status,
                           const std::string& message, const std::string& caseId = "",
                           const std::vector<Evidence>& evidence = {});
 

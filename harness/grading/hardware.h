@@ -89,10 +89,6 @@ CounterReport hardwareAccessReport(const HardwareRun& run, const std::string& de
 void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec,
                               const AtomicsRun& run, const std::string& deviceName, CaseOutcome* outcome);
 
-/// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with each distinct
-/// launch replayed through CUDA (cl/launch_signature.h: a pass repeated on the next channel once). Returns a process exit code.
-int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
-                   const std::string& reportDir);
 
 /// On an NVIDIA GPU: the hardware counts of the task's analysis case go to `counters` next to the
 /// simulated ones and into the simulated checks' details; where the simulator is missing, the
@@ -113,11 +109,6 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
 void judgeStoreConflictsFromHardware(const HardwareRule& rule, const std::vector<HardwareCounts>& counts,
                                      double tolerance, CaseOutcome* outcome);
 
-/// `clgrade hwcount` of several tasks in one process (one profiler session): each task's kernels run
-/// as `<task>__<kernel>` (PtxReplay::setEntryPrefix); one task alone runs them under their own names
-/// unless `prefixed` (a session whose tasks run in processes of their own merges their rows).
-int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
-                   const std::string& reportDir, bool prefixed = false);
 
 /// The hardware counts as report rows.
 std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& deviceName);

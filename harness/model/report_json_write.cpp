@@ -33,88 +33,101 @@ ordered_json checkJson(const CheckResult& check) {
 
 }  // namespace
 
+namespace {
+
+/// A task's criteria, each with its override and visibility when it has one.
+ordered_json criteriaJson(const TaskReport& t) {
+  ordered_json criteria = ordered_json::array();
+  for (const CriterionResult& c : t.criteria) {
+    ordered_json criterion = {{"id", c.id},
+                              {"title", c.title},
+                              {"points", c.points},
+                              {"max", c.max},
+                              {"min", c.min},
+                              {"status", statusName(c.status)},
+                              {"message", c.message},
+                              {"checks", c.checks},
+                              {"evidence", evidenceJson(c.evidence)},
+                              {"overridden", c.overridden}};
+    if (c.overridden) {  // an instructor's override (report/overrides.h): points are then the instructor's
+      criterion["original_points"] = c.originalPoints;
+      criterion["override_comment"] = c.overrideComment;
+      criterion["override_author"] = c.overrideAuthor;
+    }
+    if (!c.visibility.empty()) criterion["visibility"] = c.visibility;  // the rubric's, when it says one
+    criteria.push_back(criterion);
+  }
+  return criteria;
+}
+
+/// One task of report.json.
+ordered_json taskJson(const TaskReport& t) {
+  ordered_json criteria = criteriaJson(t);
+  ordered_json checks = ordered_json::array();
+  for (const CheckResult& c : t.checks) checks.push_back(checkJson(c));
+  ordered_json builds = ordered_json::array();
+  for (const BuildRecord& b : t.builds)
+    builds.push_back({{"options", b.options}, {"ok", b.ok}, {"error", b.error}, {"log", b.logPath}});
+  ordered_json quotes = ordered_json::array();
+  for (const SourceQuote& q : t.sourceQuotes)
+    quotes.push_back({{"file", q.file}, {"line", q.line}, {"first_line", q.firstLine}, {"lines", q.lines}, {"why", q.why}});
+  ordered_json counters = ordered_json::array();
+  for (const CounterRow& row : t.counters) {
+    ordered_json values = ordered_json::object();
+    for (const auto& [name, value] : row.values) values[name] = value;
+    counters.push_back({{"kernel", row.kernel}, {"provider", row.provider}, {"values", values}});
+  }
+  ordered_json included = ordered_json::array();
+  for (const auto& [file, sha] : t.includedFiles) included.push_back({{"file", file}, {"sha256", sha}});
+  ordered_json task = {{"id", t.id},
+                   {"title", t.title},
+                   {"file", t.file},
+                   {"present", t.present},
+                   {"sha256", t.sha256},
+                   {"included_files", included},
+                   {"problem", t.problem},
+                   {"points", t.points},
+                   {"max", t.max},
+                   {"criteria", criteria},
+                   {"checks", checks},
+                   {"builds", builds},
+                   {"source_quotes", quotes},
+                   {"counters", counters},
+                   {"performance", performanceJson(t.performance)},
+                   {"sweep", sweepJson(t.sweep)}};
+  ordered_json phases = ordered_json::array();
+  for (const PhaseTime& p : t.phases) {
+    ordered_json within = ordered_json::object();
+    for (const auto& [work, seconds] : p.within) within[work] = seconds;
+    phases.push_back({{"phase", p.name}, {"seconds", p.seconds}, {"within", within}});
+  }
+  task["phases"] = phases;
+  if (t.rerun.ran) {
+    task["rerun"] = {{"first_outcome", t.rerun.firstOutcome},
+                     {"first_message", t.rerun.firstMessage},
+                     {"left_out", t.rerun.leftOut}};
+    if (!t.rerun.outcome.empty()) {
+      task["rerun"]["outcome"] = t.rerun.outcome;
+      task["rerun"]["message"] = t.rerun.message;
+    }
+  }
+  if (t.process.recorded)
+    task["process"] = {{"outcome", t.process.outcome},
+                       {"seconds", t.process.seconds},
+                       {"waited_seconds", t.process.waitedSeconds},
+                       {"replay_seconds", t.process.replaySeconds},
+                       {"peak_memory_mib", t.process.peakMemoryMiB},
+                       {"kernel_output", t.process.kernelOutput},
+                       {"kernel_output_bytes", t.process.kernelOutputBytes},
+                       {"kernel_output_truncated", t.process.kernelOutputTruncated}};
+  return task;
+}
+
+}  // namespace
+
 std::string toJson(const GradeReport& r) {
   ordered_json tasks = ordered_json::array();
-  for (const TaskReport& t : r.tasks) {
-    ordered_json criteria = ordered_json::array();
-    for (const CriterionResult& c : t.criteria) {
-      ordered_json criterion = {{"id", c.id},
-                                {"title", c.title},
-                                {"points", c.points},
-                                {"max", c.max},
-                                {"min", c.min},
-                                {"status", statusName(c.status)},
-                                {"message", c.message},
-                                {"checks", c.checks},
-                                {"evidence", evidenceJson(c.evidence)},
-                                {"overridden", c.overridden}};
-      if (c.overridden) {  // an instructor's override (report/overrides.h): points are then the instructor's
-        criterion["original_points"] = c.originalPoints;
-        criterion["override_comment"] = c.overrideComment;
-        criterion["override_author"] = c.overrideAuthor;
-      }
-      if (!c.visibility.empty()) criterion["visibility"] = c.visibility;  // the rubric's, when it says one
-      criteria.push_back(criterion);
-    }
-    ordered_json checks = ordered_json::array();
-    for (const CheckResult& c : t.checks) checks.push_back(checkJson(c));
-    ordered_json builds = ordered_json::array();
-    for (const BuildRecord& b : t.builds)
-      builds.push_back({{"options", b.options}, {"ok", b.ok}, {"error", b.error}, {"log", b.logPath}});
-    ordered_json quotes = ordered_json::array();
-    for (const SourceQuote& q : t.sourceQuotes)
-      quotes.push_back({{"file", q.file}, {"line", q.line}, {"first_line", q.firstLine}, {"lines", q.lines}, {"why", q.why}});
-    ordered_json counters = ordered_json::array();
-    for (const CounterRow& row : t.counters) {
-      ordered_json values = ordered_json::object();
-      for (const auto& [name, value] : row.values) values[name] = value;
-      counters.push_back({{"kernel", row.kernel}, {"provider", row.provider}, {"values", values}});
-    }
-    ordered_json included = ordered_json::array();
-    for (const auto& [file, sha] : t.includedFiles) included.push_back({{"file", file}, {"sha256", sha}});
-    ordered_json task = {{"id", t.id},
-                     {"title", t.title},
-                     {"file", t.file},
-                     {"present", t.present},
-                     {"sha256", t.sha256},
-                     {"included_files", included},
-                     {"problem", t.problem},
-                     {"points", t.points},
-                     {"max", t.max},
-                     {"criteria", criteria},
-                     {"checks", checks},
-                     {"builds", builds},
-                     {"source_quotes", quotes},
-                     {"counters", counters},
-                     {"performance", performanceJson(t.performance)},
-                     {"sweep", sweepJson(t.sweep)}};
-    ordered_json phases = ordered_json::array();
-    for (const PhaseTime& p : t.phases) {
-      ordered_json within = ordered_json::object();
-      for (const auto& [work, seconds] : p.within) within[work] = seconds;
-      phases.push_back({{"phase", p.name}, {"seconds", p.seconds}, {"within", within}});
-    }
-    task["phases"] = phases;
-    if (t.rerun.ran) {
-      task["rerun"] = {{"first_outcome", t.rerun.firstOutcome},
-                       {"first_message", t.rerun.firstMessage},
-                       {"left_out", t.rerun.leftOut}};
-      if (!t.rerun.outcome.empty()) {
-        task["rerun"]["outcome"] = t.rerun.outcome;
-        task["rerun"]["message"] = t.rerun.message;
-      }
-    }
-    if (t.process.recorded)
-      task["process"] = {{"outcome", t.process.outcome},
-                         {"seconds", t.process.seconds},
-                         {"waited_seconds", t.process.waitedSeconds},
-                         {"replay_seconds", t.process.replaySeconds},
-                         {"peak_memory_mib", t.process.peakMemoryMiB},
-                         {"kernel_output", t.process.kernelOutput},
-                         {"kernel_output_bytes", t.process.kernelOutputBytes},
-                         {"kernel_output_truncated", t.process.kernelOutputTruncated}};
-    tasks.push_back(std::move(task));
-  }
+  for (const TaskReport& t : r.tasks) tasks.push_back(taskJson(t));
   ordered_json inputs = ordered_json::array();
   for (const InputRecord& i : r.inputs)
     inputs.push_back({{"name", i.name}, {"width", i.width}, {"height", i.height}, {"channels", i.channels},

@@ -31,10 +31,39 @@ std::string dump(const ordered_json& j) { return j.dump(2, ' ', false, nlohmann:
 
 }  // namespace
 
-std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions& options) {
+namespace {
+
+/// The results as they are put together: the tests, the text output, the score; assemble() writes
+/// the file as it stands.
+struct Results {
+  const GradeReport& r;
   std::vector<Test> tests;
   std::vector<Picture> pictures;
   std::string output;
+  double score = 0;
+  std::string assemble() const {
+    ordered_json list = ordered_json::array();
+    for (const Test& t : tests) {
+      ordered_json j = t.fields;
+      j["output"] = t.output;
+      j["images"] = t.images;
+      list.push_back(j);
+    }
+    return dump({{"gradable", true},
+                 {"score", std::isfinite(score) ? score : 0.0},
+                 {"message", "clgrade: " + formatPoints(r.total) + " of " + formatPoints(r.max) + " points (rubric " +
+                                 r.rubricTitle + ", device " + r.device.name + ")"},
+                 {"output", output},
+                 {"tests", list}});
+  }
+};
+
+/// A test per criterion, a line per task and criterion in the output, the pictures to place.
+void collectTests(const PrairieLearnOptions& options, Results* results) {
+  const GradeReport& r = results->r;
+  std::vector<Test>& tests = results->tests;
+  std::vector<Picture>& pictures = results->pictures;
+  std::string& output = results->output;
   for (const TaskReport& t : r.tasks) {
     output += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) + (t.problem.empty() ? "" : " - " + t.problem) + "\n";
     for (const std::string& note : processNotes(t)) output += "  (" + note + ")\n";
@@ -73,26 +102,15 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
     }
   }
   output += "total: " + formatPoints(r.total) + "/" + formatPoints(r.max) + "\n";
-  const double score = r.max > 0 ? std::clamp(r.total / r.max, 0.0, 1.0) : 0.0;
+  results->score = r.max > 0 ? std::clamp(r.total / r.max, 0.0, 1.0) : 0.0;
+}
 
-  auto assemble = [&] {
-    ordered_json list = ordered_json::array();
-    for (const Test& t : tests) {
-      ordered_json j = t.fields;
-      j["output"] = t.output;
-      j["images"] = t.images;
-      list.push_back(j);
-    }
-    return dump({{"gradable", true},
-                 {"score", std::isfinite(score) ? score : 0.0},
-                 {"message", "clgrade: " + formatPoints(r.total) + " of " + formatPoints(r.max) + " points (rubric " +
-                                 r.rubricTitle + ", device " + r.device.name + ")"},
-                 {"output", output},
-                 {"tests", list}});
-  };
-
-  // The text first: when even that is over the limit, the longest outputs are cut (report.html keeps
-  // everything).
+/// The text first: when even that is over the limit, the longest outputs are cut (report.html keeps
+/// everything).
+void cutLongestOutputs(const PrairieLearnOptions& options, Results* results) {
+  std::string& output = results->output;
+  std::vector<Test>& tests = results->tests;
+  auto assemble = [results] { return results->assemble(); };
   const std::string cut = "\n... (cut: PrairieLearn's results.json must stay under " +
                           std::to_string(options.maxFileBytes / 1000) + " kB; report.html has the rest)\n";
   // A twentieth of the file is kept for the notes of pictures that find no room.
@@ -107,11 +125,17 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
                                                               : 64);
     *longest += cut;
   }
+}
 
-  // Then the pictures, each file once, in order: every crop of the first wrong pixels, every difference
-  // map (rubric order), then the expected
-  // and actual pictures; what does not fit is named in its test's output. JSON around a picture (label,
-  // keys, indentation) is counted with it.
+
+/// Then the pictures, each file once, in order: every crop of the first wrong pixels, every
+/// difference map (rubric order), then the expected and actual pictures; what does not fit is named
+/// in its test's output. JSON around a picture (label, keys, indentation) is counted with it. The
+/// counts are estimates: should the file still be over, the last pictures go. Returns the file.
+std::string placePictures(const PrairieLearnOptions& options, Results* results) {
+  std::vector<Test>& tests = results->tests;
+  std::vector<Picture>& pictures = results->pictures;
+  auto assemble = [results] { return results->assemble(); };
   size_t used = assemble().size();
   std::stable_sort(pictures.begin(), pictures.end(), [](const Picture& a, const Picture& b) { return a.rank < b.rank; });
   std::map<std::string, std::string> shownIn;  // evidence path -> the test that shows it
@@ -139,7 +163,6 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
     shownIn[p.evidence->path] = test.name;
     used += uri.size() + overhead;
   }
-  // The counts above are estimates: should the file still be over, the last pictures go.
   std::string text = assemble();
   for (size_t i = pictures.size(); text.size() > options.maxFileBytes && i-- > 0;) {
     Test& test = tests[pictures[i].test];
@@ -151,7 +174,20 @@ std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions&
         break;
       }
   }
+  return text;
+}
+
+}  // namespace
+
+std::string prairieLearnResults(const GradeReport& r, const PrairieLearnOptions& options) {
+  Results results{r, {}, {}, "", 0};
+  collectTests(options, &results);
+  cutLongestOutputs(options, &results);
+  std::string text = placePictures(options, &results);
   if (text.size() <= options.maxFileBytes) return text;
+  std::string& output = results.output;
+  std::vector<Test>& tests = results.tests;
+  auto assemble = [&results] { return results.assemble(); };
   // Still over (messages and descriptions are never cut above): the points alone, each test's message
   // cut short, and where the rest is. Then, as a last resort, the score and one line.
   const std::string elsewhere = "results.json would be over " + std::to_string(options.maxFileBytes / 1000) +

@@ -33,30 +33,6 @@ std::string urlPath(const std::string& path) {
   return out;
 }
 
-std::string base64(const std::string& bytes) {
-  static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned v = (unsigned(s[i]) << 16) | (unsigned(s[i + 1]) << 8) | s[i + 2];
-    out += table[v >> 18];
-    out += table[(v >> 12) & 63];
-    out += table[(v >> 6) & 63];
-    out += table[v & 63];
-  }
-  if (i < bytes.size()) {
-    unsigned v = unsigned(s[i]) << 16;
-    if (i + 1 < bytes.size()) v |= unsigned(s[i + 1]) << 8;
-    out += table[v >> 18];
-    out += table[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
 std::string formatPoints(double points) {
   if (!std::isfinite(points)) return std::isnan(points) ? "nan" : (points > 0 ? "inf" : "-inf");
   char buffer[64];
@@ -133,7 +109,7 @@ std::string pngDataUri(const std::string& reportDir, const std::string& relative
     *err = relativePath + " is not a PNG file";
     return "";
   }
-  return "data:image/png;base64," + base64(bytes);
+  return "data:image/png;base64," + base64Encode(bytes);
 }
 
 std::vector<ImageSet> imageSets(const std::vector<Evidence>& evidence, std::vector<const Evidence*>* others) {

@@ -7,14 +7,13 @@
 
 #include "model/status.h"
 #include "model/report.h"
+#include "util/base64.h"  // base64Encode
 #include "util/markup.h"  // cleanText, htmlEscape, xmlEscape
 
 namespace clgrade {
 
 /// A relative path as a URL: each byte outside A-Z a-z 0-9 - . _ ~ / percent-encoded.
 std::string urlPath(const std::string& path);
-
-std::string base64(const std::string& bytes);
 
 /// Points as people write them: "2", "2.5", "0.3333" (at most 4 decimals, no exponent).
 std::string formatPoints(double points);

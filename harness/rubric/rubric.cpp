@@ -303,127 +303,121 @@ void checkPerformanceAndSweep(const Task* task, const TaskRubric& t, Problems& p
     }
 }
 
-void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
-  t->id = readId(e, problems);
-  t->visibility = readVisibility(e, problems);
-  t->line = e->GetLineNum();
-  const Task* task = findTask(t->id);
-  if (!t->id.empty() && !task) {
-    std::string known;
-    for (const Task* k : allTasks()) known += (known.empty() ? "" : ", ") + k->info().id;
-    problems.add(e->GetLineNum(), "unknown task '" + t->id + "' (known: " + known + ")");
+/// A <criterion> or <deduction>: its checks (each a check of `task`), points and speed levels.
+Criterion readCriterion(const XMLElement* child, const Task* task, const std::string& taskId, Problems& problems) {
+  const std::string kind = child->Name();
+  Criterion c;
+  c.deduction = kind == "deduction";
+  c.id = readId(child, problems);
+  c.line = child->GetLineNum();
+  c.visibility = readVisibility(child, problems);
+  c.points = readNumber(child, "points", 0, problems, true, kMaxPoints);
+  c.title = child->GetText() ? child->GetText() : (child->Attribute("title") ? child->Attribute("title") : c.id);
+  c.title.erase(c.title.find_last_not_of(" \t\r\n") + 1);  // the text before a <level> ends in its indentation
+  std::istringstream checks(child->Attribute("checks") ? child->Attribute("checks") : "");
+  std::string check;
+  while (checks >> check) {
+    // "output@visible": the check over the visible cases only (or @hidden).
+    const size_t at = check.find('@');
+    if (at != std::string::npos) {
+      const std::string set = check.substr(at + 1);
+      check.erase(at);
+      if (set != "visible" && set != "hidden")
+        problems.add(c.line, "criterion '" + c.id + "': '" + terminalText(check + "@" + set) +
+                                 "' names an unknown case set (use @visible or @hidden)");
+      c.caseSets[check] = set;
+    }
+    const std::string problem = idProblem(check);
+    if (problem.empty()) c.checks.push_back(check);
+    else problems.add(c.line, "criterion '" + c.id + "': check '" + terminalText(check) + "' " + problem);
   }
-  std::set<std::string> criterionIds, caseIds;
-  for (const XMLElement* child = e->FirstChildElement(); child; child = child->NextSiblingElement()) {
-    const std::string kind = child->Name();
-    if (kind == "criterion" || kind == "deduction") {
-      Criterion c;
-      c.deduction = kind == "deduction";
-      c.id = readId(child, problems);
-      c.line = child->GetLineNum();
-      c.visibility = readVisibility(child, problems);
-      c.points = readNumber(child, "points", 0, problems, true, kMaxPoints);
-      c.title = child->GetText() ? child->GetText() : (child->Attribute("title") ? child->Attribute("title") : c.id);
-      c.title.erase(c.title.find_last_not_of(" \t\r\n") + 1);  // the text before a <level> ends in its indentation
-      std::istringstream checks(child->Attribute("checks") ? child->Attribute("checks") : "");
-      std::string check;
-      while (checks >> check) {
-        // "output@visible": the check over the visible cases only (or @hidden).
-        const size_t at = check.find('@');
-        if (at != std::string::npos) {
-          const std::string set = check.substr(at + 1);
-          check.erase(at);
-          if (set != "visible" && set != "hidden")
-            problems.add(c.line, "criterion '" + c.id + "': '" + terminalText(check + "@" + set) +
-                                     "' names an unknown case set (use @visible or @hidden)");
-          c.caseSets[check] = set;
-        }
-        const std::string problem = idProblem(check);
-        if (problem.empty()) c.checks.push_back(check);
-        else problems.add(c.line, "criterion '" + c.id + "': check '" + terminalText(check) + "' " + problem);
+  if (c.checks.empty()) problems.add(c.line, "criterion '" + c.id + "' names no checks (attribute 'checks')");
+  readSpeed(child, task, &c, problems);
+  if (c.deduction && !c.kernels.empty())
+    problems.add(c.line, "deduction '" + c.id + "' cannot grade speed (performance=\"...\" is for a <criterion>)");
+  if (task) {
+    for (const std::string& id : c.checks) {
+      bool known = false;
+      std::string list;
+      for (const CheckInfo& ci : task->info().checks) {
+        known = known || ci.id == id;
+        list += (list.empty() ? "" : ", ") + ci.id;
       }
-      if (c.checks.empty()) problems.add(c.line, "criterion '" + c.id + "' names no checks (attribute 'checks')");
-      readSpeed(child, task, &c, problems);
-      if (c.deduction && !c.kernels.empty())
-        problems.add(c.line, "deduction '" + c.id + "' cannot grade speed (performance=\"...\" is for a <criterion>)");
-      if (task) {
-        for (const std::string& id : c.checks) {
-          bool known = false;
-          std::string list;
-          for (const CheckInfo& ci : task->info().checks) {
-            known = known || ci.id == id;
-            list += (list.empty() ? "" : ", ") + ci.id;
-          }
-          if (!known) problems.add(c.line, "task '" + t->id + "' has no check '" + id + "' (it has: " + list + ")");
-        }
-      }
-      if (!criterionIds.insert(c.id).second) problems.add(c.line, "criterion id '" + c.id + "' appears twice");
-      t->criteria.push_back(c);
-    } else if (kind == "case") {
-      CaseSpec spec;
-      spec.id = readId(child, problems);
-      spec.line = child->GetLineNum();
-      spec.visible = readBool(child, "visible", false, problems);
-      for (const tinyxml2::XMLAttribute* a = child->FirstAttribute(); a; a = a->Next()) {
-        const std::string name = a->Name();
-        if (name != "id" && name != "visible") spec.params[name] = a->Value();
-      }
-      std::string err;
-      if (task && !task->validateCase(spec, &err)) problems.add(spec.line, err);
-      if (!caseIds.insert(spec.id).second) problems.add(spec.line, "case id '" + spec.id + "' appears twice");
-      t->cases.push_back(spec);
-    } else if (kind == "performance") {
-      if (t->performance.present) problems.add(child->GetLineNum(), "a task has at most one <performance>");
-      t->performance.present = true;
-      t->performance.line = child->GetLineNum();
-      t->performance.caseId = child->Attribute("case") ? child->Attribute("case") : "";
-      t->performance.width = readCount(child, "width", 0, problems, kMaxSide);
-      t->performance.height = readCount(child, "height", 0, problems, kMaxSide);
-      if (const char* onCpu = child->Attribute("size_on_cpu")) {
-        const std::string v = onCpu;
-        if (v != "timing" && v != "case")
-          problems.add(child->GetLineNum(), "<performance size_on_cpu> must be \"timing\" or \"case\"");
-        t->performance.timingSizeOnCpu = v == "timing";
-      }
-    } else if (kind == "sweep") {
-      if (t->sweep.present) problems.add(child->GetLineNum(), "a task has at most one <sweep>");
-      t->sweep.present = true;
-      t->sweep.line = child->GetLineNum();
-      t->sweep.caseId = child->Attribute("case") ? child->Attribute("case") : "";
-      for (double v : readList(child, "steps", problems, 1024)) t->sweep.steps.push_back(static_cast<int>(v));
-      std::istringstream groups(child->Attribute("groups") ? child->Attribute("groups") : "");
-      std::string g;
-      while (groups >> g) {
-        int x = 0, y = 0;
-        char sep = 0, extra = 0;
-        if (g.size() > 16 || std::sscanf(g.c_str(), "%d%c%d%c", &x, &sep, &y, &extra) != 3 || sep != 'x' || x < 1 ||
-            y < 1 || x > 4096 || y > 4096)
-          problems.add(child->GetLineNum(), "<sweep groups>: '" + terminalText(g) + "' is not a group size like 32x16");
-        else
-          t->sweep.groups.push_back({x, y});
-      }
-      t->sweep.width = readCount(child, "width", 0, problems, kMaxSide);
-      t->sweep.height = readCount(child, "height", 0, problems, kMaxSide);
-      if (t->sweep.steps.empty() || t->sweep.groups.empty())
-        problems.add(child->GetLineNum(), "<sweep> needs steps=\"1 2 ...\" and groups=\"32x16 ...\"");
-    } else if (kind == "analysis") {
-      if (t->analysis.present) problems.add(child->GetLineNum(), "a task has at most one <analysis>");
-      t->analysis.present = true;
-      t->analysis.line = child->GetLineNum();
-      t->analysis.caseId = child->Attribute("case") ? child->Attribute("case") : "";
-      const bool sized = child->Attribute("width") || child->Attribute("height");
-      t->analysis.width = readCount(child, "width", 0, problems, kMaxSide, sized);
-      t->analysis.height = readCount(child, "height", 0, problems, kMaxSide, sized);
-      if (sized && (t->analysis.width < 1 || t->analysis.height < 1))
-        problems.add(child->GetLineNum(), "<analysis> needs both a width and a height of at least 1, or neither "
-                                          "(the case at its own size)");
-    } else {
-      problems.add(child->GetLineNum(),
-                   "unexpected <" + kind +
-                       "> inside <task> (expected <criterion>, <deduction>, <case>, <analysis>, <performance> or "
-                       "<sweep>)");
+      if (!known) problems.add(c.line, "task '" + taskId + "' has no check '" + id + "' (it has: " + list + ")");
     }
   }
+  return c;
+}
+
+/// A <case>: its id, visibility and parameters, validated by the task.
+CaseSpec readCase(const XMLElement* child, const Task* task, Problems& problems) {
+  CaseSpec spec;
+  spec.id = readId(child, problems);
+  spec.line = child->GetLineNum();
+  spec.visible = readBool(child, "visible", false, problems);
+  for (const tinyxml2::XMLAttribute* a = child->FirstAttribute(); a; a = a->Next()) {
+    const std::string name = a->Name();
+    if (name != "id" && name != "visible") spec.params[name] = a->Value();
+  }
+  std::string err;
+  if (task && !task->validateCase(spec, &err)) problems.add(spec.line, err);
+  return spec;
+}
+
+void readPerformance(const XMLElement* child, TaskRubric* t, Problems& problems) {
+  if (t->performance.present) problems.add(child->GetLineNum(), "a task has at most one <performance>");
+  t->performance.present = true;
+  t->performance.line = child->GetLineNum();
+  t->performance.caseId = child->Attribute("case") ? child->Attribute("case") : "";
+  t->performance.width = readCount(child, "width", 0, problems, kMaxSide);
+  t->performance.height = readCount(child, "height", 0, problems, kMaxSide);
+  if (const char* onCpu = child->Attribute("size_on_cpu")) {
+    const std::string v = onCpu;
+    if (v != "timing" && v != "case")
+      problems.add(child->GetLineNum(), "<performance size_on_cpu> must be \"timing\" or \"case\"");
+    t->performance.timingSizeOnCpu = v == "timing";
+  }
+}
+
+void readSweep(const XMLElement* child, TaskRubric* t, Problems& problems) {
+  if (t->sweep.present) problems.add(child->GetLineNum(), "a task has at most one <sweep>");
+  t->sweep.present = true;
+  t->sweep.line = child->GetLineNum();
+  t->sweep.caseId = child->Attribute("case") ? child->Attribute("case") : "";
+  for (double v : readList(child, "steps", problems, 1024)) t->sweep.steps.push_back(static_cast<int>(v));
+  std::istringstream groups(child->Attribute("groups") ? child->Attribute("groups") : "");
+  std::string g;
+  while (groups >> g) {
+    int x = 0, y = 0;
+    char sep = 0, extra = 0;
+    if (g.size() > 16 || std::sscanf(g.c_str(), "%d%c%d%c", &x, &sep, &y, &extra) != 3 || sep != 'x' || x < 1 ||
+        y < 1 || x > 4096 || y > 4096)
+      problems.add(child->GetLineNum(), "<sweep groups>: '" + terminalText(g) + "' is not a group size like 32x16");
+    else
+      t->sweep.groups.push_back({x, y});
+  }
+  t->sweep.width = readCount(child, "width", 0, problems, kMaxSide);
+  t->sweep.height = readCount(child, "height", 0, problems, kMaxSide);
+  if (t->sweep.steps.empty() || t->sweep.groups.empty())
+    problems.add(child->GetLineNum(), "<sweep> needs steps=\"1 2 ...\" and groups=\"32x16 ...\"");
+}
+
+void readAnalysis(const XMLElement* child, TaskRubric* t, Problems& problems) {
+  if (t->analysis.present) problems.add(child->GetLineNum(), "a task has at most one <analysis>");
+  t->analysis.present = true;
+  t->analysis.line = child->GetLineNum();
+  t->analysis.caseId = child->Attribute("case") ? child->Attribute("case") : "";
+  const bool sized = child->Attribute("width") || child->Attribute("height");
+  t->analysis.width = readCount(child, "width", 0, problems, kMaxSide, sized);
+  t->analysis.height = readCount(child, "height", 0, problems, kMaxSide, sized);
+  if (sized && (t->analysis.width < 1 || t->analysis.height < 1))
+    problems.add(child->GetLineNum(), "<analysis> needs both a width and a height of at least 1, or neither "
+                                      "(the case at its own size)");
+}
+
+/// What a task needs as a whole: a valid analysis case, the <analysis>, <sweep> and <performance>
+/// its criteria's checks need, a criterion, a case.
+void checkTask(const Task* task, const TaskRubric* t, Problems& problems) {
   if (t->analysis.present) {
     CaseSpec spec;
     std::string err;
@@ -453,6 +447,43 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
   if (t->cases.empty()) problems.add(t->line, "task '" + t->id + "' has no <case>");
 }
 
+void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
+  t->id = readId(e, problems);
+  t->visibility = readVisibility(e, problems);
+  t->line = e->GetLineNum();
+  const Task* task = findTask(t->id);
+  if (!t->id.empty() && !task) {
+    std::string known;
+    for (const Task* k : allTasks()) known += (known.empty() ? "" : ", ") + k->info().id;
+    problems.add(e->GetLineNum(), "unknown task '" + t->id + "' (known: " + known + ")");
+  }
+  std::set<std::string> criterionIds, caseIds;
+  for (const XMLElement* child = e->FirstChildElement(); child; child = child->NextSiblingElement()) {
+    const std::string kind = child->Name();
+    if (kind == "criterion" || kind == "deduction") {
+      Criterion c = readCriterion(child, task, t->id, problems);
+      if (!criterionIds.insert(c.id).second) problems.add(c.line, "criterion id '" + c.id + "' appears twice");
+      t->criteria.push_back(c);
+    } else if (kind == "case") {
+      CaseSpec spec = readCase(child, task, problems);
+      if (!caseIds.insert(spec.id).second) problems.add(spec.line, "case id '" + spec.id + "' appears twice");
+      t->cases.push_back(spec);
+    } else if (kind == "performance") {
+      readPerformance(child, t, problems);
+    } else if (kind == "sweep") {
+      readSweep(child, t, problems);
+    } else if (kind == "analysis") {
+      readAnalysis(child, t, problems);
+    } else {
+      problems.add(child->GetLineNum(),
+                   "unexpected <" + kind +
+                       "> inside <task> (expected <criterion>, <deduction>, <case>, <analysis>, <performance> or "
+                       "<sweep>)");
+    }
+  }
+  checkTask(task, t, problems);
+}
+
 }  // namespace
 
 bool parseRubric(const std::string& text, const std::string& path, Rubric* rubric, std::vector<std::string>* errors) {
@@ -473,6 +504,7 @@ bool parseRubric(const std::string& text, const std::string& path, Rubric* rubri
   }
   *rubric = Rubric();
   rubric->path = path;
+  rubric->text = text;
   rubric->sha256 = sha256Hex(text);
   rubric->id = readId(root, problems);
   rubric->title = root->Attribute("title") ? root->Attribute("title") : rubric->id;
@@ -514,6 +546,22 @@ bool loadRubric(const std::string& path, Rubric* rubric, std::vector<std::string
     return false;
   }
   return parseRubric(text, path, rubric, errors);
+}
+
+std::string rubricForTask(const Rubric& rubric, const std::string& taskId) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(rubric.text.data(), rubric.text.size()) != tinyxml2::XML_SUCCESS || !doc.RootElement()) return "";
+  XMLElement* root = doc.RootElement();
+  root->DeleteAttribute("points");  // the whole rubric's total: the part holds one task's
+  for (XMLElement* child = root->FirstChildElement(); child;) {
+    XMLElement* next = child->NextSiblingElement();
+    const char* id = child->Attribute("id");
+    if (std::string(child->Name()) == "task" && (!id || taskId != id)) root->DeleteChild(child);
+    child = next;
+  }
+  tinyxml2::XMLPrinter printer;
+  doc.Print(&printer);
+  return printer.CStr();
 }
 
 }  // namespace clgrade

@@ -98,6 +98,7 @@ struct Rubric {
   std::string title;
   std::string path;
   std::string sha256;  ///< of the file, for the report
+  std::string text;    ///< the file as it was read (rubricForTask)
   GradeSettings settings;
   PerfSettings perf;
   std::vector<TaskRubric> tasks;
@@ -108,7 +109,11 @@ struct Rubric {
 /// *errors; the rubric is usable only when the function returns true.
 bool loadRubric(const std::string& path, Rubric* rubric, std::vector<std::string>* errors);
 
-/// Same from text (tests); `path` is used in messages only.
+/// Same from text (tests, a runner's request); `path` is used in messages only.
 bool parseRubric(const std::string& text, const std::string& path, Rubric* rubric, std::vector<std::string>* errors);
+
+/// The rubric's text with its settings and only the task `taskId`: what a task's runner is told
+/// (protocol/runner_request.h), so that it sees no other task's cases. Empty when the text is not XML.
+std::string rubricForTask(const Rubric& rubric, const std::string& taskId);
 
 }  // namespace clgrade

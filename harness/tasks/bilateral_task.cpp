@@ -143,6 +143,32 @@ void bindFilter(const Runtime& rt, cl::Kernel& k, const cl::Buffer& dst, const c
   setArg(rt, k, 6, pitch);
 }
 
+/// The pipeline's filter passes on every channel of `colour`, reading the flags the device's own
+/// discontinuity kernels left in `disc`: ConvHorizontal, then ConvVertical, each launch timed.
+Image pipelineOnEveryChannel(TaskContext& ctx, CaseOutcome& o, Kernels& k, const SeparableConfig& c,
+                             const cl::Buffer& disc, const Image& colour, WriteAudit* audit) {
+  const Runtime& rt = ctx.runtime();
+  const int W = c.width, H = c.height, pitch = pitchOf(c.width);
+  cl::Buffer hWeights = constantFloats(rt, c.hWeights), vWeights = constantFloats(rt, c.vWeights);
+  Image actual(W, H, colour.channels);
+  for (int ch = 0; ch < colour.channels; ++ch) {
+    DevicePlane<float> src(rt, W, H, pitch, k.rows), tmp(rt, W, H, pitch, k.rows), dst(rt, W, H, pitch, k.rows);
+    src.upload(rt, colour.plane(ch), 0.0f, NAN, NAN);
+    tmp.fill(rt, floatSentinel());
+    dst.fill(rt, floatSentinel());
+    bindFilter(rt, k.convH, tmp.buffer(), src.buffer(), disc, hWeights, W, H, pitch);
+    bindFilter(rt, k.convV, dst.buffer(), tmp.buffer(), disc, vWeights, W, H, pitch);
+    ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, k.convH, k.convHGeometry), k.convHGeometry);
+    ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, k.convV, k.convVGeometry), k.convVGeometry);
+    WriteAudit a;
+    const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
+    std::copy(plane.begin(), plane.end(), actual.plane(ch));
+    a.addInputWrites(src.writesSinceUpload(rt));
+    audit->add(a);
+  }
+  return actual;
+}
+
 class BilateralTask : public TypedTask<SeparableConfig> {
  public:
   const TaskInfo& info() const override {
@@ -273,23 +299,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       DevicePlane<int32_t> disc(rt, W, H, pitch, k.rows);
       WriteAudit audit;
       detect(o, k, disc, &audit);
-      cl::Buffer hWeights = weightsBuffer(c.hWeights), vWeights = weightsBuffer(c.vWeights);
-      Image actual(W, H, scene.colour.channels);
-      for (int ch = 0; ch < scene.colour.channels; ++ch) {
-        DevicePlane<float> src(rt, W, H, pitch, k.rows), tmp(rt, W, H, pitch, k.rows), dst(rt, W, H, pitch, k.rows);
-        src.upload(rt, scene.colour.plane(ch), 0.0f, NAN, NAN);
-        tmp.fill(rt, floatSentinel());
-        dst.fill(rt, floatSentinel());
-        bindFilter(rt, k.convH, tmp.buffer(), src.buffer(), disc.buffer(), hWeights, W, H, pitch);
-        bindFilter(rt, k.convV, dst.buffer(), tmp.buffer(), disc.buffer(), vWeights, W, H, pitch);
-        ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, k.convH, k.convHGeometry), k.convHGeometry);
-        ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, k.convV, k.convVGeometry), k.convVGeometry);
-        WriteAudit a;
-        const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
-        std::copy(plane.begin(), plane.end(), actual.plane(ch));
-        a.addInputWrites(src.writesSinceUpload(rt));
-        audit.add(a);
-      }
+      const Image actual = pipelineOnEveryChannel(ctx, o, k, c, disc.buffer(), scene.colour, &audit);
       const RegionModel regions{c.radius, c.radius, int(k.convHGeometry.local[0]) * c.hSteps,
                                 int(k.convVGeometry.local[1]) * c.vSteps};
       const std::vector<WeightOrder> orders =

@@ -1,5 +1,7 @@
 #include "util/install_layout.h"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -29,6 +31,15 @@ std::string dataPath(const std::string& relative) {
   const std::string data = dataFolder();
   if (!data.empty()) return data + "/" + relative;
   return "<clgrade's data folder, share/clgrade beside or above " + toolsFolder() + ", is missing>/" + relative;
+}
+
+std::vector<std::string> rubricFiles(const std::string& folder) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const std::filesystem::directory_entry& e : std::filesystem::directory_iterator(folder, ec))
+    if (e.path().extension() == ".xml" && e.is_regular_file(ec)) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace clgrade

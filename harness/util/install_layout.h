@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace clgrade {
 
@@ -25,5 +26,9 @@ std::string dataFolder();
 /// dataFolder() + "/" + relative, or a path that says what is missing when there is no data folder
 /// (so the error that follows names it).
 std::string dataPath(const std::string& relative);
+
+/// The XML files directly in `folder`, sorted by name: the shipped rubrics are rubricFiles(dataPath("rubrics"))
+/// (rubrics/gpu/ holds their speed variants), so a rubric added there is covered without a list to edit.
+std::vector<std::string> rubricFiles(const std::string& folder);
 
 }  // namespace clgrade

@@ -140,111 +140,98 @@ uint64_t treeResidentBytes(pid_t root, int* processes) {
   return total;
 }
 
-}  // namespace
 
-ProcessResult runProcess(const ProcessSpec& spec) {
-  ProcessResult result;
-  const auto start = std::chrono::steady_clock::now();
-  if (spec.argv.empty()) {
-    result.error = "no command";
-    return result;
-  }
-  const bool piped = spec.outputLimitBytes > 0;
-  // Everything the child needs is prepared before fork: between fork and exec a child of a
-  // multi-threaded parent may only make async-signal-safe calls (no malloc, no setenv).
-  int out = -1, err = -1;
-  Capture captures[2];
-  if (piped) {
+/// The child's stdout and stderr: pipes drained into capped files (ProcessSpec::outputLimitBytes),
+/// or the files themselves. False with `error` when they cannot be opened.
+bool openOutputs(const ProcessSpec& spec, Capture (&captures)[2], int* out, int* err, std::string* error) {
+  if (spec.outputLimitBytes > 0) {
     for (int i = 0; i < 2; ++i) {
       int fds[2];
       if (pipe2(fds, O_CLOEXEC) != 0) {
-        result.error = std::string("cannot create a pipe: ") + std::strerror(errno);
+        *error = std::string("cannot create a pipe: ") + std::strerror(errno);
         for (Capture& c : captures) c.close_();
-        if (out >= 0) close(out);
-        return result;
+        if (*out >= 0) close(*out);
+        return false;
       }
       captures[i].readFd = fds[0];
       captures[i].limit = spec.outputLimitBytes;
       fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
-      (i == 0 ? out : err) = fds[1];
+      (i == 0 ? *out : *err) = fds[1];
     }
     captures[0].fileFd = openOutput(spec.stdoutPath);
     captures[1].fileFd = openOutput(spec.stderrPath);
   } else {
-    out = openOutput(spec.stdoutPath);
-    err = openOutput(spec.stderrPath);
+    *out = openOutput(spec.stdoutPath);
+    *err = openOutput(spec.stderrPath);
   }
-  if (out < 0 || err < 0) {
-    result.error = "cannot open the output files";
-    if (out >= 0) close(out);
-    if (err >= 0) close(err);
-    for (Capture& c : captures) c.close_();
-    return result;
-  }
-  std::vector<char*> args;
-  for (const std::string& a : spec.argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  std::vector<std::string> envStrings;
-  for (char** e = environ; !spec.clearEnvironment && e && *e; ++e) {
-    const std::string entry = *e;
-    const std::string name = entry.substr(0, entry.find('='));
-    if (!spec.env.count(name)) envStrings.push_back(entry);
-  }
-  for (const auto& [name, value] : spec.env) envStrings.push_back(name + "=" + value);
-  std::vector<char*> envp;
-  for (std::string& s : envStrings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  const pid_t parent = getpid();
+  if (*out >= 0 && *err >= 0) return true;
+  *error = "cannot open the output files";
+  if (*out >= 0) close(*out);
+  if (*err >= 0) close(*err);
+  for (Capture& c : captures) c.close_();
+  return false;
+}
 
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    result.error = std::strerror(errno);
-    close(out);
-    close(err);
-    for (Capture& c : captures) c.close_();
-    return result;
+/// What execve gets, prepared before fork: between fork and exec a child of a multi-threaded parent
+/// may only make async-signal-safe calls (no malloc, no setenv).
+struct ExecImage {
+  std::vector<char*> args, envp;
+  std::vector<std::string> envStrings;
+  explicit ExecImage(const ProcessSpec& spec) {
+    for (const std::string& a : spec.argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    for (char** e = environ; !spec.clearEnvironment && e && *e; ++e) {
+      const std::string entry = *e;
+      const std::string name = entry.substr(0, entry.find('='));
+      if (!spec.env.count(name)) envStrings.push_back(entry);
+    }
+    for (const auto& [name, value] : spec.env) envStrings.push_back(name + "=" + value);
+    for (std::string& s : envStrings) envp.push_back(s.data());
+    envp.push_back(nullptr);
   }
-  if (pid == 0) {
-    // Child: own process group (so a time-out kills its children too), death with the parent,
-    // limits, outputs, environment.
-    setpgid(0, 0);
-    if (spec.dieWithParent) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(126);  // the parent died before prctl
-    }
-    if (spec.limits.noCoreDumps) {
-      const struct rlimit none{0, 0};
-      setrlimit(RLIMIT_CORE, &none);
-    }
-    if (spec.limits.fileSizeBytes) {
-      const struct rlimit size{spec.limits.fileSizeBytes, spec.limits.fileSizeBytes};
-      setrlimit(RLIMIT_FSIZE, &size);
-      signal(SIGXFSZ, SIG_IGN);  // inherited across exec: a write past the limit fails instead
-    }
-    if (spec.limits.addressSpaceBytes) {
-      const struct rlimit as{spec.limits.addressSpaceBytes, spec.limits.addressSpaceBytes};
-      setrlimit(RLIMIT_AS, &as);
-    }
-    if (spec.limits.maxProcesses) {
-      const struct rlimit n{spec.limits.maxProcesses, spec.limits.maxProcesses};
-      setrlimit(RLIMIT_NPROC, &n);
-    }
-    if (spec.inheritFds)
-      for (int fd : *spec.inheritFds) fcntl(fd, F_SETFD, 0);
-    if (spec.gid >= 0 && (setgroups(0, nullptr) != 0 || setgid(static_cast<gid_t>(spec.gid)) != 0)) _exit(126);
-    if (spec.uid >= 0 && setuid(static_cast<uid_t>(spec.uid)) != 0) _exit(126);
-    dup2(out, 1);
-    dup2(err, 2);
-    execve(args[0], args.data(), envp.data());
-    _exit(127);
+};
+
+/// The child after fork: its own process group (so a time-out kills its children too), death with
+/// the parent, limits, outputs, environment; then the program. Async-signal-safe calls only.
+[[noreturn]] void becomeChild(const ProcessSpec& spec, const ExecImage& image, int out, int err, pid_t parent) {
+  setpgid(0, 0);
+  if (spec.dieWithParent) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(126);  // the parent died before prctl
   }
-  setpgid(pid, pid);  // also here: the child may not have run its own setpgid yet
-  close(out);
-  close(err);
-  result.started = true;
-  int status = 0;
-  bool reaped = false;
+  if (spec.limits.noCoreDumps) {
+    const struct rlimit none{0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+  }
+  if (spec.limits.fileSizeBytes) {
+    const struct rlimit size{spec.limits.fileSizeBytes, spec.limits.fileSizeBytes};
+    setrlimit(RLIMIT_FSIZE, &size);
+    signal(SIGXFSZ, SIG_IGN);  // inherited across exec: a write past the limit fails instead
+  }
+  if (spec.limits.addressSpaceBytes) {
+    const struct rlimit as{spec.limits.addressSpaceBytes, spec.limits.addressSpaceBytes};
+    setrlimit(RLIMIT_AS, &as);
+  }
+  if (spec.limits.maxProcesses) {
+    const struct rlimit n{spec.limits.maxProcesses, spec.limits.maxProcesses};
+    setrlimit(RLIMIT_NPROC, &n);
+  }
+  if (spec.inheritFds)
+    for (int fd : *spec.inheritFds) fcntl(fd, F_SETFD, 0);
+  if (spec.gid >= 0 && (setgroups(0, nullptr) != 0 || setgid(static_cast<gid_t>(spec.gid)) != 0)) _exit(126);
+  if (spec.uid >= 0 && setuid(static_cast<uid_t>(spec.uid)) != 0) _exit(126);
+  dup2(out, 1);
+  dup2(err, 2);
+  execve(image.args[0], image.args.data(), image.envp.data());
+  _exit(127);
+}
+
+/// Watches the running child until it ends or breaks a limit (then its whole group is killed):
+/// drains its outputs, samples its resident memory, counts its time without the time it waits on
+/// other jobs. True when the child was reaped (`status` holds how it ended).
+bool superviseChild(const ProcessSpec& spec, pid_t pid, Capture (&captures)[2],
+                    std::chrono::steady_clock::time_point start, ProcessResult* result, int* status) {
+  const bool piped = spec.outputLimitBytes > 0;
   unsigned treeTick = 0;
   unsigned waitTick = 0;
   double lastSeconds = 0;
@@ -270,12 +257,9 @@ ProcessResult runProcess(const ProcessSpec& spec) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
     }
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (done == pid) {
-      reaped = true;
-      break;
-    }
+    const pid_t done = waitpid(pid, status, WNOHANG);
+    result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (done == pid) return true;
     // A whole tree is summed every 100 ms (one pass over /proc); a single process every 20 ms.
     uint64_t rss = 0;
     if (!spec.watchProcessTree) rss = residentBytes(pid);
@@ -284,37 +268,70 @@ ProcessResult runProcess(const ProcessSpec& spec) {
       rss = treeResidentBytes(pid, &processes);
       if (spec.maxTreeProcesses > 0 && processes >= spec.maxTreeProcesses) {
         kill_();
-        result.tooManyProcesses = true;
-        break;
+        result->tooManyProcesses = true;
+        return false;
       }
     }
     // Time spent waiting on other jobs is taken out of the time limit (checked every 100 ms).
     if (spec.waitingOnOthers && waitTick++ % 5 == 0) waiting = spec.waitingOnOthers(pid);
-    if (waiting && result.waitedSeconds < spec.uncountedLimitSeconds)
-      result.waitedSeconds = std::min(spec.uncountedLimitSeconds, result.waitedSeconds + result.seconds - lastSeconds);
-    lastSeconds = result.seconds;
-    if (rss > result.peakResidentBytes) result.peakResidentBytes = rss;
+    if (waiting && result->waitedSeconds < spec.uncountedLimitSeconds)
+      result->waitedSeconds =
+          std::min(spec.uncountedLimitSeconds, result->waitedSeconds + result->seconds - lastSeconds);
+    lastSeconds = result->seconds;
+    if (rss > result->peakResidentBytes) result->peakResidentBytes = rss;
     if (spec.memoryLimitBytes && rss > spec.memoryLimitBytes) {
       kill_();
-      result.memoryExceeded = true;
-      break;
+      result->memoryExceeded = true;
+      return false;
     }
-    if (spec.timeoutSeconds > 0 && result.seconds - result.waitedSeconds > spec.timeoutSeconds) {
+    if (spec.timeoutSeconds > 0 && result->seconds - result->waitedSeconds > spec.timeoutSeconds) {
       kill_();
-      result.timedOut = true;
-      break;
+      result->timedOut = true;
+      return false;
     }
     if (spec.monitor) {
-      std::string reason = spec.monitor(result.seconds);
+      std::string reason = spec.monitor(result->seconds);
       if (!reason.empty()) {
         kill_();
-        result.stoppedBy = std::move(reason);
-        break;
+        result->stoppedBy = std::move(reason);
+        return false;
       }
     }
     if (!piped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  if (!reaped) waitpid(pid, &status, 0);
+}
+
+}  // namespace
+
+ProcessResult runProcess(const ProcessSpec& spec) {
+  ProcessResult result;
+  const auto start = std::chrono::steady_clock::now();
+  if (spec.argv.empty()) {
+    result.error = "no command";
+    return result;
+  }
+  int out = -1, err = -1;
+  Capture captures[2];
+  if (!openOutputs(spec, captures, &out, &err, &result.error)) return result;
+  const ExecImage image(spec);
+  const pid_t parent = getpid();
+
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    result.error = std::strerror(errno);
+    close(out);
+    close(err);
+    for (Capture& c : captures) c.close_();
+    return result;
+  }
+  if (pid == 0) becomeChild(spec, image, out, err, parent);
+  setpgid(pid, pid);  // also here: the child may not have run its own setpgid yet
+  close(out);
+  close(err);
+  result.started = true;
+  int status = 0;
+  if (!superviseChild(spec, pid, captures, start, &result, &status)) waitpid(pid, &status, 0);
   // What is left in the pipes (a grandchild that still holds them is not waited for).
   for (Capture& c : captures) {
     if (c.open()) c.drain();

@@ -1,4 +1,4 @@
-# Copies every reference file listed in tests/batch/sample_copies.txt over its copy in the samples
+# Copies every reference file listed in tests/batch/sample_copies.txt over its copy in the tests
 # (run from the repository root after changing reference/kernels or kernels_template):
 #   cmake -P tests/batch/sync_sample_copies.cmake
 file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/sample_copies.txt" lines)

@@ -7,7 +7,7 @@ file(REMOVE_RECURSE "${WORK}")
 function(grade out)
   execute_process(COMMAND "${CLGRADE}" grade "${KERNELS}" --out "${WORK}/${out}" --device cpu --quiet ${ARGN}
                   RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
-  if(NOT EXISTS "${WORK}/${out}/report.json")
+  if(NOT status EQUAL 0 OR NOT EXISTS "${WORK}/${out}/report.json")
     message(FATAL_ERROR "clgrade grade ${ARGN} wrote no report (exit ${status}):\n${stdout}\n${stderr}")
   endif()
 endfunction()

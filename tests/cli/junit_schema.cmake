@@ -10,7 +10,7 @@ endif()
 file(REMOVE_RECURSE "${WORK}")
 execute_process(COMMAND "${CLGRADE}" grade "${KERNELS}" --task conv3x3 --task histogram --device cpu --out "${WORK}" --quiet
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT EXISTS "${WORK}/junit.xml")
+if(NOT status EQUAL 0 OR NOT EXISTS "${WORK}/junit.xml")
   message(FATAL_ERROR "no junit.xml (exit ${status}):\n${out}\n${err}")
 endif()
 execute_process(COMMAND "${XMLLINT}" --noout --schema "${XSD}" "${WORK}/junit.xml" RESULT_VARIABLE status ERROR_VARIABLE err)

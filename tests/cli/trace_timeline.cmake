@@ -8,7 +8,7 @@ set(ENV{CLGRADE_TRACE} "${WORK}/trace.json")
 execute_process(COMMAND "${CLGRADE}" check "${KERNELS}" --task histogram --device cpu --quiet --out "${WORK}/report"
                 RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
 unset(ENV{CLGRADE_TRACE})
-if(NOT EXISTS "${WORK}/trace.json")
+if(NOT status EQUAL 0 OR NOT EXISTS "${WORK}/trace.json")
   message(FATAL_ERROR "no trace written (exit ${status}):\n${stdout}\n${stderr}")
 endif()
 execute_process(COMMAND "${PYTHON}" "${SCRIPT}" "${WORK}/trace.json" RESULT_VARIABLE printed

@@ -8,7 +8,7 @@ file(MAKE_DIRECTORY "${WORK}")
 execute_process(COMMAND "${CLGRADE}" check "${KERNELS}" --task separable --device cpu --no-sandbox --quiet
                         --out "${WORK}/report"
                 WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
-if(NOT EXISTS "${WORK}/report/report.json")
+if(NOT status EQUAL 0 OR NOT EXISTS "${WORK}/report/report.json")
   message(FATAL_ERROR "clgrade check wrote no report (exit ${status}):\n${stdout}\n${stderr}")
 endif()
 if(NOT EXISTS "${WORK}/report/evidence/separable/sweep.svg")

@@ -45,7 +45,7 @@ execute_process(COMMAND ${podman} build --pull=never --network host -t localhost
 mirror_or_fail(deploy.container "podman build")
 
 # A student: the kernels folder mounted at /work, one line (README).
-execute_process(COMMAND ${podman} run --rm --network none -v "${SOURCE}/submissions/reference/kernels:/work:ro"
+execute_process(COMMAND ${podman} run --rm --network none -v "${SOURCE}/reference/kernels:/work:ro"
                         localhost/clgrade-test clgrade check /work --device cpu --task histogram --out /tmp/report
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL 0 OR NOT out MATCHES "total +2/2")
@@ -54,7 +54,7 @@ endif()
 
 # An instructor: a class folder, the results written back to the host.
 file(MAKE_DIRECTORY "${WORK}/class/alice" "${WORK}/results")
-file(COPY "${SOURCE}/submissions/reference/kernels/histogram.cl" DESTINATION "${WORK}/class/alice")
+file(COPY "${SOURCE}/reference/kernels/histogram.cl" DESTINATION "${WORK}/class/alice")
 execute_process(COMMAND ${podman} run --rm --network none -v "${WORK}/class:/class:ro" -v "${WORK}/results:/results"
                         localhost/clgrade-test clgrade batch /class --task histogram --device cpu --out /results/batch
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -70,7 +70,7 @@ endif()
 
 # PrairieLearn: /grade mounted, the image's entrypoint.
 file(MAKE_DIRECTORY "${WORK}/grade/student" "${WORK}/grade/tests")
-file(COPY "${SOURCE}/submissions/reference/kernels/" DESTINATION "${WORK}/grade/student")
+file(COPY "${SOURCE}/reference/kernels/" DESTINATION "${WORK}/grade/student")
 execute_process(COMMAND ${podman} run --rm --network none -v "${WORK}/grade:/grade" localhost/clgrade-test
                         /usr/local/bin/clgrade-prairielearn
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)

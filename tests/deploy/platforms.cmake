@@ -27,7 +27,7 @@ endif()
 # /autograder/submission.
 file(MAKE_DIRECTORY "${root}/autograder/source" "${root}/autograder/submission")
 execute_process(COMMAND ${CMAKE_COMMAND} -E tar xf "${WORK}/autograder.zip" WORKING_DIRECTORY "${root}/autograder/source")
-file(COPY "${SOURCE}/submissions/reference/kernels/" DESTINATION "${root}/autograder/submission")
+file(COPY "${SOURCE}/reference/kernels/" DESTINATION "${root}/autograder/submission")
 
 # Inside the root as Gradescope runs its scripts: as root, /proc, /dev and /sys, the network for apt.
 set(inside ${BWRAP} --bind "${root}" / --bind /proc /proc --dev /dev --ro-bind /sys /sys --ro-bind /etc/resolv.conf /etc/resolv.conf
@@ -70,7 +70,7 @@ endif()
 file(COPY "${WORK}/prairielearn/clgrade-prairielearn" DESTINATION "${root}/usr/local/bin"
      FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 file(MAKE_DIRECTORY "${root}/grade/student" "${root}/grade/tests")
-file(COPY "${SOURCE}/submissions/reference/kernels/" DESTINATION "${root}/grade/student")
+file(COPY "${SOURCE}/reference/kernels/" DESTINATION "${root}/grade/student")
 configure_file("${SOURCE}/rubrics/four_tasks.xml" "${root}/grade/tests/rubric.xml" COPYONLY)
 execute_process(COMMAND ${inside} /usr/local/bin/clgrade-prairielearn RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL 0 OR NOT EXISTS "${root}/grade/results/results.json")

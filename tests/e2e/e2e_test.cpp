@@ -22,6 +22,7 @@
 #include "model/report_json.h"
 #include "tasks/task.h"
 #include "util/files.h"
+#include "util/install_layout.h"
 #include "../test_env.h"
 
 namespace clgrade {
@@ -29,7 +30,14 @@ namespace {
 
 const std::string kRoot = test::sourceDir();
 const std::string kGraded = "four_tasks";
-const std::vector<std::string> kScored{"three_tasks_histogram", "three_tasks_bilateral"};
+/// Every other shipped rubric scores the same report (rubrics/*.xml).
+std::vector<std::string> scoredRubrics() {
+  std::vector<std::string> names;
+  for (const std::string& path : rubricFiles(kRoot + "/rubrics"))
+    if (const std::string name = std::filesystem::path(path).stem().string(); name != kGraded) names.push_back(name);
+  return names;
+}
+const std::vector<std::string> kScored = scoredRubrics();
 
 /// Sample names from tests/e2e/CASES (one per line, '#' comments).
 std::vector<std::string> samples() {
@@ -83,7 +91,7 @@ class Sample : public ::testing::TestWithParam<std::string> {};
 TEST_P(Sample, GradesAsExpected) {
   const std::string sample = GetParam();
   const std::string rubricName = kGraded;
-  const std::string dir = kRoot + "/submissions/" + sample;
+  const std::string dir = test::samplesDir() + "/" + sample;
   std::string text, err;
   ASSERT_TRUE(readFile(dir + "/expected.json", &text, &err)) << err;
   const nlohmann::json expected = nlohmann::json::parse(text);

@@ -1,4 +1,4 @@
-// One ncu session for every task of a submission (grading/hardware_session.h), with a stand-in for
+// One ncu session for every task of a submission (keeper/hardware_session.h), with a stand-in for
 // the sandboxed profiler that writes ncu's CSV: each task gets its own rows under its own kernel
 // names, and a session that ends early is made up for task by task.
 #include <gtest/gtest.h>
@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "grading/hardware_session.h"
+#include "keeper/hardware_session.h"
+#include "protocol/profiler_files.h"
 #include "util/files.h"
-#include "util/tape.h"
+#include "protocol/tape.h"
 
 namespace clgrade {
 namespace {

@@ -213,6 +213,22 @@ TEST(Sandbox, TheStoreOfInputsIsReadOnlyAndHoldsNoResults) {
   EXPECT_TRUE(fs::is_empty(inputs)) << "the kernel wrote into the store of inputs";
 }
 
+// The runner's request holds its task's file and rubric part (issue 26): neither the kernels folder
+// nor the rubric file (with the other tasks' hidden cases) is in its sandbox.
+TEST(Sandbox, TheRunnerSeesNeitherTheKernelsFolderNorTheRubric) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("look_around");
+  grade("look_around", out);
+  const std::string printed = kernelOutput(out);
+  EXPECT_NE(printed.find("request=/"), std::string::npos) << "the kernel did not find its request:\n" << printed;
+  EXPECT_NE(printed.find("folder=/"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("listed="), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("listed=0"), std::string::npos) << "the runner listed the kernels folder:\n" << printed;
+  EXPECT_NE(printed.find("read="), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("read=0"), std::string::npos) << "the runner read the rubric file:\n" << printed;
+  EXPECT_NE(printed.find("tasks=1"), std::string::npos) << "the request holds more than its task:\n" << printed;
+}
+
 TEST(Sandbox, InProcessNeedsNoSandboxConfirmed) {
   ProcessSpec spec;
   spec.argv = {CLGRADE_EXECUTABLE, "grade", kCases + "/syscall_escape", "--in-process", "--quiet", "--out",

@@ -535,7 +535,7 @@ TEST(SlurmCluster, AShardedBatchThroughSbatchGivesOneBatchsClassResults) {
   fs::create_directories(subs);
   // Two in each shard of two (pinned in Shard.EverySubmissionInExactlyOneShardByItsNameAlone).
   for (const std::string s : {"reference", "template", "histogram_bin_formula", "stray_writes"})
-    fs::copy(fs::path(kRoot) / "submissions" / s, subs / s, fs::copy_options::recursive);
+    fs::copy(fs::path(test::samplesDir()) / s, subs / s, fs::copy_options::recursive);
   const std::string seed = "20250501";
   // Two of the four tasks: sharding is about submissions, not tasks, and CI's two cores are shared.
   const std::vector<std::string> options{"--device", test::deviceSpec(), "--task-timeout", "300", "--build-timeout", "60",

@@ -1,0 +1,128 @@
+#include "intake/archive_submission.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <filesystem>
+#include <sstream>
+
+#include "intake/submission.h"
+#include "sandbox/sandbox.h"
+#include "util/archive.h"
+#include "util/files.h"
+#include "util/subprocess.h"
+
+namespace clgrade {
+
+namespace fs = std::filesystem;
+
+UnpackedSubmission::~UnpackedSubmission() {
+  std::error_code ec;
+  if (!scratch.empty()) fs::remove_all(scratch, ec);
+  if (!cache.empty()) fs::remove_all(cache, ec);
+}
+
+namespace {
+
+/// See unpackSubmission: what the child left, made the keeper's and readable by every sandbox.
+bool settle(const fs::path& box, const fs::path& dest, std::string* err) {
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(dest, ec))) {
+    *err = "the unpacking left no folder";
+    return false;
+  }
+  const uid_t uid = geteuid();
+  const gid_t gid = getegid();
+  auto own = [&](const fs::path& p, mode_t mode) {
+    return lchown(p.c_str(), uid, gid) == 0 && chmod(p.c_str(), mode) == 0;
+  };
+  if (!own(box, 0711) || !own(dest, 0755)) {
+    *err = std::string("the unpacked folder cannot be taken over: ") + std::strerror(errno);
+    return false;
+  }
+  std::vector<fs::path> strays;
+  for (auto it = fs::recursive_directory_iterator(dest, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const fs::file_status st = fs::symlink_status(it->path(), ec);
+    const bool folder = fs::is_directory(st), file = fs::is_regular_file(st);
+    if ((!folder && !file) || !own(it->path(), folder ? 0755 : 0644)) strays.push_back(it->path());
+    if (!folder && !file) it.disable_recursion_pending();
+  }
+  if (ec) {
+    *err = "the unpacked folder cannot be read: " + ec.message();
+    return false;
+  }
+  for (const fs::path& p : strays) fs::remove_all(p, ec);
+  return true;
+}
+
+}  // namespace
+
+UnpackedSubmission unpackSubmission(const std::string& archive, const std::string& clgrade, bool sandboxed) {
+  UnpackedSubmission u;
+  std::error_code ec;
+  std::string pattern = (fs::temp_directory_path(ec) / "clgrade-unpack-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) {
+    u.error = "no scratch folder to unpack it into";
+    return u;
+  }
+  // The keeper's own folder holds the child's listing; the sandbox gets the scratch folder below it.
+  const fs::path keeper = pattern;
+  u.scratch = keeper.string();
+  // Searchable (not readable) by the sandbox's uid, which resolves its scratch folder's path below it.
+  fs::permissions(keeper, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+  const std::string scratch = (keeper / "box").string(), dest = scratch + "/unpacked", listing = (keeper / "listing").string();
+  // `dest` is made by the child, as the sandbox's uid that owns the scratch folder.
+  const std::string whole = fs::absolute(archive, ec).lexically_normal().string();
+  ProcessSpec spec;
+  spec.argv = {clgrade, "unpack", whole, dest};
+  spec.timeoutSeconds = 60;
+  spec.memoryLimitBytes = uint64_t(1) << 30;
+  spec.limits.fileSizeBytes = UnpackLimits{}.fileBytes + 1;
+  spec.limits.noCoreDumps = true;
+  spec.stdoutPath = listing;
+  spec.stderrPath = listing + ".err";
+  spec.outputLimitBytes = size_t(256) << 10;
+  if (sandboxed) {
+    SandboxSpec box;
+    box.scratch = scratch;
+    box.mounts = {{clgrade, false}, {whole, false}};
+    box.maxTreeProcesses = 4;
+    std::string err;
+    if (!sandboxProcess(box, &spec, &err)) {
+      u.error = "no sandbox to unpack it in: " + err;
+      return u;
+    }
+  }
+  const ProcessResult p = runProcess(spec);
+  u.archiveAtFault = true;  // from here on, what went wrong is the archive's doing
+  std::string out, errors;
+  readUntrustedFile(listing, size_t(256) << 10, &out);
+  readUntrustedFile(listing + ".err", size_t(16) << 10, &errors);
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("left out: ", 0) == 0) u.leftOut.push_back(line.substr(10));
+    if (line.rfind("left out more: ", 0) == 0) u.leftOut.push_back("and " + line.substr(15) + " more entries");
+  }
+  if (!p.ok()) {
+    while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
+    const std::string prefix = "clgrade unpack: ";
+    if (errors.rfind(prefix, 0) == 0) errors.erase(0, prefix.size());
+    u.error = errors.empty() ? "unpacking it " + p.describe() : errors;
+    return u;
+  }
+  std::string err;
+  if (!settle(keeper / "box", dest, &err)) {
+    u.error = err;
+    return u;
+  }
+  u.folder = unpackedRoot(dest);
+  u.cache = submissionCacheDir(u.folder);
+  return u;
+}
+
+}  // namespace clgrade

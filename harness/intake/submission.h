@@ -1,0 +1,26 @@
+// A submission folder as instructors receive it: the .cl files directly, or in a kernels/ subfolder.
+#pragma once
+
+#include <string>
+
+namespace clgrade {
+
+struct SubmissionFolder {
+  std::string kernelsDir;  ///< where the .cl files are
+  /// Why no task can be graded from it (kernels/ is a link to a folder outside the submission);
+  /// empty when fine. Such a submission is still reported, every task refused with this message.
+  std::string problem;
+};
+
+/// `dir`/kernels when that is a folder holding a .cl file (or `dir` holds none), else `dir`.
+SubmissionFolder resolveSubmission(const std::string& dir);
+
+/// The submission's name for default report folders: the folder's own name, or its parent's when
+/// `dir` is a kernels/ folder ("submissions/alice/kernels" and "submissions/alice" are both "alice").
+std::string submissionName(const std::string& dir);
+
+/// The PoCL compiler cache of one submission folder, kept across its grades: <cache home>/clgrade/pocl/
+/// <hash of the folder's absolute path>.
+std::string submissionCacheDir(const std::string& kernelsDir);
+
+}  // namespace clgrade

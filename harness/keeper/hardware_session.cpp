@@ -1,0 +1,173 @@
+#include "keeper/hardware_session.h"
+
+#include <filesystem>
+#include <future>
+#include <iostream>
+#include <set>
+
+#include "protocol/profiler_files.h"
+#include "util/timing_lock.h"
+#include "util/files.h"
+
+namespace clgrade {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string prefixOf(const std::string& task) { return task + "__"; }
+
+bool startsWith(const std::string& text, const std::string& prefix) { return text.compare(0, prefix.size(), prefix) == 0; }
+
+/// The CSV lines a task's evidence keeps: ncu's own lines and the rows of the task's kernels.
+std::string csvShare(const std::string& csv, const std::string& task, const std::vector<std::string>& tasks) {
+  std::string kept;
+  size_t at = 0;
+  while (at < csv.size()) {
+    size_t end = csv.find('\n', at);
+    if (end == std::string::npos) end = csv.size();
+    const std::string line = csv.substr(at, end - at);
+    at = end + 1;
+    bool other = false;
+    for (const std::string& t : tasks)
+      if (t != task && line.find("\"" + prefixOf(t)) != std::string::npos) other = true;
+    if (!other) kept += line + "\n";
+  }
+  return kept;
+}
+
+/// A file the sandbox wrote (never through a link, never a FIFO); "" for anything else.
+std::string fileText(const std::string& path) {
+  std::string text;
+  if (!readUntrustedFile(path, size_t(512) << 20, &text)) text.clear();
+  return text;
+}
+
+struct Session {
+  std::map<std::string, HardwareRun> byTask;
+  bool ended = false;  ///< the profiled process ended by itself, with exit 0
+  std::set<std::string> atomicsLeft;  ///< tasks whose atomics run left no record (stopped with the session)
+};
+
+/// One ncu session over `tasks`: the runs by task (Failed, with the reason, where it has none).
+Session oneSession(const SessionRequest& r, const std::vector<std::string>& tasks, const ProfiledRunner& run) {
+  std::error_code ec;
+  const std::string csvPath = r.workDir + "/ncu.csv";
+  const std::string logPath = r.logDir + "/" + (tasks.size() == 1 ? tasks.front() : "all") + ".hardware.log";
+  fs::remove(csvPath, ec);  // never read an earlier session's as this one's
+  std::vector<std::string> argv{r.clgrade, "hwsession", r.kernelsDir, "--ncu",      r.ncu,   "--clgrade",
+                                r.clgrade, "--rubric",  r.rubricPath, "--out",      r.workDir, "--log-file",
+                                csvPath,   "--timeout", std::to_string(r.timeoutSeconds)};
+  for (const std::string& t : tasks) {
+    argv.push_back("--task");
+    argv.push_back(t);
+    if (const auto kernels = r.atomics.find(t); kernels != r.atomics.end())
+      for (const std::string& k : kernels->second) {
+        argv.push_back("--atomics");
+        argv.push_back(t + ":" + k);
+        fs::remove(atomicsRecordPath(r.workDir, t, k), ec);
+      }
+  }
+  const ProcessResult p = run(argv, r.timeoutSeconds, logPath);
+  const std::string csv = fileText(csvPath);
+  const std::string log = fileText(logPath);
+  std::vector<HardwareCounts> counts;
+  std::string err;
+  const bool parsed = parseNcuCsv(csv, &counts, &err);
+  Session session;
+  session.ended = p.ok();
+  for (const std::string& task : tasks) {
+    const std::string dir = "evidence/" + task;
+    makeDirectories(r.reportDir + "/" + dir, nullptr);
+    // Kernels are named <task>__<kernel> whatever the number of tasks (hwcount --prefixed).
+    HardwareRun share = sessionShare(counts, task);
+    share.logPath = dir + "/ncu.csv";
+    share.seconds = p.seconds;
+    writeFileAtomically(r.reportDir + "/" + share.logPath, csvShare(csv, task, tasks), nullptr);
+    writeFileAtomically(r.reportDir + "/" + dir + "/hardware.log", log, nullptr);
+    if (!parsed) {
+      share.counts.clear();
+      share.outcome = err.find("ERR_NVGPUCTRPERM") != std::string::npos ? HardwareRun::Outcome::Unavailable
+                                                                       : HardwareRun::Outcome::Failed;
+      share.message = err + (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
+    } else if (share.counts.empty()) {
+      share.outcome = HardwareRun::Outcome::Failed;
+      share.message = "ncu profiled no kernel of " + task + " (did it build and run? see hardware.log)" +
+                      (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
+    }
+    // The atomics runs beside the counters: their bytes come from the sandbox and are read as a
+    // record is (bytes that do not read are this run's failure, not the keeper's).
+    if (const auto kernels = r.atomics.find(task); kernels != r.atomics.end())
+      for (const std::string& kernel : kernels->second) {
+        std::string bytes;
+        AtomicsRun atomics;
+        atomics.kernel = kernel;
+        if (!readUntrustedFile(atomicsRecordPath(r.workDir, task, kernel), size_t(512) << 20, &bytes)) {
+          atomics.message = "the profiler session left no atomics run of " + kernel +
+                            (p.ok() ? "" : " (the session: " + p.describe() + ")");
+          session.atomicsLeft.insert(task);
+        } else {
+          try {
+            atomics = readAtomicsRun(bytes, r.reportDir, task, kernel);
+          } catch (const std::exception& e) {
+            atomics.outcome = HardwareRun::Outcome::Failed;
+            atomics.message = std::string("the atomics run's output does not read: ") + e.what();
+          }
+        }
+        share.atomics.push_back(atomics);
+      }
+    session.byTask[task] = share;
+  }
+  return session;
+}
+
+}  // namespace
+
+
+
+HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task) {
+  HardwareRun share;
+  const std::string prefix = prefixOf(task);
+  for (const HardwareCounts& c : all) {
+    if (!startsWith(c.kernel, prefix)) continue;
+    HardwareCounts own = c;
+    own.kernel = c.kernel.substr(prefix.size());
+    share.counts.push_back(own);
+  }
+  share.outcome = HardwareRun::Outcome::Ran;
+  return share;
+}
+
+std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& request, const ProfiledRunner& run) {
+  if (request.tasks.empty()) return {};
+  const Session all = oneSession(request, request.tasks, run);
+  std::map<std::string, HardwareRun> byTask = all.byTask;
+  if (request.tasks.size() == 1 || all.ended) return byTask;
+  // The session was stopped or crashed (a kernel that never ends, say): every task it left without
+  // counts is profiled once more on its own, so that one task's kernel costs the others nothing. A
+  // task without rows in a session that ended well (its file does not build) stays as it is.
+  for (const std::string& task : request.tasks) {
+    if (byTask[task].outcome != HardwareRun::Outcome::Failed) {
+      // Counted, but its atomics run was stopped with the session: that run alone again.
+      if (all.atomicsLeft.count(task)) byTask[task].atomics = oneSession(request, {task}, run).byTask.at(task).atomics;
+      continue;
+    }
+    HardwareRun again = oneSession(request, {task}, run).byTask.at(task);
+    again.message += again.message.empty() ? "" : "; ";
+    again.message += "counted alone after the session of every task ended early: " + byTask[task].message;
+    if (again.outcome == HardwareRun::Outcome::Ran) again.message.clear();
+    byTask[task] = again;
+  }
+  return byTask;
+}
+
+std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(const SessionRequest& request,
+                                                                           ProfiledRunner run,
+                                                                           const std::string& timingLock) {
+  return std::async(std::launch::async, [request, run = std::move(run), timingLock] {
+           const TimingLock turn(profilerLockFor(timingLock));
+           return runHardwareSession(request, run);
+         }).share();
+}
+
+}  // namespace clgrade

@@ -1,0 +1,59 @@
+// All of a submission's hardware counters in one profiler session (issue 12), run by the keeper in
+// one sandbox (`clgrade hwsession`): one `clgrade hwcount` process replays the analysis case of every
+// task through CUDA under ncu, each task's kernels named `<task>__<kernel>` so that the rows say
+// whose they are, and the histogram's atomics run (ncu's SourceCounters) goes beside it. ncu makes
+// the two processes' profiled launches take turns on the GPU through its lock file in the sandbox's
+// /tmp; their starts and builds overlap. The runners start no ncu: four sessions taking turns on the
+// profiler lock, and then one session with the atomics run after it, made the longest path of a
+// check on an H100. The keeper reads what the sandbox leaves (CSV and atomics records) as untrusted.
+#pragma once
+
+#include <functional>
+#include <future>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "grading/hardware.h"
+#include "util/subprocess.h"
+
+namespace clgrade {
+
+/// Runs a command that runs student code: where the keeper says (its sandbox), with a time limit,
+/// its stdout and stderr into `logPath`.
+using ProfiledRunner =
+    std::function<ProcessResult(const std::vector<std::string>& argv, double timeoutSeconds, const std::string& logPath)>;
+
+struct SessionRequest {
+  std::string ncu;         ///< ncuFor(device)
+  std::string clgrade;     ///< the executable whose `hwcount` ncu profiles
+  std::string kernelsDir;
+  std::string rubricPath;
+  std::vector<std::string> tasks;  ///< those with an analysis case
+  /// Task -> the kernels whose atomics its rubric needs counted per work-item (atomicsKernelsToCount):
+  /// ncu's atomics runs of those go side by side with the counters, in the same sandbox (ncu makes
+  /// the two sessions take turns on the GPU through a lock file in the sandbox's /tmp).
+  std::map<std::string, std::vector<std::string>> atomics;
+  std::string workDir;     ///< where ncu and hwcount write (the sandbox's scratch folder, made by the runner)
+  std::string logDir;      ///< where the keeper keeps the profiled process's output
+  std::string reportDir;   ///< each task's ncu.csv and hardware.log go to evidence/<task>/ here
+  double timeoutSeconds = 300;
+};
+
+/// The session's counts per task, each as the task's own run would have given them (evidence files
+/// included). A session that fails as a whole (a kernel that never ends, a crash) is tried again
+/// once per task, so that one task's kernel costs the others nothing.
+std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& request, const ProfiledRunner& run);
+
+/// runHardwareSession on a thread of its own, beside the runners, holding the profiler lock of
+/// `timingLock` (one profiler session at a time on the GPU: a batch's other jobs have theirs).
+std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(const SessionRequest& request,
+                                                                           ProfiledRunner run,
+                                                                           const std::string& timingLock);
+
+
+
+/// The part of one session's counts and CSV that belongs to `task` (names without the prefix).
+HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task);
+
+}  // namespace clgrade

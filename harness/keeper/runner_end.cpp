@@ -1,0 +1,149 @@
+#include "keeper/runner_end.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+
+#include "tasks/task.h"
+
+namespace clgrade {
+namespace {
+
+std::string seconds(double s) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.0f", s);
+  return buffer;
+}
+
+/// The last non-empty line of a runner's stderr, clipped.
+std::string lastLine(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  const size_t nl = text.rfind('\n');
+  std::string line = nl == std::string::npos ? text : text.substr(nl + 1);
+  if (line.size() > 300) line = line.substr(0, 297) + "...";
+  return line;
+}
+
+}  // namespace
+
+RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& position, const RunnerLimits& s,
+                         const std::string& lastWords) {
+  RunnerEnd end;
+  const std::string where = progress::describe(position);
+  const std::string at = where.empty() ? "" : " " + where;
+  const bool building = progress::isBuild(position);
+  if (p.timedOut) {
+    end.status = Status::Failed;
+    end.outcome = "timed out";
+    std::string why = ": the task was stopped";
+    if (building)
+      why = ": the compiler did not finish (a macro or loop-unrolling bomb?); the task was stopped";
+    else if (position.step == progress::Step::Kernel && position.phase == progress::Step::Case)
+      why = ": a kernel probably never ends (an endless loop, or a barrier that not every work-item reaches; "
+            "drivers such as PoCL also compile a kernel at its first launch); the task was stopped";
+    else if (position.phase == progress::Step::Performance && position.step == progress::Step::Kernel)
+      why = ": a kernel did not finish in the performance phase (the RESULT_STEPS sweep runs the kernels with other "
+            "steps and group sizes); the task was stopped";
+    else if (position.phase == progress::Step::Performance)
+      why = ": the task was stopped (its kernels ran their cases, but timing them took longer than the limit)";
+    end.message = "timed out after " + seconds(s.taskTimeoutSeconds) + " s" + at + why;
+  } else if (p.stoppedBy == "build") {
+    end.status = Status::Failed;
+    end.outcome = "build time";
+    end.message = "the compiler ran longer than " + seconds(s.buildTimeoutSeconds) + " s" + at +
+               ": the task was stopped (a macro or loop-unrolling bomb?)";
+  } else if (p.tooManyProcesses) {
+    end.status = Status::Failed;
+    end.outcome = "processes";
+    end.message = "started too many processes" + at + " (a kernel that forks? kernels run no host code): the task was "
+               "stopped";
+  } else if (p.memoryExceeded) {
+    end.status = Status::Failed;
+    end.outcome = "memory";
+    end.message = "used more than " + std::to_string(s.memoryLimitBytes >> 20) + " MiB of memory" + at +
+               ": the task was stopped";
+  } else if (p.signal) {
+    end.status = Status::Error;
+    end.outcome = "signal " + signalName(p.signal);
+    if (p.signal == SIGKILL)
+      end.message = "the grading process was killed (SIGKILL)" + at +
+                 ", perhaps by the system's out-of-memory killer; the task could not be graded";
+    else
+      end.message = "the grading process died with " + signalName(p.signal) + at +
+                 (building ? ": probably the OpenCL compiler crashed on this file"
+                           : position.step == progress::Step::Kernel
+                                 ? ": probably the OpenCL driver crashed on this kernel"
+                                 : ": the task could not be graded");
+  } else if (!p.started) {
+    end.status = Status::Error;
+    end.outcome = "not started";
+    end.message = "the grading process could not start: " + p.error;
+  } else {
+    end.status = Status::Error;
+    end.outcome = "exit " + std::to_string(p.exitCode);
+    const std::string last = lastLine(lastWords);
+    end.message = "the grading process ended with exit code " + std::to_string(p.exitCode) + at + " without a report" +
+               (last.empty() ? "" : ": " + last);
+  }
+  return end;
+}
+
+
+std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessResult& p,
+                                       const progress::Position& at, Status status, const std::string& message) {
+  // Killed from outside in a kernel: the kernel did nothing to lose its checks for (a resume retries the task).
+  if (p.ok() || !p.started || !at.valid || killedFromOutside(p)) return std::nullopt;
+  const Status stopStatus = status == Status::Error ? Status::Error : Status::Failed;
+  StopInfo info;
+  if (at.phase == progress::Step::Performance) {
+    const bool sweepStopped = at.step == progress::Step::Kernel || at.step == progress::Step::Build;
+    info.performanceStopped = message;
+    info.performanceStatus = sweepStopped ? stopStatus : Status::NotMeasured;
+    return info;
+  }
+  if (at.step != progress::Step::Kernel || at.phase != progress::Step::Case) return std::nullopt;
+  const Task* task = findTask(taskId);
+  if (!task) return std::nullopt;
+  const TaskInfo& taskInfo = task->info();
+  const auto launches = taskInfo.kernelChecks.find(at.what);
+  if (launches == taskInfo.kernelChecks.end()) return std::nullopt;
+  const std::vector<std::string>& lost = launches->second;
+  const bool othersLeft = std::any_of(taskInfo.checks.begin(), taskInfo.checks.end(), [&](const CheckInfo& ci) {
+    return !ci.simulated && !ci.swept && !ci.fromOtherChecks && std::find(lost.begin(), lost.end(), ci.id) == lost.end();
+  });
+  if (!othersLeft) return std::nullopt;
+  info.kernels.push_back({at.what, at.caseId, stopStatus, message});
+  return info;
+}
+
+std::string leftOut(const StopInfo& info) {
+  if (!info.performanceStopped.empty()) return "the performance phase";
+  return info.kernels.empty() ? "nothing" : "kernel " + info.kernels.front().kernel;
+}
+
+namespace {
+
+/// Signals only something outside clgrade sends to a runner.
+constexpr int kOutsideSignals[] = {SIGKILL, SIGTERM, SIGINT, SIGHUP};
+
+}  // namespace
+
+bool killedFromOutside(const ProcessResult& p) {
+  if (!p.started || p.timedOut || p.memoryExceeded || p.tooManyProcesses || !p.stoppedBy.empty()) return false;
+  return std::find(std::begin(kOutsideSignals), std::end(kOutsideSignals), p.signal) != std::end(kOutsideSignals);
+}
+
+bool killedFromOutside(const std::string& outcome) {
+  // judgeRunnerEnd's outcome for a signal it did not send itself.
+  return std::any_of(std::begin(kOutsideSignals), std::end(kOutsideSignals),
+                     [&](int signal) { return outcome == "signal " + signalName(signal); });
+}
+
+std::vector<std::string> tasksToRetryOnResume(const GradeReport& report) {
+  std::vector<std::string> ids;
+  for (const TaskReport& t : report.tasks)
+    if (t.process.recorded && killedFromOutside(t.process.outcome)) ids.push_back(t.id);
+  return ids;
+}
+
+}  // namespace clgrade

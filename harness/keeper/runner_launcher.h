@@ -1,0 +1,40 @@
+// The keeper's one way to run a task's runner: a small interface, so that what the keeper decides
+// from a runner's end (keeper/task_keeper.h) is tested with scripted runners, without a process or a
+// device (tests/keeper, FakeRunner). RunnerProcess (keeper/runner_process.h) is the real one.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "protocol/progress.h"
+#include "protocol/runner_request.h"
+#include "util/subprocess.h"
+
+namespace clgrade {
+
+/// One runner to start: what it is asked and where its files go.
+struct RunnerLaunch {
+  RunnerRequest request;     ///< its tape and progress paths lie in `scratch`
+  std::string requestPath;   ///< where the request is written for the runner
+  std::string scratch;       ///< the only folder the runner may write (cleared first)
+  std::string stdoutPath;    ///< what the kernels print
+  std::string stderrPath;    ///< the runner's messages (its last line ends a task's message)
+  /// Called just before the runner starts (the keeper starts following its tape); not called when
+  /// the runner cannot be started.
+  std::function<void()> starting;
+};
+
+/// How a runner ended, and where its progress file last put it.
+struct RunnerEnded {
+  ProcessResult process;
+  progress::Position at;
+};
+
+class RunnerLauncher {
+ public:
+  virtual ~RunnerLauncher() = default;
+  /// Runs the runner to its end (or stops it at a limit). Thread-safe: tasks run side by side.
+  virtual RunnerEnded run(const RunnerLaunch& launch) = 0;
+};
+
+}  // namespace clgrade

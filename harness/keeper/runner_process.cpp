@@ -1,0 +1,177 @@
+#include "keeper/runner_process.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "grading/performance.h"
+#include "intake/submission.h"
+#include "keeper/control_folder.h"
+#include "protocol/channels.h"
+#include "sandbox/sandbox.h"
+#include "util/files.h"
+#include "util/install_layout.h"
+#include "util/lock_waiters.h"
+#include "util/timing_lock.h"
+#include "util/trace.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+/// Follows a runner's progress file; says when a build has run longer than its limit.
+class ProgressWatch {
+ public:
+  ProgressWatch(std::string path, double buildLimit) : path_(std::move(path)), buildLimit_(buildLimit) {}
+  std::string check(double t) {
+    struct stat st;
+    if (stat(path_.c_str(), &st) == 0 && st.st_size != size_) {
+      size_ = st.st_size;
+      position_ = progress::lastPosition(path_);
+      since_ = t;
+    }
+    if (buildLimit_ > 0 && progress::isBuild(position_) && t - since_ > buildLimit_) return "build";
+    return "";
+  }
+  const progress::Position& position() const { return position_; }
+
+ private:
+  std::string path_;
+  double buildLimit_;
+  off_t size_ = -1;
+  progress::Position position_;
+  double since_ = 0;
+};
+
+/// Puts a process into a sandbox: it sees the system's libraries, the clgrade executable and its
+/// tools, the reference and naive kernels and the store's inputs (read-only), the timing locks, and
+/// with `submission` the rubric and this submission's kernels folder; it writes only into its
+/// scratch folder.
+bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request,
+               bool submission, const std::string& scratch, ProcessSpec* spec, std::string* err) {
+  const KeeperSettings& s = *place.settings;
+  std::error_code ec;
+  const std::string tools = s.toolsDir.empty() ? toolsFolder() : s.toolsDir;
+  SandboxSpec box;
+  box.scratch = absolutePath(scratch);
+  box.maxProcesses = s.sandboxProcesses;
+  box.gpu = !s.cpuDevice;
+  auto mount = [&](const std::string& path, bool writable) {
+    if (fs::exists(path, ec)) box.mounts.push_back({absolutePath(path), writable});
+  };
+  mount(s.clgrade, false);
+  for (const char* tool : {"/clgrade", "/libclgrade_oclgrind.so", "/oclgrind-icd"}) mount(tools + tool, false);
+  if (submission) {
+    mount(place.rubricPath, false);
+    mount(place.kernelsDir, false);
+  }
+  mount(request, false);
+  mount(defaultReferenceKernelsDir(), false);
+  mount(defaultNaiveKernelsDir(), false);
+  if (const std::string store = runnersStore(s); !store.empty()) mount(store, false);  // never the results
+  for (const std::string& lockPath : {s.timingLock, profilerLockFor(s.timingLock)}) {
+    if (lockPath.empty()) continue;
+    std::FILE* lock = std::fopen(lockPath.c_str(), "a");  // bwrap binds what exists
+    if (lock) std::fclose(lock);
+    mount(lockPath, true);
+  }
+  // PoCL's compiler cache belongs to this submission folder only (its kernels and clgrade's own), and
+  // is kept across its grades: a kernel that writes into it changes no other student's results.
+  box.cache = submissionCacheDir(place.kernelsDir);
+  std::map<std::string, std::string> extra = trace::childEnvironment(box.scratch + "/" + channel::kTraceFile);
+  extra["CLGRADE_TOOLS_DIR"] = absolutePath(tools);
+  box.env = openclEnvironment(box.scratch, extra);
+  spec->argv = std::move(argv);
+  return sandboxProcess(box, spec, err);
+}
+
+}  // namespace
+
+std::string runnersStore(const KeeperSettings& s) {
+  if (!s.store || !s.sandbox) return "";
+  const std::string folder = absolutePath(s.store.inputs->folder());
+  return sandboxCanReach(folder + "/file") ? folder : "";
+}
+
+bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request,
+                  bool submission, const std::string& scratch, ProcessSpec* spec, std::string* err) {
+  const KeeperSettings& s = *place.settings;
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  if (!s.sandbox) {
+    spec->argv = std::move(argv);
+    makeDirectories(scratch, nullptr);
+  } else if (!sandboxed(std::move(argv), place, request, submission, scratch, spec, err)) {
+    return false;
+  }
+  spec->outputLimitBytes = s.outputLimitBytes;
+  spec->limits.noCoreDumps = true;
+  spec->limits.fileSizeBytes = s.fileSizeLimitBytes;
+  if (s.cpuDevice) spec->limits.addressSpaceBytes = addressSpaceLimitFor(s.memoryLimitBytes);
+  spec->memoryLimitBytes = s.memoryLimitBytes;
+  return true;
+}
+
+RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
+  const KeeperSettings& s = *place_.settings;
+  RunnerEnded ended;
+  std::string err;
+  if (!writeFileAtomically(launch.requestPath, runnerRequestJson(launch.request), &err)) {
+    ended.process.error = err;
+    return ended;
+  }
+  ProcessSpec spec;
+  if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
+  // The runner's request holds its task's file and rubric part: no kernels folder, no rubric file.
+  if (!placeProcess({s.clgrade, "run-task", launch.requestPath}, place_, launch.requestPath, false, launch.scratch,
+                    &spec, &ended.process.error))
+    return ended;
+  spec.timeoutSeconds = s.taskTimeoutSeconds;
+  if (!s.timingLock.empty()) {
+    // Waiting while another job times is not this task's time: the kernel says who waits on whom.
+    // At most ten time limits of it: no runner keeps itself alive by pretending to wait.
+    const std::string lock = absolutePath(s.timingLock);
+    spec.waitingOnOthers = [lock](pid_t child) {
+      return treeWaitsForOthersLock(lock, child) || treeWaitsForOthersLock(profilerLockFor(lock), child);
+    };
+    spec.uncountedLimitSeconds = 10 * s.taskTimeoutSeconds;
+  }
+  spec.stdoutPath = launch.stdoutPath;
+  spec.stderrPath = launch.stderrPath;
+  std::error_code ec;
+  fs::remove(launch.request.progressPath, ec);
+  ProgressWatch watch(launch.request.progressPath, s.buildTimeoutSeconds);
+  spec.monitor = [&watch](double t) { return watch.check(t); };
+  if (launch.starting) launch.starting();
+  const std::string name = "runner " + launch.request.task;
+  {
+    const trace::Span span(name, "process");
+    ended.process = runProcess(spec);
+  }
+  trace::adoptChildTrace(launch.scratch + "/" + channel::kTraceFile, name);
+  watch.check(ended.process.seconds);
+  ended.at = watch.position();
+  return ended;
+}
+
+ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workDir) {
+  return [place, workDir](const std::vector<std::string>& argv, double timeout, const std::string& logPath) {
+    ProcessSpec spec;
+    ProcessResult p;
+    if (!placeProcess(argv, place, "", true, workDir, &spec, &p.error)) return p;
+    spec.timeoutSeconds = timeout;
+    spec.stdoutPath = spec.stderrPath = logPath;
+    ProcessResult ended;
+    {
+      const trace::Span span("ncu session", "process");
+      ended = runProcess(spec);
+    }
+    trace::adoptChildTrace(workDir + "/" + channel::kTraceFile, "profiled hwcount");
+    return ended;
+  };
+}
+
+}  // namespace clgrade

@@ -1,0 +1,155 @@
+#include "keeper/submission_keeper.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "grading/grader.h"
+#include "grading/hardware.h"
+#include "intake/source_policy.h"
+#include "keeper/hardware_session.h"
+#include "keeper/task_keeper.h"
+#include "sandbox/sandbox.h"
+#include "tasks/task.h"
+#include "util/side_by_side.h"
+#include "util/utc_time.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+/// The batch's trusted figures before the clock starts: waiting while another job's grade has them
+/// timed is not this submission's time.
+std::shared_ptr<const TrustedTimings> askFigures(const KeeperSettings& s, const std::string& kernelsProblem) {
+  if (kernelsProblem.empty() && s.trustedTimings && (!s.sandbox || sandboxSupport().available))
+    return s.trustedTimings();
+  return nullptr;
+}
+
+KeeperSettings applied(KeeperSettings s) {
+  if (!s.memoryLimitBytes) s.memoryLimitBytes = defaultTaskMemoryBytes(runnersAtOnce(s.taskJobs));
+  return s;
+}
+
+}  // namespace
+
+SubmissionKeeper::SubmissionKeeper(const Rubric& rubric, const DeviceEntry& device, std::string kernelsDir,
+                                   std::string outDir, const KeeperSettings& settings,
+                                   const std::string& kernelsProblem)
+    : rubric_(rubric),
+      device_(device),
+      kernelsDir_(std::move(kernelsDir)),
+      outDir_(std::move(outDir)),
+      settings_(applied(settings)),
+      kernelsProblem_(kernelsProblem),
+      refused_(kernelsProblem),
+      batchFigures_(askFigures(settings, kernelsProblem)),
+      start_(std::chrono::steady_clock::now()),
+      startedAt_(nowUtc()),
+      sources_(kernelsDir_),
+      folders_(outDir_, settings.sandbox) {
+  if (refused_.empty() && settings_.sandbox && !sandboxSupport().available)
+    refused_ = "not graded: student code runs only inside a sandbox, and none can be made here: " +
+               sandboxSupport().reason + ". An instructor who accepts the risk can pass --no-sandbox";
+  if (settings_.taskJobs > 1 && settings_.timingLock.empty() && refused_.empty())
+    settings_.timingLock = folders_.ownTimingLock();  // the tasks' timings take turns
+}
+
+SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTasks, RunnerLauncher& launcher,
+                                         const TapeJudge& judge) {
+  std::vector<const TaskRubric*> selected;
+  for (const TaskRubric& tr : rubric_.tasks)
+    if (onlyTasks.empty() || std::find(onlyTasks.begin(), onlyTasks.end(), tr.id) != onlyTasks.end())
+      selected.push_back(&tr);
+  // Each task has its place from the start: the runners may finish in any order.
+  SubmissionResult result;
+  std::vector<TaskReport> tasks(selected.size());
+  result.runs.resize(selected.size());
+  Replays replays;
+  InputCache inputs(settings_.hiddenSeed);  // made once for the replays of every task of this submission
+  inputs.hashAhead();
+  inputs.useStore(settings_.store);
+  SubmissionContext c{&rubric_, kernelsDir_, outDir_, &sources_, settings_, &folders_, &launcher, judge, &replays, &inputs};
+  // The batch's trusted figures as of this grade's start: the runners get them as text, the replays
+  // read the same text (both must skip the same timings).
+  if (refused_.empty() && batchFigures_) {
+    auto read = std::make_shared<TrustedTimings>();
+    c.trustedText = trustedTimingsJson(*batchFigures_);
+    if (readTrustedTimings(c.trustedText, read.get(), nullptr)) c.trusted = read;
+    else c.trustedText.clear();
+  }
+  // Every task's bank-conflict counters from one ncu session beside the runners, who start none.
+  if (refused_.empty()) c.hardware = startHardwareSession(selected);
+  forEachSideBySide(selected.size(), settings_.taskJobs, [&](size_t slot) {
+    if (settings_.onTask) settings_.onTask(selected[slot]->id, nullptr);
+    if (!refused_.empty()) refuse(*selected[slot], &tasks[slot], &result.runs[slot]);
+    else TaskKeeper(c, slot, *selected[slot]).keep(&tasks[slot], &result.runs[slot]);
+    if (settings_.onTask) settings_.onTask(selected[slot]->id, &result.runs[slot]);
+  });
+  if (c.hardware.valid()) c.hardware.wait();  // it writes into the scratch and report folders
+  std::vector<GradeReport> judged = replays.judgeInto(&tasks, &result.runs, sources_, outDir_);
+  folders_.removeAll();
+  std::error_code ec;
+  // Evidence folders of tasks that left nothing.
+  for (const TaskRun& r : result.runs) fs::remove(fs::path(outDir_) / "evidence" / r.task, ec);  // only when empty
+  fs::remove(fs::path(outDir_) / "evidence", ec);
+  result.report = mergedReport(std::move(judged), std::move(tasks));
+  return result;
+}
+
+void SubmissionKeeper::refuse(const TaskRubric& task, TaskReport* place, TaskRun* run) const {
+  run->task = task.id;
+  run->outcome = "refused";
+  run->message = refused_;
+  *place = unfinishedTask(task, sources_, kernelsProblem_.empty() ? Status::Error : Status::Failed, refused_);
+  place->process.recorded = true;
+  place->process.outcome = run->outcome;
+}
+
+std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHardwareSession(
+    const std::vector<const TaskRubric*>& selected) {
+  std::string why;
+  SessionRequest r;
+  r.ncu = ncuFor(device_.info, &why);
+  if (r.ncu.empty()) return {};  // nothing to profile with: the runners do as they always did
+  // Only files that a runner will run: a missing or refused one has nothing to profile.
+  for (const TaskRubric* tr : selected)
+    if (const Task* task = findTask(tr->id);
+        tr->analysis.present && task && sources_.file(task->info().file).problem.empty()) {
+      r.tasks.push_back(tr->id);
+      if (const std::vector<std::string> kernels = atomicsKernelsToCount(*task, *tr); !kernels.empty())
+        r.atomics[tr->id] = kernels;
+    }
+  if (r.tasks.empty()) return {};
+  r.clgrade = absolutePath(settings_.clgrade);
+  r.kernelsDir = absolutePath(kernelsDir_);
+  r.rubricPath = absolutePath(rubric_.path);
+  r.workDir = folders_.scratchFor("hardware");
+  r.logDir = folders_.path();
+  r.reportDir = outDir_;
+  r.timeoutSeconds = settings_.taskTimeoutSeconds;
+  return clgrade::startHardwareSession(r, profiledRunner(place(), r.workDir), settings_.timingLock);
+}
+
+GradeReport SubmissionKeeper::mergedReport(std::vector<GradeReport> judged, std::vector<TaskReport> tasks) const {
+  // The top level of the first task the keeper judged (its device as the runner described it,
+  // settings as applied), else one made here; the inputs of every replay.
+  GradeReport report = judged.empty() ? reportHeader(rubric_, device_.info, kernelsDir_, settings_.visibleOnly)
+                                      : judged.front();
+  report.tasks = std::move(tasks);
+  report.sumPoints();
+  report.inputs.clear();
+  std::set<std::string> seen;
+  for (const GradeReport& g : judged)
+    for (const InputRecord& in : g.inputs)
+      if (seen.insert(in.name + "\n" + in.sha256).second) report.inputs.push_back(in);
+  report.hiddenSeed.reset();
+  if (!settings_.visibleOnly) report.hiddenSeed = settings_.hiddenSeed;
+  report.startedAt = startedAt_;
+  report.sandbox = sandboxDescription(settings_.sandbox);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return report;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,56 @@
+// The keeper of one submission (keeper/keeper.h says what it does): its settings applied, its
+// control folder, the tasks kept side by side (keeper/task_keeper.h), the profiler session beside
+// them, the replays judged into one report. The runners are started through a RunnerLauncher and the
+// tapes judged through a TapeJudge, so that tests script both (tests/keeper).
+#pragma once
+
+#include <chrono>
+#include <future>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cl/device.h"
+#include "intake/kernel_sources.h"
+#include "keeper/control_folder.h"
+#include "keeper/keeper.h"
+#include "keeper/replay.h"
+#include "keeper/runner_launcher.h"
+#include "keeper/runner_process.h"
+#include "rubric/rubric.h"
+
+namespace clgrade {
+
+class SubmissionKeeper {
+ public:
+  /// Applies the settings (the memory limit, a timing lock of its own when tasks run side by side),
+  /// asks for the batch's trusted figures, makes the control folder and decides whether the whole
+  /// submission is refused (`kernelsProblem`, or no sandbox where one is needed).
+  SubmissionKeeper(const Rubric& rubric, const DeviceEntry& device, std::string kernelsDir, std::string outDir,
+                   const KeeperSettings& settings, const std::string& kernelsProblem = "");
+  /// Where its runners run, with the settings as applied (for RunnerProcess).
+  RunnerPlace place() const { return RunnerPlace{&settings_, rubric_.path, kernelsDir_}; }
+  /// Keeps every task of `onlyTasks` (empty: the rubric's), its runners started by `launcher`, their
+  /// tapes judged by `judge`; returns the merged report (not yet written).
+  SubmissionResult grade(const std::vector<std::string>& onlyTasks, RunnerLauncher& launcher, const TapeJudge& judge);
+
+ private:
+  std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
+      const std::vector<const TaskRubric*>& selected);
+  void refuse(const TaskRubric& task, TaskReport* place, TaskRun* run) const;
+  GradeReport mergedReport(std::vector<GradeReport> judged, std::vector<TaskReport> tasks) const;
+
+  const Rubric& rubric_;
+  const DeviceEntry& device_;
+  std::string kernelsDir_, outDir_;
+  KeeperSettings settings_;
+  std::string kernelsProblem_, refused_;
+  std::shared_ptr<const TrustedTimings> batchFigures_;
+  std::chrono::steady_clock::time_point start_;
+  std::string startedAt_;
+  KernelSources sources_;  ///< the submission's files, read once
+  ControlFolder folders_;
+};
+
+}  // namespace clgrade

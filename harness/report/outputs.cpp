@@ -1,0 +1,197 @@
+#include "report/outputs.h"
+
+#include <filesystem>
+#include <functional>
+
+#include "report/audience.h"
+#include "report/class_report.h"
+#include "report/gradebook_csv.h"
+#include "report/gradescope.h"
+#include "report/html_report.h"
+#include "model/report_json.h"
+#include "report/junit.h"
+#include "report/prairielearn.h"
+#include "report/summary_html.h"
+#include "util/files.h"
+
+namespace clgrade {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The submission's name: the report folder's name (batch: <out>/<submission>).
+std::string nameOf(const std::string& reportDir) {
+  const fs::path p = fs::path(reportDir).lexically_normal();
+  return (p.filename().empty() ? p.parent_path().filename() : p.filename()).string();
+}
+
+/// What a submission's renderers read: the report as measured (overrides applied) and the student's
+/// copy of it, where the files go, and for whom.
+struct SubmissionOutputs {
+  const GradeReport& report;
+  GradeReport student;  ///< hidden cases say only how they failed (report/audience.h)
+  std::string reportDir, submission;
+  std::optional<Audience> audience;  ///< none: both audiences (report.html is the instructor's)
+  bool studentOnly() const { return audience == Audience::Student; }
+  bool instructorOnly() const { return audience == Audience::Instructor; }
+  /// What the platforms' files show: students read them, unless the grade is for the instructor only.
+  const GradeReport& forPlatforms() const { return instructorOnly() ? report : student; }
+  std::string html(const GradeReport& r, Audience who) const {
+    HtmlOptions options;
+    options.reportDir = reportDir;
+    options.submission = submission;
+    options.audience = who;
+    // The page handed to a student beside the instructor's travels alone: its pictures inside it, so
+    // nobody needs the folder (which holds the hidden cases' pictures) to see them.
+    options.embedImages = who == Audience::Student && !audience;
+    return htmlReport(r, options);
+  }
+};
+
+/// A file's text, or nothing when it is not written for this grade's audience.
+using SubmissionRenderer = std::function<std::optional<std::string>(const SubmissionOutputs&)>;
+using ClassRenderer = std::function<std::string(const std::vector<ClassEntry>& entries, const std::string& outDir)>;
+
+struct Output {
+  OutputFile file;
+  SubmissionRenderer submission;  ///< for Scope::Submission
+  ClassRenderer cls;              ///< for Scope::Class (none: class.json, which the batch writes itself)
+};
+
+/// Every file clgrade writes for people and platforms, in the order it writes them.
+const std::vector<Output>& outputs() {
+  using Scope = OutputFile::Scope;
+  static const std::vector<Output> table = {
+      {{kReportHtml, Scope::Submission, "the grade's audience"},
+       [](const SubmissionOutputs& o) {
+         return o.studentOnly() ? o.html(o.student, Audience::Student) : o.html(o.report, Audience::Instructor);
+       },
+       {}},
+      {{kGradescopeJson, Scope::Submission, "students, through Gradescope"},
+       [](const SubmissionOutputs& o) {
+         GradescopeOptions gs;
+         gs.leaderboard = bandwidthLeaderboard(o.report);
+         return gradescopeResults(o.forPlatforms(), gs);
+       },
+       {}},
+      {{kPrairieLearnJson, Scope::Submission, "students, through PrairieLearn"},
+       [](const SubmissionOutputs& o) {
+         PrairieLearnOptions pl;
+         pl.reportDir = o.reportDir;
+         return prairieLearnResults(o.forPlatforms(), pl);
+       },
+       {}},
+      {{kJunitXml, Scope::Submission, "the grade's audience, through CI"},
+       [](const SubmissionOutputs& o) {
+         JunitOptions junit;
+         junit.name = "clgrade." + o.submission;
+         junit.reportDir = o.reportDir;
+         return junitXml(o.studentOnly() ? o.student : o.report, junit);
+       },
+       {}},
+      // Beside the instructor's page when the grade is for both audiences; removed otherwise, so that a
+      // page left from an earlier grade of this folder cannot disagree.
+      {{kStudentReportHtml, Scope::Submission, "student"},
+       [](const SubmissionOutputs& o) -> std::optional<std::string> {
+         if (o.audience) return std::nullopt;
+         return o.html(o.student, Audience::Student);
+       },
+       {}},
+      {{kClassJson, Scope::Class, "instructor, and clgrade merge"}, {}, {}},
+      {{kGradebookCsv, Scope::Class, "instructor, and the LMS"}, {},
+       [](const std::vector<ClassEntry>& entries, const std::string&) { return gradebookCsv(entries); }},
+      {{kSummaryHtml, Scope::Class, "instructor"}, {},
+       [](const std::vector<ClassEntry>& entries, const std::string& outDir) {
+         SummaryOptions summary;
+         summary.title = "clgrade: " + nameOf(outDir);
+         return summaryHtml(entries, summary);
+       }},
+  };
+  return table;
+}
+
+bool writeAll(const std::string& reportDir, const GradeReport& report, const std::string& submission,
+              std::optional<Audience> audience, std::string* err) {
+  const SubmissionOutputs o{report, forStudents(report), reportDir, submission, audience};
+  for (const Output& out : outputs()) {
+    if (out.file.scope != OutputFile::Scope::Submission) continue;
+    const fs::path path = fs::path(reportDir) / out.file.path;
+    const std::optional<std::string> text = out.submission(o);
+    if (!text) {
+      std::error_code ec;
+      fs::remove(path, ec);
+      continue;
+    }
+    if (!makeDirectories(path.parent_path().string(), err) || !writeFileAtomically(path.string(), *text, err))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& measured, std::string* err,
+                            const OutputOptions& options) {
+  GradeReport report = measured;
+  const std::string submission = options.submission.empty() ? nameOf(reportDir) : options.submission;
+  applyOverrides(options.overrides, submission, &report);
+  return writeAll(reportDir, report, submission, options.audience, err);
+}
+
+bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults,
+                       std::vector<std::string>* errors, const std::vector<Override>& overrides,
+                       std::vector<std::string>* problems, std::optional<Audience> audience) {
+  std::vector<ClassEntry> entries;
+  std::vector<std::string> names;
+  bool ok = true;
+  auto failed = [&](const std::string& why) {
+    ok = false;
+    if (errors) errors->push_back(why);
+  };
+  const auto list = classResults.find("submissions");
+  if (list != classResults.end() && list->is_array()) {
+    for (const auto& s : *list) {
+      ClassEntry e;
+      e.submission = s.value("name", s.value("submission", std::string()));
+      if (e.submission.empty()) continue;
+      names.push_back(e.submission);
+      const std::string dir = (fs::path(outDir) / e.submission).string();
+      std::string why;
+      if (readReportFile(dir + "/report.json", &e.report, &why)) {
+        e.graded = true;
+        applyOverrides(overrides, e.submission, &e.report, problems);
+        e.reportHtml = e.submission + "/" + kReportHtml;
+        if (!writeAll(dir, e.report, e.submission, audience, &why)) failed(why);
+      } else {
+        e.problem = why;
+      }
+      entries.push_back(e);
+    }
+  }
+  if (problems)
+    for (const std::string& unknown : unknownOverrideSubmissions(overrides, names)) problems->push_back(unknown);
+  // Each file on its own: a gradebook that could not be written does not keep the summary from being tried.
+  for (const Output& out : outputs()) {
+    if (out.file.scope != OutputFile::Scope::Class || !out.cls) continue;
+    std::string why;
+    if (!writeFileAtomically((fs::path(outDir) / out.file.path).string(), out.cls(entries, outDir), &why)) failed(why);
+  }
+  return ok;
+}
+
+const std::vector<OutputFile>& outputFiles() {
+  static const std::vector<OutputFile> files = [] {
+    std::vector<OutputFile> all;
+    for (const Output& out : outputs()) all.push_back(out.file);
+    return all;
+  }();
+  return files;
+}
+
+bool isClassFileName(const std::string& name) {
+  for (const OutputFile& f : outputFiles())
+    if (f.scope == OutputFile::Scope::Class && name == f.path) return true;
+  return false;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,83 @@
+// `clgrade run-task REQUEST`: a task's runner, inside the sandbox (runner/runner.h).
+#include <sys/resource.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cl/device.h"
+#include "grading/grader.h"
+#include "intake/kernel_sources.h"
+#include "protocol/progress.h"
+#include "protocol/runner_request.h"
+#include "protocol/tape.h"
+#include "rubric/rubric.h"
+#include "protocol/channels.h"
+#include "runner/runner.h"
+#include "util/files.h"
+#include "util/install_layout.h"
+
+namespace clgrade {
+
+/// A task's runner: the one task of the request graded on the device with every device step
+/// recorded; its verdicts are thrown away (the keeper replays the record and judges). Nothing goes
+/// to stdout, which holds what the kernels print.
+int runTask(const std::string& requestPath) {
+  std::string text, err;
+  RunnerRequest request;
+  // The request holds the task's kernel file twice (bytes and expanded text, 1 MiB each at most) as base64.
+  if (!readFile(requestPath, &text, &err, size_t(8) << 20) || !readRunnerRequest(text, &request, &err)) {
+    std::cerr << "clgrade run-task: " << requestPath << ": " << err << "\n";
+    return kRunnerBadRequest;
+  }
+  Rubric rubric;
+  std::vector<std::string> problems;
+  if (!parseRubric(request.rubricText, request.rubricPath, &rubric, &problems)) {
+    std::cerr << "clgrade: the rubric cannot be used:\n";
+    for (const std::string& problem : problems) std::cerr << "  " << problem << "\n";
+    return kRunnerBadRequest;
+  }
+  DeviceEntry device;
+  if (!chooseDevice(request.device, &device, &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kRunnerNoDevice;
+  }
+  // On a GPU the submission's profiler session (the keeper's, at the default priority) is the longest
+  // path of a grade; the runners' CPU work (inputs made on every core, layouts) comes after it. The
+  // threads this one starts inherit the priority.
+  if (device.info.type == "gpu") setpriority(PRIO_PROCESS, 0, 5);
+  progress::setFile(request.progressPath);
+  GradeOptions options;
+  options.kernelsDir = request.kernelsDir;
+  // The task's file as the keeper read it: the kernels folder is not in this sandbox.
+  const KernelSources sources(request.kernelsDir, {{request.sourceFile, request.source}});
+  options.sources = &sources;
+  options.outDir = request.outDir;
+  options.visibleOnly = request.visibleOnly;
+  options.hiddenSeed = request.hiddenSeed;
+  options.toolsDir = toolsFolder();
+  options.onlyTasks = {request.task};
+  options.timingLock = request.timingLock;
+  options.hardwareElsewhere = request.hardwareElsewhere;
+  options.store = readOnlyInputs(request.inputStore);
+  if (!request.trustedTimings.empty()) {
+    auto trusted = std::make_shared<TrustedTimings>();
+    if (!readTrustedTimings(request.trustedTimings, trusted.get(), &err)) {
+      std::cerr << "clgrade run-task: " << err << "\n";
+      return kRunnerBadRequest;
+    }
+    options.trustedTimings = trusted;
+  }
+  options.discardEvidence = true;
+  options.stopped = request.stopped;
+  const std::shared_ptr<Tape> tape = Tape::recorder(request.recordPath, &err);
+  if (!tape) {
+    std::cerr << "clgrade run-task: " << err << "\n";
+    return kRunnerCannotRecord;
+  }
+  gradeSubmission(Runtime(device, tape), rubric, options);
+  progress::note(progress::Step::Done, "");
+  tape->close();
+  return kRunnerOk;
+}
+
+}  // namespace clgrade

@@ -1,0 +1,70 @@
+// The sandbox side of the wall: every program clgrade runs inside a sandbox because it runs student
+// code. Each reads what the keeper handed it (protocol/channels.h), runs the kernels on a device and
+// hands bytes back; none decides a verdict. The CLI's internal commands only parse their arguments
+// and call these.
+//   run-task   a task's runner: request in, recording runtime, device tape out (run_task.cpp)
+//   analyze    a task's analysis case on Oclgrind, started by a runner or a replay (analyze.cpp)
+//   hwcount    the analysis case replayed through CUDA, profiled by ncu (hwcount.cpp)
+//   hwsession  a submission's ncu counters and atomics runs, in the keeper's sandbox (profiler_session.cpp)
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cl/runtime.h"
+#include "model/report.h"
+#include "rubric/rubric.h"
+
+namespace clgrade {
+
+class Task;
+
+/// `clgrade run-task REQUEST`: the one task of the request (protocol/runner_request.h) graded on the
+/// device with every device step recorded on the request's tape; its verdicts are thrown away (the
+/// keeper replays the tape and judges). Nothing goes to stdout, which holds what the kernels print.
+/// Returns a runner exit code (protocol/channels.h).
+int runTask(const std::string& requestPath);
+
+/// What a child run of a task's analysis case needs (`clgrade analyze` and `clgrade hwcount`).
+struct AnalysisInput {
+  const Task* task = nullptr;
+  CaseSpec spec;       ///< the analysis case
+  std::string source;  ///< the task's kernel file
+};
+
+/// Finds the task, its analysis case and the kernel source; false with a message.
+bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId, AnalysisInput* in,
+                   std::string* err);
+
+/// Runs the analysis case on `runtime`, evidence under `evidenceDir`; the outcomes go to stderr,
+/// which the parent keeps as the run's log, and are returned by check id.
+std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const Rubric& rubric,
+                                                   const AnalysisInput& in, const std::string& evidenceDir);
+
+/// The child's side (`clgrade analyze`): runs the task's analysis case on the Oclgrind device.
+/// Returns a process exit code.
+int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
+                   const std::string& reportDir);
+
+/// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with each distinct
+/// launch replayed through CUDA (cl/launch_signature.h: a pass repeated on the next channel once). Returns a process exit code.
+int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
+                   const std::string& reportDir);
+
+/// `clgrade hwcount` of several tasks in one process (one profiler session): each task's kernels run
+/// as `<task>__<kernel>` (PtxReplay::setEntryPrefix); one task alone runs them under their own names
+/// unless `prefixed` (a session whose tasks run in processes of their own merges their rows).
+int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
+                   const std::string& reportDir, bool prefixed = false);
+
+/// The sandboxed side (`clgrade hwsession`): the counters of `tasks` under ncu, written to `csvPath`,
+/// and beside them each atomics run of `atomics` ("task:kernel"), its bytes (profileAtomics) in
+/// atomicsRecordPath(workDir, task, kernel). Prints the counters' ncu output; returns an exit code
+/// (the counters' run: 0 when it ended well).
+int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
+                           const std::string& rubricPath, const std::vector<std::string>& tasks,
+                           const std::vector<std::string>& atomics, const std::string& workDir,
+                           const std::string& csvPath, double timeoutSeconds);
+
+}  // namespace clgrade

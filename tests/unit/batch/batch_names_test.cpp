@@ -1,0 +1,92 @@
+// A batch's submission names: hidden folders listed as skipped, names in Unicode Normalization Form C,
+// two folders that are one name once normalised both kept and named; what the class outputs say about
+// an override of a submission that is not in the batch.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "batch/batch.h"
+#include "report/outputs.h"
+#include "report/overrides.h"
+#include "util/unicode.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+const std::string kComposed = "Jos\xc3\xa9";     // "José", é as one character (U+00E9)
+const std::string kDecomposed = "Jose\xcc\x81";  // "José", e then U+0301 COMBINING ACUTE ACCENT
+const std::string kZoe = "Zoe\xcc\x88";          // "Zoë" decomposed, alone
+
+fs::path freshDir(const std::string& name) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("clgrade_batch_names_" + std::to_string(getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(Unicode, NfcComposesAndLeavesOtherBytesAlone) {
+  EXPECT_EQ(nfc(kDecomposed), kComposed);
+  EXPECT_EQ(nfc(kComposed), kComposed);
+  EXPECT_EQ(nfc("alice"), "alice");
+  EXPECT_EQ(nfc("bad\xff" "name"), "bad\xff" "name");  // not UTF-8: unchanged
+  EXPECT_EQ(codePoints(kComposed), "Jos\\u00e9");
+  EXPECT_EQ(codePoints(kDecomposed), "Jose\\u0301");
+  EXPECT_EQ(codePoints("a\xff\xf0\x9f\x98\x80"), "a\\xff\\U0001f600");
+}
+
+// Folders starting with '.' were skipped without a word; a decomposed name was used as it was, so it
+// matched no override typed on another system, and two spellings of one name looked the same.
+TEST(BatchNames, HiddenFoldersAreListedAndNamesAreNormalised) {
+  const fs::path dir = freshDir("list");
+  for (const std::string& f : {std::string("alice"), std::string(".git"), kZoe, kComposed, kDecomposed})
+    fs::create_directories(dir / f);
+  fs::create_directories(dir / "out");
+  std::ofstream(dir / "notes.txt") << "not a folder";
+  const SubmissionList list = listSubmissions(dir.string(), (dir / "out").string());
+  const std::vector<SubmissionName> expected{
+      {kComposed, kComposed}, {kDecomposed, kDecomposed}, {nfc(kZoe), kZoe}, {"alice", "alice"}};
+  EXPECT_EQ(list.submissions.size(), expected.size());
+  for (const SubmissionName& s : expected)
+    EXPECT_NE(std::find(list.submissions.begin(), list.submissions.end(), s), list.submissions.end())
+        << codePoints(s.folder);
+  EXPECT_TRUE(std::is_sorted(list.submissions.begin(), list.submissions.end(),
+                             [](const SubmissionName& a, const SubmissionName& b) { return a.name < b.name; }));
+  ASSERT_EQ(list.skipped.size(), 1u);
+  EXPECT_EQ(list.skipped[0], "'.git': skipped: a hidden folder (its name starts with '.'); rename it to grade it");
+  ASSERT_EQ(list.collisions.size(), 1u);
+  EXPECT_NE(list.collisions[0].find("'" + kDecomposed + "' (Jose\\u0301)"), std::string::npos) << list.collisions[0];
+  EXPECT_NE(list.collisions[0].find("'" + kComposed + "' (Jos\\u00e9)"), std::string::npos) << list.collisions[0];
+  EXPECT_NE(list.collisions[0].find("are one name once Unicode-normalised (NFC)"), std::string::npos);
+}
+
+TEST(BatchNames, AnOverrideTypedInEitherFormNamesTheNormalisedSubmission) {
+  std::vector<Override> overrides;
+  std::vector<std::string> errors;
+  ASSERT_TRUE(parseOverrides("submission,task,criterion,points\n" + kZoe + ",histogram,global_atomics,0\n", "o.csv",
+                             &overrides, &errors));
+  ASSERT_EQ(overrides.size(), 1u);
+  EXPECT_EQ(overrides[0].submission, nfc(kZoe));
+}
+
+// The message was nested twice: "overrides: no submission 'o.csv:2: no submission 'eve' in this batch
+// (...)' in this batch".
+TEST(BatchNames, AnOverrideOfAnUnknownSubmissionIsSaidOnce) {
+  const fs::path out = freshDir("unknown");
+  std::vector<Override> overrides;
+  std::vector<std::string> errors, problems;
+  ASSERT_TRUE(parseOverrides("submission,task,criterion,points\neve,histogram,global_atomics,0\n", "o.csv",
+                             &overrides, &errors));
+  const nlohmann::ordered_json classResults = {{"submissions", nlohmann::ordered_json::array()}};
+  EXPECT_TRUE(writeClassOutputs(out.string(), classResults, &errors, overrides, &problems));
+  EXPECT_EQ(problems, std::vector<std::string>{
+                          "o.csv:2: no submission 'eve' in this batch (override of histogram.global_atomics not applied)"});
+}
+
+}  // namespace
+}  // namespace clgrade

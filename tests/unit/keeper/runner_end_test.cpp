@@ -1,0 +1,236 @@
+// A runner's end without a process (issue 10): what a stopped or dead runner means for its task, when
+// it gets a second one, what that one is told to leave out, and the records that carry it.
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "keeper/keeper.h"
+#include "keeper/runner_end.h"
+#include "protocol/runner_request.h"
+#include "report/text.h"
+
+namespace clgrade {
+namespace {
+
+ProcessResult timedOut() {
+  ProcessResult p;
+  p.started = true;
+  p.timedOut = true;
+  p.signal = 9;
+  return p;
+}
+
+progress::Position at(progress::Step phase, progress::Step step, const std::string& what, const std::string& caseId) {
+  progress::Position p;
+  p.valid = true;
+  p.phase = phase;
+  p.step = step;
+  p.what = what;
+  p.caseId = caseId;
+  return p;
+}
+
+TEST(Rerun, AKernelThatHangsInACaseIsLeftOutWhenOtherChecksRemain) {
+  const auto info = rerunAfterStop("histogram", timedOut(),
+                                   at(progress::Step::Case, progress::Step::Kernel, "compute_histogram_local_memory",
+                                      "course"),
+                                   Status::Failed, "timed out after 30 s");
+  ASSERT_TRUE(info.has_value());
+  ASSERT_EQ(info->kernels.size(), 1u);
+  EXPECT_EQ(info->kernels[0].kernel, "compute_histogram_local_memory");
+  EXPECT_EQ(info->kernels[0].caseId, "course");
+  EXPECT_EQ(info->kernels[0].status, Status::Failed);
+  EXPECT_EQ(info->kernels[0].message, "timed out after 30 s");
+  EXPECT_TRUE(info->performanceStopped.empty());
+  EXPECT_EQ(leftOut(*info), "kernel compute_histogram_local_memory");
+}
+
+TEST(Rerun, NoRerunWhenTheKernelDecidesEveryCheckOrTheRunnerFinished) {
+  // conv3x3 has one kernel: leaving it out keeps nothing.
+  EXPECT_FALSE(rerunAfterStop("conv3x3", timedOut(),
+                              at(progress::Step::Case, progress::Step::Kernel, "Convolution", "course"),
+                              Status::Failed, "timed out")
+                   .has_value());
+  ProcessResult ok;
+  ok.started = true;
+  ok.exitCode = 0;
+  EXPECT_FALSE(rerunAfterStop("histogram", ok,
+                              at(progress::Step::Case, progress::Step::Kernel, "compute_histogram", "course"),
+                              Status::Failed, "")
+                   .has_value());
+  // A build that never ends: a rerun would build it again.
+  EXPECT_FALSE(rerunAfterStop("histogram", timedOut(),
+                              at(progress::Step::Case, progress::Step::Build, "-DX", "course"), Status::Failed, "")
+                   .has_value());
+  // A kernel no check of the task names, and a position the progress file never reached.
+  EXPECT_FALSE(rerunAfterStop("histogram", timedOut(), at(progress::Step::Case, progress::Step::Kernel, "evil", "c"),
+                              Status::Failed, "")
+                   .has_value());
+  EXPECT_FALSE(rerunAfterStop("histogram", timedOut(), progress::Position(), Status::Failed, "").has_value());
+}
+
+TEST(Rerun, APerformancePhaseStopLeavesThePhaseOutWithTheRightStatus) {
+  const auto sweep = rerunAfterStop("separable", timedOut(),
+                                    at(progress::Step::Performance, progress::Step::Kernel, "ConvVertical", ""),
+                                    Status::Error, "driver crashed");
+  ASSERT_TRUE(sweep.has_value());
+  EXPECT_EQ(sweep->performanceStopped, "driver crashed");
+  EXPECT_EQ(sweep->performanceStatus, Status::Error);  // the sweep checks correctness: its kernel failed
+  EXPECT_EQ(leftOut(*sweep), "the performance phase");
+  const auto timing = rerunAfterStop("separable", timedOut(),
+                                     at(progress::Step::Performance, progress::Step::Performance, "", ""),
+                                     Status::Failed, "timing took too long");
+  ASSERT_TRUE(timing.has_value());
+  EXPECT_EQ(timing->performanceStatus, Status::NotMeasured);  // only the timing stopped: nothing was wrong
+}
+
+TEST(RunnerEnd, SaysWhereTheRunnerWasStoppedAndWhy) {
+  const RunnerLimits limits{30, 10, uint64_t(1024) << 20};
+  const RunnerEnd hang =
+      judgeRunnerEnd(timedOut(), at(progress::Step::Case, progress::Step::Kernel, "ConvVertical", "course_box4"),
+                     limits, "");
+  EXPECT_EQ(hang.status, Status::Failed);
+  EXPECT_EQ(hang.outcome, "timed out");
+  EXPECT_EQ(hang.message.rfind("timed out after 30 s", 0), 0u) << hang.message;
+  EXPECT_NE(hang.message.find("ConvVertical"), std::string::npos) << hang.message;
+  EXPECT_NE(hang.message.find("course_box4"), std::string::npos) << hang.message;
+  EXPECT_NE(hang.message.find("never ends"), std::string::npos) << hang.message;
+
+  ProcessResult bomb;
+  bomb.started = true;
+  bomb.tooManyProcesses = true;
+  EXPECT_EQ(judgeRunnerEnd(bomb, progress::Position(), limits, "").outcome, "processes");
+
+  ProcessResult memory;
+  memory.started = true;
+  memory.memoryExceeded = true;
+  EXPECT_NE(judgeRunnerEnd(memory, progress::Position(), limits, "").message.find("1024 MiB"), std::string::npos);
+
+  ProcessResult crash;
+  crash.started = true;
+  crash.signal = 11;
+  const RunnerEnd driver =
+      judgeRunnerEnd(crash, at(progress::Step::Case, progress::Step::Kernel, "Convolution", "edge"), limits, "");
+  EXPECT_EQ(driver.status, Status::Error);  // not the student's fault as far as anyone can tell
+  EXPECT_EQ(driver.outcome, "signal SIGSEGV");
+  EXPECT_NE(driver.message.find("driver crashed on this kernel"), std::string::npos) << driver.message;
+
+  ProcessResult exited;
+  exited.started = true;
+  exited.exitCode = 3;
+  const RunnerEnd three = judgeRunnerEnd(exited, progress::Position(), limits, "first line\nno OpenCL device\n\n");
+  EXPECT_EQ(three.outcome, "exit 3");
+  EXPECT_NE(three.message.find(": no OpenCL device"), std::string::npos) << three.message;
+}
+
+// Issue 15, item 8: a runner killed from outside (the out-of-memory killer's SIGKILL) was final: its
+// task kept 0 points through every resume, and a kill in a kernel even cost that kernel's checks.
+ProcessResult killedBy(int signal) {
+  ProcessResult p;
+  p.started = true;
+  p.signal = signal;
+  return p;
+}
+
+TEST(KilledFromOutside, OnlyASignalClgradeDidNotSend) {
+  EXPECT_TRUE(killedFromOutside(killedBy(SIGKILL)));
+  EXPECT_TRUE(killedFromOutside(killedBy(SIGTERM)));
+  EXPECT_FALSE(killedFromOutside(timedOut()));  // clgrade's own SIGKILL after the time limit
+  ProcessResult memory = killedBy(SIGKILL);
+  memory.memoryExceeded = true;
+  EXPECT_FALSE(killedFromOutside(memory));
+  ProcessResult build = killedBy(SIGKILL);
+  build.stoppedBy = "build";
+  EXPECT_FALSE(killedFromOutside(build));
+  EXPECT_FALSE(killedFromOutside(killedBy(SIGSEGV)));  // the driver crashed: the kernel's doing, perhaps
+  EXPECT_FALSE(killedFromOutside(killedBy(0)));
+
+  const RunnerLimits limits;
+  EXPECT_TRUE(killedFromOutside(judgeRunnerEnd(killedBy(SIGKILL), progress::Position(), limits, "").outcome));
+  EXPECT_FALSE(killedFromOutside(judgeRunnerEnd(timedOut(), progress::Position(), limits, "").outcome));
+  EXPECT_FALSE(killedFromOutside(judgeRunnerEnd(killedBy(SIGSEGV), progress::Position(), limits, "").outcome));
+}
+
+TEST(KilledFromOutside, NoKernelIsLeftOutForIt) {
+  const progress::Position inKernel =
+      at(progress::Step::Case, progress::Step::Kernel, "compute_histogram_local_memory", "course");
+  EXPECT_FALSE(rerunAfterStop("histogram", killedBy(SIGKILL), inKernel, Status::Error, "killed").has_value());
+  EXPECT_TRUE(rerunAfterStop("histogram", killedBy(SIGSEGV), inKernel, Status::Error, "crashed").has_value());
+}
+
+TEST(KilledFromOutside, AResumeRetriesTheTaskOnceAndTheReportSaysSo) {
+  GradeReport report;
+  for (const char* id : {"conv3x3", "separable", "histogram", "bilateral"}) {
+    report.tasks.emplace_back();
+    report.tasks.back().id = id;
+    report.tasks.back().process.recorded = true;
+  }
+  report.tasks[0].process.outcome = "ok";
+  report.tasks[1].process.outcome = "signal SIGKILL";
+  report.tasks[2].process.outcome = "timed out";
+  report.tasks[3].process.outcome = "signal SIGTERM";
+  EXPECT_EQ(tasksToRetryOnResume(report), (std::vector<std::string>{"separable", "bilateral"}));
+
+  // Retried: the outcome says so, the notes say why, and a second kill is final.
+  report.tasks[1].process.outcome = retriedOnResumeOutcome("ok", "signal SIGKILL");
+  report.tasks[3].process.outcome = retriedOnResumeOutcome("signal SIGKILL", "signal SIGTERM");
+  EXPECT_EQ(report.tasks[1].process.outcome, "ok, retried on resume after signal SIGKILL");
+  EXPECT_TRUE(tasksToRetryOnResume(report).empty());
+  const std::vector<std::string> notes = processNotes(report.tasks[1]);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "graded again when the batch was resumed: its first grading process was killed from outside "
+                      "(signal SIGKILL; the system's out-of-memory killer?), which is not the kernels' doing");
+  EXPECT_TRUE(processNotes(report.tasks[0]).empty());
+}
+
+TEST(RunnerRequest, RoundTripsWithItsStopInfo) {
+  RunnerRequest r;
+  r.kernelsDir = "/sub/alice/kernels";
+  r.rubricPath = "/course/rubric.xml";
+  r.task = "histogram";
+  r.device = "gpu";
+  r.visibleOnly = true;
+  r.outDir = "/tmp/x/out";
+  r.recordPath = "/tmp/x/record";
+  r.progressPath = "/tmp/x/progress";
+  r.timingLock = "/tmp/lock";
+  r.stopped.kernels.push_back({"compute_histogram_local_memory", "course", Status::Error, "SIGSEGV \"quoted\""});
+  r.stopped.evidence.push_back({"what the kernels printed in the stopped process", "evidence/h/out.txt"});
+  RunnerRequest back;
+  std::string err;
+  ASSERT_TRUE(readRunnerRequest(runnerRequestJson(r), &back, &err)) << err;
+  EXPECT_EQ(runnerRequestJson(back), runnerRequestJson(r));
+  EXPECT_EQ(back.stopped.kernels[0].status, Status::Error);
+  EXPECT_EQ(back.stopped.kernels[0].message, "SIGSEGV \"quoted\"");
+  EXPECT_TRUE(back.visibleOnly);
+}
+
+TEST(RunnerRequest, RefusesWhatIsNotARequest) {
+  RunnerRequest r;
+  std::string err;
+  EXPECT_FALSE(readRunnerRequest("{}", &r, &err));
+  EXPECT_FALSE(readRunnerRequest("not json", &r, &err));
+  EXPECT_FALSE(readRunnerRequest(R"({"schema":"clgrade-runner-request/1","task":"x"})", &r, &err));
+  StopInfo s;
+  EXPECT_FALSE(readStopInfo(R"({"schema":"clgrade-stop-info/1","kernels":[{"kernel":"k","case":"c","status":"ok",)"
+                            R"("message":""}],"performance_stopped":"","performance_status":"passed","evidence":[]})",
+                            &s, &err));
+  EXPECT_NE(err.find("status"), std::string::npos) << err;
+}
+
+/// The runners' memory limit is shared by the runners that can run at once: with every task side by
+/// side on a GPU (--task-jobs' default, a large number) that is one per task, not 64 (which gave each
+/// runner the 1 GiB floor in a batch of two jobs on a 128 GiB machine, and the histogram's runner,
+/// at 4096 x 4096 with the NVIDIA driver, went past it).
+TEST(TaskMemory, SharedByTheRunnersThatCanRunAtOnce) {
+  EXPECT_EQ(runnersAtOnce(64), 4);
+  EXPECT_EQ(runnersAtOnce(2), 2);
+  EXPECT_EQ(runnersAtOnce(0), 1);
+  const uint64_t gib = uint64_t(1) << 30;
+  EXPECT_GE(defaultTaskMemoryBytes(1), gib);
+  EXPECT_LE(defaultTaskMemoryBytes(1), 8 * gib);
+  EXPECT_GE(defaultTaskMemoryBytes(2 * runnersAtOnce(64)), defaultTaskMemoryBytes(2 * 64));
+}
+
+}  // namespace
+}  // namespace clgrade

@@ -1,0 +1,401 @@
+// The keeper's decisions with scripted runners (CMS's FakeSandbox): no process is started and no
+// device opened. FakeRunner plays each launch from a script (how the runner ended, what it left in
+// its scratch folder); FakeJudge stands for the replay where the test is about the keeper's
+// bookkeeping, and the real replayTape where it is about what a tape is worth.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "keeper/submission_keeper.h"
+#include "protocol/channels.h"
+#include "tasks/task.h"
+#include "util/files.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+using Script = std::function<RunnerEnded(const RunnerLaunch&)>;
+
+/// Plays each task's launches from its scripts, in order; records every launch.
+class FakeRunner : public RunnerLauncher {
+ public:
+  std::map<std::string, std::vector<Script>> scripts;
+  RunnerEnded run(const RunnerLaunch& launch) override {
+    Script script;
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      launches.push_back(launch);
+      const size_t n = launchesOf(launch.request.task) - 1;
+      std::vector<Script>& mine = scripts[launch.request.task];
+      EXPECT_LT(n, mine.size()) << "no script for launch " << n + 1 << " of " << launch.request.task;
+      if (n >= mine.size()) return {};
+      script = mine[n];
+    }
+    makeDirectories(launch.scratch, nullptr);
+    if (launch.starting) launch.starting();
+    return script(launch);
+  }
+  size_t launchesOf(const std::string& task) const {
+    size_t n = 0;
+    for (const RunnerLaunch& l : launches) n += l.request.task == task;
+    return n;
+  }
+  std::vector<RunnerLaunch> launches;
+
+ private:
+  std::mutex mutex_;
+};
+
+ProcessResult exited(int code) {
+  ProcessResult p;
+  p.started = true;
+  p.exitCode = code;
+  p.seconds = 1;
+  return p;
+}
+
+/// A runner that writes `tape` as its tape, waits `delayMs`, and exits 0.
+Script endsWell(std::string tape = "tape", int delayMs = 0) {
+  return [tape, delayMs](const RunnerLaunch& l) {
+    writeFileAtomically(l.request.recordPath, tape, nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+    return RunnerEnded{exited(0), {}};
+  };
+}
+
+/// A runner stopped by the time limit while `kernel` ran in case `caseId`, having printed `printed`.
+Script timesOutIn(const std::string& kernel, const std::string& caseId, std::string printed = "") {
+  return [=](const RunnerLaunch& l) {
+    writeFileAtomically(l.request.recordPath, "half a tape", nullptr);
+    writeFileAtomically(l.stderrPath, "clgrade: building ...\n", nullptr);
+    RunnerEnded e;
+    e.process.started = true;
+    e.process.timedOut = true;
+    e.process.signal = SIGKILL;
+    e.process.seconds = 30;
+    if (!printed.empty()) {
+      writeFileAtomically(l.stdoutPath, printed, nullptr);
+      e.process.stdoutBytes = printed.size();
+    }
+    e.at.valid = true;
+    e.at.phase = progress::Step::Case;
+    e.at.step = progress::Step::Kernel;
+    e.at.task = l.request.task;
+    e.at.caseId = caseId;
+    e.at.what = kernel;
+    return e;
+  };
+}
+
+/// A runner that crashed while building.
+Script crashesBuilding() {
+  return [](const RunnerLaunch& l) {
+    writeFileAtomically(l.request.recordPath, "a tape cut short", nullptr);
+    RunnerEnded e;
+    e.process.started = true;
+    e.process.signal = SIGSEGV;
+    e.at.valid = true;
+    e.at.phase = progress::Step::Case;
+    e.at.step = progress::Step::Build;
+    e.at.caseId = "course";
+    e.at.what = "-DX=1";
+    return e;
+  };
+}
+
+/// Every criterion worth points is an error (a deduction's checks did not fail: it takes nothing).
+void expectErrors(const TaskReport& t) {
+  int errors = 0;
+  for (const CriterionResult& c : t.criteria)
+    if (c.max > 0) {
+      EXPECT_EQ(c.status, Status::Error) << c.id;
+      ++errors;
+    }
+  EXPECT_GT(errors, 0);
+}
+
+/// What the fake judge saw of one replay.
+struct Judged {
+  std::string task, tape;
+  StopInfo stopped;
+  bool followed = false;  ///< it was given a `writing` function (it followed a running runner)
+};
+
+/// Stands for the replay: a task report with one passing criterion worth the tape's length, and an
+/// evidence file in the folder it was given; a tape "broken" is a problem.
+class FakeJudge {
+ public:
+  TapeJudge judge() {
+    return [this](const GradeOptions& o, const std::string& tape, std::function<bool()> writing) {
+      if (writing)
+        while (writing()) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // follows to the end
+      std::string bytes;
+      readFile(tape, &bytes, nullptr);
+      {
+        const std::lock_guard<std::mutex> hold(mutex_);
+        judged.push_back({o.onlyTasks.front(), bytes, o.stopped, bool(writing)});
+      }
+      ReplayResult r;
+      if (bytes == "broken") {
+        r.problem = "the tape does not fit";
+        return r;
+      }
+      const std::string evidence = o.outDir + "/evidence/" + o.onlyTasks.front();
+      makeDirectories(evidence, nullptr);
+      writeFileAtomically(evidence + "/replayed.txt", bytes, nullptr);
+      TaskReport t;
+      t.id = o.onlyTasks.front();
+      CriterionResult c;
+      c.id = "all";
+      c.status = Status::Passed;
+      c.points = c.max = 1;
+      t.criteria.push_back(c);
+      t.sumPoints();
+      t.max = 1;
+      r.graded.tasks.push_back(t);
+      r.graded.device.name = "judged with " + t.id;  // whose header heads the merged report
+      return r;
+    };
+  }
+  std::vector<Judged> judged;
+
+ private:
+  std::mutex mutex_;
+};
+
+class SubmissionKeeperTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root = fs::temp_directory_path() / ("keeper-test-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root);
+    kernels = (root / "kernels").string();
+    out = (root / "out").string();
+    fs::create_directories(kernels);
+    for (const Task* task : allTasks())
+      fs::copy_file(fs::path(CLGRADE_SOURCE_DIR) / "reference/kernels" / task->info().file,
+                    fs::path(kernels) / task->info().file);
+    std::vector<std::string> problems;
+    ASSERT_TRUE(loadRubric(std::string(CLGRADE_SOURCE_DIR) + "/rubrics/four_tasks.xml", &rubric, &problems));
+    device.info.name = "fake device";
+    device.info.type = "cpu";
+    settings.clgrade = "/nonexistent/clgrade";
+    settings.sandbox = false;  // nothing is started: the fake runner stands for the sandbox
+    settings.taskJobs = 4;
+    settings.visibleOnly = true;
+    settings.taskTimeoutSeconds = 30;
+  }
+  void TearDown() override { fs::remove_all(root); }
+
+  SubmissionResult grade(const std::vector<std::string>& only = {}, const std::string& problem = "") {
+    SubmissionKeeper keeper(rubric, device, kernels, out, settings, problem);
+    return keeper.grade(only, runner, judge.judge());
+  }
+  const TaskReport& task(const SubmissionResult& r, const std::string& id) {
+    for (const TaskReport& t : r.report.tasks)
+      if (t.id == id) return t;
+    ADD_FAILURE() << "no task " << id;
+    return r.report.tasks.front();
+  }
+
+  fs::path root;
+  std::string kernels, out;
+  Rubric rubric;
+  DeviceEntry device;
+  KeeperSettings settings;
+  FakeRunner runner;
+  FakeJudge judge;
+};
+
+TEST_F(SubmissionKeeperTest, RunnersEndingInAnyOrderAreMergedInRubricOrder) {
+  // The last task's runner ends first, the first task's last.
+  for (size_t i = 0; i < rubric.tasks.size(); ++i)
+    runner.scripts[rubric.tasks[i].id] = {endsWell(rubric.tasks[i].id, int(60 * (rubric.tasks.size() - i)))};
+  const SubmissionResult r = grade();
+  ASSERT_EQ(r.report.tasks.size(), rubric.tasks.size());
+  for (size_t i = 0; i < rubric.tasks.size(); ++i) {
+    EXPECT_EQ(r.report.tasks[i].id, rubric.tasks[i].id);
+    EXPECT_EQ(r.runs[i].task, rubric.tasks[i].id);
+    EXPECT_EQ(r.runs[i].outcome, "ok");
+    EXPECT_EQ(r.report.tasks[i].process.outcome, "ok");
+    EXPECT_TRUE(r.report.tasks[i].process.recorded);
+  }
+  EXPECT_EQ(r.report.total, double(rubric.tasks.size()));
+  EXPECT_EQ(r.report.device.name, "judged with " + rubric.tasks.front().id)
+      << "the first task of the rubric heads the report, not the first runner to end";
+  ASSERT_EQ(judge.judged.size(), rubric.tasks.size());
+  for (const Judged& j : judge.judged) {
+    EXPECT_EQ(j.tape, j.task) << "each replay reads its own runner's tape";
+    EXPECT_TRUE(j.followed) << "a first runner's tape is followed while it is written";
+  }
+  // The followed replays' evidence reaches the report folder once their runners ended well.
+  EXPECT_TRUE(fs::exists(fs::path(out) / "evidence/conv3x3/replayed.txt"));
+  EXPECT_FALSE(fs::exists(fs::path(out) / ".clgrade")) << "the control folder is removed";
+}
+
+TEST_F(SubmissionKeeperTest, AStopInOneKernelIsRerunWithoutThatKernel) {
+  const TaskInfo& info = findTask("separable")->info();
+  ASSERT_FALSE(info.kernelChecks.empty());
+  const std::string kernel = info.kernelChecks.begin()->first;
+  runner.scripts["separable"] = {timesOutIn(kernel, "course", "printed before the stop"), endsWell("second")};
+  const SubmissionResult r = grade({"separable"});
+  ASSERT_EQ(runner.launchesOf("separable"), 2u);
+  const RunnerRequest& second = runner.launches.back().request;
+  ASSERT_EQ(second.stopped.kernels.size(), 1u);
+  EXPECT_EQ(second.stopped.kernels.front().kernel, kernel);
+  EXPECT_EQ(second.stopped.kernels.front().caseId, "course");
+  EXPECT_TRUE(runner.launches.front().request.stopped.empty());
+
+  const TaskReport& t = task(r, "separable");
+  EXPECT_EQ(r.runs.front().outcome, "ok after a rerun");
+  EXPECT_EQ(t.process.outcome, "ok after a rerun");
+  EXPECT_TRUE(t.rerun.ran);
+  EXPECT_EQ(t.rerun.firstOutcome, "timed out");
+  EXPECT_NE(t.rerun.firstMessage.find(kernel), std::string::npos) << t.rerun.firstMessage;
+  EXPECT_EQ(t.rerun.leftOut, "kernel " + kernel);
+  EXPECT_EQ(t.points, 1) << "the rerun's replay decides the task";
+  // Only the rerun's tape is judged for the report; the stopped runner's followed replay is thrown away.
+  ASSERT_EQ(judge.judged.size(), 2u);
+  const Judged& kept = judge.judged[0].followed ? judge.judged[1] : judge.judged[0];
+  EXPECT_FALSE(kept.followed) << "one replay followed the first runner, the other judged the rerun's tape";
+  EXPECT_EQ(kept.tape, "second");
+  ASSERT_EQ(kept.stopped.kernels.size(), 1u);
+  // The stopped runner's output is kept under its own name and handed to the rerun as evidence.
+  EXPECT_TRUE(fs::exists(fs::path(out) / "evidence/separable/kernel_output_stopped.txt"));
+  bool printedIsEvidence = false;
+  for (const Evidence& e : second.stopped.evidence)
+    printedIsEvidence = printedIsEvidence || e.path == "evidence/separable/kernel_output_stopped.txt";
+  EXPECT_TRUE(printedIsEvidence);
+  std::string replayed;
+  ASSERT_TRUE(readFile((fs::path(out) / "evidence/separable/replayed.txt").string(), &replayed, nullptr));
+  EXPECT_EQ(replayed, "second") << "the evidence is the rerun's, never the stopped runner's";
+}
+
+TEST_F(SubmissionKeeperTest, AStoppedRunnersStagedEvidenceIsDiscarded) {
+  runner.scripts["conv3x3"] = {crashesBuilding()};
+  const SubmissionResult r = grade({"conv3x3"});
+  EXPECT_EQ(runner.launchesOf("conv3x3"), 1u) << "a crash in a build is not rerun";
+  ASSERT_EQ(judge.judged.size(), 1u) << "the replay followed the runner";
+  EXPECT_FALSE(fs::exists(fs::path(out) / "evidence/conv3x3/replayed.txt"));
+  const TaskReport& t = task(r, "conv3x3");
+  EXPECT_EQ(t.process.outcome, "signal SIGSEGV");
+  EXPECT_EQ(t.points, 0);
+  ASSERT_FALSE(t.criteria.empty());
+  EXPECT_EQ(t.criteria.front().status, Status::Error);
+  EXPECT_NE(r.runs.front().message.find("compiler crashed"), std::string::npos) << r.runs.front().message;
+}
+
+TEST_F(SubmissionKeeperTest, ATapeThatCannotBeGradedIsAnError) {
+  runner.scripts["histogram"] = {endsWell("broken")};
+  const SubmissionResult r = grade({"histogram"});
+  const TaskReport& t = task(r, "histogram");
+  EXPECT_EQ(t.process.outcome, "no record");
+  EXPECT_EQ(r.runs.front().outcome, "no record");
+  EXPECT_FALSE(r.runs.front().ok);
+  EXPECT_NE(r.runs.front().message.find("cannot be graded: the tape does not fit"), std::string::npos);
+  EXPECT_EQ(t.points, 0);
+  expectErrors(t);
+  EXPECT_FALSE(fs::exists(fs::path(out) / "evidence/histogram/replayed.txt"));
+}
+
+/// The real replay: garbage on the tape, or no tape at all, is an error whatever the runner's exit.
+class RealReplayTest : public SubmissionKeeperTest {
+ protected:
+  SubmissionResult gradeReally(const std::string& only) {
+    SubmissionKeeper keeper(rubric, device, kernels, out, settings);
+    const TapeJudge real = [this](const GradeOptions& o, const std::string& tape, std::function<bool()> writing) {
+      return replayTape(rubric, device, o, tape, std::move(writing));
+    };
+    return keeper.grade({only}, runner, real);
+  }
+};
+
+TEST_F(RealReplayTest, ABrokenTapeIsAnError) {
+  runner.scripts["conv3x3"] = {endsWell(std::string("\x07garbage that is no tape at all", 30))};
+  const SubmissionResult r = gradeReally("conv3x3");
+  EXPECT_EQ(r.runs.front().outcome, "no record");
+  EXPECT_NE(r.runs.front().message.find("cannot be graded"), std::string::npos) << r.runs.front().message;
+  expectErrors(task(r, "conv3x3"));
+}
+
+TEST_F(RealReplayTest, ARunnerThatNeverWritesATapeIsAnError) {
+  runner.scripts["conv3x3"] = {[](const RunnerLaunch&) { return RunnerEnded{exited(0), {}}; }};
+  const SubmissionResult r = gradeReally("conv3x3");
+  EXPECT_EQ(r.runs.front().outcome, "no record");
+  EXPECT_EQ(task(r, "conv3x3").points, 0);
+  expectErrors(task(r, "conv3x3"));
+}
+
+TEST_F(SubmissionKeeperTest, ARunnerThatCannotStartIsAnErrorWithTheReason) {
+  runner.scripts["bilateral"] = {[](const RunnerLaunch&) {
+    RunnerEnded e;
+    e.process.error = "bwrap: cannot make the sandbox";
+    return e;
+  }};
+  const SubmissionResult r = grade({"bilateral"});
+  EXPECT_EQ(r.runs.front().outcome, "not started");
+  EXPECT_NE(r.runs.front().message.find("bwrap: cannot make the sandbox"), std::string::npos);
+  EXPECT_EQ(task(r, "bilateral").criteria.front().status, Status::Error);
+}
+
+TEST_F(SubmissionKeeperTest, ARefusedSubmissionStartsNoRunner) {
+  const SubmissionResult r = grade({}, "kernels/ is a link to a folder outside the submission");
+  EXPECT_TRUE(runner.launches.empty());
+  EXPECT_TRUE(judge.judged.empty());
+  ASSERT_EQ(r.report.tasks.size(), rubric.tasks.size());
+  for (const TaskRun& run : r.runs) EXPECT_EQ(run.outcome, "refused");
+  for (const TaskReport& t : r.report.tasks) {
+    EXPECT_EQ(t.points, 0);
+    EXPECT_EQ(t.criteria.front().status, Status::Failed) << "the submission's doing, not the machine's";
+  }
+}
+
+TEST_F(SubmissionKeeperTest, AFileThePolicyRefusesStartsNoRunnerForItsTask) {
+  writeFileAtomically(kernels + "/histogram.cl", "#include \"/etc/passwd\"\n", nullptr);
+  runner.scripts["conv3x3"] = {endsWell()};
+  const SubmissionResult r = grade({"conv3x3", "histogram"});
+  EXPECT_EQ(runner.launchesOf("histogram"), 0u);
+  EXPECT_EQ(runner.launchesOf("conv3x3"), 1u);
+  EXPECT_EQ(task(r, "histogram").process.outcome, "refused");
+  EXPECT_EQ(task(r, "histogram").criteria.front().status, Status::Failed);
+  EXPECT_EQ(task(r, "conv3x3").points, 1);
+}
+
+TEST_F(SubmissionKeeperTest, TheRequestCarriesTheSettingsAndPathsOfTheWall) {
+  settings.hiddenSeed = 1234;
+  runner.scripts["conv3x3"] = {endsWell()};
+  grade({"conv3x3"});
+  ASSERT_EQ(runner.launches.size(), 1u);
+  const RunnerLaunch& l = runner.launches.front();
+  EXPECT_EQ(l.request.task, "conv3x3");
+  EXPECT_EQ(l.request.hiddenSeed, 1234u);
+  EXPECT_TRUE(l.request.visibleOnly);
+  EXPECT_EQ(fs::path(l.request.recordPath).parent_path(), fs::path(l.scratch));
+  EXPECT_EQ(fs::path(l.request.recordPath).filename(), channel::kTapeFile);
+  EXPECT_EQ(fs::path(l.request.progressPath).filename(), channel::kProgressFile);
+  EXPECT_FALSE(l.request.hardwareElsewhere) << "no profiler session on a CPU device";
+  EXPECT_FALSE(l.request.timingLock.empty()) << "tasks side by side take turns for their timings";
+  // What the runner compiles and the rubric it runs come in the request: its task's file as the
+  // keeper read it, and the rubric's settings with that task only.
+  EXPECT_EQ(l.request.sourceFile, "Convolution3x3.cl");
+  EXPECT_EQ(l.request.source.text, loadKernelSource(kernels, "Convolution3x3.cl").text);
+  EXPECT_FALSE(l.request.source.text.empty());
+  Rubric part;
+  std::vector<std::string> problems;
+  ASSERT_TRUE(parseRubric(l.request.rubricText, "part.xml", &part, &problems)) << l.request.rubricText;
+  ASSERT_EQ(part.tasks.size(), 1u);
+  EXPECT_EQ(part.tasks.front().id, "conv3x3");
+  EXPECT_EQ(part.tasks.front().cases.size(), rubric.tasks.front().cases.size());
+}
+
+}  // namespace
+}  // namespace clgrade

@@ -1,0 +1,188 @@
+// The seeding of generated inputs (tasks/inputs.h): visible cases keep the course's images whatever
+// the run's hidden seed; hidden cases get images of their own, the same for the same seed and
+// different for another; a visible and a hidden case of one kind and size never share an image.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "image/pfm.h"
+#include "tasks/inputs.h"
+#include "util/sha256.h"
+
+namespace clgrade {
+namespace {
+
+CaseSpec caseOf(bool visible) {
+  CaseSpec spec;
+  spec.id = visible ? "course" : "secret";
+  spec.visible = visible;
+  return spec;
+}
+
+std::string hashOf(const Image& image) { return sha256Hex(pfmBytes(image)); }
+
+TEST(HiddenSeed, DrawnSeedsFitAJsonNumberAndDiffer) {
+  std::set<uint64_t> seeds;
+  for (int i = 0; i < 16; ++i) {
+    const uint64_t s = drawHiddenSeed();
+    EXPECT_LE(s, kMaxHiddenSeed);
+    seeds.insert(s);
+  }
+  EXPECT_GT(seeds.size(), 14u);  // 16 draws of 53 bits: a repeat means no randomness
+}
+
+TEST(HiddenSeed, EachKindAndRunSeedGetsItsOwnStream) {
+  const uint64_t a = hiddenInputSeed(1, kPhotoSeed);
+  EXPECT_EQ(a, hiddenInputSeed(1, kPhotoSeed));
+  EXPECT_NE(a, hiddenInputSeed(2, kPhotoSeed));
+  EXPECT_NE(a, hiddenInputSeed(1, kSceneSeed));
+  EXPECT_NE(hiddenInputSeed(1, kSceneSeed), hiddenInputSeed(1, kExtremesSeed));
+  for (uint64_t course : {kPhotoSeed, kSceneSeed, kExtremesSeed}) {
+    EXPECT_NE(hiddenInputSeed(0, kPhotoSeed), course);
+    EXPECT_NE(hiddenInputSeed(kGoldenHiddenSeed, kPhotoSeed), course);
+  }
+}
+
+TEST(InputCache, VisibleCasesKeepTheCourseImagesWhateverTheSeed) {
+  InputCache one(1), other(2);
+  const Image& a = one.forCase(caseOf(true)).photo(100, 37);
+  const Image& b = other.forCase(caseOf(true)).photo(100, 37);
+  EXPECT_EQ(hashOf(a), hashOf(makePhoto(100, 37, kPhotoSeed)));
+  EXPECT_EQ(hashOf(a), hashOf(b));
+  ASSERT_EQ(one.records().size(), 1u);
+  EXPECT_EQ(one.records()[0].name, "photo_100x37");
+}
+
+TEST(InputCache, HiddenCasesFollowTheRunSeed) {
+  InputCache one(1), again(1), other(2);
+  const std::string a = hashOf(one.forCase(caseOf(false)).photo(100, 37));
+  EXPECT_EQ(a, hashOf(again.forCase(caseOf(false)).photo(100, 37)));
+  EXPECT_NE(a, hashOf(other.forCase(caseOf(false)).photo(100, 37)));
+  EXPECT_EQ(a, hashOf(makePhoto(100, 37, hiddenInputSeed(1, kPhotoSeed))));
+  EXPECT_NE(a, hashOf(makePhoto(100, 37, kPhotoSeed)));
+  ASSERT_EQ(one.records().size(), 1u);
+  EXPECT_EQ(one.records()[0].name, "hidden_photo_100x37");
+  EXPECT_EQ(one.records()[0].sha256, a);
+}
+
+TEST(InputCache, AVisibleAndAHiddenCaseOfOneKindAndSizeAreBothKept) {
+  InputCache inputs(7);
+  CaseInputs visible = inputs.forCase(caseOf(true)), hidden = inputs.forCase(caseOf(false));
+  EXPECT_FALSE(visible.hidden());
+  EXPECT_TRUE(hidden.hidden());
+  const Image& v = visible.colour("photo", 64, 48);
+  const Image& h = hidden.colour("photo", 64, 48);
+  EXPECT_NE(&v, &h);
+  EXPECT_NE(hashOf(v), hashOf(h));
+  // Asked again, each is the one already made (no new record).
+  EXPECT_EQ(&visible.colour("photo", 64, 48), &v);
+  EXPECT_EQ(&hidden.colour("photo", 64, 48), &h);
+  EXPECT_EQ(inputs.records().size(), 2u);
+  EXPECT_EQ(inputs.find("photo_64x48"), &v);
+  EXPECT_EQ(inputs.find("hidden_photo_64x48"), &h);
+}
+
+TEST(InputCache, HiddenScenesAndExtremesAreRecordedAndFound) {
+  InputCache inputs(3);
+  CaseInputs hidden = inputs.forCase(caseOf(false));
+  const Scene& scene = hidden.scene(48, 24);
+  const Image& extremes = hidden.colour("extremes", 48, 24);
+  std::set<std::string> names;
+  for (const InputRecord& r : inputs.records()) names.insert(r.name);
+  EXPECT_EQ(names, (std::set<std::string>{"hidden_scene_48x24.colour", "hidden_scene_48x24.normals",
+                                          "hidden_scene_48x24.depth", "hidden_extremes_48x24"}));
+  EXPECT_EQ(inputs.find("hidden_scene_48x24.normals"), &scene.normals);
+  EXPECT_EQ(inputs.find("hidden_extremes_48x24"), &extremes);
+  EXPECT_EQ(inputs.find("scene_48x24.normals"), nullptr);
+  EXPECT_NE(hashOf(scene.depth), hashOf(makeScene(48, 24, kSceneSeed).depth));
+  // The histogram's clamping still has exact 0 and 1 to count, whatever the seed.
+  bool zero = false, one = false;
+  for (float v : extremes.pixels) zero = zero || v == 0.0f, one = one || v == 1.0f;
+  EXPECT_TRUE(zero && one);
+}
+
+TEST(InputCache, TheLibraryDefaultIsTheGoldenSeed) {
+  EXPECT_EQ(InputCache().hiddenSeed(), kGoldenHiddenSeed);
+  EXPECT_LE(kGoldenHiddenSeed, kMaxHiddenSeed);
+}
+
+// The keeper replays a submission's tasks side by side on one cache: an input is made once, every
+// thread gets the same image, and it is recorded once.
+TEST(InputCache, ThreadsAskingForTheSameInputShareOneImage) {
+  InputCache inputs(7);
+  CaseSpec visible;
+  visible.visible = true;
+  std::vector<const Image*> got(8, nullptr);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < got.size(); ++i)
+    threads.emplace_back([&, i] { got[i] = &inputs.forCase(visible).photo(320, 200); });
+  for (std::thread& t : threads) t.join();
+  for (const Image* image : got) EXPECT_EQ(image, got.front());
+  ASSERT_EQ(inputs.records().size(), 1u);
+  EXPECT_EQ(inputs.records()[0].name, "photo_320x200");
+}
+
+// The keeper hashes each input as it is made; the hashes are those made when asked for, and threads
+// asking for the records at once all get them.
+TEST(InputCache, HashesMadeAheadAreTheSameAsHashesMadeWhenAsked) {
+  CaseSpec hidden;
+  hidden.visible = false;
+  InputCache asked(7), ahead(7);
+  ahead.hashAhead();
+  asked.forCase(hidden).scene(64, 48);
+  asked.forCase(hidden).photo(64, 48);
+  ahead.forCase(hidden).scene(64, 48);
+  ahead.forCase(hidden).photo(64, 48);
+  std::vector<std::vector<InputRecord>> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i) threads.emplace_back([&, i] { seen[i] = ahead.records(); });
+  for (std::thread& t : threads) t.join();
+  const std::vector<InputRecord> expected = asked.records();
+  ASSERT_EQ(expected.size(), 4u);
+  for (const std::vector<InputRecord>& records : seen) {
+    ASSERT_EQ(records.size(), expected.size());
+    for (size_t i = 0; i < records.size(); ++i) {
+      EXPECT_EQ(records[i].name, expected[i].name);
+      EXPECT_EQ(records[i].sha256, expected[i].sha256);
+      EXPECT_EQ(records[i].sha256.size(), 64u);
+    }
+  }
+}
+
+// The CPU's results at the timing size are made once per key for the whole grade (the sweep's
+// points, the timing phase and the reference kernels ask for the same ones), by one thread.
+TEST(InputCache, ACpuResultIsMadeOnceForEveryThreadThatAsks) {
+  InputCache inputs(7);
+  std::atomic<int> made{0};
+  std::vector<std::shared_ptr<const Image>> got(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < got.size(); ++i)
+    threads.emplace_back([&, i] {
+      got[i] = inputs.reference(ResultKey{"separable photo 64x48 H 0.5 0.5"}, [&] {
+        ++made;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return Image(64, 48, 1);
+      });
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(made.load(), 1);
+  for (const auto& image : got) EXPECT_EQ(image, got.front());
+  EXPECT_NE(inputs.reference(ResultKey{"separable photo 64x48 H 0.25 0.75"}, [] { return Image(64, 48, 1); }), got.front());
+  // A result that could not be made says so to every asker, and is not made again.
+  int failing = 0;
+  auto broken = [&]() -> std::vector<int32_t> {
+    ++failing;
+    throw std::runtime_error("no such scene");
+  };
+  EXPECT_THROW(inputs.referenceFlags(ResultKey{"bilateral 64x48 flags"}, broken), std::runtime_error);
+  EXPECT_THROW(inputs.referenceFlags(ResultKey{"bilateral 64x48 flags"}, broken), std::runtime_error);
+  EXPECT_EQ(failing, 1);
+}
+
+}  // namespace
+}  // namespace clgrade

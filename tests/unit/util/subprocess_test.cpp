@@ -1,0 +1,176 @@
+// Child processes under limits (util/subprocess), the progress file a task child leaves for its
+// parent (protocol/progress), and a submission folder's kernels (intake/submission).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "intake/submission.h"
+#include "util/files.h"
+#include "protocol/progress.h"
+#include "util/subprocess.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+fs::path scratch(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_subprocess_" + std::to_string(getpid())) / name;
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+ProcessSpec shell(const std::string& script) {
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  spec.timeoutSeconds = 30;
+  return spec;
+}
+
+TEST(Subprocess, ExitCodesAndSignalsAreReportedByName) {
+  EXPECT_TRUE(runProcess(shell("exit 0")).ok());
+  const ProcessResult three = runProcess(shell("exit 3"));
+  EXPECT_EQ(three.exitCode, 3);
+  EXPECT_EQ(three.describe(), "exit code 3");
+  const ProcessResult segv = runProcess(shell("kill -SEGV $$"));
+  EXPECT_EQ(segv.signal, SIGSEGV);
+  EXPECT_EQ(signalName(segv.signal), "SIGSEGV");
+  EXPECT_NE(segv.describe().find("SIGSEGV"), std::string::npos) << segv.describe();
+}
+
+TEST(Subprocess, ATimeOutKillsTheWholeProcessGroup) {
+  const fs::path dir = scratch("timeout");
+  ProcessSpec spec = shell("(sleep 3; touch " + (dir / "late").string() + ") & sleep 30");
+  spec.timeoutSeconds = 0.5;
+  const ProcessResult p = runProcess(spec);
+  EXPECT_TRUE(p.timedOut);
+  EXPECT_LT(p.seconds, 5);
+  sleep(4);
+  EXPECT_FALSE(fs::exists(dir / "late")) << "a grandchild survived the time-out";
+}
+
+TEST(Subprocess, OutputBeyondTheLimitIsCountedNotKept) {
+  const fs::path dir = scratch("output");
+  ProcessSpec spec = shell("head -c 5000000 /dev/zero; echo done >&2");
+  spec.stdoutPath = (dir / "out").string();
+  spec.stderrPath = (dir / "err").string();
+  spec.outputLimitBytes = 1000;
+  const ProcessResult p = runProcess(spec);
+  EXPECT_TRUE(p.ok()) << p.describe();
+  EXPECT_EQ(p.stdoutBytes, 5000000u);
+  EXPECT_EQ(fs::file_size(dir / "out"), 1000u);
+  std::string err;
+  ASSERT_TRUE(readFile((dir / "err").string(), &err, nullptr));
+  EXPECT_EQ(err, "done\n");
+}
+
+TEST(Subprocess, ResidentMemoryAboveTheLimitStopsTheChild) {
+  // tail keeps the (endless) last line of /dev/zero in memory.
+  ProcessSpec spec = shell("exec tail -n 1 /dev/zero");
+  spec.memoryLimitBytes = uint64_t(64) << 20;
+  const ProcessResult p = runProcess(spec);
+  EXPECT_TRUE(p.memoryExceeded) << p.describe();
+  EXPECT_GT(p.peakResidentBytes, uint64_t(64) << 20);
+  EXPECT_LT(p.seconds, 20);
+}
+
+TEST(Subprocess, FileSizeLimitMakesWritesFailInsteadOfKilling) {
+  const fs::path dir = scratch("fsize");
+  ProcessSpec spec = shell("head -c 3000000 /dev/zero > " + (dir / "big").string() + "; echo $? > " +
+                           (dir / "status").string());
+  spec.limits.fileSizeBytes = 1 << 20;
+  spec.limits.noCoreDumps = true;
+  const ProcessResult p = runProcess(spec);
+  EXPECT_TRUE(p.ok()) << p.describe();
+  EXPECT_EQ(fs::file_size(dir / "big"), size_t(1) << 20);
+  std::string status;
+  ASSERT_TRUE(readFile((dir / "status").string(), &status, nullptr));
+  EXPECT_NE(status, "0\n");  // head saw the write fail
+}
+
+TEST(Subprocess, AMonitorCanStopTheChildWithAReason) {
+  ProcessSpec spec = shell("sleep 30");
+  spec.monitor = [](double t) { return t > 0.3 ? std::string("enough") : std::string(); };
+  const ProcessResult p = runProcess(spec);
+  EXPECT_EQ(p.stoppedBy, "enough");
+  EXPECT_EQ(p.describe(), "stopped: enough");
+  EXPECT_FALSE(p.ok());
+}
+
+TEST(Subprocess, TheEnvironmentIsAddedToTheChilds) {
+  const fs::path dir = scratch("env");
+  ProcessSpec spec = shell("echo \"$CLGRADE_TEST_VALUE\"");
+  spec.env["CLGRADE_TEST_VALUE"] = "forty two";
+  spec.stdoutPath = (dir / "out").string();
+  ASSERT_TRUE(runProcess(spec).ok());
+  std::string out;
+  ASSERT_TRUE(readFile(spec.stdoutPath, &out, nullptr));
+  EXPECT_EQ(out, "forty two\n");
+}
+
+// A runner writes its progress file in its own scratch folder: a link it puts there instead, to a file
+// of the grading machine (another grade's progress, say), is not followed by the keeper reading it.
+TEST(Progress, ALinkInPlaceOfTheFileIsNotFollowed) {
+  const fs::path dir = scratch("progress_link");
+  const std::string elsewhere = (dir / "elsewhere").string();
+  ASSERT_TRUE(writeFileAtomically(elsewhere, "kernel\tbilateral\tcases\tsecret_case\tConvVertical\n", nullptr));
+  ASSERT_TRUE(progress::lastPosition(elsewhere).valid);
+  fs::create_symlink(elsewhere, dir / "progress");
+  EXPECT_FALSE(progress::lastPosition((dir / "progress").string()).valid);
+}
+
+TEST(Progress, TheLastLineSaysWhereAChildWas) {
+  const fs::path dir = scratch("progress");
+  const std::string path = (dir / "progress").string();
+  progress::setFile(path);
+  progress::note(progress::Step::Task, "separable");
+  progress::enterCase("course_box4");
+  {
+    const progress::Scope build(progress::Step::Build, "-D RESULT_STEPS=4");
+    EXPECT_EQ(progress::describe(progress::lastPosition(path)),
+              "while building with options '-D RESULT_STEPS=4' (case course_box4)");
+    EXPECT_TRUE(progress::isBuild(progress::lastPosition(path)));
+  }
+  EXPECT_EQ(progress::describe(progress::lastPosition(path)), "while running case course_box4");
+  progress::note(progress::Step::Kernel, "ConvVertical");
+  const progress::Position p = progress::lastPosition(path);
+  EXPECT_EQ(p.task, "separable");
+  EXPECT_EQ(progress::describe(p), "while running kernel ConvVertical (case course_box4)");
+  progress::note(progress::Step::Performance, "");
+  {
+    const progress::Scope build(progress::Step::Build, "");
+    progress::note(progress::Step::Kernel, "ConvHorizontal");
+    EXPECT_EQ(progress::describe(progress::lastPosition(path)), "while running kernel ConvHorizontal (performance measurement)");
+  }
+  progress::note(progress::Step::Simulator, "");
+  EXPECT_EQ(progress::describe(progress::lastPosition(path)), "during the simulator run (Oclgrind)");
+  progress::setFile("");
+  progress::note(progress::Step::Kernel, "not written");
+  EXPECT_EQ(progress::describe(progress::lastPosition(path)), "during the simulator run (Oclgrind)");
+  EXPECT_FALSE(progress::lastPosition((dir / "none").string()).valid);
+}
+
+TEST(SubmissionFolder, KernelsSubfolderOrTheFilesDirectly) {
+  const fs::path dir = scratch("submission");
+  fs::create_directories(dir / "a" / "kernels");
+  std::ofstream(dir / "a" / "kernels" / "histogram.cl") << "\n";
+  EXPECT_EQ(resolveSubmission((dir / "a").string()).kernelsDir, (dir / "a" / "kernels").string());
+  fs::create_directories(dir / "b");
+  std::ofstream(dir / "b" / "histogram.cl") << "\n";
+  EXPECT_EQ(resolveSubmission((dir / "b").string()).kernelsDir, (dir / "b").string());
+  fs::create_directories(dir / "c");
+  fs::create_directory_symlink(dir / "a" / "kernels", dir / "c" / "kernels");
+  const SubmissionFolder c = resolveSubmission((dir / "c").string());
+  EXPECT_NE(c.problem.find("kernels/ is a symbolic link to " + (dir / "a" / "kernels").string() +
+                           ", outside the submission folder"),
+            std::string::npos)
+      << c.problem;
+}
+
+}  // namespace
+}  // namespace clgrade
