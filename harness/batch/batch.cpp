@@ -15,14 +15,14 @@
 #include <stdexcept>
 #include <thread>
 
-#include "report/outputs.h"
-#include "keeper/runner_end.h"
 #include "batch/class_entry.h"
 #include "batch/shard.h"
-#include "intake/submission.h"
 #include "batch/trusted_timer.h"
 #include "grading/grader.h"
+#include "intake/submission.h"
+#include "keeper/runner_end.h"
 #include "model/report_json.h"
+#include "report/outputs.h"
 #include "report/overrides.h"
 #include "report/text.h"
 #include "util/files.h"
@@ -53,7 +53,8 @@ SubmissionList listSubmissions(const std::string& dir, const std::string& exclud
     if (folder.empty() || !fs::is_directory(it->path(), e2)) continue;
     if (!excluded.empty() && fs::weakly_canonical(it->path(), e2) == excluded) continue;
     if (folder[0] == '.') {
-      list.skipped.push_back("'" + folder + "': skipped: a hidden folder (its name starts with '.'); rename it to "
+      list.skipped.push_back("'" + folder +
+                             "': skipped: a hidden folder (its name starts with '.'); rename it to "
                              "grade it");
       continue;
     }
@@ -70,7 +71,8 @@ SubmissionList listSubmissions(const std::string& dir, const std::string& exclud
       named += (named.empty() ? "" : " and ") + ("'" + f + "' (" + codePoints(f) + ")");
       list.submissions.push_back({f, f});
     }
-    list.collisions.push_back(named + " are one name once Unicode-normalised (NFC): each is graded under its folder's "
+    list.collisions.push_back(named +
+                              " are one name once Unicode-normalised (NFC): each is graded under its folder's "
                               "own name, but they look the same in the gradebook; rename all but one");
   }
   std::sort(list.submissions.begin(), list.submissions.end(),
@@ -115,7 +117,6 @@ ordered_json marker(const Rubric& rubric, const BatchOptions& o, const std::stri
 
 /// What a marker must match for its folder to count as complete.
 const char* const kMarkerKeys[] = {"schema", "rubric_sha256", "mode", "tasks", "hidden_seed"};
-
 
 /// Whether `inner` is `outer` or lies inside it (both as the file system resolves them).
 bool isInside(const fs::path& inner, const fs::path& outer) {
@@ -194,7 +195,8 @@ class Batch {
     }
     jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info), std::max(1, int(todo_.size()))));
     settings_ = o_.keeper;
-    if (!settings_.memoryLimitBytes) settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
+    if (!settings_.memoryLimitBytes)
+      settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
     if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
     // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
     TrustedTimerSettings timer;
@@ -214,8 +216,8 @@ class Batch {
     settings_.trustedTimings = [this] { return trusted_->current(); };
     const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";
     std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s on %s\n",
-                 summary_.submissions, terminalText(o_.submissionsDir).c_str(), shardText.c_str(), summary_.alreadyDone, todo_.size(), jobs_,
-                 jobs_ == 1 ? "" : "s", device_.info.name.c_str());
+                 summary_.submissions, terminalText(o_.submissionsDir).c_str(), shardText.c_str(), summary_.alreadyDone,
+                 todo_.size(), jobs_, jobs_ == 1 ? "" : "s", device_.info.name.c_str());
     // Folder names are the students' text: escaped for the terminal.
     for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
     for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
@@ -342,7 +344,8 @@ class Batch {
       --running_;
       ++summary_.graded;
       ++summary_.notWritten;
-      std::fprintf(stderr, "%sclgrade batch: %s: not graded: a submission folder may not be named like a class file "
+      std::fprintf(stderr,
+                   "%sclgrade batch: %s: not graded: a submission folder may not be named like a class file "
                    "(class.json, gradebook.csv, summary.html are written into the output folder): rename it\n",
                    tty_ ? "\r\033[K" : "", terminalText(name).c_str());
       return;
@@ -366,8 +369,8 @@ class Batch {
     bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err) &&
                    writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name, o_.audience});
     // The marker last: a folder without it is never taken as complete.
-    written = written && writeFileAtomically((partial / "batch.json").string(),
-                                             dumpJson(marker(rubric_, o_, name)), &err);
+    written =
+        written && writeFileAtomically((partial / "batch.json").string(), dumpJson(marker(rubric_, o_, name)), &err);
     if (written) {
       const fs::path old = out_ / ".partial" / (stagingId(name) + "-old");
       fs::remove_all(old, ec);
@@ -401,17 +404,19 @@ class Batch {
   /// completed folder is copied to `partial` without those tasks' evidence, they are graded there,
   /// and the report is the completed one with those tasks replaced (their outcome saying so).
   SubmissionResult gradeAgain(const Retry& retry, const fs::path& completed, const fs::path& partial,
-                           const std::string& kernels, const std::string& kernelsProblem) {
+                              const std::string& kernels, const std::string& kernelsProblem) {
     std::error_code ec;
     fs::copy(completed, partial, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-    if (ec) throw std::runtime_error("cannot copy " + completed.string() + " to " + partial.string() + ": " + ec.message());
+    if (ec)
+      throw std::runtime_error("cannot copy " + completed.string() + " to " + partial.string() + ": " + ec.message());
     fs::remove(partial / "batch.json", ec);  // written again last
     for (const std::string& id : retry.tasks) fs::remove_all(partial / "evidence" / id, ec);
-    SubmissionResult g = keepSubmission(rubric_, device_, kernels, partial.string(), retry.tasks, settings_, kernelsProblem);
+    SubmissionResult g =
+        keepSubmission(rubric_, device_, kernels, partial.string(), retry.tasks, settings_, kernelsProblem);
     GradeReport merged = retry.report;
     for (TaskReport& again : g.report.tasks) {
-      const auto first = std::find_if(merged.tasks.begin(), merged.tasks.end(),
-                                      [&](const TaskReport& t) { return t.id == again.id; });
+      const auto first =
+          std::find_if(merged.tasks.begin(), merged.tasks.end(), [&](const TaskReport& t) { return t.id == again.id; });
       if (first == merged.tasks.end()) continue;
       again.process.outcome = retriedOnResumeOutcome(again.process.outcome, first->process.outcome);
       *first = std::move(again);

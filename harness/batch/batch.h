@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "keeper/keeper.h"
 #include "batch/shard.h"
 #include "batch/trusted_timer.h"
+#include "cl/device.h"
+#include "keeper/keeper.h"
 #include "report/audience.h"
 #include "report/overrides.h"
-#include "cl/device.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
@@ -27,12 +27,12 @@ struct BatchOptions {
   int jobs = 0;                        ///< 0: defaultJobs(device)
   bool force = false;                  ///< regrade submissions that are already complete
   std::vector<std::string> onlyTasks;  ///< empty: every task of the rubric
-  KeeperSettings keeper;           ///< memoryLimitBytes 0: defaultTaskMemoryBytes(jobs)
+  KeeperSettings keeper;               ///< memoryLimitBytes 0: defaultTaskMemoryBytes(jobs)
   /// The seed of the hidden cases' inputs, one for the whole batch (keeper.hiddenSeed is set from
   /// it). Empty: the seed of the batch already started in outDir (its completion markers), so a
   /// resumed batch grades everyone on the same inputs; else one drawn (drawHiddenSeed).
   std::optional<uint64_t> hiddenSeed;
-  std::vector<Override> overrides;     ///< the instructor's adjustments, merged into every output
+  std::vector<Override> overrides;  ///< the instructor's adjustments, merged into every output
   /// Who the outputs are for (report/outputs.h): empty, both (report.html and report.student.html).
   std::optional<Audience> audience;
   /// Active: grade only the submissions of this shard (batch/shard.h). class.json then lists the
@@ -48,16 +48,16 @@ struct BatchOptions {
 };
 
 struct BatchSummary {
-  int submissions = 0;   ///< subfolders found (in shard mode: those of the shard)
-  int alreadyDone = 0;   ///< complete from an earlier run (kept)
-  int graded = 0;        ///< graded by this run
-  int stopped = 0;       ///< graded, but some task timed out, crashed or hit a limit
-  int notWritten = 0;    ///< graded, but the results could not be written
+  int submissions = 0;  ///< subfolders found (in shard mode: those of the shard)
+  int alreadyDone = 0;  ///< complete from an earlier run (kept)
+  int graded = 0;       ///< graded by this run
+  int stopped = 0;      ///< graded, but some task timed out, crashed or hit a limit
+  int notWritten = 0;   ///< graded, but the results could not be written
   /// Class files (class.json, gradebook.csv, summary.html) and per-submission outputs rewritten at the
   /// end that could not be written: one message each, naming the file and why.
   std::vector<std::string> notWrittenFiles;
   double seconds = 0;
-  std::string error;     ///< why the batch could not run at all (empty when it ran)
+  std::string error;                             ///< why the batch could not run at all (empty when it ran)
   std::vector<std::string> skipped, collisions;  ///< SubmissionList's messages, said at the start
 };
 
@@ -95,7 +95,6 @@ SubmissionList listSubmissions(const std::string& dir, const std::string& exclud
 /// no other name shares or extends (hex digits only, so "x" + ".old" can never be another's), and
 /// that fits NAME_MAX whatever the name's length. `clgrade merge` stages its copies the same way.
 std::string stagingId(const std::string& name);
-
 
 /// Runs the batch; progress goes to stderr (one line per submission, or a redrawn line on a terminal).
 BatchSummary runBatch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options);

@@ -9,7 +9,9 @@ namespace {
 /// The worst status among a task's criteria (what a gradebook shows per task).
 Status taskStatus(const TaskReport& task) {
   Status worst = Status::Passed;
-  auto rank = [](Status s) { return s == Status::Error ? 3 : s == Status::Failed ? 2 : s == Status::NotMeasured ? 1 : 0; };
+  auto rank = [](Status s) {
+    return s == Status::Error ? 3 : s == Status::Failed ? 2 : s == Status::NotMeasured ? 1 : 0;
+  };
   for (const CriterionResult& c : task.criteria)
     if (rank(c.status) > rank(worst)) worst = c.status;
   return worst;

@@ -13,8 +13,8 @@
 
 #include "batch/batch.h"
 #include "batch/class_entry.h"
-#include "report/outputs.h"
 #include "model/report_json.h"
+#include "report/outputs.h"
 #include "util/files.h"
 
 namespace fs = std::filesystem;
@@ -27,9 +27,9 @@ using nlohmann::ordered_json;
 /// A shard's --out folder as its class.json describes it.
 struct ShardFolder {
   fs::path dir;
-  std::string label;   ///< "DIR (shard 2/8)", how messages name it
-  ordered_json cls;    ///< its class.json
-  int index = 0, count = 0;  ///< 0/0: a whole batch's folder (no --shard), merged like a shard
+  std::string label;               ///< "DIR (shard 2/8)", how messages name it
+  ordered_json cls;                ///< its class.json
+  int index = 0, count = 0;        ///< 0/0: a whole batch's folder (no --shard), merged like a shard
   std::vector<std::string> names;  ///< the submissions it was given
   int found = 0;
 };
@@ -37,17 +37,18 @@ struct ShardFolder {
 /// A completed submission folder of a shard.
 struct Piece {
   fs::path dir;
-  std::string shard;               ///< the shard's label
+  std::string shard;  ///< the shard's label
   std::string markerText, reportText;
   GradeReport report;
-  ordered_json measured;           ///< its class entry without overrides: what two shards must agree on
+  ordered_json measured;  ///< its class entry without overrides: what two shards must agree on
 };
 
 /// The class.json fields every shard must share for the merge to be one batch's class results, and
 /// how a refusal names each.
-const std::pair<const char*, const char*> kSameEverywhere[] = {
-    {"clgrade_version", "clgrade versions"}, {"mode", "modes (grade or --visible-only)"},
-    {"tasks", "task lists (--task)"},         {"hidden_seed", "hidden seeds (--seed)"}};
+const std::pair<const char*, const char*> kSameEverywhere[] = {{"clgrade_version", "clgrade versions"},
+                                                               {"mode", "modes (grade or --visible-only)"},
+                                                               {"tasks", "task lists (--task)"},
+                                                               {"hidden_seed", "hidden seeds (--seed)"}};
 
 std::string shown(const ordered_json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
@@ -99,10 +100,12 @@ bool loadPiece(const ShardFolder& s, const std::string& name, Piece* p, std::str
   }
   try {
     const ordered_json m = ordered_json::parse(p->markerText);
-    const bool same = field(m, "rubric_sha256") == s.cls["rubric"]["sha256"] && field(m, "mode") == field(s.cls, "mode") &&
-                      field(m, "tasks") == field(s.cls, "tasks") && field(m, "hidden_seed") == field(s.cls, "hidden_seed");
+    const bool same = field(m, "rubric_sha256") == s.cls["rubric"]["sha256"] &&
+                      field(m, "mode") == field(s.cls, "mode") && field(m, "tasks") == field(s.cls, "tasks") &&
+                      field(m, "hidden_seed") == field(s.cls, "hidden_seed");
     if (!same) {
-      *why = name + " (" + s.label + "): its results were graded with another rubric, seed, mode or task list than "
+      *why = name + " (" + s.label +
+             "): its results were graded with another rubric, seed, mode or task list than "
              "the shard's: run the shard again";
       return false;
     }
@@ -221,7 +224,7 @@ bool collectPieces(const std::vector<ShardFolder>& shards, std::map<std::string,
                    MergeResult* result) {
   MergeResult& r = *result;
   std::map<std::string, Piece>& pieces = *piecesOut;
-    std::map<std::string, std::string> incomplete;  // name -> why, for those no shard completed
+  std::map<std::string, std::string> incomplete;  // name -> why, for those no shard completed
   int found = 0;
   std::set<std::string> counted;
   for (const ShardFolder& s : shards) {
@@ -304,8 +307,10 @@ void writeMerged(const MergeOptions& o, const fs::path& out, const std::vector<S
   cls["submissions_found"] = found;
   cls["submissions_graded"] = list.size();
   cls["submissions"] = list;
-  if (!writeFileAtomically((out / "class.json").string(), classFileText(cls), &err)) r.notWritten.push_back(err);
-  else writeClassOutputs(out.string(), cls, &r.notWritten, o.overrides, &r.problems, o.audience);
+  if (!writeFileAtomically((out / "class.json").string(), classFileText(cls), &err))
+    r.notWritten.push_back(err);
+  else
+    writeClassOutputs(out.string(), cls, &r.notWritten, o.overrides, &r.problems, o.audience);
   fs::remove_all(out / ".partial", ec);
   close(lockFd);
 }

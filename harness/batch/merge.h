@@ -32,8 +32,8 @@ struct MergeResult {
   std::vector<std::string> missing;
   std::vector<std::string> notWritten;  ///< files or folders that could not be written, one message each
   std::vector<std::string> problems;    ///< override problems (unknown submission, task or criterion)
-  int merged = 0;  ///< submissions in the merged class.json
-  int copied = 0;  ///< of them, copied by this run (the others were already there, the same)
+  int merged = 0;                       ///< submissions in the merged class.json
+  int copied = 0;                       ///< of them, copied by this run (the others were already there, the same)
 };
 
 /// Merges; idempotent (a folder already merged with the same completion marker and report.json is

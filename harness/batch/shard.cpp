@@ -33,7 +33,8 @@ bool parseShard(const std::string& text, Shard* shard, std::string* err) {
     return false;
   }
   if (k < 1 || k > n) {
-    *err = "--shard " + text + ": K must be between 1 and N (" + std::to_string(n) + "); shards count from 1, as "
+    *err = "--shard " + text + ": K must be between 1 and N (" + std::to_string(n) +
+           "); shards count from 1, as "
            "Slurm's SLURM_ARRAY_TASK_ID in --array=1-N";
     return false;
   }

@@ -10,9 +10,9 @@
 #include "store/course_store.h"
 #include "tasks/inputs.h"
 #include "util/files.h"
-#include "util/timing_lock.h"
 #include "util/markup.h"
 #include "util/subprocess.h"
+#include "util/timing_lock.h"
 
 namespace clgrade {
 
@@ -48,8 +48,8 @@ void TrustedTimer::retime() {
   tried_ = true;
   served_ = 0;
   taken_ = std::chrono::steady_clock::now();
-  std::vector<std::string> argv{s_.clgrade, "time-trusted", "--rubric", s_.rubricPath, "--device", s_.device,
-                                "--out", s_.file, "--seed", std::to_string(s_.hiddenSeed)};
+  std::vector<std::string> argv{s_.clgrade, "time-trusted", "--rubric", s_.rubricPath, "--device",
+                                s_.device,  "--out",        s_.file,    "--seed",      std::to_string(s_.hiddenSeed)};
   if (!s_.timingLock.empty()) argv.insert(argv.end(), {"--timing-lock", s_.timingLock});
   if (!s_.storeRoot.empty()) argv.insert(argv.end(), {"--cache-dir", s_.storeRoot});
   for (const std::string& t : s_.tasks) argv.insert(argv.end(), {"--task", t});
@@ -64,10 +64,12 @@ void TrustedTimer::retime() {
   } else {
     timings->policy = trustedTimingsPolicy(s_.minutes, s_.every);
     for (auto& [id, figures] : timings->byTask)
-      figures.note += (figures.note.empty() ? "" : "; ") + std::string("the copy, reference and naive kernels were timed for the batch at ") +
+      figures.note += (figures.note.empty() ? "" : "; ") +
+                      std::string("the copy, reference and naive kernels were timed for the batch at ") +
                       timings->takenAt + " (" + timings->policy + "), not in this grade";
     for (const auto& [id, why] : timings->left)
-      std::fprintf(stderr, "clgrade batch: %s: the reference figures are not used for the batch (%s): its grades time them\n",
+      std::fprintf(stderr,
+                   "clgrade batch: %s: the reference figures are not used for the batch (%s): its grades time them\n",
                    terminalText(id).c_str(), terminalText(why).c_str());
     current_ = timings;
     problem_.clear();
@@ -76,7 +78,8 @@ void TrustedTimer::retime() {
   // Earlier figures, when there are any, serve until the next try (their reports say when they were
   // taken); without any, each grade times its own.
   std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(problem_).c_str(),
-               current_ ? "the figures timed before serve until the next try" : "each grade times them itself until the next try");
+               current_ ? "the figures timed before serve until the next try"
+                        : "each grade times them itself until the next try");
 }
 
 int timeTrustedInChild(const TrustedTimingRequest& a) {
@@ -98,7 +101,7 @@ int timeTrustedInChild(const TrustedTimingRequest& a) {
   // No ncu session beside these figures: they serve many grades, so one session's replays must not
   // slow them all (the grades' own timings run beside the sessions).
   const TimingLock quiet(profilerLockFor(a.timingLock));
-  InputCache inputs(a.seed);     // the grades' inputs: the histogram's speed depends on the image
+  InputCache inputs(a.seed);  // the grades' inputs: the histogram's speed depends on the image
   std::string why;
   inputs.useStore(openCourseStore(a.storeRoot, &why));  // trusted: it may write the store
   if (!why.empty()) std::cerr << "clgrade time-trusted: " << why << "\n";

@@ -21,7 +21,7 @@ constexpr double kRetimeMinutes = 15;
 constexpr int kRetimeEvery = 100;
 
 struct TrustedTimerSettings {
-  std::string clgrade;     ///< the executable (`clgrade time-trusted`)
+  std::string clgrade;  ///< the executable (`clgrade time-trusted`)
   std::string rubricPath;
   std::string device = "auto";
   std::vector<std::string> tasks;  ///< empty: every task of the rubric
@@ -31,8 +31,8 @@ struct TrustedTimerSettings {
   std::string logPath;
   double minutes = kRetimeMinutes;  ///< timed again when older (0: no age limit)
   int every = kRetimeEvery;         ///< timed again after serving this many submissions (0: no count limit)
-  double timeoutSeconds = 300;  ///< the child's limit (the batch's task limit): jobs wait for it
-  std::string storeRoot;        ///< --cache-dir of the batch (store/course_store.h; "" the default)
+  double timeoutSeconds = 300;      ///< the child's limit (the batch's task limit): jobs wait for it
+  std::string storeRoot;            ///< --cache-dir of the batch (store/course_store.h; "" the default)
 };
 
 /// True when figures taken `ageSeconds` ago, already handed to `servedSubmissions` grades, must be

@@ -151,13 +151,15 @@ std::vector<std::string> tickLabels(const std::vector<double>& values, double st
   for (double v : values) largest = std::max(largest, std::abs(v));
   const int group = thousandsGroup(largest);
   const double div = std::pow(1000.0, group);
-  const int decimals =
-      step > 0.0 ? std::max(0, static_cast<int>(-std::floor(std::log10(step / div) + kEps))) : 0;
+  const int decimals = step > 0.0 ? std::max(0, static_cast<int>(-std::floor(std::log10(step / div) + kEps))) : 0;
   const bool general = !(step > 0.0) || decimals > 9 || largest >= 1e16;
   for (double v : values) {
-    if (general) labels.push_back(format("%.*g", 4, v));
-    else if (v == 0.0 && group > 0) labels.push_back("0");  // not "0k"
-    else labels.push_back(format("%.*f", decimals, v / div) + kGroupSuffix[group]);
+    if (general)
+      labels.push_back(format("%.*g", 4, v));
+    else if (v == 0.0 && group > 0)
+      labels.push_back("0");  // not "0k"
+    else
+      labels.push_back(format("%.*f", decimals, v / div) + kGroupSuffix[group]);
   }
   return labels;
 }
@@ -252,8 +254,7 @@ void drawFrame(Canvas& c, const PanelLayout& l) {
   }
   if (!xLabel.empty()) c.text({p.x + p.w / 2, l.xLabelY}, xLabel, kTextColour, {Anchor::Middle});
   if (!yLabel.empty()) {
-    c.text({l.panel.x + kPad + kCapHeight / 2, p.y + p.h / 2}, yLabel, kTextColour,
-           {Anchor::Middle, false, true});
+    c.text({l.panel.x + kPad + kCapHeight / 2, p.y + p.h / 2}, yLabel, kTextColour, {Anchor::Middle, false, true});
   }
 }
 

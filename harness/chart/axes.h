@@ -78,9 +78,9 @@ struct PanelSpec {
 struct PanelLayout {
   PanelSpec spec;
   Rect panel;
-  Rect plot;    ///< The framed data area.
-  Rect legend;  ///< Below the axis labels; h == 0 without entries.
-  Ticks y;      ///< Fitted to the plot height, widened to whole steps.
+  Rect plot;              ///< The framed data area.
+  Rect legend;            ///< Below the axis labels; h == 0 without entries.
+  Ticks y;                ///< Fitted to the plot height, widened to whole steps.
   double xTickY = 0.0;    ///< Middle of the (first row of) x tick labels.
   double xTickRow = 0.0;  ///< Distance between rows of x tick labels.
   double xLabelY = 0.0;   ///< Middle of the x axis label.

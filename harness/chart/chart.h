@@ -28,8 +28,8 @@ struct Series {
   /// ok[i] == false: point i gave wrong output and is drawn as a red cross ("incorrect" in the
   /// legend); entries past the end of ok count as true.
   std::vector<bool> ok;
-  bool dashed = false;    ///< E.g. to tell a vertical pass from a horizontal one in the same colour.
-  int colour = -1;        ///< Palette index; -1 takes the series' position in the chart.
+  bool dashed = false;  ///< E.g. to tell a vertical pass from a horizontal one in the same colour.
+  int colour = -1;      ///< Palette index; -1 takes the series' position in the chart.
 };
 
 /// A horizontal line across the plot, e.g. a copy-bandwidth roofline; listed in the legend.
@@ -87,12 +87,10 @@ RgbImage rasterOf(const BarChart& chart, ChartSize size = {});
 RgbImage rasterOf(const std::vector<BarChart>& panels, ChartSize panel = {});
 
 /// Writes rasterOf(panels, panel) as an RGB PNG; on failure returns false with a reason in *err.
-bool writePng(const std::string& path, const std::vector<LineChart>& panels, ChartSize panel,
-              std::string* err);
+bool writePng(const std::string& path, const std::vector<LineChart>& panels, ChartSize panel, std::string* err);
 /// Writes rasterOf(chart, size) as an RGB PNG; on failure returns false with a reason in *err.
 bool writePng(const std::string& path, const BarChart& chart, ChartSize size, std::string* err);
 /// Writes rasterOf(panels, panel) as an RGB PNG; on failure returns false with a reason in *err.
-bool writePng(const std::string& path, const std::vector<BarChart>& panels, ChartSize panel,
-              std::string* err);
+bool writePng(const std::string& path, const std::vector<BarChart>& panels, ChartSize panel, std::string* err);
 
 }  // namespace clgrade

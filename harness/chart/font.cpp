@@ -56,8 +56,7 @@ std::vector<Rect> glyphRects(const std::string& s) {
   std::vector<Rect> rects;
   if (ascii.empty()) return rects;
   std::vector<char> buffer(ascii.size() * kMaxQuadsPerChar * kQuadBytes + kQuadBytes);
-  const int quads = stb_easy_font_print(0.0f, 0.0f, &ascii[0], nullptr, buffer.data(),
-                                        static_cast<int>(buffer.size()));
+  const int quads = stb_easy_font_print(0.0f, 0.0f, &ascii[0], nullptr, buffer.data(), static_cast<int>(buffer.size()));
   rects.reserve(static_cast<size_t>(quads));
   for (int q = 0; q < quads; ++q) {
     // Vertex 0 is the top-left corner, vertex 2 the bottom-right one; vertices are 16 bytes apart.

@@ -27,8 +27,10 @@ bool clipSegment(Point a, Point b, double xlo, double ylo, double xhi, double yh
       continue;
     }
     const double r = q[i] / p[i];
-    if (p[i] < 0.0) *t0 = std::max(*t0, r);
-    else *t1 = std::min(*t1, r);
+    if (p[i] < 0.0)
+      *t0 = std::max(*t0, r);
+    else
+      *t1 = std::min(*t1, r);
   }
   return *t0 <= *t1;
 }
@@ -197,8 +199,10 @@ void RasterCanvas::text(Point at, const std::string& s, RgbColour colour, const 
     const int v0 = pixel(g.y * k), v1 = pixel((g.y + g.h) * k);
     for (int pass = 0; pass < (style.bold ? 2 : 1); ++pass) {
       // Bold is the same glyph again one pixel further along the reading direction.
-      if (style.vertical) fillPixels(ox + v0, oy - u1 - pass, ox + v1, oy - u0 - pass, colour);
-      else fillPixels(ox + u0 + pass, oy + v0, ox + u1 + pass, oy + v1, colour);
+      if (style.vertical)
+        fillPixels(ox + v0, oy - u1 - pass, ox + v1, oy - u0 - pass, colour);
+      else
+        fillPixels(ox + u0 + pass, oy + v0, ox + u1 + pass, oy + v1, colour);
     }
   }
 }

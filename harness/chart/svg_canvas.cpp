@@ -39,11 +39,13 @@ std::string hexColour(RgbColour c) {
 
 SvgCanvas::SvgCanvas(int width, int height) {
   const std::string w = std::to_string(width), h = std::to_string(height);
-  body_ = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"" + h +
-          "\" viewBox=\"0 0 " + w + " " + h +
-          "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" font-size=\"16\">\n"
-          "<rect x=\"0\" y=\"0\" width=\"" + w + "\" height=\"" + h + "\" fill=\"#ffffff\"/>\n";
+  body_ =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+      w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " + h +
+      "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" font-size=\"16\">\n"
+      "<rect x=\"0\" y=\"0\" width=\"" +
+      w + "\" height=\"" + h + "\" fill=\"#ffffff\"/>\n";
 }
 
 void SvgCanvas::polyline(const std::vector<Point>& points, RgbColour colour, double width, bool dashed) {
@@ -55,22 +57,22 @@ void SvgCanvas::polyline(const std::vector<Point>& points, RgbColour colour, dou
     coords += num(p.x) + "," + num(p.y);
   }
   if (n < 2) return;
-  body_ += "<polyline points=\"" + coords + "\" fill=\"none\" stroke=\"" + hexColour(colour) +
-           "\" stroke-width=\"" + num(width) + "\" stroke-linecap=\"round\" stroke-linejoin=\"round\"";
+  body_ += "<polyline points=\"" + coords + "\" fill=\"none\" stroke=\"" + hexColour(colour) + "\" stroke-width=\"" +
+           num(width) + "\" stroke-linecap=\"round\" stroke-linejoin=\"round\"";
   if (dashed) body_ += " stroke-dasharray=\"" + num(kDash) + " " + num(kGap) + "\"";
   body_ += "/>\n";
 }
 
 void SvgCanvas::fillRect(const Rect& r, RgbColour colour) {
   if (!(r.w > 0.0) || !(r.h > 0.0) || !std::isfinite(r.x) || !std::isfinite(r.y)) return;
-  body_ += "<rect x=\"" + num(r.x) + "\" y=\"" + num(r.y) + "\" width=\"" + num(r.w) + "\" height=\"" +
-           num(r.h) + "\" fill=\"" + hexColour(colour) + "\"/>\n";
+  body_ += "<rect x=\"" + num(r.x) + "\" y=\"" + num(r.y) + "\" width=\"" + num(r.w) + "\" height=\"" + num(r.h) +
+           "\" fill=\"" + hexColour(colour) + "\"/>\n";
 }
 
 void SvgCanvas::disc(Point centre, double radius, RgbColour colour) {
   if (!finite(centre) || !(radius > 0.0)) return;
-  body_ += "<circle cx=\"" + num(centre.x) + "\" cy=\"" + num(centre.y) + "\" r=\"" + num(radius) +
-           "\" fill=\"" + hexColour(colour) + "\"/>\n";
+  body_ += "<circle cx=\"" + num(centre.x) + "\" cy=\"" + num(centre.y) + "\" r=\"" + num(radius) + "\" fill=\"" +
+           hexColour(colour) + "\"/>\n";
 }
 
 void SvgCanvas::text(Point at, const std::string& s, RgbColour colour, const TextStyle& style) {

@@ -15,8 +15,7 @@ Region classify(int x, int y, int width, int height, const RegionModel& m) {
   if (x < m.haloX || y < m.haloY || x >= width - m.haloX || y >= height - m.haloY) return Region::Border;
   if (m.tileX > 0 && m.tileY > 0) {
     const int tx = x % m.tileX, ty = y % m.tileY;
-    if (tx < m.haloX || tx >= m.tileX - m.haloX || ty < m.haloY || ty >= m.tileY - m.haloY)
-      return Region::TileEdge;
+    if (tx < m.haloX || tx >= m.tileX - m.haloX || ty < m.haloY || ty >= m.tileY - m.haloY) return Region::TileEdge;
   }
   return Region::Interior;
 }
@@ -29,9 +28,12 @@ void extend(Comparison* c, int x, int y) {
 }
 
 void count(Comparison* c, Region r) {
-  if (r == Region::Border) ++c->borderBad;
-  else if (r == Region::TileEdge) ++c->tileEdgeBad;
-  else ++c->interiorBad;
+  if (r == Region::Border)
+    ++c->borderBad;
+  else if (r == Region::TileEdge)
+    ++c->tileEdgeBad;
+  else
+    ++c->interiorBad;
 }
 
 std::string number(double v) {
@@ -87,8 +89,8 @@ Comparison compareImages(const Image& expected, const Image& actual, const Compa
   return c;
 }
 
-Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual, int width,
-                        int height, bool skipLastRow, const RegionModel& regions) {
+Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual, int width, int height,
+                        bool skipLastRow, const RegionModel& regions) {
   Comparison c;
   c.lastRowSkipped = skipLastRow;
   c.difference = Image(width, height, 1);
@@ -117,8 +119,8 @@ Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<
 
 std::string Comparison::summary() const {
   if (passed) {
-    return "matches the CPU reference (" + std::to_string(compared) + " values, max squared error " +
-           number(maxError) + ")";
+    return "matches the CPU reference (" + std::to_string(compared) + " values, max squared error " + number(maxError) +
+           ")";
   }
   std::string s = std::to_string(bad) + " of " + std::to_string(compared) + " values wrong";
   if (nan) s += " (" + std::to_string(nan) + " NaN/inf)";
@@ -141,8 +143,11 @@ std::vector<std::string> Comparison::details() const {
   }
   if (bad > long(firstBad.size())) lines.push_back("... " + std::to_string(bad - long(firstBad.size())) + " more");
   std::string last = lastRowSkipped ? "last row (not graded, course rule): " : "last row: ";
-  if (lastRowBad == 0) last += "correct";
-  else last += std::to_string(lastRowBad) + " wrong values" + (lastRowNan ? ", " + std::to_string(lastRowNan) + " NaN/inf" : "");
+  if (lastRowBad == 0)
+    last += "correct";
+  else
+    last += std::to_string(lastRowBad) + " wrong values" +
+            (lastRowNan ? ", " + std::to_string(lastRowNan) + " NaN/inf" : "");
   lines.push_back(last);
   if (!passed && bad == 0 && compared > 0)
     lines.push_back("mean squared error " + number(meanError) + ", max " + number(maxError));
@@ -163,21 +168,36 @@ std::string Comparison::finding() const {
     return n == 1 ? std::string(one) : std::to_string(n) + " " + many;
   };
   std::string where;
-  if (minX == maxX && minX == W - 1) where = "in the last column (x = W-1)";
-  else if (minX == maxX && minX == 0) where = "in the first column (x = 0)";
-  else if (minY == maxY && minY == 0) where = "in the top row (y = 0)";
-  else if (minY == maxY && minY == lastGraded && H > 1) where = "in the bottom row (" + lastRowName + ")";
-  else if (minX == maxX) where = "in one column";
-  else if (minY == maxY) where = "in one row";
-  else if (wide && minX >= W - 4) where = "in the last " + count(W - minX, "column", "columns") + " (x >= W-" + std::to_string(W - minX) + ")";
-  else if (wide && maxX < 4) where = "in the first " + count(maxX + 1, "column", "columns");
-  else if (tall && minY >= H - 5) where = "in the bottom rows (y >= H-" + std::to_string(H - minY) + ")";
-  else if (tall && maxY < 4) where = "in the top " + count(maxY + 1, "row", "rows");
-  else if (borderBad == bad) where = "at the image border only";
-  else if (interiorBad == 0) where = std::string("at the edges of work-group tiles (the halo)") + (borderBad ? " and the image border" : "");
-  else if (bad * 10 >= compared * 9) where = "nearly everywhere";
-  else if (interiorBad * 10 >= bad * 9 && bad * 4 < compared) where = "scattered inside the tiles";
-  else where = "in parts of the image";
+  if (minX == maxX && minX == W - 1)
+    where = "in the last column (x = W-1)";
+  else if (minX == maxX && minX == 0)
+    where = "in the first column (x = 0)";
+  else if (minY == maxY && minY == 0)
+    where = "in the top row (y = 0)";
+  else if (minY == maxY && minY == lastGraded && H > 1)
+    where = "in the bottom row (" + lastRowName + ")";
+  else if (minX == maxX)
+    where = "in one column";
+  else if (minY == maxY)
+    where = "in one row";
+  else if (wide && minX >= W - 4)
+    where = "in the last " + count(W - minX, "column", "columns") + " (x >= W-" + std::to_string(W - minX) + ")";
+  else if (wide && maxX < 4)
+    where = "in the first " + count(maxX + 1, "column", "columns");
+  else if (tall && minY >= H - 5)
+    where = "in the bottom rows (y >= H-" + std::to_string(H - minY) + ")";
+  else if (tall && maxY < 4)
+    where = "in the top " + count(maxY + 1, "row", "rows");
+  else if (borderBad == bad)
+    where = "at the image border only";
+  else if (interiorBad == 0)
+    where = std::string("at the edges of work-group tiles (the halo)") + (borderBad ? " and the image border" : "");
+  else if (bad * 10 >= compared * 9)
+    where = "nearly everywhere";
+  else if (interiorBad * 10 >= bad * 9 && bad * 4 < compared)
+    where = "scattered inside the tiles";
+  else
+    where = "in parts of the image";
   return "wrong values " + where + (nan ? " (NaN or infinity among them)" : "");
 }
 
@@ -203,8 +223,13 @@ std::string shiftHint(const Image& expected, const Image& actual, const CompareR
     for (int dx = -1; dx <= 1; ++dx) {
       if ((dx || dy) && matches(dx, dy) * 100 >= total * 95)
         return "hint: the output is shifted by one pixel: (x, y) holds the expected value of (x" +
-               std::string(dx < 0 ? " - 1" : dx > 0 ? " + 1" : "") + ", y" +
-               std::string(dy < 0 ? " - 1" : dy > 0 ? " + 1" : "") +
+               std::string(dx < 0   ? " - 1"
+                           : dx > 0 ? " + 1"
+                                    : "") +
+               ", y" +
+               std::string(dy < 0   ? " - 1"
+                           : dy > 0 ? " + 1"
+                                    : "") +
                ") nearly everywhere; check the index offsets (the halo's +1, the tile's origin)";
     }
   return "";

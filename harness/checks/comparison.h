@@ -31,14 +31,14 @@ struct Comparison {
   long compared = 0;  ///< pixel-channels compared
   long bad = 0;       ///< failing pixel-channels (e >= max, NaN, or unequal for exact compares)
   long nan = 0;
-  double maxError = 0;   ///< squared error, or 1 for an exact mismatch
+  double maxError = 0;  ///< squared error, or 1 for an exact mismatch
   double meanError = 0;
   long borderBad = 0, tileEdgeBad = 0, interiorBad = 0;
-  std::vector<BadPixel> firstBad;  ///< the first few, in row order
+  std::vector<BadPixel> firstBad;                  ///< the first few, in row order
   int minX = -1, maxX = -1, minY = -1, maxY = -1;  ///< bounding box of the bad values (-1: none)
   bool lastRowSkipped = false;
   long lastRowBad = 0, lastRowNan = 0;  ///< always measured, compared or not
-  Image difference;  ///< squared error per pixel-channel (exact: 1 where unequal), last row included
+  Image difference;                     ///< squared error per pixel-channel (exact: 1 where unequal), last row included
 
   /// One line: "1203 of 448500 pixel values wrong (max |diff| 0.5, 3 NaN): 1100 at the image border, ..."
   std::string summary() const;
@@ -59,7 +59,7 @@ Comparison compareImages(const Image& expected, const Image& actual, const Compa
 std::string shiftHint(const Image& expected, const Image& actual, const CompareRule& rule);
 
 /// Integer buffers (discontinuity flags) that must match exactly; `skipLastRow` as above.
-Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual, int width,
-                        int height, bool skipLastRow, const RegionModel& regions);
+Comparison compareExact(const std::vector<int32_t>& expected, const std::vector<int32_t>& actual, int width, int height,
+                        bool skipLastRow, const RegionModel& regions);
 
 }  // namespace clgrade

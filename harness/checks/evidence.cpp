@@ -63,8 +63,10 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
       float w = 0;
       for (int c = 0; c < result.difference.channels; ++c) {
         const float v = result.difference.at(c, x, y);
-        if (std::isnan(v) || std::isnan(w)) w = NAN;
-        else if (v > w) w = v;
+        if (std::isnan(v) || std::isnan(w))
+          w = NAN;
+        else if (v > w)
+          w = v;
       }
       worst.at(0, x, y) = w;
     }
@@ -87,9 +89,9 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
     if (writeRgbPng(prepare(e + "_crop.png"), crop.width, crop.height, crop.rgb, &err) &&
         withinBudget(prepare(e + "_crop.png")))
       out.push_back({"the first wrong pixels up close: expected | actual | difference, x " + std::to_string(window.x0) +
-                         ".." + std::to_string(window.x0 + window.width - 1) + ", y " + std::to_string(window.y0) + ".." +
-                         std::to_string(window.y0 + window.height - 1) + ", first wrong pixel (" + std::to_string(fx) +
-                         ", " + std::to_string(fy) + ")",
+                         ".." + std::to_string(window.x0 + window.width - 1) + ", y " + std::to_string(window.y0) +
+                         ".." + std::to_string(window.y0 + window.height - 1) + ", first wrong pixel (" +
+                         std::to_string(fx) + ", " + std::to_string(fy) + ")",
                      e + "_crop.png"});
   }
   // A page shows the map a few hundred pixels wide: shrunk by the browser, a one-pixel column of
@@ -100,8 +102,9 @@ std::vector<Evidence> EvidenceWriter::comparison(const std::string& stem, const 
                                            : std::string();
   if (writeDifferencePng(prepare(e + "_diff.png"), worstPool(worst, factor), static_cast<float>(failAt), &err) &&
       withinBudget(prepare(e + "_diff.png")))
-    out.push_back({"difference image (PNG: red fails, yellow the worst error, blue rounding, magenta NaN" + scaleNote + ")",
-                   e + "_diff.png"});
+    out.push_back(
+        {"difference image (PNG: red fails, yellow the worst error, blue rounding, magenta NaN" + scaleNote + ")",
+         e + "_diff.png"});
   if (writePng(prepare(e + "_actual.png"), actual, lo, hi, &err) && withinBudget(prepare(e + "_actual.png")))
     out.push_back({"actual output (PNG)", e + "_actual.png"});
   if (writePng(prepare(e + "_expected.png"), expected, lo, hi, &err) && withinBudget(prepare(e + "_expected.png")))

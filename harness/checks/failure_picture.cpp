@@ -90,8 +90,10 @@ RgbImage failureCrop(const Image& expected, const Image& actual, const Image& wo
       for (int i = 0; i < w.width; ++i) {
         const int x = w.x0 + i, y = w.y0 + j;
         RgbColour c;
-        if (panel == 0) c = pixelColour(expected, x, y, lo, hi);
-        else if (panel == 1) c = pixelColour(actual, x, y, lo, hi);
+        if (panel == 0)
+          c = pixelColour(expected, x, y, lo, hi);
+        else if (panel == 1)
+          c = pixelColour(actual, x, y, lo, hi);
         else {
           const Rgb8 d = differenceColour(worst.at(0, x, y), failAt, worstError);
           c = {d.r, d.g, d.b};

@@ -19,8 +19,8 @@ std::string SanitizerFinding::explanation() const {
     if (otherLine && otherLine != line) {
       const int a = std::min(line, otherLine), b = std::max(line, otherLine);
       return "work-items use local memory that other work-items of the group write, with no barrier in between: "
-             "a barrier(CLK_LOCAL_MEM_FENCE) is missing between lines " + std::to_string(a) + " and " +
-             std::to_string(b) + " (" + kernel + ")";
+             "a barrier(CLK_LOCAL_MEM_FENCE) is missing between lines " +
+             std::to_string(a) + " and " + std::to_string(b) + " (" + kernel + ")";
     }
     return "work-items of one group access the same local address at " + at +
            " without synchronisation: use a local atomic or a barrier (" + kernel + ")";
@@ -36,14 +36,20 @@ std::string SanitizerFinding::explanation() const {
              text.find("-=") != std::string::npos || text.find("--") != std::string::npos;
     };
     if (increments(code) || increments(otherCode))
-      return "work-items update " + where + " without synchronisation: an increment shared by work-items needs "
-             "an atomic (" + kernel + ")";
+      return "work-items update " + where +
+             " without synchronisation: an increment shared by work-items needs "
+             "an atomic (" +
+             kernel + ")";
     if (kind.rfind("Write-write", 0) == 0)
-      return "two work-items store to " + where + ": every element must be written by one work-item; check the "
-             "store's index (a row that runs past its end writes into the next row) (" + kernel + ")";
-    return "one work-item reads what another writes at " + where + ", and work-items cannot wait for each other "
+      return "two work-items store to " + where +
+             ": every element must be written by one work-item; check the "
+             "store's index (a row that runs past its end writes into the next row) (" +
+             kernel + ")";
+    return "one work-item reads what another writes at " + where +
+           ", and work-items cannot wait for each other "
            "across groups: check the indices (a store past the end of its row or image lands on data another "
-           "work-item reads) (" + kernel + ")";
+           "work-item reads) (" +
+           kernel + ")";
   }
   if (isOutOfBounds()) {
     const bool write = kind.find("write") != std::string::npos;
@@ -52,8 +58,8 @@ std::string SanitizerFinding::explanation() const {
            (write ? "store" : "load") + " (" + kernel + ")";
   }
   if (kind.find("ninitiali") != std::string::npos)
-    return "uses a value that was never written, at " + at + (space == "local" ? " (is the local array cleared before use?)" : "") +
-           ": initialise it (" + kernel + ")";
+    return "uses a value that was never written, at " + at +
+           (space == "local" ? " (is the local array cleared before use?)" : "") + ": initialise it (" + kernel + ")";
   return kind + " at " + at + " (" + kernel + ")";
 }
 
@@ -109,8 +115,10 @@ SanitizerLog parseOclgrindLog(const std::string& text) {
     if (line.empty()) continue;
     if (line[0] != '\t' && line[0] != ' ') {
       if (line.rfind("Oclgrind: ", 0) == 0) {
-        if (line.find("suppressing") != std::string::npos) log.truncated = true;
-        else log.fatal.push_back(line);
+        if (line.find("suppressing") != std::string::npos)
+          log.truncated = true;
+        else
+          log.fatal.push_back(line);
         continue;
       }
       if (line.rfind("clgrade: ", 0) == 0) continue;  // our own notes in the log

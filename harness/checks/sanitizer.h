@@ -8,14 +8,14 @@
 namespace clgrade {
 
 struct SanitizerFinding {
-  std::string kind;    ///< "Read-write data race", "Invalid read of size 4", ...
-  std::string space;   ///< "local", "global", ... (empty when the message names none)
+  std::string kind;   ///< "Read-write data race", "Invalid read of size 4", ...
+  std::string space;  ///< "local", "global", ... (empty when the message names none)
   std::string kernel;
-  int line = 0;        ///< source line of the (first) access
-  std::string code;    ///< that line's text
-  int otherLine = 0;   ///< races: the second access
+  int line = 0;       ///< source line of the (first) access
+  std::string code;   ///< that line's text
+  int otherLine = 0;  ///< races: the second access
   std::string otherCode;
-  long count = 1;      ///< how many times Oclgrind reported it (one per address)
+  long count = 1;  ///< how many times Oclgrind reported it (one per address)
 
   bool isRace() const;
   bool isOutOfBounds() const;

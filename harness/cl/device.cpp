@@ -80,8 +80,10 @@ bool chooseDevice(const std::string& spec, DeviceEntry* chosen, std::string* err
     }
     return false;
   };
-  auto isPocl = [](const DeviceEntry& e) { return lower(e.info.platform).find("portable") != std::string::npos ||
-                                                  lower(e.info.platform).find("pocl") != std::string::npos; };
+  auto isPocl = [](const DeviceEntry& e) {
+    return lower(e.info.platform).find("portable") != std::string::npos ||
+           lower(e.info.platform).find("pocl") != std::string::npos;
+  };
   if (want == "gpu") {
     if (pick([](const DeviceEntry& e) { return e.info.type == "gpu"; })) return true;
     if (err) *err = "no GPU device found. " + gpuSetupHint();

@@ -50,8 +50,6 @@ std::string clErrorName(cl_int code) {
   return std::string(name) + " (" + std::to_string(code) + ")";
 }
 
-std::string describe(const cl::Error& error) {
-  return std::string(error.what()) + ": " + clErrorName(error.err());
-}
+std::string describe(const cl::Error& error) { return std::string(error.what()) + ": " + clErrorName(error.err()); }
 
 }  // namespace clgrade

@@ -76,7 +76,6 @@ BuildResult buildProgram(const Runtime& rt, const std::string& source, const std
   return result;
 }
 
-
 BuildResult compileProgram(const Runtime& rt, const std::string& source, const std::string& options) {
   // A compiler that hangs or crashes is named by its options (the line before comes back afterwards).
   const progress::Scope building(progress::Step::Build, options);
@@ -155,8 +154,8 @@ bool lookUpKernel(const BuildResult& build, const std::string& name, cl::Kernel*
   } catch (const cl::Error& e) {
     if (err) {
       const std::string names = kernelNames(build.program);
-      *err = "kernel '" + name + "' not found (" + clErrorName(e.err()) + "); the program defines: " +
-             (names.empty() ? "no kernels" : names);
+      *err = "kernel '" + name + "' not found (" + clErrorName(e.err()) +
+             "); the program defines: " + (names.empty() ? "no kernels" : names);
     }
     return false;
   }

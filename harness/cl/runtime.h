@@ -15,7 +15,7 @@ class Tape;
 struct Runtime {
   DeviceEntry device;
   cl::Context context;
-  cl::CommandQueue queue;  ///< in-order, CL_QUEUE_PROFILING_ENABLE
+  cl::CommandQueue queue;           ///< in-order, CL_QUEUE_PROFILING_ENABLE
   size_t baseAddrAlignBytes = 128;  ///< CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8, for sub-buffer origins
   /// Guard bands around buffers (see guarded_buffer.h). Off in the simulator, whose own checker
   /// must see a read past the data as out of bounds.

@@ -79,15 +79,18 @@ int batchCommand(const BatchArgs& args) {
     return kUsage;
   }
   std::cout << "graded " << summary.graded << " submission(s) (" << summary.alreadyDone << " already graded, "
-            << summary.stopped << " with a task stopped or crashed) in " << summary.seconds << " s; class results: "
-            << terminalText((std::filesystem::path(options.outDir) / "class.json").string()) << "\n";
+            << summary.stopped << " with a task stopped or crashed) in " << summary.seconds
+            << " s; class results: " << terminalText((std::filesystem::path(options.outDir) / "class.json").string())
+            << "\n";
   // Said at the start among the progress lines, and again here where the instructor looks.
   for (const std::string& m : summary.skipped) std::cerr << "clgrade batch: " << terminalText(m) << "\n";
   for (const std::string& m : summary.collisions) std::cerr << "clgrade batch: " << terminalText(m) << "\n";
   // Results that could not be written, named again at the end where the instructor looks: exit 4.
   if (summary.notWritten)
-    std::cerr << "clgrade batch: the results of " << summary.notWritten << " submission(s) were not written (see above)\n";
-  for (const std::string& e : summary.notWrittenFiles) std::cerr << "clgrade batch: not written: " << terminalText(e) << "\n";
+    std::cerr << "clgrade batch: the results of " << summary.notWritten
+              << " submission(s) were not written (see above)\n";
+  for (const std::string& e : summary.notWrittenFiles)
+    std::cerr << "clgrade batch: not written: " << terminalText(e) << "\n";
   return summary.notWritten || !summary.notWrittenFiles.empty() ? kOutput : kOk;
 }
 
@@ -95,7 +98,8 @@ int batchCommand(const BatchArgs& args) {
 
 void addBatchCommand(CLI::App& app, Commands* commands) {
   auto args = std::make_shared<BatchArgs>();
-  CLI::App* sub = app.add_subcommand("batch", "grade every submission (subfolder) of a folder, in parallel and resumably");
+  CLI::App* sub =
+      app.add_subcommand("batch", "grade every submission (subfolder) of a folder, in parallel and resumably");
   sub->add_option("submissions-dir", args->submissionsDir,
                   "folder with one subfolder per submission (the .cl files, or a kernels/ folder with them)")
       ->required();

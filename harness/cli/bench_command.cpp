@@ -8,13 +8,13 @@
 #include <memory>
 #include <sstream>
 
-#include "intake/submission.h"
 #include "cl/device.h"
 #include "cli/command.h"
 #include "intake/source_policy.h"
+#include "intake/submission.h"
+#include "model/figures_json.h"
 #include "perf/measure.h"
 #include "perf/roofline.h"
-#include "model/figures_json.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/install_layout.h"
@@ -83,10 +83,11 @@ int benchCommand(const BenchArgs& args) {
   PerfSettings settings = rubric.perf;
   settings.runs = settings.cpuRuns = args.runs;
   settings.warmups = settings.cpuWarmups = args.warmups;
-  std::printf("device: %s\nkernels: %s\n%d warm-up and %d timed launches per kernel (profiling events); copy = a "
-              "plain float4 copy of one plane in the same run; floor = an empty kernel launched the same way (what "
-              "the launch alone costs); rCV = IQR/1.349/median; * = not trusted for grading\n\n",
-              deviceLine(device.info).c_str(), dir.c_str(), args.warmups, args.runs);
+  std::printf(
+      "device: %s\nkernels: %s\n%d warm-up and %d timed launches per kernel (profiling events); copy = a "
+      "plain float4 copy of one plane in the same run; floor = an empty kernel launched the same way (what "
+      "the launch alone costs); rCV = IQR/1.349/median; * = not trusted for grading\n\n",
+      deviceLine(device.info).c_str(), dir.c_str(), args.warmups, args.runs);
   std::printf("%-10s %-31s %-10s %10s %6s %6s %9s %9s %9s %8s %7s %7s\n", "task", "kernel", "size", "median us", "CV",
               "rCV", "min us", "max us", "floor us", "GB/s", "Gpix/s", "of copy");
   if (device.info.type != "gpu")
@@ -120,7 +121,8 @@ int benchCommand(const BenchArgs& args) {
       request.settings = settings;
       request.grade = rubric.settings;
       const PerformanceReport report = measurePerformance(rt, request, inputs, evidence);
-      if (!report.problem.empty()) std::printf("%-10s %-31s %-10s %s\n", t.id.c_str(), "", label.c_str(), report.problem.c_str());
+      if (!report.problem.empty())
+        std::printf("%-10s %-31s %-10s %s\n", t.id.c_str(), "", label.c_str(), report.problem.c_str());
       for (const KernelFigure& f : report.kernels) printFigure(t.id, label, f);
       printFigure(t.id, label, report.copy);
       // Two more limits for people reading the table: a copy with one float per work-item (what a
@@ -153,13 +155,16 @@ int benchCommand(const BenchArgs& args) {
 
 void addBenchCommand(CLI::App& app, Commands* commands) {
   auto args = std::make_shared<BenchArgs>();
-  CLI::App* sub = app.add_subcommand("bench", "time kernels (default: the reference kernels) against the copy roofline");
+  CLI::App* sub =
+      app.add_subcommand("bench", "time kernels (default: the reference kernels) against the copy roofline");
   sub->add_option("kernels-dir", args->kernelsDir, "folder holding the .cl files (default reference/kernels)");
   sub->add_option("--rubric", args->rubric, "rubric whose <performance> cases are timed")->capture_default_str();
   sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")->capture_default_str();
   sub->add_option("--size", args->sizes, "course (the case's size) or WxH; repeatable")->capture_default_str();
   sub->add_option("--task", args->tasks, "only this task (repeatable)");
-  sub->add_option("--runs", args->runs, "timed launches per kernel")->capture_default_str()->check(CLI::Range(3, 100000));
+  sub->add_option("--runs", args->runs, "timed launches per kernel")
+      ->capture_default_str()
+      ->check(CLI::Range(3, 100000));
   sub->add_option("--warmups", args->warmups, "launches before timing")->capture_default_str();
   sub->add_option("--json", args->json, "also write every figure to this JSON file");
   commands->push_back({sub, [args] { return benchCommand(*args); }});

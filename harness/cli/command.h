@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "keeper/keeper.h"
 #include "cl/device.h"
+#include "keeper/keeper.h"
 #include "report/audience.h"
 #include "report/overrides.h"
 #include "rubric/rubric.h"
@@ -73,8 +73,8 @@ void addSeedOption(CLI::App* sub, std::optional<uint64_t>* seed, const std::stri
 void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string& taskTimeoutHelp);
 
 /// The task children's settings from those options, the --device spec and the device it chose.
-KeeperSettings keeperSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
-                                    const DeviceEntry& device, bool visibleOnly);
+KeeperSettings keeperSettings(const ChildLimitArgs& args, const std::string& deviceSpec, const DeviceEntry& device,
+                              bool visibleOnly);
 
 void addDevicesCommand(CLI::App& app, Commands* commands);
 void addGradeCommands(CLI::App& app, Commands* commands);

@@ -96,14 +96,15 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
       ->check(between(0, 64, "tasks"));
   sub->add_option("--cache-dir", args->cacheDir,
                   "where the course's inputs of a megapixel or more and the CPU's results on them are kept between "
-                  "grades (default: " + defaultStoreRoot() + "; none: made in every grade; not used with --no-sandbox)");
+                  "grades (default: " +
+                      defaultStoreRoot() + "; none: made in every grade; not used with --no-sandbox)");
   sub->add_flag("--no-sandbox", args->noSandbox,
                 "run student code without the bubblewrap sandbox (only where none can be made; the report "
                 "records it)");
 }
 
-KeeperSettings keeperSettings(const ChildLimitArgs& args, const std::string& deviceSpec,
-                                    const DeviceEntry& device, bool visibleOnly) {
+KeeperSettings keeperSettings(const ChildLimitArgs& args, const std::string& deviceSpec, const DeviceEntry& device,
+                              bool visibleOnly) {
   KeeperSettings s;
   s.clgrade = selfExecutable();
   s.device = deviceSpec;

@@ -15,9 +15,9 @@ int listDevicesCommand() {
     return kNoDevice;
   }
   for (const DeviceEntry& d : devices) {
-    std::cout << d.info.platform << ":" << d.deviceIndex << "  [" << d.info.type << "] " << d.info.name
-              << "  (driver " << d.info.driver << ", " << d.info.version << ", max group " << d.info.maxWorkGroupSize
-              << ", local " << d.info.localMemBytes / 1024 << " KiB)\n";
+    std::cout << d.info.platform << ":" << d.deviceIndex << "  [" << d.info.type << "] " << d.info.name << "  (driver "
+              << d.info.driver << ", " << d.info.version << ", max group " << d.info.maxWorkGroupSize << ", local "
+              << d.info.localMemBytes / 1024 << " KiB)\n";
   }
   bool gpu = false;
   for (const DeviceEntry& d : devices) gpu = gpu || d.info.type == "gpu";

@@ -1,9 +1,9 @@
 // clgrade grade / check: one submission, every case of the rubric (grade) or the visible ones
 // (check, the students' self-check); report.json, a table and what failed.
 //
-// By default each task runs in its own child process (`clgrade run-task`, see keeper/keeper.h): a kernel that never ends, a compiler bomb or a driver crash
-// costs that task only, with a message saying where it happened. --in-process grades in this
-// process (for debugging), where a watchdog ends the whole grade with exit 5 after --task-timeout.
+// By default each task runs in its own child process (`clgrade run-task`, see keeper/keeper.h): a kernel that never
+// ends, a compiler bomb or a driver crash costs that task only, with a message saying where it happened. --in-process
+// grades in this process (for debugging), where a watchdog ends the whole grade with exit 5 after --task-timeout.
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -15,26 +15,26 @@
 #include <mutex>
 #include <thread>
 
-#include "keeper/keeper.h"
-#include "report/outputs.h"
-#include "intake/submission.h"
 #include "cl/device.h"
-#include "intake/archive_submission.h"
 #include "cli/command.h"
 #include "cli/platform_results.h"
 #include "cli/task_progress.h"
 #include "cli/usage.h"
 #include "grading/grader.h"
+#include "intake/archive_submission.h"
+#include "intake/submission.h"
+#include "keeper/keeper.h"
 #include "model/report_json.h"
-#include "report/audience.h"
-#include "report/terminal_table.h"
+#include "protocol/progress.h"
 #include "protocol/tape.h"
+#include "report/audience.h"
+#include "report/outputs.h"
+#include "report/terminal_table.h"
 #include "sandbox/sandbox.h"
 #include "util/archive.h"
 #include "util/files.h"
 #include "util/install_layout.h"
 #include "util/markup.h"
-#include "protocol/progress.h"
 #include "util/subprocess.h"
 
 namespace clgrade::cli {
@@ -95,8 +95,8 @@ struct GradeArgs {
   bool inProcess = false;
   bool visibleOnlyFlag = false;
   bool quiet = false;
-  bool details = false;  ///< --details: the performance figures and every failure in full
-  std::string audience;  ///< --audience: "student", "instructor", "both"; empty: the command's default
+  bool details = false;          ///< --details: the performance figures and every failure in full
+  std::string audience;          ///< --audience: "student", "instructor", "both"; empty: the command's default
   std::optional<uint64_t> seed;  ///< --seed (grade only); empty: drawn for this grade
   PlatformResultPaths platformResults;
   /// Set for an archive that could not be unpacked: every task fails with this reason (it is the
@@ -292,8 +292,8 @@ int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDi
     // every task fails with the reason (never a usage error the platforms would blame on the course).
     std::cerr << "clgrade: " << shown << " cannot be unpacked: " << terminalText(unpacked.error) << "\n";
     unpackedArgs.kernelsDir = unpacked.scratch;
-    unpackedArgs.refusal = std::filesystem::path(args.kernelsDir).filename().string() +
-                           " cannot be unpacked: " + unpacked.error;
+    unpackedArgs.refusal =
+        std::filesystem::path(args.kernelsDir).filename().string() + " cannot be unpacked: " + unpacked.error;
   }
   if (unpackedArgs.out.empty()) {
     std::string name = archiveStem(args.kernelsDir);
@@ -313,13 +313,13 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
     CLI::App* sub = app.add_subcommand(checkCommand ? "check" : "grade",
                                        checkCommand ? "self-check a submission on the rubric's visible cases"
                                                     : "grade a submission on every case of the rubric");
-    sub->add_option("kernels-dir", args->kernelsDir, "folder holding the .cl files (or a kernels/ folder with them), or an archive of "
+    sub->add_option("kernels-dir", args->kernelsDir,
+                    "folder holding the .cl files (or a kernels/ folder with them), or an archive of "
                     "it (.zip, .tar.gz, .tar.xz, .7z: unpacked in a sandbox)")
         ->required();
     sub->add_option("--rubric", args->rubric, "rubric XML file")->capture_default_str();
     sub->add_option("--out", args->out, "report folder (default reports/<folder name>)");
-    sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")
-        ->capture_default_str();
+    sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")->capture_default_str();
     sub->add_option("--task", args->tasks, "grade only this task of the rubric (repeatable)");
     addChildLimitOptions(sub, &args->limits,
                          "seconds one task may take; it is then stopped and scores 0 (with --in-process: the "
@@ -340,11 +340,11 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
                   "print the timed kernels' figures and every failure in full (cases, first wrong pixels, files) "
                   "after the table");
     addAudienceOption(sub, &args->audience,
-                    checkCommand ? "who the report is for: student (default: hidden cases say only how they failed) "
-                                   "or instructor"
-                                 : "who the outputs are for: both (default: report.html for the instructor, "
-                                   "report.student.html, Gradescope and PrairieLearn files for students), student, "
-                                   "or instructor (every file with everything)");
+                      checkCommand ? "who the report is for: student (default: hidden cases say only how they failed) "
+                                     "or instructor"
+                                   : "who the outputs are for: both (default: report.html for the instructor, "
+                                     "report.student.html, Gradescope and PrairieLearn files for students), student, "
+                                     "or instructor (every file with everything)");
     sub->add_option("--gradescope-results", args->platformResults.gradescope,
                     "also write Gradescope's results.json here (/autograder/results/results.json); when clgrade "
                     "cannot grade, one that says why (an autograder error, not a score)");

@@ -54,12 +54,12 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   runner->group("");
   commands->push_back({runner, [request] { return runTask(*request); }});
   auto analyze = std::make_shared<ChildArgs>();
-  commands->push_back({addChild(app, "analyze", "(internal) run a task's analysis case on Oclgrind", analyze.get(), false),
-                       [analyze] {
-                         Rubric rubric;
-                         if (!loadRubricOrComplain(analyze->rubric, &rubric)) return int(kUsage);
-                         return analyzeInChild(analyze->kernelsDir, rubric, analyze->tasks.front(), analyze->out);
-                       }});
+  commands->push_back(
+      {addChild(app, "analyze", "(internal) run a task's analysis case on Oclgrind", analyze.get(), false), [analyze] {
+         Rubric rubric;
+         if (!loadRubricOrComplain(analyze->rubric, &rubric)) return int(kUsage);
+         return analyzeInChild(analyze->kernelsDir, rubric, analyze->tasks.front(), analyze->out);
+       }});
   // A submission's archive, unpacked in a sandbox for grade and check (intake/archive_submission.h).
   auto unpack = std::make_shared<std::pair<std::string, std::string>>();
   CLI::App* unpacker = app.add_subcommand("unpack", "(internal) unpack a submission's archive into a folder");
@@ -78,7 +78,8 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
                          });
                          const size_t shown = std::min<size_t>(r.leftOut.size(), 200);
                          for (size_t i = 0; i < shown; ++i) std::cout << "left out: " << r.leftOut[i] << "\n";
-                         if (r.leftOut.size() > shown) std::cout << "left out more: " << r.leftOut.size() - shown << "\n";
+                         if (r.leftOut.size() > shown)
+                           std::cout << "left out more: " << r.leftOut.size() - shown << "\n";
                          if (!r.ok) {
                            std::cerr << "clgrade unpack: " << r.error << "\n";
                            return 1;
@@ -104,15 +105,16 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   profiler->add_option("--atomics", session->atomics);
   profiler->add_option("--timeout", session->timeout);
   profiler->group("");
-  commands->push_back({profiler, [session] {
-                         const std::string self = session->clgrade.empty() ? toolsFolder() + "/clgrade" : session->clgrade;
-                         return profilerSessionInChild(session->ncu, self, session->kernelsDir, session->rubric,
-                                                       session->tasks, session->atomics, session->out, session->csv,
-                                                       session->timeout);
-                       }});
+  commands->push_back(
+      {profiler, [session] {
+         const std::string self = session->clgrade.empty() ? toolsFolder() + "/clgrade" : session->clgrade;
+         return profilerSessionInChild(session->ncu, self, session->kernelsDir, session->rubric, session->tasks,
+                                       session->atomics, session->out, session->csv, session->timeout);
+       }});
   auto hw = std::make_shared<ChildArgs>();
   auto prefixed = std::make_shared<bool>(false);
-  CLI::App* hwcount = addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get(), true);
+  CLI::App* hwcount =
+      addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get(), true);
   hwcount->add_flag("--prefixed", *prefixed, "name kernels <task>__<kernel> even for one task");
   commands->push_back({hwcount, [hw, prefixed] {
                          Rubric rubric;

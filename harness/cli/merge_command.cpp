@@ -39,8 +39,8 @@ int mergeCommand(const MergeArgs& args) {
     return kUsage;
   }
   for (const std::string& p : r.problems) std::cerr << "clgrade merge: " << terminalText(p) << "\n";
-  std::cout << "merged " << r.merged << " submission(s) from " << args.shards.size() << " shard folder(s) ("
-            << r.copied << " copied by this run); class results: " << terminalText(args.out) << "/class.json\n";
+  std::cout << "merged " << r.merged << " submission(s) from " << args.shards.size() << " shard folder(s) (" << r.copied
+            << " copied by this run); class results: " << terminalText(args.out) << "/class.json\n";
   for (const std::string& m : r.missing) std::cerr << "clgrade merge: missing: " << terminalText(m) << "\n";
   for (const std::string& e : r.notWritten) std::cerr << "clgrade merge: not written: " << terminalText(e) << "\n";
   if (!r.notWritten.empty()) return kOutput;
@@ -57,8 +57,9 @@ int mergeCommand(const MergeArgs& args) {
 void addMergeCommand(CLI::App& app, Commands* commands) {
   auto args = std::make_shared<MergeArgs>();
   CLI::App* sub = app.add_subcommand(
-      "merge", "one class folder (class.json, gradebook.csv, summary.html, every report) from the --out folders of "
-               "a batch graded in shards (clgrade batch --shard K/N)");
+      "merge",
+      "one class folder (class.json, gradebook.csv, summary.html, every report) from the --out folders of "
+      "a batch graded in shards (clgrade batch --shard K/N)");
   sub->add_option("--out", args->out, "the merged class folder (not one of the shards')")->required();
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");

@@ -95,10 +95,11 @@ struct PackageArgs {
 int packagePrairieLearn(const PackageArgs& args, const std::string& deb) {
   std::string err;
   const std::filesystem::path dir(args.out);
-  for (const auto& [name, text, mode] : {std::tuple<const char*, std::string, std::filesystem::perms>{
-                                             "Containerfile", kContainerfile, std::filesystem::perms(0644)},
-                                         {"clgrade-prairielearn", kPrairieLearnEntrypoint, std::filesystem::perms(0755)},
-                                         {"clgrade.deb", deb, std::filesystem::perms(0644)}}) {
+  for (const auto& [name, text, mode] :
+       {std::tuple<const char*, std::string, std::filesystem::perms>{"Containerfile", kContainerfile,
+                                                                     std::filesystem::perms(0644)},
+        {"clgrade-prairielearn", kPrairieLearnEntrypoint, std::filesystem::perms(0755)},
+        {"clgrade.deb", deb, std::filesystem::perms(0644)}}) {
     const std::string path = (dir / name).string();
     if (!makeDirectories(dir.string(), &err) || !writeFileAtomically(path, text, &err)) {
       std::cerr << "clgrade: " << terminalText(err) << "\n";
@@ -122,7 +123,8 @@ int package(const PackageArgs& args) {
     return kUsage;
   }
   if (deb.rfind("!<arch>\ndebian-binary", 0) != 0) {
-    std::cerr << "clgrade: " << terminalText(args.deb) << " is not a .deb (make one with `cpack -G DEB` in a build folder)\n";
+    std::cerr << "clgrade: " << terminalText(args.deb)
+              << " is not a .deb (make one with `cpack -G DEB` in a build folder)\n";
     return kUsage;
   }
   if (args.platform == "prairielearn") return packagePrairieLearn(args, deb);
@@ -149,7 +151,8 @@ void addPackageCommand(CLI::App& app, Commands* commands) {
       ->required()
       ->check(CLI::IsMember({"gradescope", "prairielearn"}));
   sub->add_option("--rubric", args->rubric, "the course's rubric")->capture_default_str();
-  sub->add_option("--deb", args->deb, "clgrade's .deb for the platform's image (cpack -G DEB, built on that distribution)")
+  sub->add_option("--deb", args->deb,
+                  "clgrade's .deb for the platform's image (cpack -G DEB, built on that distribution)")
       ->required();
   sub->add_option("--out", args->out, "the zip (gradescope) or folder (prairielearn) to write")->required();
   commands->push_back({sub, [args] { return package(*args); }});

@@ -4,8 +4,8 @@
 #include <iostream>
 #include <streambuf>
 
-#include "report/outputs.h"
 #include "cli/command.h"
+#include "report/outputs.h"
 #include "report/platform_failure.h"
 #include "util/files.h"
 #include "util/markup.h"
@@ -81,7 +81,8 @@ int withPlatformResults(const PlatformResultPaths& paths, const std::function<in
         // Graded, but its file is not there: the platform still gets one, saying so.
         std::cerr << "clgrade: " << terminalText(err) << "\n";
         const std::string reason = "the grade's results file cannot be read: " + err;
-        write(target, target == paths.gradescope ? gradescopeFailure(reason, kOutput) : prairieLearnUngradable(reason, kOutput));
+        write(target, target == paths.gradescope ? gradescopeFailure(reason, kOutput)
+                                                 : prairieLearnUngradable(reason, kOutput));
         written = false;
         continue;
       }

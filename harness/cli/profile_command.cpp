@@ -39,8 +39,10 @@ int profile(const ProfileArgs& args) {
     for (const fs::path& f : files) {
       GradeReport r;
       std::string err;
-      if (readReportFile(f.string(), &r, &err)) reports.push_back(std::move(r));
-      else std::cerr << "clgrade: skipped: " << terminalText(err) << "\n";
+      if (readReportFile(f.string(), &r, &err))
+        reports.push_back(std::move(r));
+      else
+        std::cerr << "clgrade: skipped: " << terminalText(err) << "\n";
     }
   }
   if (reports.empty()) return kUsage;

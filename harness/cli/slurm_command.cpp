@@ -58,7 +58,8 @@ bool ownOption(const std::string& arg, std::string* which) {
 
 bool hasJobs(const std::vector<std::string>& options) {
   for (const std::string& a : options)
-    if (a == "--jobs" || a == "-j" || a.rfind("--jobs=", 0) == 0 || (a.size() > 2 && a.rfind("-j", 0) == 0)) return true;
+    if (a == "--jobs" || a == "-j" || a.rfind("--jobs=", 0) == 0 || (a.size() > 2 && a.rfind("-j", 0) == 0))
+      return true;
   return false;
 }
 
@@ -130,21 +131,31 @@ int slurmCommand(const SlurmArgs& a) {
   }
   const std::string n = std::to_string(a.shards);
   const std::string clgrade = selfExecutable(), cwd = fs::current_path(ec).string();
-  const std::string overrides = a.overrides.empty() ? "" : " --overrides " + quoted(fs::absolute(a.overrides, ec).string());
+  const std::string overrides =
+      a.overrides.empty() ? "" : " --overrides " + quoted(fs::absolute(a.overrides, ec).string());
 
   // Hidden folders: a submission can never be named like one (the batch skips them), so no student's
   // report folder in <out> can collide with the shards' results.
   std::string array =
       "#!/bin/bash\n"
-      "# Written by clgrade slurm: array task K grades shard K of " + n + " of the submissions (clgrade batch --shard\n"
-      "# K/" + n + ", a share fixed by each submission's name) into " + shards.string() + "/K; merge.sbatch joins\n"
+      "# Written by clgrade slurm: array task K grades shard K of " +
+      n +
+      " of the submissions (clgrade batch --shard\n"
+      "# K/" +
+      n + ", a share fixed by each submission's name) into " + shards.string() +
+      "/K; merge.sbatch joins\n"
       "# the shards. Every shard has the same --seed: the same hidden inputs. Submitting it again (or one\n"
       "# task: sbatch --array=K) resumes: a shard grades only what it has not completed.\n"
       "#SBATCH --job-name=clgrade\n"
-      "#SBATCH --array=1-" + n + "\n"
+      "#SBATCH --array=1-" +
+      n +
+      "\n"
       "#SBATCH --ntasks=1\n"
-      "#SBATCH --cpus-per-task=" + std::to_string(a.cpusPerTask) + "\n"
-      "#SBATCH --output=" + (logs / "shard-%a.out").string() + "\n";
+      "#SBATCH --cpus-per-task=" +
+      std::to_string(a.cpusPerTask) +
+      "\n"
+      "#SBATCH --output=" +
+      (logs / "shard-%a.out").string() + "\n";
   if (!a.gres.empty()) array += "#SBATCH --gres=" + a.gres + "\n";
   array += commonDirectives(a);
   array += "set -eu\ncd " + quoted(cwd) + "\nexec " + quoted(clgrade) + " batch " +
@@ -158,14 +169,18 @@ int slurmCommand(const SlurmArgs& a) {
 
   std::string merge =
       "#!/bin/bash\n"
-      "# Written by clgrade slurm: joins the shards of clgrade.sbatch into " + out.string() + " (class.json,\n"
+      "# Written by clgrade slurm: joins the shards of clgrade.sbatch into " +
+      out.string() +
+      " (class.json,\n"
       "# gradebook.csv, summary.html). Run it again at any time: it copies only what is new.\n"
       "#SBATCH --job-name=clgrade-merge\n"
       "#SBATCH --ntasks=1\n"
       "#SBATCH --cpus-per-task=1\n"
-      "#SBATCH --output=" + (logs / "merge.out").string() + "\n" + commonDirectives(a) +
-      "set -eu\ncd " + quoted(cwd) + "\nshards=()\nfor k in $(seq 1 " + n + "); do shards+=(" + quoted(shards.string() + "/") +
-      "\"$k\"); done\nexec " + quoted(clgrade) + " merge --out " + quoted(out.string()) + overrides + " \"${shards[@]}\"\n";
+      "#SBATCH --output=" +
+      (logs / "merge.out").string() + "\n" + commonDirectives(a) + "set -eu\ncd " + quoted(cwd) +
+      "\nshards=()\nfor k in $(seq 1 " + n + "); do shards+=(" + quoted(shards.string() + "/") +
+      "\"$k\"); done\nexec " + quoted(clgrade) + " merge --out " + quoted(out.string()) + overrides +
+      " \"${shards[@]}\"\n";
 
   const fs::path arrayPath = out / "clgrade.sbatch", mergePath = out / "merge.sbatch";
   for (const auto& [path, text] : {std::pair{arrayPath, array}, std::pair{mergePath, merge}}) {
@@ -208,9 +223,10 @@ int slurmCommand(const SlurmArgs& a) {
 
 void addSlurmCommand(CLI::App& app, Commands* commands) {
   auto args = std::make_shared<SlurmArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "slurm", "grade a batch on a Slurm cluster: writes (and with --submit submits) a job array of shards "
-               "(clgrade batch --shard K/N) and a merge job; batch options go after --");
+  CLI::App* sub =
+      app.add_subcommand("slurm",
+                         "grade a batch on a Slurm cluster: writes (and with --submit submits) a job array of shards "
+                         "(clgrade batch --shard K/N) and a merge job; batch options go after --");
   sub->add_option("--out", args->out, "the class folder: scripts, the shards (.shards/K) and the merged results")
       ->required();
   sub->add_option("--shards", args->shards, "number of shards, one array task each")

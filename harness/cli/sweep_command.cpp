@@ -7,12 +7,12 @@
 #include <memory>
 #include <sstream>
 
-#include "intake/submission.h"
 #include "cl/device.h"
 #include "cli/command.h"
 #include "intake/source_policy.h"
-#include "perf/sweep.h"
+#include "intake/submission.h"
 #include "model/figures_json.h"
+#include "perf/sweep.h"
 #include "tasks/task.h"
 #include "util/files.h"
 
@@ -107,14 +107,13 @@ int sweepCommand(const SweepArgs& args) {
   }
   std::printf("device: %s\n%s%stimes at %dx%d, correctness at the case's own size\n\n", report.device.c_str(),
               report.note.c_str(), report.note.empty() ? "" : "\n", report.width, report.height);
-  std::printf("%-16s %-8s %-32s %-32s\n", "point", "correct", "first pass: median us, GB/s, of copy",
-              "second pass");
+  std::printf("%-16s %-8s %-32s %-32s\n", "point", "correct", "first pass: median us, GB/s, of copy", "second pass");
   for (const SweepPoint& p : report.points) {
     std::printf("%-16s %-8s", p.caseId.c_str(), p.correct ? "yes" : "NO");
     for (const KernelFigure& f : p.figures) {
       char cell[80];
-      std::snprintf(cell, sizeof cell, "%s %.1f us %.1f GB/s %.0f%%", f.kernel.c_str(), f.time.medianMs * 1e3,
-                    f.gbPerS, 100 * f.ofRoofline);
+      std::snprintf(cell, sizeof cell, "%s %.1f us %.1f GB/s %.0f%%", f.kernel.c_str(), f.time.medianMs * 1e3, f.gbPerS,
+                    100 * f.ofRoofline);
       std::printf(" %-32s", cell);
     }
     std::printf("%s\n", p.correct ? "" : ("  " + p.problem).c_str());
@@ -125,7 +124,8 @@ int sweepCommand(const SweepArgs& args) {
     std::cerr << "clgrade: " << err << "\n";
     return kOutput;
   }
-  std::printf("wrote %s%s\n", json.c_str(), report.chartSvg.empty() ? "" : (", " + out + "/sweep.svg and .png").c_str());
+  std::printf("wrote %s%s\n", json.c_str(),
+              report.chartSvg.empty() ? "" : (", " + out + "/sweep.svg and .png").c_str());
   return report.incorrect() == 0 ? kOk : kFailures;
 }
 

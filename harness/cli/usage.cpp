@@ -1,5 +1,5 @@
-#include "util/archive.h"
 #include "cli/usage.h"
+#include "util/archive.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -95,7 +95,7 @@ std::string notAKernelsFolder(const std::string& path, bool ofSubmissions) {
   };
   if (looksLikeArchive(path))
     return shown + " is an archive, not a folder: unpack it (for a .zip: unzip '" + shown +
-             "' -d submission) and give clgrade " + folder;
+           "' -d submission) and give clgrade " + folder;
   if (endsWith(".cl"))
     return shown + " is one kernel file, not a folder: give clgrade " + folder +
            (ofSubmissions ? "" : " (add --task <id> to grade only its task)");

@@ -37,7 +37,7 @@ struct KernelCounters {
   long invocations = 0;
   long workGroups = 0;
   AccessCounts global, local;
-  AccessCounts constant;        ///< __constant (the weights), apart from the image data in global memory
+  AccessCounts constant;          ///< __constant (the weights), apart from the image data in global memory
   long groupSize[3] = {0, 0, 0};  ///< the launches' work-group size; 0 when not counted (hardware)
   BankCounts bank;
   BankCounts loadPhase;     ///< before the first barrier a work-item passes: the tile load

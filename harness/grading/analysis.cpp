@@ -10,9 +10,9 @@
 
 #include "checks/evidence.h"
 #include "cl/device_step.h"
-#include "sandbox/sandbox.h"
 #include "cl/runtime.h"
 #include "intake/source_policy.h"
+#include "sandbox/sandbox.h"
 #include "tasks/task_context.h"
 #include "util/files.h"
 #include "util/subprocess.h"
@@ -49,11 +49,13 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
   // has the plugin but not the simulator.
   std::string runtimeLibrary;
   readFile(icd + "/oclgrind.icd", &runtimeLibrary, nullptr);
-  while (!runtimeLibrary.empty() && std::isspace(static_cast<unsigned char>(runtimeLibrary.back()))) runtimeLibrary.pop_back();
-  if (!fs::exists(plugin, ec) || !fs::exists(icd, ec) || !fs::exists(clgrade, ec) ||
-      !fs::exists(runtimeLibrary, ec)) {
-    out.unavailable = "the simulated counters need Oclgrind and clgrade's plugin (apt-get install oclgrind "
-                  "liboclgrind-dev, then rebuild); not found in " + toolsDir;
+  while (!runtimeLibrary.empty() && std::isspace(static_cast<unsigned char>(runtimeLibrary.back())))
+    runtimeLibrary.pop_back();
+  if (!fs::exists(plugin, ec) || !fs::exists(icd, ec) || !fs::exists(clgrade, ec) || !fs::exists(runtimeLibrary, ec)) {
+    out.unavailable =
+        "the simulated counters need Oclgrind and clgrade's plugin (apt-get install oclgrind "
+        "liboclgrind-dev, then rebuild); not found in " +
+        toolsDir;
     return out;
   }
   out.available = true;
@@ -93,8 +95,8 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
     env["CLGRADE_COUNTERS_OUT"] = counters;
     env["CLGRADE_OUTCOMES_OUT"] = counters + ".outcomes";
     box.env = openclEnvironment(scratch, env);
-    spec.argv = {whole(clgrade), "analyze", whole(kernelsDir), "--rubric", whole(rubric.path), "--task", task.id,
-                 "--out", scratch + "/out"};
+    spec.argv = {whole(clgrade), "analyze", whole(kernelsDir), "--rubric",      whole(rubric.path),
+                 "--task",       task.id,   "--out",           scratch + "/out"};
     std::string err;
     if (!sandboxProcess(box, &spec, &err)) {
       out.failure = err;
@@ -169,7 +171,8 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
     if (b == std::string::npos || !statusFromName(line.substr(a + 1, b - a - 1), &status)) continue;
     // id, status, message and (since the findings) the finding, tab-separated.
     const size_t c = line.find('\t', b + 1);
-    run.outputs[line.substr(0, a)] = {status, line.substr(b + 1, c == std::string::npos ? std::string::npos : c - b - 1)};
+    run.outputs[line.substr(0, a)] = {status,
+                                      line.substr(b + 1, c == std::string::npos ? std::string::npos : c - b - 1)};
     if (c != std::string::npos) run.findings[line.substr(0, a)] = line.substr(c + 1);
   }
   run.outcome = AnalysisRun::Outcome::Ran;
@@ -239,8 +242,9 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
 
 }  // namespace
 
-void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric, const AnalysisFolders& folders,
-                        std::map<std::string, CheckResult>* checks, std::vector<CounterRow>* rows) {
+void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
+                        std::vector<CounterRow>* rows) {
   std::vector<const CheckInfo*> simulated;
   for (const CheckInfo& ci : task.info().checks)
     if (ci.simulated) simulated.push_back(&ci);
@@ -298,6 +302,5 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
   if (run.outcome != AnalysisRun::Outcome::Unavailable) applySanitizer(task, taskRubric, rubric, run, checks);
   if (run.outcome == AnalysisRun::Outcome::Ran) *rows = counterRows(run.counters);
 }
-
 
 }  // namespace clgrade

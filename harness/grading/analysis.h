@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "checks/sanitizer.h"
-#include "counters/counters.h"
 #include "cl/runtime.h"
+#include "counters/counters.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
 
 struct AnalysisRun {
   enum class Outcome { Ran, Unavailable, Failed } outcome = Outcome::Failed;
-  std::string message;   ///< why it is unavailable or failed
-  std::string logPath;   ///< the simulator's output, relative to the report folder
+  std::string message;  ///< why it is unavailable or failed
+  std::string logPath;  ///< the simulator's output, relative to the report folder
   CounterReport counters;
   SanitizerLog sanitizer;  ///< what Oclgrind's checkers found
   double seconds = 0;
@@ -45,6 +45,5 @@ struct AnalysisFolders {
 void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                         const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                         std::vector<CounterRow>* rows);
-
 
 }  // namespace clgrade

@@ -6,8 +6,8 @@
 #include "image/pfm.h"
 #include "image/png.h"
 #include "rubric/rubric.h"
-#include "util/files.h"
 #include "tasks/task.h"
+#include "util/files.h"
 #include "util/sha256.h"
 
 namespace clgrade {
@@ -51,7 +51,8 @@ bool goldenManifest(const std::vector<std::string>& rubricPaths, std::string* ma
   std::string text =
       "# clgrade golden manifest: regenerate with `build/clgrade golden --write golden/manifest.tsv`\n"
       "# visible cases: the course's fixed inputs; hidden cases (hidden_*): hidden seed " +
-      std::to_string(kGoldenHiddenSeed) + " (a grade draws its own)\n"
+      std::to_string(kGoldenHiddenSeed) +
+      " (a grade draws its own)\n"
       "# kind\tname\tsize (WxHxC for inputs, bytes for references)\tsha256\n";
   std::set<std::string> seen;
   for (const InputRecord& r : inputs.records()) {

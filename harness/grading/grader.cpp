@@ -13,11 +13,11 @@
 #include "intake/kernel_sources.h"
 #include "intake/source_policy.h"
 #include "intake/source_quotes.h"
+#include "protocol/progress.h"
 #include "rubric/scoring.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/install_layout.h"
-#include "protocol/progress.h"
 #include "util/sha256.h"
 #include "util/utc_time.h"
 
@@ -33,7 +33,7 @@ namespace {
 
 /// The checks that launch a stopped kernel (TaskInfo::kernelChecks), each with why it is not run.
 std::map<std::string, const StoppedKernel*> skippedChecks(const TaskInfo& info,
-                                                         const std::vector<StoppedKernel>& stopped) {
+                                                          const std::vector<StoppedKernel>& stopped) {
   std::map<std::string, const StoppedKernel*> skipped;
   for (const StoppedKernel& k : stopped) {
     const auto it = info.kernelChecks.find(k.kernel);
@@ -66,7 +66,8 @@ void simulatorPhase(const Runtime& rt, const Task& task, const TaskRubric& taskR
   std::map<std::string, CheckResult>& checks = *checksOut;
   if (notRun.empty()) {
     progress::note(progress::Step::Simulator, "");
-    clock.timeHere("simulator", [&] { judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report->counters); });
+    clock.timeHere("simulator",
+                   [&] { judgeWithSimulator(rt, task, taskRubric, rubric, folders, &checks, &report->counters); });
     // A file that never compiled cannot run in the simulator either: say that, not "never ran".
     const std::vector<BuildRecord>& builds = ctx.builds();
     if (!builds.empty() && std::none_of(builds.begin(), builds.end(), [](const BuildRecord& b) { return b.ok; }))
@@ -104,7 +105,7 @@ void performanceLeftOut(const TaskInfo& info, const TaskRubric& taskRubric, cons
     c.id = ci.id;
     c.title = ci.title;
     c.status = fromTiming ? stopped.performanceStatus : Status::NotMeasured;
-    c.message = !taskRubric.sweep.present ? "the rubric has no <sweep> for this task"
+    c.message = !taskRubric.sweep.present                       ? "the rubric has no <sweep> for this task"
                 : fromTiming && c.status == Status::NotMeasured ? "not measured: " + why
                                                                 : why;
     if (fromTiming && taskRubric.sweep.present) {
@@ -202,7 +203,8 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   }
   // What else would launch the stopped kernel again (the analysis case, the timing) is left out.
   std::string notRun;
-  if (!skipped.empty()) notRun = "not measured: " + skipped.begin()->second->kernel + " stopped the first grading process";
+  if (!skipped.empty())
+    notRun = "not measured: " + skipped.begin()->second->kernel + " stopped the first grading process";
   // A replayed record that no longer fits (its runner was stopped mid-way) is thrown away whatever
   // follows (keeper/task_keeper.cpp): the simulator and the timings are not run for it.
   if (rt.replaying() && !rt.tape->broken().empty()) return report;
@@ -211,7 +213,8 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   simulatorPhase(rt, task, taskRubric, rubric, folders, ctx, notRun, skipped, clock, &checks, &report);
   if (notRun.empty() && options.stopped.performanceStopped.empty()) {
     progress::note(progress::Step::Performance, "");
-    judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report, clock);
+    judgePerformance(rt, task, taskRubric, rubric, options, source, settings, inputs, evidence, &checks, &report,
+                     clock);
   } else {
     performanceLeftOut(info, taskRubric, options.stopped, notRun, &checks, &report);
   }
@@ -327,7 +330,8 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
     const Task* task = findTask(taskRubric.id);  // the rubric was validated: it exists
     if (options.onTaskStart) options.onTaskStart(taskRubric.id);
     progress::note(progress::Step::Task, taskRubric.id);
-    EvidenceWriter evidence = options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir, policy);
+    EvidenceWriter evidence =
+        options.discardEvidence ? EvidenceWriter::discarding() : EvidenceWriter(options.outDir, policy);
     report.tasks.push_back(gradeTask(rt, rubric, taskRubric, *task, options, sources, inputs, evidence));
   }
   report.sumPoints();

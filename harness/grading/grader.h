@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "model/status.h"
 #include "cl/runtime.h"
 #include "grading/hardware.h"
 #include "intake/kernel_sources.h"
-#include "protocol/stop_info.h"
 #include "model/report.h"
+#include "model/status.h"
 #include "model/trusted_timings.h"
+#include "protocol/stop_info.h"
 #include "rubric/rubric.h"
 #include "tasks/inputs.h"
 
@@ -24,14 +24,14 @@ struct GradeOptions {
   /// kernelsDir by this grade.
   const KernelSources* sources = nullptr;
   std::string outDir;
-  bool visibleOnly = false;  ///< the students' self-check: visible cases only
+  bool visibleOnly = false;       ///< the students' self-check: visible cases only
   int evidenceCasesPerCheck = 1;  ///< image files for the first N failing cases of a check (0: all)
   bool pfmEvidence = false;       ///< PFM difference files beside the PNGs (checks/evidence.h)
   /// PNG bytes one submission's evidence may take (0: no limit); each task of the rubric gets an equal
   /// share, so the same files are kept whether tasks are graded together, apart or side by side.
   uint64_t imageBudgetBytes = uint64_t(2) << 20;
-  std::string toolsDir;           ///< clgrade, the Oclgrind plugin and ICD folder (empty: toolsFolder())
-  std::string referenceKernelsDir;  ///< the instructor's kernels, timed for the ratio (empty: the source tree's)
+  std::string toolsDir;                ///< clgrade, the Oclgrind plugin and ICD folder (empty: toolsFolder())
+  std::string referenceKernelsDir;     ///< the instructor's kernels, timed for the ratio (empty: the source tree's)
   std::vector<std::string> onlyTasks;  ///< grade only these task ids (empty: every task of the rubric)
   std::string timingLock;              ///< a file to flock while timing (parallel jobs on one GPU)
   /// What stopped an earlier runner of the task (the rerun protocol): left out this time.

@@ -52,7 +52,9 @@ std::string ncuFor(const DeviceInfo& device, std::string* why) {
 namespace {
 
 /// How a profiled process ended, as the record carries it.
-std::string processSummary(const ProcessResult& p) { return tape::u64(p.ok()) + tape::str(p.describe()) + tape::f64(p.seconds); }
+std::string processSummary(const ProcessResult& p) {
+  return tape::u64(p.ok()) + tape::str(p.describe()) + tape::f64(p.seconds);
+}
 
 struct EndedProcess {
   bool ok = false;
@@ -92,12 +94,11 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
     const std::string childLog = reportDir + "/" + dir + "/hardware.log";
     // Counts, not times: ncu leaves the clocks alone (by default it locks them to base, which would slow
     // another task's timing on the same GPU) and the caches (hardware_session.cpp says why).
-    const ProcessResult p = runProcess(
-        {ncu, "--clock-control", "none", "--cache-control", "none", "--csv", "--log-file", reportDir + "/" + logPath,
-         "--metrics",
-         kNcuSharedMetrics,
-         toolsDir + "/clgrade", "hwcount", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
-        {}, rubric.settings.analysisTimeoutSeconds, childLog, childLog);
+    const ProcessResult p =
+        runProcess({ncu, "--clock-control", "none", "--cache-control", "none", "--csv", "--log-file",
+                    reportDir + "/" + logPath, "--metrics", kNcuSharedMetrics, toolsDir + "/clgrade", "hwcount",
+                    kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir},
+                   {}, rubric.settings.analysisTimeoutSeconds, childLog, childLog);
     return tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(reportDir + "/" + logPath)) +
            tape::str(fileText(childLog));
   });
@@ -117,7 +118,7 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
   if (!parseNcuCsv(csv, &run.counts, &err)) {
     // The permission error and "no kernels" come back here as messages a person can act on.
     run.outcome = err.find("ERR_NVGPUCTRPERM") != std::string::npos ? HardwareRun::Outcome::Unavailable
-                                                                   : HardwareRun::Outcome::Failed;
+                                                                    : HardwareRun::Outcome::Failed;
     run.message = err + (p.ok ? "" : " (the profiled run: " + p.describe + ")");
     return run;
   }
@@ -135,25 +136,43 @@ std::string profileAtomics(const std::string& ncu, const std::string& clgrade, c
   std::error_code ec;
   // ncu refuses to overwrite a report, and a stale one must not be read as this run's.
   for (const std::string& path : {ncuReport, log, source, launch}) fs::remove(path, ec);
-  const ProcessResult p = runProcess(
-      {ncu, "--clock-control", "none", "--section", "SourceCounters", "--metrics", "launch__grid_size", "-k",
-       "regex:^" + kernel + "$", "-c", "1", "-o", base, clgrade, "hwcount", kernelsDir, "--rubric", rubricPath, "--task",
-       taskId, "--out", outDir},
-      {}, timeoutSeconds, log, log);
+  const ProcessResult p = runProcess({ncu,
+                                      "--clock-control",
+                                      "none",
+                                      "--section",
+                                      "SourceCounters",
+                                      "--metrics",
+                                      "launch__grid_size",
+                                      "-k",
+                                      "regex:^" + kernel + "$",
+                                      "-c",
+                                      "1",
+                                      "-o",
+                                      base,
+                                      clgrade,
+                                      "hwcount",
+                                      kernelsDir,
+                                      "--rubric",
+                                      rubricPath,
+                                      "--task",
+                                      taskId,
+                                      "--out",
+                                      outDir},
+                                     {}, timeoutSeconds, log, log);
   std::string out = tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(log));
   if (!fs::exists(ncuReport, ec)) return out + tape::u64(0);
   // The two pages at once: each ncu start costs about a second.
   std::future<ProcessResult> sourcePage = std::async(std::launch::async, [&] {
-    return runProcess({ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass", "--log-file",
-                       source},
-                      {}, timeoutSeconds, "", "");
+    return runProcess(
+        {ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass", "--log-file", source}, {},
+        timeoutSeconds, "", "");
   });
   const ProcessResult raw = runProcess(
-      {ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics", "launch__grid_size", "--log-file", launch}, {},
-      timeoutSeconds, "", "");
+      {ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics", "launch__grid_size", "--log-file", launch},
+      {}, timeoutSeconds, "", "");
   const ProcessResult sourceDone = sourcePage.get();
-  return out + tape::u64(1) + tape::str(fileText(ncuReport)) + processSummary(sourceDone) + tape::str(fileText(source)) +
-         processSummary(raw) + tape::str(fileText(launch));
+  return out + tape::u64(1) + tape::str(fileText(ncuReport)) + processSummary(sourceDone) +
+         tape::str(fileText(source)) + processSummary(raw) + tape::str(fileText(launch));
 }
 
 AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
@@ -278,8 +297,8 @@ CounterReport hardwareAccessReport(const HardwareRun& run, const std::string& de
   return report;
 }
 
-void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec,
-                              const AtomicsRun& run, const std::string& deviceName, CaseOutcome* o) {
+void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec, const AtomicsRun& run,
+                              const std::string& deviceName, CaseOutcome* o) {
   if (run.outcome != HardwareRun::Outcome::Ran) {
     o->details.push_back("hardware atomics (ncu source counters): " + run.message);
     if (!run.logPath.empty()) o->evidence.push_back({"hardware atomics run (ncu log)", run.logPath});
@@ -296,7 +315,6 @@ void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, cons
   std::snprintf(seconds, sizeof seconds, "hardware atomics run (ncu): %.1f s", run.seconds);
   o->timings.push_back(seconds);
 }
-
 
 namespace {
 
@@ -329,13 +347,14 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
   counters->insert(counters->end(), rows.begin(), rows.end());
   // No simulator here: checks on atomics get their own ncu run, counting atomics per work-item.
   std::map<std::string, AtomicsRun> atomics;  // by check id
-  CaseSpec spec;  // the analysis case: the hardware counted what it ran
+  CaseSpec spec;                              // the analysis case: the hardware counted what it ran
   const bool haveSpec = taskRubric.analysisCase(&spec);
   if ((given || run.outcome != HardwareRun::Outcome::Unavailable) && haveSpec) {
     for (const CheckInfo& ci : task.info().checks) {
       if (ci.hardware.kind != HardwareRule::Kind::AtomicsPerWorkItem || !neededCheck(taskRubric, ci.id)) continue;
       const std::vector<CaseOutcome>& cases = (*checks)[ci.id].cases;
-      if (std::none_of(cases.begin(), cases.end(), [](const CaseOutcome& o) { return o.status == Status::NotMeasured; }))
+      if (std::none_of(cases.begin(), cases.end(),
+                       [](const CaseOutcome& o) { return o.status == Status::NotMeasured; }))
         continue;
       if (given) {
         // Counted by the profiler session beside the counters (the runner, given none, judges nothing).
@@ -349,8 +368,8 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
                                    (given->message.empty() ? "" : ": " + given->message);
         }
       } else {
-        atomics[ci.id] = runAtomicCounts(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report,
-                                         ci.hardware.kernel);
+        atomics[ci.id] =
+            runAtomicCounts(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report, ci.hardware.kernel);
       }
       const std::vector<CounterRow> atomicRows = hardwareAtomicsRows(atomics[ci.id], rt.device.info.name);
       counters->insert(counters->end(), atomicRows.begin(), atomicRows.end());
@@ -418,8 +437,8 @@ void judgeStoreConflictsFromHardware(const HardwareRule& rule, const std::vector
     }
     const double perStore = c.sharedStoreConflicts / c.sharedStoreInstructions;
     char message[200];
-    std::snprintf(message, sizeof message, "%.3f bank conflicts per shared store instruction on the GPU (tolerance %.3f)",
-                  perStore, tolerance);
+    std::snprintf(message, sizeof message,
+                  "%.3f bank conflicts per shared store instruction on the GPU (tolerance %.3f)", perStore, tolerance);
     o->status = perStore <= tolerance ? Status::Passed : Status::Failed;
     o->message = message;
     return;

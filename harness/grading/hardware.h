@@ -45,9 +45,9 @@ struct AtomicsRun {
   std::string message;  ///< why not, or what went wrong
   std::string kernel;
   AtomicCounts counts;
-  long workGroups = 0;  ///< launch__grid_size of the profiled launch
+  long workGroups = 0;                          ///< launch__grid_size of the profiled launch
   std::string logPath, sourcePath, launchPath;  ///< ncu's output, its source and raw pages; relative to the report
-  std::string ncuReportPath;  ///< ncu's own report (opens in Nsight Compute), relative to the report
+  std::string ncuReportPath;                    ///< ncu's own report (opens in Nsight Compute), relative to the report
   double seconds = 0;
 };
 
@@ -86,9 +86,8 @@ CounterReport hardwareAccessReport(const HardwareRun& run, const std::string& de
 /// Judges simulated check `checkId` from an atomics run with the task's own rule
 /// (Task::judgeSimulation on hardwareAtomicsReport, `spec` the analysis case). A run that did not
 /// succeed leaves the outcome as it was (not measured) with the reason in its details.
-void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec,
-                              const AtomicsRun& run, const std::string& deviceName, CaseOutcome* outcome);
-
+void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec, const AtomicsRun& run,
+                              const std::string& deviceName, CaseOutcome* outcome);
 
 /// On an NVIDIA GPU: the hardware counts of the task's analysis case go to `counters` next to the
 /// simulated ones and into the simulated checks' details; where the simulator is missing, the
@@ -108,7 +107,6 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
 /// (judgeTileReadsFromHardware), then one with more bank conflicts per shared store than `tolerance`.
 void judgeStoreConflictsFromHardware(const HardwareRule& rule, const std::vector<HardwareCounts>& counts,
                                      double tolerance, CaseOutcome* outcome);
-
 
 /// The hardware counts as report rows.
 std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& deviceName);

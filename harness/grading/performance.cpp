@@ -14,7 +14,6 @@
 namespace clgrade {
 namespace {
 
-
 std::string pointLine(const SweepPoint& p) {
   std::string line;
   char text[160];
@@ -43,8 +42,10 @@ CheckResult sweptCheck(const CheckInfo& info, const SweepReport& sweep, const st
         // The point's message already says its first failure: each is said once.
         if (o.message.find(f.message) == std::string::npos) o.details.push_back(f.caseId + ": " + f.message);
         // "horizontal: <its finding>": the same at every point that fails the same way.
-        const size_t at = o.message.size() >= f.message.size() ? o.message.size() - f.message.size() : std::string::npos;
-        if (o.finding.empty() && !f.finding.empty() && at != std::string::npos && o.message.compare(at, std::string::npos, f.message) == 0)
+        const size_t at =
+            o.message.size() >= f.message.size() ? o.message.size() - f.message.size() : std::string::npos;
+        if (o.finding.empty() && !f.finding.empty() && at != std::string::npos &&
+            o.message.compare(at, std::string::npos, f.message) == 0)
           o.finding = o.message.substr(0, at) + f.finding;
         o.details.insert(o.details.end(), f.details.begin(), f.details.end());
         o.evidence.insert(o.evidence.end(), f.evidence.begin(), f.evidence.end());
@@ -88,8 +89,8 @@ void runTaskSweep(const Runtime& rt, const Task& task, const TaskRubric& t, cons
       if (std::find(criterion.checks.begin(), criterion.checks.end(), ci.id) != criterion.checks.end())
         for (const std::string& other : criterion.checks)
           if (other != ci.id) decide.insert(other);
-    SweepRequest request{&task, *base, t.sweep.steps, t.sweep.groups, t.sweep.width, t.sweep.height, source,
-                         decide, rubric.perf, settings};
+    SweepRequest request{&task,          *base,  t.sweep.steps, t.sweep.groups, t.sweep.width,
+                         t.sweep.height, source, decide,        rubric.perf,    settings};
     std::vector<CaseOutcome> failures;
     report->sweep = runSweep(rt, request, inputs, evidence, &failures);  // each point's timing takes turns
     const std::string stem = "evidence/" + task.info().id + "/sweep";
@@ -118,7 +119,7 @@ namespace {
 /// The request of the task's performance case on this device, without the submission's source;
 /// false when the rubric times none here.
 bool performanceRequest(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
-                    const std::string& referenceKernelsDir, const GradeSettings& settings, PerfRequest* request) {
+                        const std::string& referenceKernelsDir, const GradeSettings& settings, PerfRequest* request) {
   if (!t.performance.present) return false;
   request->task = &task;
   if (!t.performanceCase(rt.device.info.type == "gpu", &request->spec)) return false;
@@ -153,14 +154,16 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, 
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,
                       InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
                       TaskReport* report, PhaseClock& clock) {
-  clock.time("sweep", [&] { runTaskSweep(rt, task, t, rubric, options, source, settings, inputs, evidence, checks, report); });
+  clock.time("sweep",
+             [&] { runTaskSweep(rt, task, t, rubric, options, source, settings, inputs, evidence, checks, report); });
   PerfRequest request;
   if (!performanceRequest(rt, task, t, rubric, options.referenceKernelsDir, settings, &request)) return;
   const CaseSpec* own = t.findCase(t.performance.caseId);
   if (options.visibleOnly && own && !own->visible) return;
   request.source = source;
   if (options.trustedTimings)
-    if (const auto given = options.trustedTimings->byTask.find(task.info().id); given != options.trustedTimings->byTask.end())
+    if (const auto given = options.trustedTimings->byTask.find(task.info().id);
+        given != options.trustedTimings->byTask.end())
       request.trusted = &given->second;
   // Builds and inputs here run beside other tasks' work; each set of timed launches takes turns (perf/timer.cpp).
   clock.time("timing", [&] { report->performance = measurePerformance(rt, request, inputs, evidence); });

@@ -9,13 +9,11 @@
 namespace clgrade {
 
 Image squaredError(const Image& expected, const Image& actual) {
-  if (expected.width != actual.width || expected.height != actual.height ||
-      expected.channels != actual.channels) {
-    throw std::invalid_argument(
-        "squaredError: size mismatch, expected " + std::to_string(expected.width) + " x " +
-        std::to_string(expected.height) + " x " + std::to_string(expected.channels) + ", actual " +
-        std::to_string(actual.width) + " x " + std::to_string(actual.height) + " x " +
-        std::to_string(actual.channels));
+  if (expected.width != actual.width || expected.height != actual.height || expected.channels != actual.channels) {
+    throw std::invalid_argument("squaredError: size mismatch, expected " + std::to_string(expected.width) + " x " +
+                                std::to_string(expected.height) + " x " + std::to_string(expected.channels) +
+                                ", actual " + std::to_string(actual.width) + " x " + std::to_string(actual.height) +
+                                " x " + std::to_string(actual.channels));
   }
   Image e(expected.width, expected.height, expected.channels);
   const float nan = std::numeric_limits<float>::quiet_NaN();

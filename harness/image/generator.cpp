@@ -24,16 +24,17 @@ Colour randomColour(Rng& rng, double lo, double hi) {
 // A shape with a hard edge, tested in pixel units so circles stay round at any aspect ratio.
 struct Shape {
   enum Kind { kDisc, kRing, kBox, kTriangle } kind;
-  double cx, cy, size;  // centre and radius-like size in pixels
-  double ux, uy;        // unit orientation vector (box axes, made with sqrt instead of sin/cos)
-  double tx[3], ty[3];  // triangle corners
+  double cx, cy, size;     // centre and radius-like size in pixels
+  double ux, uy;           // unit orientation vector (box axes, made with sqrt instead of sin/cos)
+  double tx[3], ty[3];     // triangle corners
   Colour colour, colour2;  // colour2: the far end of a linear gradient across the shape
   bool striped;            // fine hard stripes inside the shape (texture for the filters)
 
   bool contains(double x, double y) const {
     const double dx = x - cx, dy = y - cy;
     switch (kind) {
-      case kDisc: return dx * dx + dy * dy <= size * size;
+      case kDisc:
+        return dx * dx + dy * dy <= size * size;
       case kRing: {
         const double r2 = dx * dx + dy * dy;
         return r2 <= size * size && r2 >= 0.49 * size * size;
@@ -107,8 +108,8 @@ Image makePhoto(int width, int height, uint64_t seed) {
   Image img(width, height, 3);
   if (width < 1 || height < 1) return img;
   Rng rng(gen::mix64(seed ^ 0x70686f746full));  // "photo": keeps streams of the generators apart
-  const Colour corner[4] = {randomColour(rng, 0.15, 0.85), randomColour(rng, 0.15, 0.85),
-                            randomColour(rng, 0.15, 0.85), randomColour(rng, 0.15, 0.85)};
+  const Colour corner[4] = {randomColour(rng, 0.15, 0.85), randomColour(rng, 0.15, 0.85), randomColour(rng, 0.15, 0.85),
+                            randomColour(rng, 0.15, 0.85)};
   const uint64_t lowSeed = rng.next(), fineSeed = rng.next(), grainSeed = rng.next();
   const std::vector<Shape> shapes = makeShapes(rng, width, height);
   // Low-frequency noise has about 4 cells across the image; fine texture a cell of 3 pixels.

@@ -82,8 +82,8 @@ inline double gaussianish(uint64_t seed, int64_t a, int64_t b, int64_t c) {
   // Four 26-bit uniforms from two hashes; the conversions are exact.
   const double s = static_cast<double>(h1 & 0x3ffffff) + static_cast<double>((h1 >> 32) & 0x3ffffff) +
                    static_cast<double>(h2 & 0x3ffffff) + static_cast<double>((h2 >> 32) & 0x3ffffff);
-  const double u = s * (1.0 / 67108864.0);      // sum of four U(0,1): mean 2, variance 1/3
-  return (u - 2.0) * 1.7320508075688772;        // sqrt(3): unit variance
+  const double u = s * (1.0 / 67108864.0);  // sum of four U(0,1): mean 2, variance 1/3
+  return (u - 2.0) * 1.7320508075688772;    // sqrt(3): unit variance
 }
 
 /// Runs `rows(y0, y1)` over bands of [0, height) on up to one thread a core (at most 16): every

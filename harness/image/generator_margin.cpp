@@ -15,7 +15,7 @@
 namespace clgrade::gen {
 namespace {
 
-constexpr double kNormalThreshold = 0.9f;   // the float constants the kernels compare with
+constexpr double kNormalThreshold = 0.9f;  // the float constants the kernels compare with
 constexpr double kDepthThreshold = 0.025f;
 constexpr int kMaxPasses = 100;
 
@@ -55,7 +55,7 @@ struct Move {
   float depth = 0;
   std::array<float, 3> normal{};
   int newAmbiguous = 1 << 30;  // ambiguous pairs around the pixel after the move
-  double size = 1e300;          // how far the pixel moved (depth difference or normal distance)
+  double size = 1e300;         // how far the pixel moved (depth difference or normal distance)
 };
 
 // The unit normal n rotated in the plane of n and the other pixel's normal so that
@@ -94,8 +94,7 @@ void consider(Fields& f, int m, int o, Move cand, Move* best) {
   f.nz[m] = cand.normal[2];
   if (!f.ambiguous(m, o)) {
     cand.newAmbiguous = f.ambiguousAround(m);
-    if (cand.newAmbiguous < best->newAmbiguous ||
-        (cand.newAmbiguous == best->newAmbiguous && cand.size < best->size)) {
+    if (cand.newAmbiguous < best->newAmbiguous || (cand.newAmbiguous == best->newAmbiguous && cand.size < best->size)) {
       *best = cand;
     }
   }
@@ -140,8 +139,8 @@ void resolve(Fields& f, int p, int q) {
     }
   }
   if (best.pixel < 0) {
-    throw std::logic_error("makeScene: no move clears the ambiguous pair at pixels " +
-                           std::to_string(p) + ", " + std::to_string(q));
+    throw std::logic_error("makeScene: no move clears the ambiguous pair at pixels " + std::to_string(p) + ", " +
+                           std::to_string(q));
   }
   f.d[best.pixel] = best.depth;
   f.nx[best.pixel] = best.normal[0];
@@ -163,8 +162,8 @@ bool ambiguousPair(float a, float b, double margin) {
 
 MarginReport enforceFlagMargin(Image* normals, Image* depth, double margin) {
   MarginReport report;
-  Fields f{normals->width, normals->height, normals->plane(0), normals->plane(1),
-           normals->plane(2), depth->plane(0), margin};
+  Fields f{normals->width,  normals->height, normals->plane(0), normals->plane(1), normals->plane(2),
+           depth->plane(0), margin};
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     int moved = 0;
     // Gauss-Seidel order: a pair sees the moves already made in this pass.
@@ -185,8 +184,7 @@ MarginReport enforceFlagMargin(Image* normals, Image* depth, double margin) {
     report.passes += 1;
     report.moves += moved;
   }
-  throw std::logic_error("makeScene: the margin fix-up did not converge in " +
-                         std::to_string(kMaxPasses) + " passes");
+  throw std::logic_error("makeScene: the margin fix-up did not converge in " + std::to_string(kMaxPasses) + " passes");
 }
 
 }  // namespace clgrade::gen

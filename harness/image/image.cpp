@@ -10,8 +10,8 @@ namespace clgrade {
 Image::Image(int w, int h, int c, float fill) : width(w), height(h), channels(c) {
   // Negative sizes are programming errors; catch them here rather than as a huge allocation.
   if (w < 0 || h < 0 || c < 0) {
-    throw std::invalid_argument("Image: negative size " + std::to_string(w) + " x " +
-                                std::to_string(h) + " x " + std::to_string(c));
+    throw std::invalid_argument("Image: negative size " + std::to_string(w) + " x " + std::to_string(h) + " x " +
+                                std::to_string(c));
   }
   pixels.assign(static_cast<size_t>(w) * h * c, fill);
 }

@@ -78,8 +78,8 @@ float bitsFloat(uint32_t u) {
 }  // namespace
 
 std::string pfmBytes(const Image& img) {
-  std::string header = std::string(img.channels == 1 ? "Pf" : "PF") + "\n" +
-                       std::to_string(img.width) + " " + std::to_string(img.height) + "\n-1.0\n";
+  std::string header = std::string(img.channels == 1 ? "Pf" : "PF") + "\n" + std::to_string(img.width) + " " +
+                       std::to_string(img.height) + "\n-1.0\n";
   std::string out = header;
   out.resize(header.size() + img.pixels.size() * 4);
   size_t p = header.size();
@@ -101,8 +101,7 @@ std::string pfmBytes(const Image& img) {
 
 bool writePfm(const std::string& path, const Image& img, std::string* err) {
   if (img.channels != 1 && img.channels != 3) {
-    return fail(err, "writePfm " + path + ": PFM holds 1 or 3 channels, not " +
-                         std::to_string(img.channels));
+    return fail(err, "writePfm " + path + ": PFM holds 1 or 3 channels, not " + std::to_string(img.channels));
   }
   if (img.width < 1 || img.height < 1) {
     return fail(err, "writePfm " + path + ": empty image");
@@ -116,7 +115,8 @@ bool writePfm(const std::string& path, const Image& img, std::string* err) {
 bool readPfm(const std::string& path, Image* out, std::string* err) {
   // A huge stray file is refused by its size before it is read.
   std::string bytes, why;
-  if (!readFile(path, &bytes, &why, kMaxFloats * 4 + 1024)) return fail(err, "readPfm " + path + ": cannot open: " + why);
+  if (!readFile(path, &bytes, &why, kMaxFloats * 4 + 1024))
+    return fail(err, "readPfm " + path + ": cannot open: " + why);
   return parsePfm(bytes, out, err, "readPfm " + path + ": ");
 }
 
@@ -130,13 +130,11 @@ bool parsePfm(const std::string& bytes, Image* out, std::string* err, const std:
   long w = 0, h = 0;
   if (!cur.token(&tok, 16) || !parseSide(tok, &w)) {
     if (tok.empty()) return fail(err, where + "truncated header: missing width");
-    return fail(err, where + "bad width '" + tok + "' (expected an integer in 1.." +
-                         std::to_string(kMaxSide) + ")");
+    return fail(err, where + "bad width '" + tok + "' (expected an integer in 1.." + std::to_string(kMaxSide) + ")");
   }
   if (!cur.token(&tok, 16) || !parseSide(tok, &h)) {
     if (tok.empty()) return fail(err, where + "truncated header: missing height");
-    return fail(err, where + "bad height '" + tok + "' (expected an integer in 1.." +
-                         std::to_string(kMaxSide) + ")");
+    return fail(err, where + "bad height '" + tok + "' (expected an integer in 1.." + std::to_string(kMaxSide) + ")");
   }
   const uint64_t count = static_cast<uint64_t>(w) * static_cast<uint64_t>(h) * channels;
   if (count > kMaxFloats) {
@@ -177,8 +175,7 @@ bool parsePfm(const std::string& bytes, Image* out, std::string* err, const std:
   for (int y = 0; y < img.height; ++y) {
     for (int x = 0; x < img.width; ++x) {
       for (int c = 0; c < channels; ++c) {
-        const uint32_t u = uint32_t{d[0]} | (uint32_t{d[1]} << 8) | (uint32_t{d[2]} << 16) |
-                           (uint32_t{d[3]} << 24);
+        const uint32_t u = uint32_t{d[0]} | (uint32_t{d[1]} << 8) | (uint32_t{d[2]} << 16) | (uint32_t{d[3]} << 24);
         img.at(c, x, y) = bitsFloat(u);
         d += 4;
       }

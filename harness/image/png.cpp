@@ -75,8 +75,8 @@ bool encodeRows(std::string* out, int width, int height, bool gray, const uint8_
   // Evidence is written for many failing cases: speed matters more than the last few percent of size.
   png_set_compression_level(png, 1);
   png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
-               gray ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+               gray ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   const size_t rowBytes = static_cast<size_t>(width) * (gray ? 1 : 3);
   for (int y = 0; y < height; ++y) {
@@ -89,8 +89,8 @@ bool encodeRows(std::string* out, int width, int height, bool gray, const uint8_
 
 // Encodes the rows, then writes the file through the checked writer (a full disk fails here, and
 // leaves a file already at `path` as it was), turning every failure into a message.
-bool writeBytes(const std::string& path, int width, int height, bool gray,
-                const std::vector<uint8_t>& data, std::string* err) {
+bool writeBytes(const std::string& path, int width, int height, bool gray, const std::vector<uint8_t>& data,
+                std::string* err) {
   std::string encoded;
   char errText[256] = {0};
   if (!encodeRows(&encoded, width, height, gray, data.data(), errText)) {
@@ -198,12 +198,10 @@ Image worstPool(const Image& e, int factor) {
   return out;
 }
 
-bool writeDifferencePng(const std::string& path, const Image& squaredError, float failAt,
-                        std::string* err) {
+bool writeDifferencePng(const std::string& path, const Image& squaredError, float failAt, std::string* err) {
   if (!checkSize(path, squaredError, err)) return false;
   if (squaredError.channels != 1) {
-    if (err) *err = "writeDifferencePng " + path + ": 1 channel expected, not " +
-                    std::to_string(squaredError.channels);
+    if (err) *err = "writeDifferencePng " + path + ": 1 channel expected, not " + std::to_string(squaredError.channels);
     return false;
   }
   if (!(failAt > 0.0f) || !std::isfinite(failAt)) {

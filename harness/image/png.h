@@ -34,8 +34,7 @@ Image worstPool(const Image& squaredError, int factor);
 
 /// Writes a 1-channel image of squared errors as the heat map of differenceColour (worst: its
 /// largest finite value).
-bool writeDifferencePng(const std::string& path, const Image& squaredError, float failAt,
-                        std::string* err);
+bool writeDifferencePng(const std::string& path, const Image& squaredError, float failAt, std::string* err);
 
 /// Writes 8-bit RGB rows (3 bytes per pixel, top to bottom) as a PNG.
 bool writeRgbPng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb, std::string* err);

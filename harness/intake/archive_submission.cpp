@@ -75,7 +75,8 @@ UnpackedSubmission unpackSubmission(const std::string& archive, const std::strin
   u.scratch = keeper.string();
   // Searchable (not readable) by the sandbox's uid, which resolves its scratch folder's path below it.
   fs::permissions(keeper, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
-  const std::string scratch = (keeper / "box").string(), dest = scratch + "/unpacked", listing = (keeper / "listing").string();
+  const std::string scratch = (keeper / "box").string(), dest = scratch + "/unpacked",
+                    listing = (keeper / "listing").string();
   // `dest` is made by the child, as the sandbox's uid that owns the scratch folder.
   const std::string whole = fs::absolute(archive, ec).lexically_normal().string();
   ProcessSpec spec;

@@ -9,8 +9,8 @@
 namespace clgrade {
 
 struct UnpackedSubmission {
-  std::string folder;                ///< what to grade (empty when the archive could not be unpacked)
-  std::string error;                 ///< why not
+  std::string folder;  ///< what to grade (empty when the archive could not be unpacked)
+  std::string error;   ///< why not
   /// The archive itself is at fault (damaged, a bomb, not an archive): the student's submission fails
   /// with `error`. False: clgrade could not unpack anything (no sandbox, no scratch folder).
   bool archiveAtFault = false;

@@ -14,8 +14,10 @@ const KernelSource& KernelSources::file(const std::string& name) const {
   std::unique_ptr<KernelSource>& slot = files_[name];
   if (!slot) {
     slot = std::make_unique<KernelSource>();
-    if (given_) slot->problem = name + " is missing from the kernels folder";
-    else *slot = loadKernelSource(kernelsDir_, name);
+    if (given_)
+      slot->problem = name + " is missing from the kernels folder";
+    else
+      *slot = loadKernelSource(kernelsDir_, name);
   }
   return *slot;
 }

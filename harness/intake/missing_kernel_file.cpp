@@ -17,9 +17,12 @@ namespace {
 std::string nameText(const std::string& name) {
   std::string out;
   for (const char c : terminalText(name)) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else out += c;
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else
+      out += c;
   }
   return out;
 }

@@ -201,9 +201,8 @@ std::string pragmaProbe(const std::string& text) {
   std::vector<Token> tokens;
   tokenize(text, 0, &tokens);
   for (const Token& t : tokens) {
-    if (t.kind == Token::Identifier &&
-        (t.text == "dependency" || t.text.find("include") != std::string::npos || t.text == "import" ||
-         t.text == "embed" || t.text == "module"))
+    if (t.kind == Token::Identifier && (t.text == "dependency" || t.text.find("include") != std::string::npos ||
+                                        t.text == "import" || t.text == "embed" || t.text == "module"))
       return "a pragma naming '" + t.text + "' may make the compiler look for a file";
     if (t.kind == Token::Literal && t.text.find_first_of("/\\") != std::string::npos)
       return "a pragma naming a path may make the compiler look for a file";
@@ -321,12 +320,12 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
     if (t.kind != Token::Identifier) continue;
     identifiers.insert(t.text);
     if (fileProbes().count(t.text)) {
-      refuse(t.line, t.text + " asks the compiler whether a file exists, and the file may be outside the kernels folder");
+      refuse(t.line,
+             t.text + " asks the compiler whether a file exists, and the file may be outside the kernels folder");
     } else if (t.text == "_Pragma") {
       // Only a plain string operand can be judged; one built by macros could spell anything.
-      const bool plain = i + 3 < tokens.size() && tokens[i + 1].text == "(" &&
-                         tokens[i + 2].kind == Token::Literal && tokens[i + 2].text.front() == '"' &&
-                         tokens[i + 3].text == ")";
+      const bool plain = i + 3 < tokens.size() && tokens[i + 1].text == "(" && tokens[i + 2].kind == Token::Literal &&
+                         tokens[i + 2].text.front() == '"' && tokens[i + 3].text == ")";
       const std::string reason = plain ? pragmaProbe(destringize(tokens[i + 2].text))
                                        : "a _Pragma whose operand is not a plain string literal is not allowed";
       if (!reason.empty()) refuse(t.line, reason);
@@ -337,8 +336,7 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
     for (const std::string& name : {std::string("__has_include"), std::string("__has_include_next"),
                                     std::string("__has_embed"), std::string("_Pragma")})
       if (pasteable(name, identifiers)) {
-        refuse(tokens[firstPaste].line,
-               "token pasting (##) could build " + name + " from identifiers of this source");
+        refuse(tokens[firstPaste].line, "token pasting (##) could build " + name + " from identifiers of this source");
         break;
       }
   }
@@ -371,16 +369,14 @@ std::string quoted(const std::string& name) {
 
 /// The source as refused when it holds NUL bytes.
 std::string nulProblem(const std::string& bytes, const std::string& display) {
-  return bytes.find('\0') == std::string::npos
-             ? ""
-             : display + " contains NUL bytes; it is not OpenCL C source";
+  return bytes.find('\0') == std::string::npos ? "" : display + " contains NUL bytes; it is not OpenCL C source";
 }
 
 struct Expander {
   fs::path root;  ///< the kernels folder, canonical
   size_t limit = kMaxSourceBytes;
-  std::vector<fs::path> stack;         ///< canonical paths of the files being expanded
-  std::vector<std::string> names;      ///< their names relative to the root, for messages
+  std::vector<fs::path> stack;     ///< canonical paths of the files being expanded
+  std::vector<std::string> names;  ///< their names relative to the root, for messages
   std::vector<std::string>* included = nullptr;
   std::vector<std::string>* includedSha256 = nullptr;
 
@@ -426,8 +422,9 @@ struct Expander {
         }
       std::error_code ec;
       const uintmax_t size = fs::file_size(target, ec);
-      if (ec || size > limit) return at + " is refused: the file is " + (ec ? "unreadable" : mib(size)) +
-                                     "; sources over " + mib(limit) + " are refused";
+      if (ec || size > limit)
+        return at + " is refused: the file is " + (ec ? "unreadable" : mib(size)) + "; sources over " + mib(limit) +
+               " are refused";
       std::string bytes, err;
       if (!readFile(target.string(), &bytes, &err, limit))
         return at + ": " + terminalText(relative(target)) + " cannot be read";  // err names the grader's path
@@ -562,8 +559,8 @@ KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& 
 
 std::string refuseSource(const std::string& source) {
   for (const IncludeDirective& d : scanIncludes(source))
-    return "line " + std::to_string(d.firstLine) + ": " + d.spelling + " is refused: " +
-           (d.probe ? d.refusal : "this source has no kernels folder to include from");
+    return "line " + std::to_string(d.firstLine) + ": " + d.spelling +
+           " is refused: " + (d.probe ? d.refusal : "this source has no kernels folder to include from");
   if (source.find('\0') != std::string::npos) return "the file contains NUL bytes; it is not OpenCL C source";
   return "";
 }

@@ -17,13 +17,13 @@ constexpr size_t kMaxSourceBytes = size_t(1) << 20;
 constexpr int kMaxIncludeDepth = 16;
 
 struct KernelSource {
-  bool present = false;            ///< a file of that name was read from the folder
-  bool exists = false;             ///< something of that name is in the folder (a link, a pipe, a folder too)
-  std::string fileBytes;           ///< the file as submitted (its SHA-256 goes into the report)
-  std::string text;                ///< what the compiler gets: fileBytes with its includes expanded
-  std::vector<std::string> included;  ///< files expanded into `text`, relative to the kernels folder
+  bool present = false;                     ///< a file of that name was read from the folder
+  bool exists = false;                      ///< something of that name is in the folder (a link, a pipe, a folder too)
+  std::string fileBytes;                    ///< the file as submitted (its SHA-256 goes into the report)
+  std::string text;                         ///< what the compiler gets: fileBytes with its includes expanded
+  std::vector<std::string> included;        ///< files expanded into `text`, relative to the kernels folder
   std::vector<std::string> includedSha256;  ///< the SHA-256 of each, as it was read
-  std::string problem;             ///< why the task cannot use it (missing, refused); empty when usable
+  std::string problem;                      ///< why the task cannot use it (missing, refused); empty when usable
 };
 
 /// Reads `file` of `kernelsDir` under the policy above. Never throws.

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <map>
-#include <string_view>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace clgrade {
 namespace {
@@ -83,7 +83,8 @@ void compilerPlaces(const std::string& log, std::vector<Place>* out) {
     const size_t error = inLine == std::string_view::npos ? std::string::npos : start + inLine;
     if (error != std::string::npos) {
       // The "name:line[:column]:" just before "error:" (or "fatal error:").
-      for (size_t colon = log.find(':', start); colon != std::string::npos && colon < error; colon = log.find(':', colon + 1)) {
+      for (size_t colon = log.find(':', start); colon != std::string::npos && colon < error;
+           colon = log.find(':', colon + 1)) {
         size_t nameStart = colon;
         while (nameStart > start && isNameChar(log[nameStart - 1])) --nameStart;
         const std::string name = log.substr(nameStart, colon - nameStart);
@@ -161,7 +162,8 @@ FileLines linesByFile(const KernelSource& source, const std::string& mainFile) {
       next = number;
       continue;
     }
-    if (current && next >= 1) (*current)[next] = line.size() > kQuotedLineBytes ? line.substr(0, kQuotedLineBytes) + "..." : line;
+    if (current && next >= 1)
+      (*current)[next] = line.size() > kQuotedLineBytes ? line.substr(0, kQuotedLineBytes) + "..." : line;
     ++next;
   }
   return files;

@@ -6,8 +6,8 @@
 #include <set>
 
 #include "protocol/profiler_files.h"
-#include "util/timing_lock.h"
 #include "util/files.h"
+#include "util/timing_lock.h"
 
 namespace clgrade {
 
@@ -17,7 +17,9 @@ namespace {
 
 std::string prefixOf(const std::string& task) { return task + "__"; }
 
-bool startsWith(const std::string& text, const std::string& prefix) { return text.compare(0, prefix.size(), prefix) == 0; }
+bool startsWith(const std::string& text, const std::string& prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
 
 /// The CSV lines a task's evidence keeps: ncu's own lines and the rows of the task's kernels.
 std::string csvShare(const std::string& csv, const std::string& task, const std::vector<std::string>& tasks) {
@@ -45,7 +47,7 @@ std::string fileText(const std::string& path) {
 
 struct Session {
   std::map<std::string, HardwareRun> byTask;
-  bool ended = false;  ///< the profiled process ended by itself, with exit 0
+  bool ended = false;                 ///< the profiled process ended by itself, with exit 0
   std::set<std::string> atomicsLeft;  ///< tasks whose atomics run left no record (stopped with the session)
 };
 
@@ -55,9 +57,10 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
   const std::string csvPath = r.workDir + "/ncu.csv";
   const std::string logPath = r.logDir + "/" + (tasks.size() == 1 ? tasks.front() : "all") + ".hardware.log";
   fs::remove(csvPath, ec);  // never read an earlier session's as this one's
-  std::vector<std::string> argv{r.clgrade, "hwsession", r.kernelsDir, "--ncu",      r.ncu,   "--clgrade",
-                                r.clgrade, "--rubric",  r.rubricPath, "--out",      r.workDir, "--log-file",
-                                csvPath,   "--timeout", std::to_string(r.timeoutSeconds)};
+  std::vector<std::string> argv{
+      r.clgrade,   "hwsession",  r.kernelsDir, "--ncu",      r.ncu,
+      "--clgrade", r.clgrade,    "--rubric",   r.rubricPath, "--out",
+      r.workDir,   "--log-file", csvPath,      "--timeout",  std::to_string(r.timeoutSeconds)};
   for (const std::string& t : tasks) {
     argv.push_back("--task");
     argv.push_back(t);
@@ -88,7 +91,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
     if (!parsed) {
       share.counts.clear();
       share.outcome = err.find("ERR_NVGPUCTRPERM") != std::string::npos ? HardwareRun::Outcome::Unavailable
-                                                                       : HardwareRun::Outcome::Failed;
+                                                                        : HardwareRun::Outcome::Failed;
       share.message = err + (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
     } else if (share.counts.empty()) {
       share.outcome = HardwareRun::Outcome::Failed;
@@ -122,8 +125,6 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
 }
 
 }  // namespace
-
-
 
 HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task) {
   HardwareRun share;
@@ -162,12 +163,14 @@ std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& requ
 }
 
 std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(const SessionRequest& request,
-                                                                           ProfiledRunner run,
-                                                                           const std::string& timingLock) {
-  return std::async(std::launch::async, [request, run = std::move(run), timingLock] {
-           const TimingLock turn(profilerLockFor(timingLock));
-           return runHardwareSession(request, run);
-         }).share();
+                                                                            ProfiledRunner run,
+                                                                            const std::string& timingLock) {
+  return std::async(std::launch::async,
+                    [request, run = std::move(run), timingLock] {
+                      const TimingLock turn(profilerLockFor(timingLock));
+                      return runHardwareSession(request, run);
+                    })
+      .share();
 }
 
 }  // namespace clgrade

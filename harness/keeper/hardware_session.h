@@ -21,12 +21,12 @@ namespace clgrade {
 
 /// Runs a command that runs student code: where the keeper says (its sandbox), with a time limit,
 /// its stdout and stderr into `logPath`.
-using ProfiledRunner =
-    std::function<ProcessResult(const std::vector<std::string>& argv, double timeoutSeconds, const std::string& logPath)>;
+using ProfiledRunner = std::function<ProcessResult(const std::vector<std::string>& argv, double timeoutSeconds,
+                                                   const std::string& logPath)>;
 
 struct SessionRequest {
-  std::string ncu;         ///< ncuFor(device)
-  std::string clgrade;     ///< the executable whose `hwcount` ncu profiles
+  std::string ncu;      ///< ncuFor(device)
+  std::string clgrade;  ///< the executable whose `hwcount` ncu profiles
   std::string kernelsDir;
   std::string rubricPath;
   std::vector<std::string> tasks;  ///< those with an analysis case
@@ -34,9 +34,9 @@ struct SessionRequest {
   /// ncu's atomics runs of those go side by side with the counters, in the same sandbox (ncu makes
   /// the two sessions take turns on the GPU through a lock file in the sandbox's /tmp).
   std::map<std::string, std::vector<std::string>> atomics;
-  std::string workDir;     ///< where ncu and hwcount write (the sandbox's scratch folder, made by the runner)
-  std::string logDir;      ///< where the keeper keeps the profiled process's output
-  std::string reportDir;   ///< each task's ncu.csv and hardware.log go to evidence/<task>/ here
+  std::string workDir;    ///< where ncu and hwcount write (the sandbox's scratch folder, made by the runner)
+  std::string logDir;     ///< where the keeper keeps the profiled process's output
+  std::string reportDir;  ///< each task's ncu.csv and hardware.log go to evidence/<task>/ here
   double timeoutSeconds = 300;
 };
 
@@ -48,10 +48,8 @@ std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& requ
 /// runHardwareSession on a thread of its own, beside the runners, holding the profiler lock of
 /// `timingLock` (one profiler session at a time on the GPU: a batch's other jobs have theirs).
 std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(const SessionRequest& request,
-                                                                           ProfiledRunner run,
-                                                                           const std::string& timingLock);
-
-
+                                                                            ProfiledRunner run,
+                                                                            const std::string& timingLock);
 
 /// The part of one session's counts and CSV that belongs to `task` (names without the prefix).
 HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task);

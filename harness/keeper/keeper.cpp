@@ -24,7 +24,6 @@ int runnersAtOnce(int taskJobs) { return std::clamp(taskJobs, 1, static_cast<int
 
 uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes) { return 2 * memoryLimitBytes + (uint64_t(4) << 30); }
 
-
 SubmissionResult keepSubmission(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
                                 const std::string& outDir, const std::vector<std::string>& onlyTasks,
                                 const KeeperSettings& settings, const std::string& kernelsProblem) {

@@ -30,8 +30,8 @@ struct TaskRun;
 
 /// The limits and options of a submission's keeper and every runner it starts.
 struct KeeperSettings {
-  std::string clgrade;           ///< the executable the runners run (this one)
-  std::string device = "auto";   ///< the --device spec, passed on unchanged
+  std::string clgrade;          ///< the executable the runners run (this one)
+  std::string device = "auto";  ///< the --device spec, passed on unchanged
   double taskTimeoutSeconds = 300;
   double buildTimeoutSeconds = 120;  ///< one clBuildProgram (the compiler) at most
   /// Resident memory of one runner; 0: defaultTaskMemoryBytes(1).
@@ -44,16 +44,16 @@ struct KeeperSettings {
   uint64_t fileSizeLimitBytes = uint64_t(2) << 30;
   size_t outputLimitBytes = size_t(1) << 20;  ///< a task's stdout (kernel printf) kept in the report folder
   int evidenceCases = 1;
-  bool pfmEvidence = false;                        ///< GradeOptions::pfmEvidence
-  uint64_t imageBudgetBytes = uint64_t(2) << 20;   ///< GradeOptions::imageBudgetBytes
-  bool visibleOnly = false;      ///< `check`: the visible cases only
+  bool pfmEvidence = false;                       ///< GradeOptions::pfmEvidence
+  uint64_t imageBudgetBytes = uint64_t(2) << 20;  ///< GradeOptions::imageBudgetBytes
+  bool visibleOnly = false;                       ///< `check`: the visible cases only
   /// The seed of the hidden cases' inputs, the same for the runners and the keeper's replays.
   uint64_t hiddenSeed = kGoldenHiddenSeed;
-  std::string timingLock;        ///< passed on as --timing-lock (parallel jobs on one GPU)
+  std::string timingLock;  ///< passed on as --timing-lock (parallel jobs on one GPU)
   /// Task runners of one submission at once. Above 1 and with no timingLock, the grade makes its own
   /// lock so that the runners' timings and profiler sessions take turns (util/timing_lock.h).
   int taskJobs = 1;
-  std::string toolsDir;          ///< CLGRADE_TOOLS_DIR for the runners (empty: inherited)
+  std::string toolsDir;  ///< CLGRADE_TOOLS_DIR for the runners (empty: inherited)
   /// Every runner runs in a bubblewrap sandbox (sandbox/sandbox.h). Off only by --no-sandbox;
   /// where no sandbox can be made and it is on, no task is graded.
   bool sandbox = true;
@@ -69,7 +69,6 @@ struct KeeperSettings {
   /// verdicts come later), from the thread that runs it: tasks side by side call it at once.
   std::function<void(const std::string& task, const TaskRun* run)> onTask;
 };
-
 
 /// A default resident-memory limit for one runner when `jobs` grade at once: three quarters of
 /// the machine's memory shared by the jobs, at most 8 GiB, at least 1 GiB.
@@ -87,15 +86,15 @@ uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes);
 /// How one task's runner ended, for the report and the batch's log.
 struct TaskRun {
   std::string task;
-  bool ok = false;             ///< its report was read
+  bool ok = false;  ///< its report was read
   /// "ok", "ok after a rerun" (its first process was stopped in one kernel or while timing; a second
   /// one left that out), "timed out", "memory", "build time", "signal SIGSEGV", "exit 3", ...
   std::string outcome;
-  std::string message;         ///< the task's problem when it did not finish (or what stopped the first process)
+  std::string message;  ///< the task's problem when it did not finish (or what stopped the first process)
   double seconds = 0;
   double waitedSeconds = 0;  ///< of `seconds`, waiting for other jobs' timings (not counted towards the limit)
   uint64_t peakResidentBytes = 0;
-  uint64_t stdoutBytes = 0;    ///< what the kernels printed (kept: the first outputLimitBytes)
+  uint64_t stdoutBytes = 0;  ///< what the kernels printed (kept: the first outputLimitBytes)
   /// A process of the task was stopped or crashed (a refused kernels folder is not a stop).
   bool stopped() const { return (!ok && outcome != "refused") || outcome == "ok after a rerun"; }
 };

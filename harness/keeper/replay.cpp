@@ -21,8 +21,10 @@ ReplayResult replayTape(const Rubric& rubric, const DeviceEntry& device, const G
     r.problem = e.what();
     return r;
   }
-  if (!tape->finished()) r.problem = "the runner's record does not fit the grading (" + tape->broken() + ")";
-  else if (r.graded.tasks.size() != 1) r.problem = "the replay graded no task";
+  if (!tape->finished())
+    r.problem = "the runner's record does not fit the grading (" + tape->broken() + ")";
+  else if (r.graded.tasks.size() != 1)
+    r.problem = "the replay graded no task";
   return r;
 }
 
@@ -61,8 +63,10 @@ std::vector<GradeReport> Replays::judgeInto(std::vector<TaskReport>* tasks, std:
     TaskReport judged;
     slot.process.replaySeconds = std::max(0.0, std::chrono::duration<double>(r.ended - pending.runnerEnded).count());
     if (!pending.staged.empty()) {
-      if (r.problem.empty()) moveStagedEvidence(pending.staged, outDir);
-      else fs::remove_all(pending.staged, ec);
+      if (r.problem.empty())
+        moveStagedEvidence(pending.staged, outDir);
+      else
+        fs::remove_all(pending.staged, ec);
     }
     if (r.problem.empty()) {
       judged = std::move(r.graded.tasks.front());

@@ -28,8 +28,8 @@ struct ReplayResult {
 
 /// Grades `options`' one task from the tape at `tape`; with `writing`, following the tape while the
 /// runner writes it (Tape::player). The keeper's is replayTape; tests script their own.
-using TapeJudge = std::function<ReplayResult(const GradeOptions& options, const std::string& tape,
-                                             std::function<bool()> writing)>;
+using TapeJudge =
+    std::function<ReplayResult(const GradeOptions& options, const std::string& tape, std::function<bool()> writing)>;
 
 /// The real judge: the tape replayed on a runtime that describes `device` and never touches it. A
 /// tape that ends early or does not fit the grading is a problem, never a verdict.

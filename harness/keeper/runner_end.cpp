@@ -39,11 +39,13 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     if (building)
       why = ": the compiler did not finish (a macro or loop-unrolling bomb?); the task was stopped";
     else if (position.step == progress::Step::Kernel && position.phase == progress::Step::Case)
-      why = ": a kernel probably never ends (an endless loop, or a barrier that not every work-item reaches; "
-            "drivers such as PoCL also compile a kernel at its first launch); the task was stopped";
+      why =
+          ": a kernel probably never ends (an endless loop, or a barrier that not every work-item reaches; "
+          "drivers such as PoCL also compile a kernel at its first launch); the task was stopped";
     else if (position.phase == progress::Step::Performance && position.step == progress::Step::Kernel)
-      why = ": a kernel did not finish in the performance phase (the RESULT_STEPS sweep runs the kernels with other "
-            "steps and group sizes); the task was stopped";
+      why =
+          ": a kernel did not finish in the performance phase (the RESULT_STEPS sweep runs the kernels with other "
+          "steps and group sizes); the task was stopped";
     else if (position.phase == progress::Step::Performance)
       why = ": the task was stopped (its kernels ran their cases, but timing them took longer than the limit)";
     end.message = "timed out after " + seconds(s.taskTimeoutSeconds) + " s" + at + why;
@@ -51,29 +53,29 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     end.status = Status::Failed;
     end.outcome = "build time";
     end.message = "the compiler ran longer than " + seconds(s.buildTimeoutSeconds) + " s" + at +
-               ": the task was stopped (a macro or loop-unrolling bomb?)";
+                  ": the task was stopped (a macro or loop-unrolling bomb?)";
   } else if (p.tooManyProcesses) {
     end.status = Status::Failed;
     end.outcome = "processes";
-    end.message = "started too many processes" + at + " (a kernel that forks? kernels run no host code): the task was "
-               "stopped";
+    end.message = "started too many processes" + at +
+                  " (a kernel that forks? kernels run no host code): the task was "
+                  "stopped";
   } else if (p.memoryExceeded) {
     end.status = Status::Failed;
     end.outcome = "memory";
-    end.message = "used more than " + std::to_string(s.memoryLimitBytes >> 20) + " MiB of memory" + at +
-               ": the task was stopped";
+    end.message =
+        "used more than " + std::to_string(s.memoryLimitBytes >> 20) + " MiB of memory" + at + ": the task was stopped";
   } else if (p.signal) {
     end.status = Status::Error;
     end.outcome = "signal " + signalName(p.signal);
     if (p.signal == SIGKILL)
       end.message = "the grading process was killed (SIGKILL)" + at +
-                 ", perhaps by the system's out-of-memory killer; the task could not be graded";
+                    ", perhaps by the system's out-of-memory killer; the task could not be graded";
     else
       end.message = "the grading process died with " + signalName(p.signal) + at +
-                 (building ? ": probably the OpenCL compiler crashed on this file"
-                           : position.step == progress::Step::Kernel
-                                 ? ": probably the OpenCL driver crashed on this kernel"
-                                 : ": the task could not be graded");
+                    (building                                  ? ": probably the OpenCL compiler crashed on this file"
+                     : position.step == progress::Step::Kernel ? ": probably the OpenCL driver crashed on this kernel"
+                                                               : ": the task could not be graded");
   } else if (!p.started) {
     end.status = Status::Error;
     end.outcome = "not started";
@@ -83,14 +85,13 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     end.outcome = "exit " + std::to_string(p.exitCode);
     const std::string last = lastLine(lastWords);
     end.message = "the grading process ended with exit code " + std::to_string(p.exitCode) + at + " without a report" +
-               (last.empty() ? "" : ": " + last);
+                  (last.empty() ? "" : ": " + last);
   }
   return end;
 }
 
-
-std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessResult& p,
-                                       const progress::Position& at, Status status, const std::string& message) {
+std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessResult& p, const progress::Position& at,
+                                       Status status, const std::string& message) {
   // Killed from outside in a kernel: the kernel did nothing to lose its checks for (a resume retries the task).
   if (p.ok() || !p.started || !at.valid || killedFromOutside(p)) return std::nullopt;
   const Status stopStatus = status == Status::Error ? Status::Error : Status::Failed;
@@ -109,7 +110,8 @@ std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessR
   if (launches == taskInfo.kernelChecks.end()) return std::nullopt;
   const std::vector<std::string>& lost = launches->second;
   const bool othersLeft = std::any_of(taskInfo.checks.begin(), taskInfo.checks.end(), [&](const CheckInfo& ci) {
-    return !ci.simulated && !ci.swept && !ci.fromOtherChecks && std::find(lost.begin(), lost.end(), ci.id) == lost.end();
+    return !ci.simulated && !ci.swept && !ci.fromOtherChecks &&
+           std::find(lost.begin(), lost.end(), ci.id) == lost.end();
   });
   if (!othersLeft) return std::nullopt;
   info.kernels.push_back({at.what, at.caseId, stopStatus, message});

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "protocol/stop_info.h"
 #include "model/report.h"
 #include "protocol/progress.h"
+#include "protocol/stop_info.h"
 #include "util/subprocess.h"
 
 namespace clgrade {

@@ -14,11 +14,11 @@ namespace clgrade {
 
 /// One runner to start: what it is asked and where its files go.
 struct RunnerLaunch {
-  RunnerRequest request;     ///< its tape and progress paths lie in `scratch`
-  std::string requestPath;   ///< where the request is written for the runner
-  std::string scratch;       ///< the only folder the runner may write (cleared first)
-  std::string stdoutPath;    ///< what the kernels print
-  std::string stderrPath;    ///< the runner's messages (its last line ends a task's message)
+  RunnerRequest request;    ///< its tape and progress paths lie in `scratch`
+  std::string requestPath;  ///< where the request is written for the runner
+  std::string scratch;      ///< the only folder the runner may write (cleared first)
+  std::string stdoutPath;   ///< what the kernels print
+  std::string stderrPath;   ///< the runner's messages (its last line ends a task's message)
   /// Called just before the runner starts (the keeper starts following its tape); not called when
   /// the runner cannot be started.
   std::function<void()> starting;

@@ -50,8 +50,8 @@ class ProgressWatch {
 /// tools, the reference and naive kernels and the store's inputs (read-only), the timing locks, and
 /// with `submission` the rubric and this submission's kernels folder; it writes only into its
 /// scratch folder.
-bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request,
-               bool submission, const std::string& scratch, ProcessSpec* spec, std::string* err) {
+bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request, bool submission,
+               const std::string& scratch, ProcessSpec* spec, std::string* err) {
   const KeeperSettings& s = *place.settings;
   std::error_code ec;
   const std::string tools = s.toolsDir.empty() ? toolsFolder() : s.toolsDir;
@@ -96,8 +96,8 @@ std::string runnersStore(const KeeperSettings& s) {
   return sandboxCanReach(folder + "/file") ? folder : "";
 }
 
-bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request,
-                  bool submission, const std::string& scratch, ProcessSpec* spec, std::string* err) {
+bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request, bool submission,
+                  const std::string& scratch, ProcessSpec* spec, std::string* err) {
   const KeeperSettings& s = *place.settings;
   std::error_code ec;
   fs::remove_all(scratch, ec);

@@ -33,8 +33,8 @@ std::string runnersStore(const KeeperSettings& settings);
 /// kernels folder and the rubric file (the profiler session; a runner gets what it needs in its
 /// request). False with `err` when no sandbox can be made. Without a sandbox (--no-sandbox): `argv`
 /// as it is, `scratch` made.
-bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request,
-                  bool submission, const std::string& scratch, ProcessSpec* spec, std::string* err);
+bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request, bool submission,
+                  const std::string& scratch, ProcessSpec* spec, std::string* err);
 
 class RunnerProcess : public RunnerLauncher {
  public:

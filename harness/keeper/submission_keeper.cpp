@@ -50,8 +50,9 @@ SubmissionKeeper::SubmissionKeeper(const Rubric& rubric, const DeviceEntry& devi
       sources_(kernelsDir_),
       folders_(outDir_, settings.sandbox) {
   if (refused_.empty() && settings_.sandbox && !sandboxSupport().available)
-    refused_ = "not graded: student code runs only inside a sandbox, and none can be made here: " +
-               sandboxSupport().reason + ". An instructor who accepts the risk can pass --no-sandbox";
+    refused_ =
+        "not graded: student code runs only inside a sandbox, and none can be made here: " + sandboxSupport().reason +
+        ". An instructor who accepts the risk can pass --no-sandbox";
   if (settings_.taskJobs > 1 && settings_.timingLock.empty() && refused_.empty())
     settings_.timingLock = folders_.ownTimingLock();  // the tasks' timings take turns
 }
@@ -70,21 +71,35 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   InputCache inputs(settings_.hiddenSeed);  // made once for the replays of every task of this submission
   inputs.hashAhead();
   inputs.useStore(settings_.store);
-  SubmissionContext c{&rubric_, kernelsDir_, outDir_, &sources_, settings_, &folders_, &launcher, judge, &replays, &inputs};
+  SubmissionContext c;
+  c.rubric = &rubric_;
+  c.kernelsDir = kernelsDir_;
+  c.outDir = outDir_;
+  c.sources = &sources_;
+  c.settings = settings_;
+  c.folders = &folders_;
+  c.launcher = &launcher;
+  c.judge = judge;
+  c.replays = &replays;
+  c.inputs = &inputs;
   // The batch's trusted figures as of this grade's start: the runners get them as text, the replays
   // read the same text (both must skip the same timings).
   if (refused_.empty() && batchFigures_) {
     auto read = std::make_shared<TrustedTimings>();
     c.trustedText = trustedTimingsJson(*batchFigures_);
-    if (readTrustedTimings(c.trustedText, read.get(), nullptr)) c.trusted = read;
-    else c.trustedText.clear();
+    if (readTrustedTimings(c.trustedText, read.get(), nullptr))
+      c.trusted = read;
+    else
+      c.trustedText.clear();
   }
   // Every task's bank-conflict counters from one ncu session beside the runners, who start none.
   if (refused_.empty()) c.hardware = startHardwareSession(selected);
   forEachSideBySide(selected.size(), settings_.taskJobs, [&](size_t slot) {
     if (settings_.onTask) settings_.onTask(selected[slot]->id, nullptr);
-    if (!refused_.empty()) refuse(*selected[slot], &tasks[slot], &result.runs[slot]);
-    else TaskKeeper(c, slot, *selected[slot]).keep(&tasks[slot], &result.runs[slot]);
+    if (!refused_.empty())
+      refuse(*selected[slot], &tasks[slot], &result.runs[slot]);
+    else
+      TaskKeeper(c, slot, *selected[slot]).keep(&tasks[slot], &result.runs[slot]);
     if (settings_.onTask) settings_.onTask(selected[slot]->id, &result.runs[slot]);
   });
   if (c.hardware.valid()) c.hardware.wait();  // it writes into the scratch and report folders
@@ -135,8 +150,8 @@ std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHa
 GradeReport SubmissionKeeper::mergedReport(std::vector<GradeReport> judged, std::vector<TaskReport> tasks) const {
   // The top level of the first task the keeper judged (its device as the runner described it,
   // settings as applied), else one made here; the inputs of every replay.
-  GradeReport report = judged.empty() ? reportHeader(rubric_, device_.info, kernelsDir_, settings_.visibleOnly)
-                                      : judged.front();
+  GradeReport report =
+      judged.empty() ? reportHeader(rubric_, device_.info, kernelsDir_, settings_.visibleOnly) : judged.front();
   report.tasks = std::move(tasks);
   report.sumPoints();
   report.inputs.clear();

@@ -71,38 +71,40 @@ RunnerEnded TaskKeeper::launch(const StopInfo& stopped, std::function<void()> st
 std::shared_future<ReplayResult> TaskKeeper::replay(const StopInfo& stopped, const std::string& tape,
                                                     std::function<bool()> writing, const std::string& evidenceDir) {
   const SubmissionContext* c = &c_;  // outlives every replay: the submission's keeper waits for them
-  return std::async(std::launch::async, [c, stopped, tape, writing, evidenceDir, taskId = task_.id] {
-           // Below the runners' priority: on a busy CPU device a replay must not slow a runner towards
-           // its time limit; on a GPU machine it takes idle cores.
-           setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-           const trace::Span span("replay " + taskId, "replay");
-           GradeOptions o;
-           o.kernelsDir = c->kernelsDir;
-           o.sources = c->sources;
-           o.outDir = evidenceDir;
-           o.visibleOnly = c->settings.visibleOnly;
-           o.evidenceCasesPerCheck = c->settings.evidenceCases;
-           o.pfmEvidence = c->settings.pfmEvidence;
-           o.imageBudgetBytes = c->settings.imageBudgetBytes;
-           o.onlyTasks = {taskId};
-           o.inputs = c->inputs;
-           o.stopped = stopped;
-           o.hardwareElsewhere = c->hardware.valid();
-           o.trustedTimings = c->trusted;
-           if (c->hardware.valid())
-             o.hardware = [session = c->hardware, taskId] {
-               const std::map<std::string, HardwareRun>& counted = session.get();
-               const auto it = counted.find(taskId);
-               return it == counted.end() ? HardwareRun{} : it->second;
-             };
-           ReplayResult r = c->judge(o, tape, writing);
-           r.ended = std::chrono::steady_clock::now();
-           if (!writing) {
-             std::error_code ignored;
-             fs::remove(tape, ignored);
-           }
-           return r;
-         }).share();
+  return std::async(std::launch::async,
+                    [c, stopped, tape, writing, evidenceDir, taskId = task_.id] {
+                      // Below the runners' priority: on a busy CPU device a replay must not slow a runner towards
+                      // its time limit; on a GPU machine it takes idle cores.
+                      setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+                      const trace::Span span("replay " + taskId, "replay");
+                      GradeOptions o;
+                      o.kernelsDir = c->kernelsDir;
+                      o.sources = c->sources;
+                      o.outDir = evidenceDir;
+                      o.visibleOnly = c->settings.visibleOnly;
+                      o.evidenceCasesPerCheck = c->settings.evidenceCases;
+                      o.pfmEvidence = c->settings.pfmEvidence;
+                      o.imageBudgetBytes = c->settings.imageBudgetBytes;
+                      o.onlyTasks = {taskId};
+                      o.inputs = c->inputs;
+                      o.stopped = stopped;
+                      o.hardwareElsewhere = c->hardware.valid();
+                      o.trustedTimings = c->trusted;
+                      if (c->hardware.valid())
+                        o.hardware = [session = c->hardware, taskId] {
+                          const std::map<std::string, HardwareRun>& counted = session.get();
+                          const auto it = counted.find(taskId);
+                          return it == counted.end() ? HardwareRun{} : it->second;
+                        };
+                      ReplayResult r = c->judge(o, tape, writing);
+                      r.ended = std::chrono::steady_clock::now();
+                      if (!writing) {
+                        std::error_code ignored;
+                        fs::remove(tape, ignored);
+                      }
+                      return r;
+                    })
+      .share();
 }
 
 std::string TaskKeeper::lastWords() const {
@@ -169,8 +171,10 @@ bool TaskKeeper::rerun(StopInfo stop, const std::string& firstOutcome, ProcessRe
     fs::rename(stderrPath_, fs::path(c_.outDir) / logRel, ec);
     if (!ec) evidence->push_back({"the rerun's messages", logRel});
   }
-  if (second.process.stdoutBytes == 0) fs::remove(outputPath_, ec);
-  else evidence->push_back({"what the kernels printed in the rerun", outputRel_});
+  if (second.process.stdoutBytes == 0)
+    fs::remove(outputPath_, ec);
+  else
+    evidence->push_back({"what the kernels printed in the rerun", outputRel_});
   return false;
 }
 
@@ -195,7 +199,8 @@ void TaskKeeper::keep(TaskReport* place, TaskRun* run) {
   const std::string staged = c_.folders->path() + "/" + task_.id + ".staged";
   std::shared_future<ReplayResult> followed;
   const RunnerEnded first = launch(StopInfo(), [&] {
-    followed = replay(StopInfo(), tapePath_, [firstRunning] { return firstRunning->load(); }, staged);
+    followed = replay(
+        StopInfo(), tapePath_, [firstRunning] { return firstRunning->load(); }, staged);
   });
   firstRunning->store(false);
   ProcessResult p = first.process;
@@ -205,7 +210,7 @@ void TaskKeeper::keep(TaskReport* place, TaskRun* run) {
   run->peakResidentBytes = p.peakResidentBytes;
   run->stdoutBytes = p.stdoutBytes;
   std::string outputShown = outputRel_;  // the kernel output the report points to
-  TaskReport report;  // a finished runner's place: its replay fills it
+  TaskReport report;                     // a finished runner's place: its replay fills it
   RerunRecord rerunRecord;
   if (run->ok) {
     c_.replays->keep(slot_, &task_, followed, staged);

@@ -28,7 +28,7 @@ struct SubmissionContext {
   const Rubric* rubric = nullptr;
   std::string kernelsDir, outDir;
   const KernelSources* sources = nullptr;  ///< the submission's files, read once by the keeper
-  KeeperSettings settings;  ///< as applied: the memory limit and timing lock filled in
+  KeeperSettings settings;                 ///< as applied: the memory limit and timing lock filled in
   ControlFolder* folders = nullptr;
   RunnerLauncher* launcher = nullptr;
   TapeJudge judge;
@@ -36,7 +36,7 @@ struct SubmissionContext {
   InputCache* inputs = nullptr;  ///< made once for the replays of every task
   /// The submission's profiler session's counts per task (invalid: none, the runners count nothing).
   std::shared_future<std::map<std::string, HardwareRun>> hardware;
-  std::string trustedText;  ///< the batch's trusted figures, as the runners get them
+  std::string trustedText;                        ///< the batch's trusted figures, as the runners get them
   std::shared_ptr<const TrustedTimings> trusted;  ///< ... and as the replays read them
 };
 

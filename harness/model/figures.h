@@ -28,10 +28,10 @@ struct KernelFigure {
   double bytes = 0;      ///< that the launch must move
   double pixels = 0;
   TimingStats time;
-  double gbPerS = 0;      ///< bytes / median time
-  double gpixPerS = 0;    ///< pixels / median time
-  double ofRoofline = 0;  ///< gbPerS / the copy's gbPerS in the same run (0: unknown)
-  double vsReference = 0; ///< the reference kernel's median / this median: 1 = as fast (0: unknown)
+  double gbPerS = 0;       ///< bytes / median time
+  double gpixPerS = 0;     ///< pixels / median time
+  double ofRoofline = 0;   ///< gbPerS / the copy's gbPerS in the same run (0: unknown)
+  double vsReference = 0;  ///< the reference kernel's median / this median: 1 = as fast (0: unknown)
   /// The naive kernel's median (no local memory, reference/naive) / this median: the speed-up of
   /// tiling (0: unknown).
   double vsNaive = 0;
@@ -50,10 +50,10 @@ struct PerformanceReport {
   bool measured = false;
   std::string caseId;
   int width = 0, height = 0;
-  std::string problem;  ///< why nothing was measured (the build failed, no such case, ...)
-  std::string note;     ///< what limits the figures as a whole ("CPU device: indicative only")
-  std::string device;   ///< name, driver and clocks, recorded with the figures
-  KernelFigure copy;    ///< the roofline: a plain copy of one plane in the same run
+  std::string problem;                  ///< why nothing was measured (the build failed, no such case, ...)
+  std::string note;                     ///< what limits the figures as a whole ("CPU device: indicative only")
+  std::string device;                   ///< name, driver and clocks, recorded with the figures
+  KernelFigure copy;                    ///< the roofline: a plain copy of one plane in the same run
   std::vector<KernelFigure> kernels;    ///< the submission's
   std::vector<KernelFigure> reference;  ///< the reference kernels', same case, same run
   std::vector<KernelFigure> naive;      ///< the naive kernels' (no local memory), same case, same run
@@ -67,9 +67,9 @@ struct PerformanceReport {
 struct SpeedMeasure {
   bool available = false;
   bool wrongOutput = false;  ///< a kernel's output at the timing size was wrong: the speed fails
-  double ratio = 0;    ///< sum of the reference's medians / sum of the submission's: 1 = as fast
-  std::string reason;  ///< why not available
-  std::string detail;  ///< "ConvHorizontal 41.2 us vs 39.8 us, ConvVertical ..."
+  double ratio = 0;          ///< sum of the reference's medians / sum of the submission's: 1 = as fast
+  std::string reason;        ///< why not available
+  std::string detail;        ///< "ConvHorizontal 41.2 us vs 39.8 us, ConvVertical ..."
 };
 
 struct SweepPoint {
@@ -77,17 +77,17 @@ struct SweepPoint {
   int steps = 0;
   std::array<int, 2> group{0, 0};
   bool correct = false;
-  std::string problem;                  ///< the first failing check's message ("horizontal: 1204 values wrong ...")
-  std::vector<KernelFigure> figures;    ///< the timed passes (at the timing size)
+  std::string problem;                ///< the first failing check's message ("horizontal: 1204 values wrong ...")
+  std::vector<KernelFigure> figures;  ///< the timed passes (at the timing size)
 };
 
 struct SweepReport {
   bool ran = false;
-  std::string caseId;          ///< the rubric case swept
-  int width = 0, height = 0;   ///< the timing size
-  std::string note;            ///< "CPU device: indicative only"
+  std::string caseId;         ///< the rubric case swept
+  int width = 0, height = 0;  ///< the timing size
+  std::string note;           ///< "CPU device: indicative only"
   std::string device;
-  KernelFigure copy;           ///< the roofline at the timing size
+  KernelFigure copy;  ///< the roofline at the timing size
   std::vector<SweepPoint> points;
   std::string chartSvg, chartPng;  ///< relative to the report folder, once written
   int incorrect() const;

@@ -108,9 +108,9 @@ ordered_json sweepJson(const SweepReport& s) {
                       {"correct", p.correct},
                       {"problem", p.problem},
                       {"figures", figuresJson(p.figures)}});
-  return {{"case", s.caseId},   {"width", s.width},       {"height", s.height},
-          {"note", s.note},     {"device", s.device},     {"copy", figureJson(s.copy)},
-          {"points", points},   {"chart_svg", s.chartSvg}, {"chart_png", s.chartPng}};
+  return {{"case", s.caseId}, {"width", s.width},        {"height", s.height},
+          {"note", s.note},   {"device", s.device},      {"copy", figureJson(s.copy)},
+          {"points", points}, {"chart_svg", s.chartSvg}, {"chart_png", s.chartPng}};
 }
 
 PerformanceReport performanceFromJson(const json& j) {

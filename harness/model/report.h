@@ -71,7 +71,7 @@ struct SourceQuote {
   int line = 0;       ///< the line pointed at
   int firstLine = 0;  ///< the number of lines[0]
   std::vector<std::string> lines;
-  std::string why;    ///< what points here: "build: error: expected ';'", "bank_conflicts", ...
+  std::string why;  ///< what points here: "build: error: expected ';'", "bank_conflicts", ...
 };
 
 /// How the process that ran a task's kernels (its runner, in the sandbox) ended; isolated grades only.
@@ -95,7 +95,8 @@ struct ProcessRecord {
 /// The wall time of one phase of a task's grading ("cases", "simulator", "counters", "sweep",
 /// "timing"), as the process that ran the kernels measured it, and what of it went to kinds of work
 /// ("builds", "inputs", "input hashes", "cpu reference", "stored reads", "stored writes", "timed
-/// launches"; they may overlap: a CPU reference may generate its inputs). Figures for people (`clgrade profile`): nothing is graded on them.
+/// launches"; they may overlap: a CPU reference may generate its inputs). Figures for people (`clgrade profile`):
+/// nothing is graded on them.
 struct PhaseTime {
   std::string name;
   double seconds = 0;
@@ -118,9 +119,9 @@ struct RerunRecord {
 struct TaskReport {
   std::string id;
   std::string title;
-  std::string file;     ///< file name in the kernels folder
-  bool present = false; ///< the file was found and read
-  std::string sha256;   ///< of the kernel file
+  std::string file;      ///< file name in the kernels folder
+  bool present = false;  ///< the file was found and read
+  std::string sha256;    ///< of the kernel file
   /// Files its #include directives expanded (relative to the kernels folder) -> their SHA-256.
   std::vector<std::pair<std::string, std::string>> includedFiles;
   std::string problem;  ///< why the task could not run at all (missing file, #include), empty otherwise
@@ -130,9 +131,9 @@ struct TaskReport {
   std::vector<CheckResult> checks;
   std::vector<BuildRecord> builds;
   std::vector<SourceQuote> sourceQuotes;  ///< the lines the failures point at, with some around them
-  std::vector<CounterRow> counters;  ///< per kernel and provider (simulator, hardware), for people
-  PerformanceReport performance;     ///< the rubric's <performance> case, when it has one
-  SweepReport sweep;                 ///< the rubric's <sweep>, when it has one
+  std::vector<CounterRow> counters;       ///< per kernel and provider (simulator, hardware), for people
+  PerformanceReport performance;          ///< the rubric's <performance> case, when it has one
+  SweepReport sweep;                      ///< the rubric's <sweep>, when it has one
   ProcessRecord process;
   RerunRecord rerun;
   std::vector<PhaseTime> phases;  ///< in the order they ran
@@ -143,13 +144,13 @@ struct TaskReport {
 };
 
 struct GradeReport {
-  std::string version;     ///< clgrade's
-  std::string mode;        ///< "grade" (all cases) or "check" (visible cases only)
+  std::string version;  ///< clgrade's
+  std::string mode;     ///< "grade" (all cases) or "check" (visible cases only)
   /// How student code was contained while it ran: "bubblewrap: ..." or "none (...)".
   std::string sandbox;
   std::string kernelsDir;
-  std::string startedAt;   ///< UTC, ISO 8601
-  double seconds = 0;      ///< wall time of the whole grade
+  std::string startedAt;  ///< UTC, ISO 8601
+  double seconds = 0;     ///< wall time of the whole grade
   std::string rubricId, rubricTitle, rubricPath, rubricSha256;
   GradeSettings settings;
   DeviceInfo device;

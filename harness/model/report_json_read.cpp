@@ -236,8 +236,10 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     if (!v->is_object()) fail(at(path, key), "expected an object");
     try {
       const nlohmann::json plain = *v;
-      if (std::string(key) == "performance") t.performance = performanceFromJson(plain);
-      else t.sweep = sweepFromJson(plain);
+      if (std::string(key) == "performance")
+        t.performance = performanceFromJson(plain);
+      else
+        t.sweep = sweepFromJson(plain);
     } catch (const nlohmann::json::exception& e) {
       fail(at(path, key), e.what());
     }
@@ -250,7 +252,8 @@ void reportFrom(const Json& j, GradeReport* r) {
   std::string schema;
   read(j, "schema", "", &schema);
   if (schema != "clgrade-report/1")
-    fail("schema", schema.empty() ? "missing (expected \"clgrade-report/1\")" : "'" + schema + "' is not clgrade-report/1");
+    fail("schema",
+         schema.empty() ? "missing (expected \"clgrade-report/1\")" : "'" + schema + "' is not clgrade-report/1");
   read(j, "total", "", &r->total);
   read(j, "max", "", &r->max);
   read(j, "mode", "", &r->mode);

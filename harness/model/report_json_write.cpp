@@ -28,7 +28,11 @@ ordered_json checkJson(const CheckResult& check) {
                      {"timings", o.timings},
                      {"evidence", evidenceJson(o.evidence)}});
   }
-  return {{"id", check.id}, {"title", check.title}, {"status", statusName(check.status)}, {"message", check.message}, {"cases", cases}};
+  return {{"id", check.id},
+          {"title", check.title},
+          {"status", statusName(check.status)},
+          {"message", check.message},
+          {"cases", cases}};
 }
 
 }  // namespace
@@ -70,7 +74,8 @@ ordered_json taskJson(const TaskReport& t) {
     builds.push_back({{"options", b.options}, {"ok", b.ok}, {"error", b.error}, {"log", b.logPath}});
   ordered_json quotes = ordered_json::array();
   for (const SourceQuote& q : t.sourceQuotes)
-    quotes.push_back({{"file", q.file}, {"line", q.line}, {"first_line", q.firstLine}, {"lines", q.lines}, {"why", q.why}});
+    quotes.push_back(
+        {{"file", q.file}, {"line", q.line}, {"first_line", q.firstLine}, {"lines", q.lines}, {"why", q.why}});
   ordered_json counters = ordered_json::array();
   for (const CounterRow& row : t.counters) {
     ordered_json values = ordered_json::object();
@@ -80,21 +85,21 @@ ordered_json taskJson(const TaskReport& t) {
   ordered_json included = ordered_json::array();
   for (const auto& [file, sha] : t.includedFiles) included.push_back({{"file", file}, {"sha256", sha}});
   ordered_json task = {{"id", t.id},
-                   {"title", t.title},
-                   {"file", t.file},
-                   {"present", t.present},
-                   {"sha256", t.sha256},
-                   {"included_files", included},
-                   {"problem", t.problem},
-                   {"points", t.points},
-                   {"max", t.max},
-                   {"criteria", criteria},
-                   {"checks", checks},
-                   {"builds", builds},
-                   {"source_quotes", quotes},
-                   {"counters", counters},
-                   {"performance", performanceJson(t.performance)},
-                   {"sweep", sweepJson(t.sweep)}};
+                       {"title", t.title},
+                       {"file", t.file},
+                       {"present", t.present},
+                       {"sha256", t.sha256},
+                       {"included_files", included},
+                       {"problem", t.problem},
+                       {"points", t.points},
+                       {"max", t.max},
+                       {"criteria", criteria},
+                       {"checks", checks},
+                       {"builds", builds},
+                       {"source_quotes", quotes},
+                       {"counters", counters},
+                       {"performance", performanceJson(t.performance)},
+                       {"sweep", sweepJson(t.sweep)}};
   ordered_json phases = ordered_json::array();
   for (const PhaseTime& p : t.phases) {
     ordered_json within = ordered_json::object();
@@ -130,8 +135,8 @@ std::string toJson(const GradeReport& r) {
   for (const TaskReport& t : r.tasks) tasks.push_back(taskJson(t));
   ordered_json inputs = ordered_json::array();
   for (const InputRecord& i : r.inputs)
-    inputs.push_back({{"name", i.name}, {"width", i.width}, {"height", i.height}, {"channels", i.channels},
-                      {"sha256", i.sha256}});
+    inputs.push_back(
+        {{"name", i.name}, {"width", i.width}, {"height", i.height}, {"channels", i.channels}, {"sha256", i.sha256}});
   ordered_json kernelFiles = ordered_json::object();
   for (const TaskReport& t : r.tasks)
     if (t.present) {

@@ -26,7 +26,7 @@ struct CaseOutcome {
   std::string caseId;
   bool visible = true;
   Status status = Status::NotMeasured;
-  std::string message;               ///< one line
+  std::string message;  ///< one line
   /// What went wrong, said the same way at every image size and in every case ("wrong values in the
   /// last column (x = W-1)"): equal findings are reported once with the cases they recur in, and a
   /// student is told a hidden case's finding instead of its message. Empty: the message says it.

@@ -34,11 +34,16 @@ SpeedMeasure speedOf(const PerformanceReport& report, const std::vector<std::str
     const KernelFigure* r = nullptr;
     for (const KernelFigure& x : report.reference)
       if (x.kernel == k) r = &x;
-    if (!f) m.reason = k + " was not timed";
-    else if (!f->error.empty()) m.reason = k + ": " + f->error;
-    else if (!f->untrusted.empty()) m.reason = k + ": " + f->untrusted;
-    else if (!r || r->time.medianMs <= 0) m.reason = "no reference time for " + k + (report.note.empty() ? "" : " (" + report.note + ")");
-    else if (!r->untrusted.empty()) m.reason = "the reference's " + k + ": " + r->untrusted;
+    if (!f)
+      m.reason = k + " was not timed";
+    else if (!f->error.empty())
+      m.reason = k + ": " + f->error;
+    else if (!f->untrusted.empty())
+      m.reason = k + ": " + f->untrusted;
+    else if (!r || r->time.medianMs <= 0)
+      m.reason = "no reference time for " + k + (report.note.empty() ? "" : " (" + report.note + ")");
+    else if (!r->untrusted.empty())
+      m.reason = "the reference's " + k + ": " + r->untrusted;
     if (!m.reason.empty()) {
       m.wrongOutput = f && f->wrongOutput;
       return m;

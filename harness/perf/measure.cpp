@@ -40,8 +40,8 @@ KernelFigure measureLaunch(const Runtime& rt, const TimedLaunch& launch, const P
       const std::string problem = launch.verify();
       if (!problem.empty()) {
         f.wrongOutput = true;
-        f.untrusted = "its output at the timing size (" + launch.geometry.str() + ") is wrong: " + problem +
-                      "; not graded";
+        f.untrusted =
+            "its output at the timing size (" + launch.geometry.str() + ") is wrong: " + problem + "; not graded";
       }
     }
   } catch (const cl::Error& e) {

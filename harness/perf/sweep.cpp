@@ -87,8 +87,8 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
   for (const SweepPoint& p : report.points) {
     if (p.figures.empty()) continue;
     try {
-      report.copy = measureLaunch(rt, copyLaunch(rt, static_cast<size_t>(p.figures.front().pixels) * sizeof(float)),
-                                  r.settings);
+      report.copy =
+          measureLaunch(rt, copyLaunch(rt, static_cast<size_t>(p.figures.front().pixels) * sizeof(float)), r.settings);
     } catch (const cl::Error& e) {  // building the copy kernel failed
       report.copy.kernel = "copy";
       report.copy.error = e.what();
@@ -96,8 +96,7 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
     break;
   }
   for (SweepPoint& p : report.points)
-    for (KernelFigure& f : p.figures)
-      relateToRoofline(f, report.copy);
+    for (KernelFigure& f : p.figures) relateToRoofline(f, report.copy);
   return report;
 }
 

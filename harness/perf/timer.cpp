@@ -28,7 +28,8 @@ TimingStats timeLaunch(const Runtime& rt, const TimedLaunch& launch, int warmups
     }
     return bytes;
   });
-  if (recorded.size() != size_t(runs) * 8) throw TapeMismatch("the runner's record holds another number of timed launches");
+  if (recorded.size() != size_t(runs) * 8)
+    throw TapeMismatch("the runner's record holds another number of timed launches");
   std::vector<double> ms;
   size_t at = 0;
   while (at < recorded.size()) ms.push_back(tape::readF64(recorded, &at));

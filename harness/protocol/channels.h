@@ -3,17 +3,18 @@
 // keeper alone decides verdicts; what comes back from inside is data, read with bounded sizes and
 // without following links, and a channel that does not parse makes the task an error, never points.
 //
-// | channel              | file (runner's scratch folder S, keeper's control folder C) | writer          | reader                 |
+// | channel              | file (runner's scratch folder S, keeper's control folder C) | writer          | reader |
 // |----------------------|-------------------------------------------------------------|-----------------|------------------------|
-// | runner request       | C/<task>.request        (runner_request.h)                  | keeper          | runner (run-task)      |
-// |   its stop record    | the request's `stopped` (stop_info.h)                       | keeper's rerun  | runner, keeper's replay|
-// | progress file        | S/progress              (progress.h)                        | runner          | keeper's progress watch|
-// | device tape          | S/record                (tape.h, block_delta.h)             | runner (cl/)    | keeper's replay        |
-// | last words           | C/<task>.stderr         (the runner's stderr)               | runner          | keeper (runner_end.h)  |
-// | kernel output        | evidence/<task>/kernel_output.txt (the runner's stdout)     | the kernels     | people (report.html)   |
-// | trace                | S/trace.json            (util/trace.h)                      | runner          | keeper (adopted field by field) |
-// | exit code            | RunnerExit below                                            | runner          | keeper (runner_end.h)  |
-// | profiler session     | counters CSV, log, atomics records (profiler_files.h)       | hwsession       | keeper's hardware session |
+// | runner request       | C/<task>.request        (runner_request.h)                  | keeper          | runner
+// (run-task)      | |   its stop record    | the request's `stopped` (stop_info.h)                       | keeper's
+// rerun  | runner, keeper's replay| | progress file        | S/progress              (progress.h) | runner          |
+// keeper's progress watch| | device tape          | S/record                (tape.h, block_delta.h)             |
+// runner (cl/)    | keeper's replay        | | last words           | C/<task>.stderr         (the runner's stderr) |
+// runner          | keeper (runner_end.h)  | | kernel output        | evidence/<task>/kernel_output.txt (the runner's
+// stdout)     | the kernels     | people (report.html)   | | trace                | S/trace.json (util/trace.h) |
+// runner          | keeper (adopted field by field) | | exit code            | RunnerExit below | runner          |
+// keeper (runner_end.h)  | | profiler session     | counters CSV, log, atomics records (profiler_files.h)       |
+// hwsession       | keeper's hardware session |
 //
 // The runner's own evidence folder (S/out) and the simulator's outcomes file stay inside the wall: a
 // runner's evidence is never used (the keeper writes the report's evidence when it replays the tape),
@@ -33,10 +34,10 @@ constexpr const char* kRunnerOutFolder = "out";  ///< the runner's own evidence:
 /// How `clgrade run-task` ends. Any other end (a signal, a limit, another code) is the keeper's to
 /// judge from the progress file and the last words (keeper/runner_end.h).
 enum RunnerExit {
-  kRunnerOk = 0,             ///< the tape is complete
-  kRunnerBadRequest = 2,     ///< the request or the rubric it names cannot be read
-  kRunnerNoDevice = 3,       ///< the device of the request cannot be opened
-  kRunnerCannotRecord = 4,   ///< the tape cannot be written
+  kRunnerOk = 0,            ///< the tape is complete
+  kRunnerBadRequest = 2,    ///< the request or the rubric it names cannot be read
+  kRunnerNoDevice = 3,      ///< the device of the request cannot be opened
+  kRunnerCannotRecord = 4,  ///< the tape cannot be written
 };
 
 }  // namespace clgrade

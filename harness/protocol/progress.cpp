@@ -39,11 +39,12 @@ void writeLine(State& s, Step step, const std::string& what) {
   if (s.fd < 0) return;
   s.step = step;
   s.what = what;
-  const std::string line = std::string(kNames[int(step)]) + "\t" + clean(s.task) + "\t" + kNames[int(s.phase)] +
-                           "\t" + clean(s.caseId) + "\t" + clean(what) + "\n";
+  const std::string line = std::string(kNames[int(step)]) + "\t" + clean(s.task) + "\t" + kNames[int(s.phase)] + "\t" +
+                           clean(s.caseId) + "\t" + clean(what) + "\n";
   // One write per line with O_APPEND: a reader never sees half a line from a live writer, and a
   // line written before a crash is on disk (in the page cache) when the parent reads it.
-  if (write(s.fd, line.data(), line.size()) < 0) { /* nothing to do: progress is best effort */ }
+  if (write(s.fd, line.data(), line.size()) < 0) { /* nothing to do: progress is best effort */
+  }
 }
 
 }  // namespace
@@ -141,21 +142,38 @@ std::string describe(const Position& raw) {
   p.what = terminalText(p.what);
   std::string context;
   switch (p.phase) {
-    case Step::Case: context = p.caseId.empty() ? "" : " (case " + p.caseId + ")"; break;
-    case Step::Simulator: context = " (the simulator run)"; break;
-    case Step::Hardware: context = " (the hardware-counter run)"; break;
-    case Step::Performance: context = " (performance measurement)"; break;
-    default: break;
+    case Step::Case:
+      context = p.caseId.empty() ? "" : " (case " + p.caseId + ")";
+      break;
+    case Step::Simulator:
+      context = " (the simulator run)";
+      break;
+    case Step::Hardware:
+      context = " (the hardware-counter run)";
+      break;
+    case Step::Performance:
+      context = " (performance measurement)";
+      break;
+    default:
+      break;
   }
   switch (p.step) {
-    case Step::Task: return "before its first case";
-    case Step::Case: return "while running case " + p.caseId;
-    case Step::Build: return "while building with options '" + p.what + "'" + context;
-    case Step::Kernel: return "while running kernel " + p.what + context;
-    case Step::Simulator: return "during the simulator run (Oclgrind)";
-    case Step::Hardware: return "during the hardware-counter run";
-    case Step::Performance: return "while measuring performance";
-    case Step::Done: return "after grading, while writing its results";
+    case Step::Task:
+      return "before its first case";
+    case Step::Case:
+      return "while running case " + p.caseId;
+    case Step::Build:
+      return "while building with options '" + p.what + "'" + context;
+    case Step::Kernel:
+      return "while running kernel " + p.what + context;
+    case Step::Simulator:
+      return "during the simulator run (Oclgrind)";
+    case Step::Hardware:
+      return "during the hardware-counter run";
+    case Step::Performance:
+      return "while measuring performance";
+    case Step::Done:
+      return "after grading, while writing its results";
   }
   return "";
 }

@@ -15,12 +15,12 @@
 namespace clgrade {
 
 struct RunnerRequest {
-  std::string kernelsDir;    ///< the submission's folder, for messages (the runner cannot read it)
-  std::string rubricPath;    ///< the rubric's file, for messages (the runner cannot read it)
-  std::string rubricText;    ///< the rubric with its settings and this task only (rubricForTask)
-  std::string sourceFile;    ///< the task's kernel file ("Convolution3x3.cl")
-  KernelSource source;       ///< ... as the keeper's source policy read it
-  std::string task;          ///< the one task to run
+  std::string kernelsDir;  ///< the submission's folder, for messages (the runner cannot read it)
+  std::string rubricPath;  ///< the rubric's file, for messages (the runner cannot read it)
+  std::string rubricText;  ///< the rubric with its settings and this task only (rubricForTask)
+  std::string sourceFile;  ///< the task's kernel file ("Convolution3x3.cl")
+  KernelSource source;     ///< ... as the keeper's source policy read it
+  std::string task;        ///< the one task to run
   std::string device = "auto";
   bool visibleOnly = false;  ///< `check`: the visible cases only
   /// The seed of the hidden cases' inputs: the keeper replays with the same one (tasks/inputs.h).

@@ -9,7 +9,8 @@ using nlohmann::json;
 std::string stopInfoJson(const StopInfo& info) {
   json kernels = json::array(), evidence = json::array();
   for (const StoppedKernel& k : info.kernels)
-    kernels.push_back({{"kernel", k.kernel}, {"case", k.caseId}, {"status", statusName(k.status)}, {"message", k.message}});
+    kernels.push_back(
+        {{"kernel", k.kernel}, {"case", k.caseId}, {"status", statusName(k.status)}, {"message", k.message}});
   for (const Evidence& e : info.evidence) evidence.push_back({{"label", e.label}, {"path", e.path}});
   return json{{"schema", "clgrade-stop-info/1"},
               {"kernels", kernels},

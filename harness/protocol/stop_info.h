@@ -12,10 +12,10 @@ namespace clgrade {
 /// A kernel that stopped an earlier grading process of the task (it hung, or the driver crashed on
 /// it): the task is graded again without launching it, so that its other checks keep their results.
 struct StoppedKernel {
-  std::string kernel;         ///< "compute_histogram_local_memory"
-  std::string caseId;         ///< the case it stopped in
+  std::string kernel;  ///< "compute_histogram_local_memory"
+  std::string caseId;  ///< the case it stopped in
   Status status = Status::Failed;
-  std::string message;        ///< what stopped it, as the first process's report said
+  std::string message;  ///< what stopped it, as the first process's report said
 };
 
 struct StopInfo {

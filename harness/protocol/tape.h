@@ -37,8 +37,7 @@ class Tape {
   /// `writing`, when given, says whether the runner may still write the record: while it does, the
   /// replay follows the record as it grows (waiting for the file, then for each entry), so the
   /// keeper judges while the runner runs; once it says false, the end of the file is the end.
-  static std::shared_ptr<Tape> player(const std::string& path, std::string* err,
-                                      std::function<bool()> writing = {});
+  static std::shared_ptr<Tape> player(const std::string& path, std::string* err, std::function<bool()> writing = {});
   ~Tape();
   Tape(const Tape&) = delete;
   Tape& operator=(const Tape&) = delete;

@@ -54,7 +54,8 @@ class Scrubber {
   }
   /// Then how checks and criteria quote it: "case box_1280x720: <message>" (model/status.cpp).
   void addQuote(const CaseOutcome& o, const std::string& redactedMessage) {
-    if (!o.message.empty()) quotes_.push_back({"case " + o.caseId + ": " + o.message, "case " + alias(o.caseId) + ": " + redactedMessage});
+    if (!o.message.empty())
+      quotes_.push_back({"case " + o.caseId + ": " + o.message, "case " + alias(o.caseId) + ": " + redactedMessage});
   }
   std::string alias(const std::string& id) const { return aliases_.at(id); }
   /// A file of a hidden case: evidence/<task>/<case>/... (checks/evidence.h).
@@ -159,9 +160,10 @@ GradeReport forStudents(const GradeReport& report) {
           for (const Evidence& e : o.evidence) hiddenFiles.insert(e.path);
     for (CriterionResult& c : t.criteria) {
       scrub(&c.message);
-      c.evidence.erase(std::remove_if(c.evidence.begin(), c.evidence.end(),
-                                      [&](const Evidence& e) { return hiddenFiles.count(e.path) > 0 || scrub.hiddenFile(e.path); }),
-                       c.evidence.end());
+      c.evidence.erase(
+          std::remove_if(c.evidence.begin(), c.evidence.end(),
+                         [&](const Evidence& e) { return hiddenFiles.count(e.path) > 0 || scrub.hiddenFile(e.path); }),
+          c.evidence.end());
       for (Evidence& e : c.evidence) scrub(&e.label);
     }
     // What the kernels printed may have been printed in a hidden case: a channel for its size.
@@ -169,8 +171,9 @@ GradeReport forStudents(const GradeReport& report) {
     t.process.kernelOutputBytes = 0;
     t.process.kernelOutputTruncated = false;
     for (CounterRow& row : t.counters)
-      row.values.erase(std::remove_if(row.values.begin(), row.values.end(), [](const auto& v) { return !sizeFree(v.first); }),
-                       row.values.end());
+      row.values.erase(
+          std::remove_if(row.values.begin(), row.values.end(), [](const auto& v) { return !sizeFree(v.first); }),
+          row.values.end());
     for (CheckResult& c : t.checks) {
       scrub(&c.message);
       for (CaseOutcome& o : c.cases) {
@@ -183,7 +186,8 @@ GradeReport forStudents(const GradeReport& report) {
           continue;
         }
         const CaseOutcome named = redacted(o);  // "(case box_1280x720)" is "(case hidden-1)" before the numbers go
-        const std::string kind = o.status == Status::Failed || o.status == Status::Error ? hiddenFailureKind(named) : "";
+        const std::string kind =
+            o.status == Status::Failed || o.status == Status::Error ? hiddenFailureKind(named) : "";
         o.message = redactedMessage(named);
         o.finding = kind;
         o.caseId = scrub.alias(o.caseId);

@@ -13,8 +13,9 @@ struct ClassEntry {
   std::string submission;  ///< its name (the folder)
   bool graded = false;     ///< `report` holds its report (with overrides applied)
   GradeReport report;
-  std::string problem;     ///< why there is no report (the grade crashed, report.json unreadable)
-  std::string reportHtml;  ///< its report.html relative to the folder of summary.html ("alice/report.html"); empty: no link
+  std::string problem;  ///< why there is no report (the grade crashed, report.json unreadable)
+  std::string
+      reportHtml;  ///< its report.html relative to the folder of summary.html ("alice/report.html"); empty: no link
 };
 
 /// The columns of a class: each task (in order of first appearance over the graded reports) with its
@@ -22,7 +23,7 @@ struct ClassEntry {
 struct ClassColumn {
   std::string task;
   std::string taskTitle;
-  double max = 0;                       ///< the task's max in the first report that has it
+  double max = 0;  ///< the task's max in the first report that has it
   std::vector<std::string> criteria;
   std::vector<double> criterionMax;
 };

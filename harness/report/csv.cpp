@@ -71,8 +71,10 @@ bool parseCsv(const std::string& text, std::vector<CsvRecord>* records, std::str
         continue;
       }
       if (i >= n) break;
-      if (text[i] == '\r' && i + 1 < n && text[i + 1] == '\n') i += 2;
-      else if (text[i] == '\n' || text[i] == '\r') ++i;
+      if (text[i] == '\r' && i + 1 < n && text[i + 1] == '\n')
+        i += 2;
+      else if (text[i] == '\n' || text[i] == '\r')
+        ++i;
       else {
         *err = "line " + std::to_string(line) + (quoted ? ": text after a closing quote" : ": unexpected character");
         return false;

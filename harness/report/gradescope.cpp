@@ -51,7 +51,8 @@ std::string summary(const GradeReport& r) {
   std::string out = "clgrade " + r.version + ", rubric " + r.rubricTitle + " (" + r.rubricId + "), device " +
                     r.device.name + " (" + r.device.platform + ")\n";
   for (const TaskReport& t : r.tasks) {
-    out += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) + (t.problem.empty() ? "" : " - " + t.problem) + "\n";
+    out += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) +
+           (t.problem.empty() ? "" : " - " + t.problem) + "\n";
     for (const std::string& note : processNotes(t)) out += "  (" + note + ")\n";
     for (const CriterionResult& c : t.criteria) {
       out += "  " + c.id + ": " + formatPoints(c.points) + "/" + formatPoints(c.max) + " " + statusName(c.status);
@@ -73,7 +74,8 @@ std::string gradescopeResults(const GradeReport& r, const GradescopeOptions& opt
       std::string output = statusLabel(c.status) + ": " + c.message + "\n";
       const std::string details = criterionDetails(t, c, options.details);
       if (!details.empty()) output += "\n" + details;
-      ordered_json extra = {{"task", t.id}, {"criterion", c.id}, {"status", statusName(c.status)}, {"overridden", c.overridden}};
+      ordered_json extra = {
+          {"task", t.id}, {"criterion", c.id}, {"status", statusName(c.status)}, {"overridden", c.overridden}};
       if (c.overridden) {
         extra["original_points"] = c.originalPoints;
         extra["override_comment"] = c.overrideComment;
@@ -83,9 +85,8 @@ std::string gradescopeResults(const GradeReport& r, const GradescopeOptions& opt
       if (c.overridden) tags.push_back("overridden");
       const CaseSplit split = splitCases(t, c);
       const std::string name = t.id + " / " + c.id + (c.title.empty() ? "" : ": " + c.title);
-      ordered_json test = {{"name", name},
-                           {"name_format", "text"},
-                           {"number", std::to_string(ti + 1) + "." + std::to_string(ci + 1)}};
+      ordered_json test = {
+          {"name", name}, {"name_format", "text"}, {"number", std::to_string(ti + 1) + "." + std::to_string(ci + 1)}};
       // Not measured: what clgrade could not measure is said, not scored as a failed test worth 0.
       if (c.status != Status::NotMeasured || c.overridden) {
         test["score"] = c.points;

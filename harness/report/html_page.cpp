@@ -78,7 +78,8 @@ std::string htmlPageStart(const std::string& title) {
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src 'self' data: file:; "
          "style-src 'unsafe-inline'\">\n"
-         "<title>" + htmlEscape(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+         "<title>" +
+         htmlEscape(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
 }
 
 std::string htmlPageEnd() { return "</body>\n</html>\n"; }

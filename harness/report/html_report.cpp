@@ -61,12 +61,12 @@ std::string picture(const Evidence& e, const std::string& caption, const HtmlOpt
   if (options.embedImages) {
     std::string err;
     src = pngDataUri(options.reportDir, e.path, size_t(32) << 20, &err);
-    if (src.empty())
-      return figure + "<p class=\"missing\">" + esc(caption) + ": " + esc(err) + "</p></figure>";
+    if (src.empty()) return figure + "<p class=\"missing\">" + esc(caption) + ": " + esc(err) + "</p></figure>";
   } else if (isSafeRelativePath(e.path)) {
     src = urlPath(e.path);
   } else {
-    return figure + "<p class=\"missing\">" + esc(caption) + ": not in the report folder: " + esc(e.path) + "</p></figure>";
+    return figure + "<p class=\"missing\">" + esc(caption) + ": not in the report folder: " + esc(e.path) +
+           "</p></figure>";
   }
   // Linked pictures open at full size; an embedded one is not linked (that would hold its bytes twice).
   const std::string img = "<img src=\"" + esc(src) + "\" alt=\"" + esc(caption + ": " + e.path) + "\">";
@@ -77,8 +77,8 @@ std::string picture(const Evidence& e, const std::string& caption, const HtmlOpt
 std::string overrideHtml(const CriterionResult& c, bool named = false) {
   if (!c.overridden) return "";
   std::string s = "<div class=\"override-note\"><span class=\"badge override\">overridden</span> " +
-                  (named ? "<strong>" + esc(c.id) + "</strong>: " : std::string()) +
-                  esc(formatPoints(c.points)) + " of " + esc(formatPoints(c.max)) + " points by the instructor (measured " +
+                  (named ? "<strong>" + esc(c.id) + "</strong>: " : std::string()) + esc(formatPoints(c.points)) +
+                  " of " + esc(formatPoints(c.max)) + " points by the instructor (measured " +
                   esc(formatPoints(c.originalPoints)) + ")";
   if (!c.overrideAuthor.empty()) s += ", " + esc(c.overrideAuthor);
   if (!c.overrideComment.empty()) s += ": " + esc(c.overrideComment);
@@ -97,12 +97,15 @@ void header(const GradeReport& r, const HtmlOptions& options, std::string& out) 
   if (!r.device.driver.empty()) device += " <small>driver " + esc(r.device.driver) + "</small>";
   if (!r.device.type.empty()) device += " <small>(" + esc(r.device.type) + ")</small>";
   facts.push_back(device);
-  facts.push_back(esc(r.startedAt) + (r.seconds > 0 ? " <small>(" + esc(number(r.seconds, "%.1f")) + " s)</small>" : ""));
+  facts.push_back(esc(r.startedAt) +
+                  (r.seconds > 0 ? " <small>(" + esc(number(r.seconds, "%.1f")) + " s)</small>" : ""));
   facts.push_back(esc(r.mode) + (r.mode == "check" ? " <small>(visible cases only)</small>" : ""));
-  if (options.audience == Audience::Student) facts.push_back("<small>student report: hidden cases say only how they failed</small>");
+  if (options.audience == Audience::Student)
+    facts.push_back("<small>student report: hidden cases say only how they failed</small>");
   for (size_t i = 0; i < facts.size(); ++i) out += (i ? " &middot; " : "") + facts[i];
   out += "</p>\n";
-  if (!r.sandbox.empty()) out += "<p class=\"meta-line\"><small>student code ran in " + esc(r.sandbox) + "</small></p>\n";
+  if (!r.sandbox.empty())
+    out += "<p class=\"meta-line\"><small>student code ran in " + esc(r.sandbox) + "</small></p>\n";
   out += "</header>\n";
 }
 
@@ -117,29 +120,36 @@ bool taskFails(const TaskReport& t) {
   return false;
 }
 
-std::string taskAnchor(size_t index, const TaskReport& t) { return htmlId("task-" + std::to_string(index) + "-", t.id); }
-std::string checkAnchor(size_t index, const std::string& check) { return htmlId("fail-" + std::to_string(index) + "-", check); }
+std::string taskAnchor(size_t index, const TaskReport& t) {
+  return htmlId("task-" + std::to_string(index) + "-", t.id);
+}
+std::string checkAnchor(size_t index, const std::string& check) {
+  return htmlId("fail-" + std::to_string(index) + "-", check);
+}
 
 /// One row per criterion of a task that lost something; a task whose criteria all passed is one row.
 void pointsTable(const GradeReport& r, std::string& out) {
-  out += "<section id=\"points\">\n<table class=\"points\">\n<thead><tr><th>Task</th><th>Criterion</th>"
-         "<th class=\"num\">Points</th><th>Status</th><th>Reason</th></tr></thead>\n<tbody>\n";
+  out +=
+      "<section id=\"points\">\n<table class=\"points\">\n<thead><tr><th>Task</th><th>Criterion</th>"
+      "<th class=\"num\">Points</th><th>Status</th><th>Reason</th></tr></thead>\n<tbody>\n";
   for (size_t i = 0; i < r.tasks.size(); ++i) {
     const TaskReport& t = r.tasks[i];
     bool allPassed = t.problem.empty() && !t.criteria.empty();
     for (const CriterionResult& c : t.criteria) allPassed = allPassed && c.status == Status::Passed && !c.overridden;
     out += "<tr class=\"task-row\"><th colspan=\"2\"><a href=\"#" + taskAnchor(i, t) + "\">" + esc(t.id) + "</a> " +
            esc(t.title) + "</th><td class=\"num\">" + esc(formatPoints(t.points)) + "/" + esc(formatPoints(t.max)) +
-           "</td><td colspan=\"2\">" + (t.problem.empty() ? "" : "<span class=\"problem\">" + esc(t.problem) + "</span>") +
-           (allPassed ? statusBadge(Status::Passed) + " all " + std::to_string(t.criteria.size()) + " criteria passed" : "") +
+           "</td><td colspan=\"2\">" +
+           (t.problem.empty() ? "" : "<span class=\"problem\">" + esc(t.problem) + "</span>") +
+           (allPassed ? statusBadge(Status::Passed) + " all " + std::to_string(t.criteria.size()) + " criteria passed"
+                      : "") +
            "</td></tr>\n";
     if (allPassed) continue;
     for (const CriterionResult& c : t.criteria) {
-      out += "<tr class=\"" + statusClass(c.status) + "\"><td>" + esc(t.id) + "</td><td title=\"" + esc(c.title) + "\">" +
-             esc(c.id) + "</td><td class=\"num\">" + esc(formatPoints(c.points)) + "/" + esc(formatPoints(c.max)) +
-             "</td><td>" + statusBadge(c.status) +
-             (c.overridden ? " <span class=\"badge override\">overridden</span>" : "") + "</td><td>" + esc(clipped(c.message, 220)) +
-             overrideHtml(c) + "</td></tr>\n";
+      out += "<tr class=\"" + statusClass(c.status) + "\"><td>" + esc(t.id) + "</td><td title=\"" + esc(c.title) +
+             "\">" + esc(c.id) + "</td><td class=\"num\">" + esc(formatPoints(c.points)) + "/" +
+             esc(formatPoints(c.max)) + "</td><td>" + statusBadge(c.status) +
+             (c.overridden ? " <span class=\"badge override\">overridden</span>" : "") + "</td><td>" +
+             esc(clipped(c.message, 220)) + overrideHtml(c) + "</td></tr>\n";
     }
   }
   out += "</tbody>\n<tfoot><tr><th colspan=\"2\">Total</th><td class=\"num\">" + esc(formatPoints(r.total)) + "/" +
@@ -161,9 +171,9 @@ void toFix(const GradeReport& r, std::string& out) {
               std::any_of(k.cases.begin(), k.cases.end(), [](const CaseOutcome& o) { return failing(o.status); }))
             target = checkAnchor(i, k.id);  // whatFailed anchors the checks with failing cases
       items += std::string("<li") + (first ? " id=\"first-failure\"" : "") + " class=\"" + statusClass(c.status) +
-               "\"><a href=\"#" + target + "\"><strong>" + esc(t.id + "." + c.id) + "</strong></a> " + statusBadge(c.status) +
-               " <span class=\"num\">" + esc(formatPoints(c.points)) + "/" + esc(formatPoints(c.max)) + "</span> " +
-               esc(clipped(c.message, 300)) + "</li>\n";
+               "\"><a href=\"#" + target + "\"><strong>" + esc(t.id + "." + c.id) + "</strong></a> " +
+               statusBadge(c.status) + " <span class=\"num\">" + esc(formatPoints(c.points)) + "/" +
+               esc(formatPoints(c.max)) + "</span> " + esc(clipped(c.message, 300)) + "</li>\n";
       first = false;
     }
     if (!t.problem.empty() && t.criteria.empty()) {
@@ -173,16 +183,22 @@ void toFix(const GradeReport& r, std::string& out) {
     }
   }
   out += "<section id=\"to-fix\">\n<h2>What to fix</h2>\n";
-  out += items.empty() ? "<p>Every criterion that was measured passed.</p>\n" : "<ol class=\"to-fix\">\n" + items + "</ol>\n";
+  out += items.empty() ? "<p>Every criterion that was measured passed.</p>\n"
+                       : "<ol class=\"to-fix\">\n" + items + "</ol>\n";
   out += "</section>\n";
 }
 
 void pictures(const std::vector<Evidence>& evidence, const HtmlOptions& options, std::string& out) {
   std::vector<const Evidence*> others;
   for (const ImageSet& set : imageSets(evidence, &others)) {
-    if (set.crop) out += "<div class=\"images\">" + picture(*set.crop, "the first wrong pixels up close", options, "crop") + "</div>\n";
+    if (set.crop)
+      out += "<div class=\"images\">" + picture(*set.crop, "the first wrong pixels up close", options, "crop") +
+             "</div>\n";
     out += "<div class=\"images\">\n";
-    if (set.difference) out += picture(*set.difference, "difference (red fails, yellow the worst, blue rounding, magenta NaN)", options, "map") + "\n";
+    if (set.difference)
+      out += picture(*set.difference, "difference (red fails, yellow the worst, blue rounding, magenta NaN)", options,
+                     "map") +
+             "\n";
     if (set.expected) out += picture(*set.expected, "expected", options) + "\n";
     if (set.actual) out += picture(*set.actual, "actual", options) + "\n";
     out += "</div>\n";
@@ -190,15 +206,16 @@ void pictures(const std::vector<Evidence>& evidence, const HtmlOptions& options,
   if (!others.empty()) {
     out += "<ul class=\"evidence\">\n";
     for (const Evidence* e : others)
-      out += "<li>" + fileLink(e->path, e->label.empty() ? e->path : e->label) + " <small><code>" + esc(e->path) + "</code></small></li>\n";
+      out += "<li>" + fileLink(e->path, e->label.empty() ? e->path : e->label) + " <small><code>" + esc(e->path) +
+             "</code></small></li>\n";
     out += "</ul>\n";
   }
 }
 
 void shownCase(const FindingPlace& p, const HtmlOptions& options, std::string& out) {
   const CaseOutcome& o = *p.outcome;
-  out += "<div class=\"case\">\n<h5>" + esc(p.check->id) + " on case " + esc(o.caseId) + (o.visible ? "" : " <small>(hidden)</small>") +
-         "</h5>\n<p>" + esc(o.message) + "</p>\n";
+  out += "<div class=\"case\">\n<h5>" + esc(p.check->id) + " on case " + esc(o.caseId) +
+         (o.visible ? "" : " <small>(hidden)</small>") + "</h5>\n<p>" + esc(o.message) + "</p>\n";
   if (!o.details.empty()) {
     out += "<pre class=\"details\">";
     for (size_t i = 0; i < o.details.size() && i < options.detailLines; ++i) out += esc(o.details[i]) + "\n";
@@ -222,7 +239,8 @@ void whatFailed(const TaskReport& t, size_t index, const HtmlOptions& options, s
     for (const FindingPlace& p : f.places)
       if (anchored.insert(p.check->id).second) out += "<span id=\"" + checkAnchor(index, p.check->id) + "\"></span>";
     out += "<h4>" + esc(f.text) + " " + statusBadge(f.status) + "</h4>\n";
-    out += "<p class=\"muted\">" + std::string(f.places.size() > 1 ? "the same in " + std::to_string(f.places.size()) + " places: " : "in ") +
+    out += "<p class=\"muted\">" +
+           std::string(f.places.size() > 1 ? "the same in " + std::to_string(f.places.size()) + " places: " : "in ") +
            esc(recurrence(f)) + "</p>\n";
     size_t shown = 0;
     for (const FindingPlace& p : f.shown())
@@ -251,14 +269,16 @@ void sourceQuotes(const TaskReport& t, std::string& out) {
 
 void checksTable(const TaskReport& t, std::string& out) {
   if (t.checks.empty()) return;
-  out += "<h3>Checks</h3>\n<table>\n<thead><tr><th>Check</th><th>Status</th><th>Cases</th><th>Message</th></tr></thead>\n<tbody>\n";
+  out +=
+      "<h3>Checks</h3>\n<table>\n<thead><tr><th>Check</th><th>Status</th><th>Cases</th><th>Message</th></tr></"
+      "thead>\n<tbody>\n";
   for (const CheckResult& c : t.checks) {
     size_t passed = 0;
     for (const CaseOutcome& o : c.cases) passed += o.status == Status::Passed;
     out += "<tr class=\"" + statusClass(c.status) + "\"><td>" + esc(c.id) +
            (c.title.empty() ? "" : "<br><small>" + esc(c.title) + "</small>") + "</td><td>" + statusBadge(c.status) +
-           "</td><td class=\"num\">" + std::to_string(passed) + "/" + std::to_string(c.cases.size()) + " passed</td><td>" +
-           esc(c.message) + "</td></tr>\n";
+           "</td><td class=\"num\">" + std::to_string(passed) + "/" + std::to_string(c.cases.size()) +
+           " passed</td><td>" + esc(c.message) + "</td></tr>\n";
   }
   out += "</tbody>\n</table>\n";
 }
@@ -276,9 +296,10 @@ void builds(const TaskReport& t, const HtmlOptions& options, std::string& out, b
     std::string log = b.log, note;
     if (log.empty() && !b.logPath.empty()) {
       std::string err;
-      if (!isSafeRelativePath(b.logPath)) note = "the log is not in the report folder";
-      else if (!readFile((options.reportDir.empty() ? std::string(".") : options.reportDir) + "/" + b.logPath, &log, &err,
-                         size_t(64) << 20))
+      if (!isSafeRelativePath(b.logPath))
+        note = "the log is not in the report folder";
+      else if (!readFile((options.reportDir.empty() ? std::string(".") : options.reportDir) + "/" + b.logPath, &log,
+                         &err, size_t(64) << 20))
         note = "the log could not be read: " + err;
     }
     if (log.size() > options.logLimitBytes) {
@@ -287,14 +308,17 @@ void builds(const TaskReport& t, const HtmlOptions& options, std::string& out, b
     }
     // The same error from the same source under other options is said once.
     if (failedOnly && !log.empty() && !logsShown.insert(log).second) {
-      out += "<p class=\"muted\">build " + std::to_string(i + 1) + " <code>" + esc(b.options) + "</code>: the same compiler output</p>\n";
+      out += "<p class=\"muted\">build " + std::to_string(i + 1) + " <code>" + esc(b.options) +
+             "</code>: the same compiler output</p>\n";
       continue;
     }
-    out += std::string("<details") + (b.ok || !failedOnly ? "" : " open") + "><summary>build " + std::to_string(i + 1) + ": " +
-           (b.ok ? statusBadge(Status::Passed) : statusBadge(Status::Failed)) + " <code>" +
-           esc(b.options.empty() ? "(no options)" : b.options) + "</code>" + (b.error.empty() ? "" : " " + esc(b.error)) +
-           "</summary>\n";
-    if (!b.logPath.empty()) out += "<p>" + fileLink(b.logPath, "build log") + (note.empty() ? "" : " <small>(" + esc(note) + ")</small>") + "</p>\n";
+    out += std::string("<details") + (b.ok || !failedOnly ? "" : " open") + "><summary>build " + std::to_string(i + 1) +
+           ": " + (b.ok ? statusBadge(Status::Passed) : statusBadge(Status::Failed)) + " <code>" +
+           esc(b.options.empty() ? "(no options)" : b.options) + "</code>" +
+           (b.error.empty() ? "" : " " + esc(b.error)) + "</summary>\n";
+    if (!b.logPath.empty())
+      out += "<p>" + fileLink(b.logPath, "build log") + (note.empty() ? "" : " <small>(" + esc(note) + ")</small>") +
+             "</p>\n";
     out += "<pre>" + (log.empty() ? std::string("(empty log)") : esc(log)) + "</pre>\n</details>\n";
   }
 }
@@ -308,7 +332,8 @@ void counters(const TaskReport& t, std::string& out) {
     for (const auto& value : row.values)
       if (seen.insert(value.first).second) names.push_back(value.first);
   out += "<h3>Counters</h3>\n<table>\n<thead><tr><th>Counter</th>";
-  for (const CounterRow& row : t.counters) out += "<th>" + esc(row.kernel) + "<br><small>" + esc(row.provider) + "</small></th>";
+  for (const CounterRow& row : t.counters)
+    out += "<th>" + esc(row.kernel) + "<br><small>" + esc(row.provider) + "</small></th>";
   out += "</tr></thead>\n<tbody>\n";
   for (const std::string& name : names) {
     out += "<tr><td>" + esc(name) + "</td>";
@@ -329,11 +354,13 @@ void timings(const TaskReport& t, std::string& out) {
     for (const CaseOutcome& o : c.cases) count += o.timings.size();
   if (!count) return;
   out += "<h3>Timings</h3>\n<details><summary>" + std::to_string(count) +
-         " kernel launches timed by profiling events</summary>\n<table>\n<thead><tr><th>Check</th><th>Case</th><th>Launch</th></tr></thead>\n<tbody>\n";
+         " kernel launches timed by profiling "
+         "events</summary>\n<table>\n<thead><tr><th>Check</th><th>Case</th><th>Launch</th></tr></thead>\n<tbody>\n";
   for (const CheckResult& c : t.checks)
     for (const CaseOutcome& o : c.cases)
       for (const std::string& line : o.timings)
-        out += "<tr><td>" + esc(c.id) + "</td><td>" + esc(o.caseId) + "</td><td><code>" + esc(line) + "</code></td></tr>\n";
+        out += "<tr><td>" + esc(c.id) + "</td><td>" + esc(o.caseId) + "</td><td><code>" + esc(line) +
+               "</code></td></tr>\n";
   out += "</tbody>\n</table>\n</details>\n";
 }
 
@@ -343,18 +370,19 @@ void figureRow(const std::string& role, const KernelFigure& f, std::string& out,
   std::string note = f.error.empty() ? (f.untrusted == shared ? std::string() : f.untrusted) : "error: " + f.error;
   if (f.error.empty() && atLaunchFloor(f))
     note += std::string(note.empty() ? "" : "; ") + "within 10% of the empty launch: the launch sets this time";
-  out += "<tr><td>" + esc(role) + "</td><td>" + esc(f.kernel) + (f.what.empty() ? "" : " <small>" + esc(f.what) + "</small>") +
-         "</td><td><small>" + esc(f.geometry) + "</small></td><td class=\"num\">" + esc(cell(f.time.medianMs, "%.4g")) +
-         "</td><td class=\"num\">" + esc(cell(f.launchFloorMs, "%.4g")) + "</td><td class=\"num\">" +
-         esc(cell(f.time.cv * 100, "%.2g")) + "</td><td class=\"num\">" + esc(cell(f.gbPerS, "%.4g")) +
-         "</td><td class=\"num\">" + esc(cell(f.ofRoofline * 100, "%.3g")) + "</td><td class=\"num\">" +
-         esc(cell(f.vsReference, "%.3g")) + "</td><td class=\"num\">" + esc(cell(f.vsNaive, "%.3g")) + "</td><td>" +
-         esc(note) + "</td></tr>\n";
+  out += "<tr><td>" + esc(role) + "</td><td>" + esc(f.kernel) +
+         (f.what.empty() ? "" : " <small>" + esc(f.what) + "</small>") + "</td><td><small>" + esc(f.geometry) +
+         "</small></td><td class=\"num\">" + esc(cell(f.time.medianMs, "%.4g")) + "</td><td class=\"num\">" +
+         esc(cell(f.launchFloorMs, "%.4g")) + "</td><td class=\"num\">" + esc(cell(f.time.cv * 100, "%.2g")) +
+         "</td><td class=\"num\">" + esc(cell(f.gbPerS, "%.4g")) + "</td><td class=\"num\">" +
+         esc(cell(f.ofRoofline * 100, "%.3g")) + "</td><td class=\"num\">" + esc(cell(f.vsReference, "%.3g")) +
+         "</td><td class=\"num\">" + esc(cell(f.vsNaive, "%.3g")) + "</td><td>" + esc(note) + "</td></tr>\n";
 }
 
 const char kFigureHead[] =
     "<thead><tr><th></th><th>Kernel</th><th>Launch</th><th class=\"num\">median ms</th>"
-    "<th class=\"num\" title=\"an empty kernel launched the same way: what the launch alone costs\">empty launch ms</th>"
+    "<th class=\"num\" title=\"an empty kernel launched the same way: what the launch alone costs\">empty launch "
+    "ms</th>"
     "<th class=\"num\">spread %</th>"
     "<th class=\"num\">GB/s</th><th class=\"num\">% of copy</th><th class=\"num\">vs reference</th>"
     "<th class=\"num\" title=\"the naive kernel's time (every tap from global memory) / this one's: the speed-up of "
@@ -392,7 +420,8 @@ void sweep(const TaskReport& t, const HtmlOptions& options, std::string& out) {
   if (!s.chartPng.empty() || !s.chartSvg.empty()) {
     // An SVG is only linked: embedded it would be the one resource the page does not check.
     out += "<div class=\"images\">";
-    if (!s.chartPng.empty()) out += picture({"sweep chart (PNG)", s.chartPng}, "bandwidth and time against RESULT_STEPS", options);
+    if (!s.chartPng.empty())
+      out += picture({"sweep chart (PNG)", s.chartPng}, "bandwidth and time against RESULT_STEPS", options);
     if (!s.chartSvg.empty()) out += "<p>" + fileLink(s.chartSvg, "chart as SVG") + "</p>";
     out += "</div>\n";
   }
@@ -402,15 +431,18 @@ void sweep(const TaskReport& t, const HtmlOptions& options, std::string& out) {
     if (p.correct) continue;
     const std::string k = numbersAsN(p.problem);
     auto it = std::find_if(problems.begin(), problems.end(), [&](const auto& e) { return e.first == k; });
-    if (it == problems.end()) problems.push_back({k, {p.caseId + ": " + p.problem}});
-    else it->second.push_back(p.caseId);
+    if (it == problems.end())
+      problems.push_back({k, {p.caseId + ": " + p.problem}});
+    else
+      it->second.push_back(p.caseId);
   }
   if (!problems.empty()) {
     out += "<ul class=\"sweep-problems\">\n";
     for (const auto& [key, points] : problems) {
       out += "<li>" + statusBadge(Status::Failed) + " " + esc(points.front());
       if (points.size() > 1) {
-        out += " <small>(the same at " + std::to_string(points.size() - 1) + " more point" + (points.size() > 2 ? "s" : "") + ":";
+        out += " <small>(the same at " + std::to_string(points.size() - 1) + " more point" +
+               (points.size() > 2 ? "s" : "") + ":";
         for (size_t i = 1; i < points.size(); ++i) out += " " + esc(points[i]);
         out += ")</small>";
       }
@@ -418,12 +450,14 @@ void sweep(const TaskReport& t, const HtmlOptions& options, std::string& out) {
     }
     out += "</ul>\n";
   }
-  out += "<table>\n<thead><tr><th>Point</th><th>RESULT_STEPS</th><th>Group</th><th>Correct</th><th>Kernel</th>"
-         "<th class=\"num\">median ms</th><th class=\"num\">GB/s</th><th>Note</th></tr></thead>\n<tbody>\n";
+  out +=
+      "<table>\n<thead><tr><th>Point</th><th>RESULT_STEPS</th><th>Group</th><th>Correct</th><th>Kernel</th>"
+      "<th class=\"num\">median ms</th><th class=\"num\">GB/s</th><th>Note</th></tr></thead>\n<tbody>\n";
   for (const SweepPoint& p : s.points) {
-    const std::string head = "<td>" + esc(p.caseId) + "</td><td class=\"num\">" + std::to_string(p.steps) + "</td><td>" +
-                             std::to_string(p.group[0]) + "&times;" + std::to_string(p.group[1]) + "</td><td>" +
-                             (p.correct ? statusBadge(Status::Passed) : statusBadge(Status::Failed)) + "</td>";
+    const std::string head = "<td>" + esc(p.caseId) + "</td><td class=\"num\">" + std::to_string(p.steps) +
+                             "</td><td>" + std::to_string(p.group[0]) + "&times;" + std::to_string(p.group[1]) +
+                             "</td><td>" + (p.correct ? statusBadge(Status::Passed) : statusBadge(Status::Failed)) +
+                             "</td>";
     if (p.figures.empty()) out += "<tr>" + head + "<td></td><td></td><td></td><td></td></tr>\n";
     for (const KernelFigure& f : p.figures)
       out += "<tr>" + head + "<td>" + esc(f.kernel) + "</td><td class=\"num\">" +
@@ -441,9 +475,12 @@ void taskHeading(const TaskReport& t, std::string& out) {
 
 void fileFacts(const TaskReport& t, std::string& out) {
   out += "<p>file <code>" + esc(t.file) + "</code>" +
-         (t.present ? " <small>sha256 <code>" + esc(t.sha256) + "</code></small>" : std::string(" <strong>not found</strong>")) + "</p>\n";
+         (t.present ? " <small>sha256 <code>" + esc(t.sha256) + "</code></small>"
+                    : std::string(" <strong>not found</strong>")) +
+         "</p>\n";
   for (const auto& [file, sha] : t.includedFiles)
-    out += "<p class=\"muted\">includes <code>" + esc(file) + "</code> <small>sha256 <code>" + esc(sha) + "</code></small></p>\n";
+    out += "<p class=\"muted\">includes <code>" + esc(file) + "</code> <small>sha256 <code>" + esc(sha) +
+           "</code></small></p>\n";
 }
 
 /// A task that lost points: why, first. Passing tasks have no such section.
@@ -469,17 +506,20 @@ void failures(const TaskReport& t, size_t index, const HtmlOptions& options, std
 /// Everything else a task measured, folded: a person opens what they want to see.
 void measured(const TaskReport& t, size_t index, bool anchored, const HtmlOptions& options, std::string& out) {
   out += "<details class=\"task-details\"" + (anchored ? " id=\"" + taskAnchor(index, t) + "\"" : std::string()) +
-         "><summary><strong>" + esc(t.title.empty() ? t.id : t.title) + "</strong> <small>(" + esc(t.id) + ")</small> " +
-         esc(formatPoints(t.points)) + " / " + esc(formatPoints(t.max)) + "</summary>\n";
+         "><summary><strong>" + esc(t.title.empty() ? t.id : t.title) + "</strong> <small>(" + esc(t.id) +
+         ")</small> " + esc(formatPoints(t.points)) + " / " + esc(formatPoints(t.max)) + "</summary>\n";
   fileFacts(t, out);
   if (anchored)
     for (const std::string& note : processNotes(t)) out += "<p class=\"muted\">" + esc(note) + "</p>\n";
-  out += "<h3>Criteria</h3>\n<table>\n<thead><tr><th>Criterion</th><th class=\"num\">Points</th><th>Status</th><th>Reason</th>"
-         "</tr></thead>\n<tbody>\n";
+  out +=
+      "<h3>Criteria</h3>\n<table>\n<thead><tr><th>Criterion</th><th "
+      "class=\"num\">Points</th><th>Status</th><th>Reason</th>"
+      "</tr></thead>\n<tbody>\n";
   for (const CriterionResult& c : t.criteria)
-    out += "<tr class=\"" + statusClass(c.status) + "\"><td>" + esc(c.id) + (c.title.empty() ? "" : "<br><small>" + esc(c.title) + "</small>") +
-           "</td><td class=\"num\">" + esc(formatPoints(c.points)) + "/" + esc(formatPoints(c.max)) + "</td><td>" +
-           statusBadge(c.status) + "</td><td>" + esc(c.message) + "</td></tr>\n";
+    out += "<tr class=\"" + statusClass(c.status) + "\"><td>" + esc(c.id) +
+           (c.title.empty() ? "" : "<br><small>" + esc(c.title) + "</small>") + "</td><td class=\"num\">" +
+           esc(formatPoints(c.points)) + "/" + esc(formatPoints(c.max)) + "</td><td>" + statusBadge(c.status) +
+           "</td><td>" + esc(c.message) + "</td></tr>\n";
   out += "</tbody>\n</table>\n";
   checksTable(t, out);
   builds(t, options, out);
@@ -491,7 +531,8 @@ void measured(const TaskReport& t, size_t index, bool anchored, const HtmlOption
 void reproducibility(const GradeReport& r, std::string& out) {
   out += "<footer>\n<h2>Reproducibility</h2>\n<dl class=\"meta\">\n";
   out += "<dt>clgrade</dt><dd>" + esc(r.version) + "</dd>\n";
-  out += "<dt>Rubric file</dt><dd><code>" + esc(r.rubricPath) + "</code> <small>sha256 <code>" + esc(r.rubricSha256) + "</code></small></dd>\n";
+  out += "<dt>Rubric file</dt><dd><code>" + esc(r.rubricPath) + "</code> <small>sha256 <code>" + esc(r.rubricSha256) +
+         "</code></small></dd>\n";
   out += "<dt>Kernels</dt><dd><code>" + esc(r.kernelsDir) + "</code></dd>\n";
   out += "<dt>Device</dt><dd>" + esc(r.device.platform + " " + r.device.platformVersion) + "; " +
          esc(r.device.name + ", " + r.device.version + ", driver " + r.device.driver) + "</dd>\n";
@@ -499,11 +540,14 @@ void reproducibility(const GradeReport& r, std::string& out) {
          ", mean squared error &lt; " + esc(number(r.settings.rule.meanSquaredError, "%g")) +
          (r.settings.rule.skipLastRow ? ", last row not graded" : "") + "</dd>\n</dl>\n";
   if (!r.inputs.empty()) {
-    out += "<details><summary>" + std::to_string(r.inputs.size()) + " generated inputs</summary>\n<table>\n"
-           "<thead><tr><th>Input</th><th class=\"num\">Size</th><th class=\"num\">Channels</th><th>SHA-256</th></tr></thead>\n<tbody>\n";
+    out += "<details><summary>" + std::to_string(r.inputs.size()) +
+           " generated inputs</summary>\n<table>\n"
+           "<thead><tr><th>Input</th><th class=\"num\">Size</th><th "
+           "class=\"num\">Channels</th><th>SHA-256</th></tr></thead>\n<tbody>\n";
     for (const InputRecord& i : r.inputs)
-      out += "<tr><td>" + esc(i.name) + "</td><td class=\"num\">" + std::to_string(i.width) + "&times;" + std::to_string(i.height) +
-             "</td><td class=\"num\">" + std::to_string(i.channels) + "</td><td><code>" + esc(i.sha256) + "</code></td></tr>\n";
+      out += "<tr><td>" + esc(i.name) + "</td><td class=\"num\">" + std::to_string(i.width) + "&times;" +
+             std::to_string(i.height) + "</td><td class=\"num\">" + std::to_string(i.channels) + "</td><td><code>" +
+             esc(i.sha256) + "</code></td></tr>\n";
     out += "</tbody>\n</table>\n</details>\n";
   }
   out += "</footer>\n";

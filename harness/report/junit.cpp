@@ -6,7 +6,9 @@
 namespace clgrade {
 namespace {
 
-std::string attr(const char* name, const std::string& value) { return std::string(" ") + name + "=\"" + xmlEscape(value) + "\""; }
+std::string attr(const char* name, const std::string& value) {
+  return std::string(" ") + name + "=\"" + xmlEscape(value) + "\"";
+}
 
 std::string property(const std::string& name, const std::string& value) {
   return "      <property" + attr("name", name) + attr("value", value) + "/>\n";
@@ -32,9 +34,12 @@ struct Counts {
   size_t tests = 0, failures = 0, errors = 0, skipped = 0;
   void add(Status s) {
     ++tests;
-    if (s == Status::Failed) ++failures;
-    else if (s == Status::Error) ++errors;
-    else if (s == Status::NotMeasured) ++skipped;
+    if (s == Status::Failed)
+      ++failures;
+    else if (s == Status::Error)
+      ++errors;
+    else if (s == Status::NotMeasured)
+      ++skipped;
   }
   /// junit-10.xsd: `skipped` on testsuite, not on testsuites.
   std::string attributes(bool withSkipped) const {
@@ -43,8 +48,8 @@ struct Counts {
   }
 };
 
-/// GitLab's attachment line for the first crop of wrong pixels (else difference image) among the criterion's failing cases
-/// (visible cases only unless hidden details are shown); empty without a report folder or image.
+/// GitLab's attachment line for the first crop of wrong pixels (else difference image) among the criterion's failing
+/// cases (visible cases only unless hidden details are shown); empty without a report folder or image.
 std::string attachment(const TaskReport& t, const CriterionResult& c, const JunitOptions& options) {
   if (options.reportDir.empty()) return "";
   for (const CaseImages& shown : criterionImages(t, c, options.details.hiddenCaseDetails)) {
@@ -53,7 +58,8 @@ std::string attachment(const TaskReport& t, const CriterionResult& c, const Juni
     std::error_code ec;
     const std::filesystem::path file =
         std::filesystem::absolute(std::filesystem::path(options.reportDir) / picture->path, ec);
-    if (!ec && std::filesystem::is_regular_file(file, ec)) return "[[ATTACHMENT|" + file.lexically_normal().string() + "]]\n";
+    if (!ec && std::filesystem::is_regular_file(file, ec))
+      return "[[ATTACHMENT|" + file.lexically_normal().string() + "]]\n";
   }
   return "";
 }

@@ -3,12 +3,12 @@
 #include <filesystem>
 #include <functional>
 
+#include "model/report_json.h"
 #include "report/audience.h"
 #include "report/class_report.h"
 #include "report/gradebook_csv.h"
 #include "report/gradescope.h"
 #include "report/html_report.h"
-#include "model/report_json.h"
 #include "report/junit.h"
 #include "report/prairielearn.h"
 #include "report/summary_html.h"
@@ -98,9 +98,11 @@ const std::vector<Output>& outputs() {
        },
        {}},
       {{kClassJson, Scope::Class, "instructor, and clgrade merge"}, {}, {}},
-      {{kGradebookCsv, Scope::Class, "instructor, and the LMS"}, {},
+      {{kGradebookCsv, Scope::Class, "instructor, and the LMS"},
+       {},
        [](const std::vector<ClassEntry>& entries, const std::string&) { return gradebookCsv(entries); }},
-      {{kSummaryHtml, Scope::Class, "instructor"}, {},
+      {{kSummaryHtml, Scope::Class, "instructor"},
+       {},
        [](const std::vector<ClassEntry>& entries, const std::string& outDir) {
          SummaryOptions summary;
          summary.title = "clgrade: " + nameOf(outDir);

@@ -60,7 +60,8 @@ bool parseOverrides(const std::string& text, const std::string& source, std::vec
   if (!parseCsv(text, &records, &err)) errors->push_back(source + ":" + err.substr(5));  // "line N: ..." -> "N: ..."
   if (records.empty()) {
     if (errors->size() == before)
-      errors->push_back(source + ":1: empty; the first line must name the columns submission,task,criterion,points,comment");
+      errors->push_back(source +
+                        ":1: empty; the first line must name the columns submission,task,criterion,points,comment");
     return false;
   }
   const size_t beforeHeader = errors->size();
@@ -70,8 +71,11 @@ bool parseOverrides(const std::string& text, const std::string& source, std::vec
   for (size_t i = 0; i < header.fields.size(); ++i) {
     const std::string name = lower(trim(header.fields[i]));
     static const std::set<std::string> known = {"submission", "task", "criterion", "points", "comment", "author"};
-    if (!known.count(name)) errors->push_back(at0 + "unknown column '" + name + "' (expected submission,task,criterion,points,comment and optionally author)");
-    else if (!column.emplace(name, i).second) errors->push_back(at0 + "column '" + name + "' appears twice");
+    if (!known.count(name))
+      errors->push_back(at0 + "unknown column '" + name +
+                        "' (expected submission,task,criterion,points,comment and optionally author)");
+    else if (!column.emplace(name, i).second)
+      errors->push_back(at0 + "column '" + name + "' appears twice");
   }
   for (const char* required : {"submission", "task", "criterion", "points"})
     if (!column.count(required)) errors->push_back(at0 + "no column '" + required + "' in the header");
@@ -141,7 +145,8 @@ void applyOverrides(const std::vector<Override>& overrides, const std::string& s
   bool changed = false;
   for (const Override& o : overrides) {
     if (o.submission != submission) continue;
-    auto task = std::find_if(report->tasks.begin(), report->tasks.end(), [&](const TaskReport& t) { return t.id == o.task; });
+    auto task =
+        std::find_if(report->tasks.begin(), report->tasks.end(), [&](const TaskReport& t) { return t.id == o.task; });
     if (task == report->tasks.end()) {
       std::vector<std::string> known;
       for (const TaskReport& t : report->tasks) known.push_back(t.id);
@@ -153,8 +158,8 @@ void applyOverrides(const std::vector<Override>& overrides, const std::string& s
     if (criterion == task->criteria.end()) {
       std::vector<std::string> known;
       for (const CriterionResult& c : task->criteria) known.push_back(c.id);
-      problem(prefix(o) + submission + ": no criterion '" + o.criterion + "' in task " + o.task + " (criteria: " +
-              ids(known) + ")");
+      problem(prefix(o) + submission + ": no criterion '" + o.criterion + "' in task " + o.task +
+              " (criteria: " + ids(known) + ")");
       continue;
     }
     // A deduction's range is min..0 (an instructor may waive it), a criterion's 0..max.

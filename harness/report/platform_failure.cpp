@@ -9,8 +9,8 @@ namespace clgrade {
 namespace {
 
 std::string sentence(const std::string& reason, int exitCode) {
-  return "clgrade could not grade this submission (exit " + std::to_string(exitCode) +
-         "): " + cleanText(reason) + "\nThis is not a verdict on your work: your instructor has to fix the autograder.";
+  return "clgrade could not grade this submission (exit " + std::to_string(exitCode) + "): " + cleanText(reason) +
+         "\nThis is not a verdict on your work: your instructor has to fix the autograder.";
 }
 
 std::string dump(const nlohmann::ordered_json& j) {

@@ -13,8 +13,8 @@ using nlohmann::ordered_json;
 
 /// One picture a test could show.
 struct Picture {
-  size_t test = 0;     ///< index into the tests
-  int rank = 0;        ///< 0 the crop, 1 the difference map, 2 expected, 3 actual: the order in which they get room
+  size_t test = 0;  ///< index into the tests
+  int rank = 0;     ///< 0 the crop, 1 the difference map, 2 expected, 3 actual: the order in which they get room
   const Evidence* evidence = nullptr;
   std::string label;
 };
@@ -27,7 +27,9 @@ struct Test {
   std::string name;
 };
 
-std::string dump(const ordered_json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"; }
+std::string dump(const ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace
 
@@ -65,7 +67,8 @@ void collectTests(const PrairieLearnOptions& options, Results* results) {
   std::vector<Picture>& pictures = results->pictures;
   std::string& output = results->output;
   for (const TaskReport& t : r.tasks) {
-    output += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) + (t.problem.empty() ? "" : " - " + t.problem) + "\n";
+    output += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) +
+              (t.problem.empty() ? "" : " - " + t.problem) + "\n";
     for (const std::string& note : processNotes(t)) output += "  (" + note + ")\n";
     for (const CriterionResult& c : t.criteria) {
       output += "  " + c.id + ": " + formatPoints(c.points) + "/" + formatPoints(c.max) + " " + statusName(c.status) +
@@ -121,12 +124,12 @@ void cutLongestOutputs(const PrairieLearnOptions& options, Results* results) {
       if (t.output.size() > longest->size()) longest = &t.output;
     if (longest->size() <= cut.size() + 64) break;  // nothing left worth cutting
     const size_t over = text.size() - textLimit;
-    longest->resize(longest->size() > over + cut.size() + 64 ? std::max(longest->size() / 2, longest->size() - over - cut.size())
-                                                              : 64);
+    longest->resize(longest->size() > over + cut.size() + 64
+                        ? std::max(longest->size() / 2, longest->size() - over - cut.size())
+                        : 64);
     *longest += cut;
   }
 }
-
 
 /// Then the pictures, each file once, in order: every crop of the first wrong pixels, every
 /// difference map (rubric order), then the expected and actual pictures; what does not fit is named
@@ -137,7 +140,8 @@ std::string placePictures(const PrairieLearnOptions& options, Results* results) 
   std::vector<Picture>& pictures = results->pictures;
   auto assemble = [results] { return results->assemble(); };
   size_t used = assemble().size();
-  std::stable_sort(pictures.begin(), pictures.end(), [](const Picture& a, const Picture& b) { return a.rank < b.rank; });
+  std::stable_sort(pictures.begin(), pictures.end(),
+                   [](const Picture& a, const Picture& b) { return a.rank < b.rank; });
   std::map<std::string, std::string> shownIn;  // evidence path -> the test that shows it
   for (const Picture& p : pictures) {
     Test& test = tests[p.test];
@@ -148,7 +152,8 @@ std::string placePictures(const PrairieLearnOptions& options, Results* results) 
     std::string err;
     const size_t room = options.maxFileBytes > used ? options.maxFileBytes - used : 0;
     const size_t overhead = p.label.size() + 96;
-    const std::string uri = room > overhead ? pngDataUri(options.reportDir, p.evidence->path, (room - overhead) * 3 / 4, &err) : "";
+    const std::string uri =
+        room > overhead ? pngDataUri(options.reportDir, p.evidence->path, (room - overhead) * 3 / 4, &err) : "";
     if (uri.empty()) {
       const std::string note = "\nimage " + p.evidence->path + " not included: " +
                                (room > overhead && !err.empty() && err.find("larger") == std::string::npos

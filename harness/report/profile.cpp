@@ -37,8 +37,10 @@ ProfileTable profileOf(const std::vector<GradeReport>& reports) {
     table.totalGradeSeconds += r.seconds;
     table.longestGradeSeconds = std::max(table.longestGradeSeconds, r.seconds);
     const std::string device = r.device.name + " (" + r.device.platform + ")";
-    if (&r == &reports.front()) table.device = device;
-    else if (table.device != device) table.device.clear();
+    if (&r == &reports.front())
+      table.device = device;
+    else if (table.device != device)
+      table.device.clear();
     for (const TaskReport& t : r.tasks) {
       indexOf(&taskOrder, t.id);
       ProfileRow& row = rows[t.id];
@@ -98,10 +100,11 @@ std::string renderProfile(const ProfileTable& t) {
   if (t.reports == 0) return out;
   out += "grade: " + seconds(t.meanGradeSeconds) + " s mean, " + seconds(t.longestGradeSeconds) + " s longest, " +
          seconds(t.totalGradeSeconds) + " s in all\n";
-  out += "mean seconds per task and report; in brackets the program builds within a phase; 'process' is the\n"
-         "task's grading process from start to end (device set-up and inputs included), 'waited' the part of it\n"
-         "spent waiting while other jobs timed (not counted towards --task-timeout), 'replay' what judging its\n"
-         "record took after it ended\n\n";
+  out +=
+      "mean seconds per task and report; in brackets the program builds within a phase; 'process' is the\n"
+      "task's grading process from start to end (device set-up and inputs included), 'waited' the part of it\n"
+      "spent waiting while other jobs timed (not counted towards --task-timeout), 'replay' what judging its\n"
+      "record took after it ended\n\n";
   const size_t first = 11, column = 15;
   std::string header = padded("task", first);
   for (const std::string& p : t.phases) header += padded(p, column);

@@ -35,7 +35,8 @@ Histogram histogram(const std::vector<double>& scores, double max) {
   const double width = whole ? 1.0 : (max > 0 ? max / 10 : 1.0);
   h.counts.assign(bins, 0);
   for (size_t i = 0; i < bins; ++i)
-    h.labels.push_back(whole || max <= 0 ? formatPoints(double(i)) : formatPoints(i * width) + "-" + formatPoints((i + 1) * width));
+    h.labels.push_back(whole || max <= 0 ? formatPoints(double(i))
+                                         : formatPoints(i * width) + "-" + formatPoints((i + 1) * width));
   for (double s : scores) {
     double bin = std::floor(std::max(0.0, s) / width + 1e-9);
     h.counts[std::min(bins - 1, static_cast<size_t>(bin))]++;
@@ -51,16 +52,17 @@ std::string chart(const std::string& title, const std::vector<double>& scores, d
   const int width = left + barW * static_cast<int>(h.counts.size()) + 10, height = top + plotH + bottom;
   std::string svg = "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
                     std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" +
-                    esc("score distribution of " + title) + "\">\n<title>" + esc("score distribution of " + title) + "</title>\n";
-  svg += "<line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(top + plotH) + "\" x2=\"" + std::to_string(width - 5) +
-         "\" y2=\"" + std::to_string(top + plotH) + "\" stroke=\"#57606a\"/>\n";
+                    esc("score distribution of " + title) + "\">\n<title>" + esc("score distribution of " + title) +
+                    "</title>\n";
+  svg += "<line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(top + plotH) + "\" x2=\"" +
+         std::to_string(width - 5) + "\" y2=\"" + std::to_string(top + plotH) + "\" stroke=\"#57606a\"/>\n";
   svg += "<text x=\"2\" y=\"" + std::to_string(top + 4) + "\">" + std::to_string(peak) + "</text>\n";
   svg += "<text x=\"2\" y=\"" + std::to_string(top + plotH) + "\">0</text>\n";
   for (size_t i = 0; i < h.counts.size(); ++i) {
     const int x = left + static_cast<int>(i) * barW;
     const int barH = static_cast<int>(std::lround(double(h.counts[i]) / peak * plotH));
-    svg += "<rect class=\"bar\" x=\"" + std::to_string(x + 1) + "\" y=\"" + std::to_string(top + plotH - barH) + "\" width=\"" +
-           std::to_string(barW - 2) + "\" height=\"" + std::to_string(barH) + "\"><title>" +
+    svg += "<rect class=\"bar\" x=\"" + std::to_string(x + 1) + "\" y=\"" + std::to_string(top + plotH - barH) +
+           "\" width=\"" + std::to_string(barW - 2) + "\" height=\"" + std::to_string(barH) + "\"><title>" +
            esc(h.labels[i] + " points: " + std::to_string(h.counts[i]) + " submissions") + "</title></rect>\n";
     if (h.counts[i])
       svg += "<text x=\"" + std::to_string(x + barW / 2) + "\" y=\"" + std::to_string(top + plotH - barH - 3) +
@@ -70,14 +72,14 @@ std::string chart(const std::string& title, const std::vector<double>& scores, d
       svg += "<text x=\"" + std::to_string(x + barW / 2) + "\" y=\"" + std::to_string(top + plotH + 14) +
              "\" text-anchor=\"middle\">" + esc(h.labels[i]) + "</text>\n";
   }
-  svg += "<text x=\"" + std::to_string(width / 2) + "\" y=\"" + std::to_string(height - 4) + "\" text-anchor=\"middle\">points (of " +
-         esc(formatPoints(max)) + ")</text>\n</svg>";
+  svg += "<text x=\"" + std::to_string(width / 2) + "\" y=\"" + std::to_string(height - 4) +
+         "\" text-anchor=\"middle\">points (of " + esc(formatPoints(max)) + ")</text>\n</svg>";
   return "<figure class=\"chart\">" + svg + "<figcaption>" + esc(title) + "</figcaption></figure>\n";
 }
 
 std::string statsRow(const std::string& name, std::vector<double> scores, double max) {
-  std::string row = "<tr><td>" + esc(name) + "</td><td class=\"num\">" + esc(formatPoints(max)) + "</td><td class=\"num\">" +
-                    std::to_string(scores.size()) + "</td>";
+  std::string row = "<tr><td>" + esc(name) + "</td><td class=\"num\">" + esc(formatPoints(max)) +
+                    "</td><td class=\"num\">" + std::to_string(scores.size()) + "</td>";
   if (scores.empty()) return row + "<td></td><td></td><td></td><td></td><td></td></tr>\n";
   std::sort(scores.begin(), scores.end());
   double sum = 0;
@@ -92,7 +94,6 @@ std::string statsRow(const std::string& name, std::vector<double> scores, double
          "</td><td class=\"num\">" + esc(formatPoints(scores.front())) + "</td><td class=\"num\">" +
          esc(formatPoints(scores.back())) + "</td><td class=\"num\">" + std::to_string(full) + "</td></tr>\n";
 }
-
 
 /// At most `limit` characters (UTF-8 code points) of `s`, then "…" when something was cut.
 std::string clipText(const std::string& s, size_t limit) {
@@ -112,8 +113,10 @@ std::string agreed(const std::vector<std::string>& values) {
   for (const std::string& v0 : values) {
     const std::string v = v0.empty() ? std::string("unknown") : v0;
     auto it = std::find_if(distinct.begin(), distinct.end(), [&](const auto& d) { return d.first == v; });
-    if (it == distinct.end()) distinct.push_back({v, 1});
-    else ++it->second;
+    if (it == distinct.end())
+      distinct.push_back({v, 1});
+    else
+      ++it->second;
   }
   if (distinct.empty()) return "";
   if (distinct.size() == 1) return distinct[0].first;
@@ -153,7 +156,8 @@ struct CriterionStats {
   std::string name() const { return task + "." + criterion; }
 };
 
-std::vector<CriterionStats> criterionStats(const std::vector<ClassEntry>& entries, const std::vector<ClassColumn>& columns) {
+std::vector<CriterionStats> criterionStats(const std::vector<ClassEntry>& entries,
+                                           const std::vector<ClassColumn>& columns) {
   std::vector<CriterionStats> stats;
   for (const ClassColumn& col : columns)
     for (size_t k = 0; k < col.criteria.size(); ++k) {
@@ -196,10 +200,11 @@ std::string rankLabel(size_t rank) { return rank == 1 ? "highest" : rank == 2 ? 
 std::string rateBar(const CriterionStats& s) {
   const int width = 100, height = 10;
   const int w = static_cast<int>(std::lround(s.rate() * width));
-  return "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" + std::to_string(width) +
-         "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" + esc("failure rate " + percent(s.failedOrError, s.graded)) +
-         "\"><rect x=\"0\" y=\"0\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +
-         "\" fill=\"#eaeef2\"/><rect " + (marked(s) ? std::string("fill=\"") + kWorst + "\"" : std::string("class=\"bar\"")) +
+  return "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
+         std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" +
+         esc("failure rate " + percent(s.failedOrError, s.graded)) + "\"><rect x=\"0\" y=\"0\" width=\"" +
+         std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" fill=\"#eaeef2\"/><rect " +
+         (marked(s) ? std::string("fill=\"") + kWorst + "\"" : std::string("class=\"bar\"")) +
          " x=\"0\" y=\"0\" width=\"" + std::to_string(w) + "\" height=\"" + std::to_string(height) + "\"/></svg>";
 }
 
@@ -217,13 +222,13 @@ std::string rateChart(const std::vector<CriterionStats>& stats) {
   const int width = labelW + plotW + 48, height = top + rowH * static_cast<int>(stats.size()) + bottom;
   const std::string title = "failure rate per criterion";
   std::string svg = "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
-                    std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" + esc(title) +
-                    "\">\n<title>" + esc(title) + "</title>\n";
+                    std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" +
+                    esc(title) + "\">\n<title>" + esc(title) + "</title>\n";
   const int axisY = top + rowH * static_cast<int>(stats.size());
   for (int pct : {0, 50, 100}) {
     const int x = labelW + plotW * pct / 100;
-    svg += "<line x1=\"" + std::to_string(x) + "\" y1=\"" + std::to_string(top) + "\" x2=\"" + std::to_string(x) + "\" y2=\"" +
-           std::to_string(axisY) + "\" stroke=\"" + (pct ? "#d0d7de" : "#57606a") + "\"/>\n";
+    svg += "<line x1=\"" + std::to_string(x) + "\" y1=\"" + std::to_string(top) + "\" x2=\"" + std::to_string(x) +
+           "\" y2=\"" + std::to_string(axisY) + "\" stroke=\"" + (pct ? "#d0d7de" : "#57606a") + "\"/>\n";
     svg += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(axisY + 14) + "\" text-anchor=\"middle\">" +
            std::to_string(pct) + "%</text>\n";
   }
@@ -231,11 +236,11 @@ std::string rateChart(const std::vector<CriterionStats>& stats) {
     const CriterionStats& s = stats[i];
     const int y = top + static_cast<int>(i) * rowH;
     const int w = static_cast<int>(std::lround(s.rate() * plotW));
-    svg += "<text x=\"" + std::to_string(labelW - 6) + "\" y=\"" + std::to_string(y + rowH - 5) + "\" text-anchor=\"end\">" +
-           esc(labels[i]) + "</text>\n";
+    svg += "<text x=\"" + std::to_string(labelW - 6) + "\" y=\"" + std::to_string(y + rowH - 5) +
+           "\" text-anchor=\"end\">" + esc(labels[i]) + "</text>\n";
     svg += "<rect " + (marked(s) ? std::string("fill=\"") + kWorst + "\"" : std::string("class=\"bar\"")) + " x=\"" +
-           std::to_string(labelW) + "\" y=\"" + std::to_string(y + 3) + "\" width=\"" + std::to_string(w) + "\" height=\"" +
-           std::to_string(rowH - 6) + "\"><title>" +
+           std::to_string(labelW) + "\" y=\"" + std::to_string(y + 3) + "\" width=\"" + std::to_string(w) +
+           "\" height=\"" + std::to_string(rowH - 6) + "\"><title>" +
            esc(s.name() + ": " + std::to_string(s.failedOrError) + " of " + std::to_string(s.graded) +
                " graded submissions failed or error (" + percent(s.failedOrError, s.graded) + ")") +
            "</title></rect>\n";
@@ -250,23 +255,28 @@ std::string rateChart(const std::vector<CriterionStats>& stats) {
 std::string failureRateSection(const std::vector<CriterionStats>& stats) {
   std::string out =
       "<section id=\"failure-rates\">\n<h2>Failure rate per criterion</h2>\n"
-      "<div class=\"muted\">A criterion's failure rate: the graded submissions where it failed or could not run (error), of "
-      "those whose report has it; a deduction counts when it applied. Not measured (neither passed nor failed) is counted "
+      "<div class=\"muted\">A criterion's failure rate: the graded submissions where it failed or could not run "
+      "(error), of "
+      "those whose report has it; a deduction counts when it applied. Not measured (neither passed nor failed) is "
+      "counted "
       "apart. The three highest rates are marked.</div>\n";
   if (stats.empty()) return out + "<div>No graded submission.</div>\n</section>\n";
   out += "<div class=\"charts\">\n" + rateChart(stats) + "</div>\n";
-  out += "<table>\n<thead><tr><th>criterion</th><th class=\"num\">points</th><th class=\"num\">graded</th>"
-         "<th class=\"num\">failed or error</th><th>failure rate</th><th class=\"num\">not measured</th>"
-         "<th class=\"num\">points lost (mean)</th></tr></thead>\n<tbody>\n";
+  out +=
+      "<table>\n<thead><tr><th>criterion</th><th class=\"num\">points</th><th class=\"num\">graded</th>"
+      "<th class=\"num\">failed or error</th><th>failure rate</th><th class=\"num\">not measured</th>"
+      "<th class=\"num\">points lost (mean)</th></tr></thead>\n<tbody>\n";
   for (const CriterionStats& s : stats) {
     const bool deduction = s.max == 0 && s.min < 0;
     out += std::string("<tr") + (marked(s) ? " class=\"st-failed\"" : "") + "><td><code>" + esc(s.name()) + "</code>" +
            (marked(s) ? " <span class=\"badge st-failed\">" + esc(rankLabel(s.rank)) + "</span>" : std::string()) +
            (s.title.empty() ? std::string() : "<div><small>" + esc(s.title) + "</small></div>") + "</td>";
-    out += "<td class=\"num\">" + esc(deduction ? "deduction up to " + formatPoints(-s.min) : formatPoints(s.max)) + "</td>";
+    out += "<td class=\"num\">" + esc(deduction ? "deduction up to " + formatPoints(-s.min) : formatPoints(s.max)) +
+           "</td>";
     out += "<td class=\"num\">" + std::to_string(s.graded) + "</td>";
     out += "<td class=\"num\">" + std::to_string(s.failedOrError) + " / " + std::to_string(s.graded) +
-           (s.errors ? " <small>(" + std::to_string(s.errors) + (s.errors == 1 ? " error" : " errors") + ")</small>" : std::string()) +
+           (s.errors ? " <small>(" + std::to_string(s.errors) + (s.errors == 1 ? " error" : " errors") + ")</small>"
+                     : std::string()) +
            "</td>";
     out += "<td class=\"num\">" + esc(percent(s.failedOrError, s.graded)) + " " + rateBar(s) + "</td>";
     out += "<td class=\"num\">" + std::to_string(s.notMeasured) + "</td>";
@@ -311,25 +321,31 @@ std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
     }
     groups[it->second].members.push_back(&e);
   }
-  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.members.size() > b.members.size(); });
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group& a, const Group& b) { return a.members.size() > b.members.size(); });
 
-  std::string out = "<section id=\"common-failures\">\n<h2>Most common first failures</h2>\n<div class=\"muted\">" +
-                    esc("Each graded submission's first failing criterion (tasks and criteria in rubric order, failed or "
-                        "error) with its message; messages that differ only in numbers (shown as N) are one kind.") +
-                    "</div>\n<div>" +
-                    (graded ? esc(std::to_string(graded - clean) + " of " + std::to_string(graded) +
-                                  " graded submissions failed at least one criterion.")
-                            : std::string("No graded submission.")) +
-                    "</div>\n";
+  std::string out =
+      "<section id=\"common-failures\">\n<h2>Most common first failures</h2>\n<div class=\"muted\">" +
+      esc("Each graded submission's first failing criterion (tasks and criteria in rubric order, failed or "
+          "error) with its message; messages that differ only in numbers (shown as N) are one kind.") +
+      "</div>\n<div>" +
+      (graded ? esc(std::to_string(graded - clean) + " of " + std::to_string(graded) +
+                    " graded submissions failed at least one criterion.")
+              : std::string("No graded submission.")) +
+      "</div>\n";
   if (groups.empty()) return out + "</section>\n";
   const size_t shown = std::min<size_t>(groups.size(), 10), namesShown = 8;
-  out += "<table>\n<thead><tr><th>criterion</th><th>first failure</th><th class=\"num\">submissions</th><th>who</th></tr></thead>\n<tbody>\n";
+  out +=
+      "<table>\n<thead><tr><th>criterion</th><th>first failure</th><th "
+      "class=\"num\">submissions</th><th>who</th></tr></thead>\n<tbody>\n";
   for (size_t g = 0; g < shown; ++g) {
     const Group& group = groups[g];
-    out += "<tr class=\"" + statusClass(group.status) + "\"><td><code>" + esc(group.criterion) + "</code> " + statusBadge(group.status) +
-           "</td><td><code>" + esc(group.message.empty() ? std::string("(no message)") : clipText(group.message, 200)) +
+    out += "<tr class=\"" + statusClass(group.status) + "\"><td><code>" + esc(group.criterion) + "</code> " +
+           statusBadge(group.status) + "</td><td><code>" +
+           esc(group.message.empty() ? std::string("(no message)") : clipText(group.message, 200)) +
            "</code></td><td class=\"num\">" + std::to_string(group.members.size()) + "</td><td>";
-    for (size_t m = 0; m < group.members.size() && m < namesShown; ++m) out += (m ? ", " : "") + submissionLink(*group.members[m]);
+    for (size_t m = 0; m < group.members.size() && m < namesShown; ++m)
+      out += (m ? ", " : "") + submissionLink(*group.members[m]);
     if (group.members.size() > namesShown) out += " and " + std::to_string(group.members.size() - namesShown) + " more";
     out += "</td></tr>\n";
   }
@@ -337,8 +353,9 @@ std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
   if (groups.size() > shown) {
     size_t rest = 0;
     for (size_t g = shown; g < groups.size(); ++g) rest += groups[g].members.size();
-    out += "<div class=\"muted\">" + esc(std::to_string(groups.size() - shown) + " more kinds of first failure (" + submissions(rest) +
-                                         ") not listed.") +
+    out += "<div class=\"muted\">" +
+           esc(std::to_string(groups.size() - shown) + " more kinds of first failure (" + submissions(rest) +
+               ") not listed.") +
            "</div>\n";
   }
   return out + "</section>\n";
@@ -356,9 +373,10 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
       if (!graded) max = e.report.max;
       ++graded;
       const DeviceInfo& d = e.report.device;
-      devices.push_back(d.name.empty() && d.driver.empty() ? std::string()
-                                                           : (d.name.empty() ? std::string("unnamed device") : d.name) +
-                                                                 (d.driver.empty() ? std::string() : ", driver " + d.driver));
+      devices.push_back(d.name.empty() && d.driver.empty()
+                            ? std::string()
+                            : (d.name.empty() ? std::string("unnamed device") : d.name) +
+                                  (d.driver.empty() ? std::string() : ", driver " + d.driver));
       versions.push_back(e.report.version);
       rubrics.push_back(e.report.rubricTitle.empty() && e.report.rubricId.empty()
                             ? std::string()
@@ -369,15 +387,20 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
         if (latest.empty() || at > latest) latest = at;
       }
     }
-  const std::string dates = earliest.empty() ? (graded ? "unknown" : "") : earliest == latest ? earliest : earliest + " to " + latest;
+  const std::string dates = earliest.empty()     ? (graded ? "unknown" : "")
+                            : earliest == latest ? earliest
+                                                 : earliest + " to " + latest;
   std::string out = htmlPageStart(options.title);
   out += "<header>\n<h1>" + esc(options.title) + "</h1>\n<dl class=\"meta\">\n<dt>Submissions</dt><dd>" +
          std::to_string(entries.size()) + " (" + std::to_string(graded) + " graded" +
-         (graded < entries.size() ? ", <span class=\"problem\">" + std::to_string(entries.size() - graded) + " not graded</span>" : "") +
+         (graded < entries.size()
+              ? ", <span class=\"problem\">" + std::to_string(entries.size() - graded) + " not graded</span>"
+              : "") +
          ")</dd>\n<dt>Rubric</dt><dd>" + esc(agreed(rubrics)) + "</dd>\n<dt>Device</dt><dd>" + esc(agreed(devices)) +
          "</dd>\n<dt>clgrade</dt><dd>" + esc(agreed(versions)) + "</dd>\n<dt>Graded</dt><dd>" + esc(dates) + "</dd>\n";
   if (!options.gradebook.empty() && isSafeRelativePath(options.gradebook))
-    out += "<dt>Gradebook</dt><dd><a href=\"" + esc(urlPath(options.gradebook)) + "\">" + esc(options.gradebook) + "</a></dd>\n";
+    out += "<dt>Gradebook</dt><dd><a href=\"" + esc(urlPath(options.gradebook)) + "\">" + esc(options.gradebook) +
+           "</a></dd>\n";
   out += "</dl>\n</header>\n<main>\n";
   if (!options.notes.empty()) {
     out += "<section id=\"notes\">\n<h2>Notes</h2>\n<ul>\n";
@@ -395,15 +418,19 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
       for (const TaskReport& t : e.report.tasks)
         if (t.id == columns[i].task) taskScores[i].push_back(t.points);
   }
-  out += "<section id=\"distribution\">\n<h2>Score distribution</h2>\n<table>\n<thead><tr><th></th><th class=\"num\">max</th>"
-         "<th class=\"num\">graded</th><th class=\"num\">mean</th><th class=\"num\">median</th><th class=\"num\">lowest</th>"
-         "<th class=\"num\">highest</th><th class=\"num\">full marks</th></tr></thead>\n<tbody>\n";
+  out +=
+      "<section id=\"distribution\">\n<h2>Score distribution</h2>\n<table>\n<thead><tr><th></th><th "
+      "class=\"num\">max</th>"
+      "<th class=\"num\">graded</th><th class=\"num\">mean</th><th class=\"num\">median</th><th "
+      "class=\"num\">lowest</th>"
+      "<th class=\"num\">highest</th><th class=\"num\">full marks</th></tr></thead>\n<tbody>\n";
   for (size_t i = 0; i < columns.size(); ++i) out += statsRow(columns[i].task, taskScores[i], columns[i].max);
   out += statsRow("total", totals, max);
   out += "</tbody>\n</table>\n<div class=\"charts\">\n";
   out += chart("total", totals, max);
   for (size_t i = 0; i < columns.size(); ++i)
-    out += chart(columns[i].task + (columns[i].taskTitle.empty() ? "" : ": " + columns[i].taskTitle), taskScores[i], columns[i].max);
+    out += chart(columns[i].task + (columns[i].taskTitle.empty() ? "" : ": " + columns[i].taskTitle), taskScores[i],
+                 columns[i].max);
   out += "</div>\n</section>\n";
 
   out += failureRateSection(criterionStats(entries, columns));
@@ -421,7 +448,8 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
         for (const TaskReport& t : e.report.tasks)
           if (t.id == c.task) task = &t;
       out += "<td class=\"num\">" + (task ? esc(formatPoints(task->points)) : std::string()) + "</td>";
-      if (task && !task->problem.empty()) notes += "<div><small>" + esc(task->id + ": " + task->problem) + "</small></div>";
+      if (task && !task->problem.empty())
+        notes += "<div><small>" + esc(task->id + ": " + task->problem) + "</small></div>";
       if (task)
         for (const CriterionResult& cr : task->criteria)
           if (cr.overridden)
@@ -430,7 +458,8 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
                      (cr.overrideComment.empty() ? "" : " " + esc(cr.overrideComment)) + "</div>";
     }
     if (!e.graded) notes = "<span class=\"problem\">not graded: " + esc(e.problem) + "</span>" + notes;
-    out += "<td class=\"num\"><strong>" + (e.graded ? esc(formatPoints(e.report.total)) + " / " + esc(formatPoints(e.report.max)) : std::string()) +
+    out += "<td class=\"num\"><strong>" +
+           (e.graded ? esc(formatPoints(e.report.total)) + " / " + esc(formatPoints(e.report.max)) : std::string()) +
            "</strong></td><td>" + notes + "</td></tr>\n";
   }
   out += "</tbody>\n</table>\n</section>\n</main>\n";

@@ -17,7 +17,9 @@ std::string points(double p) {
   return buffer;
 }
 
-std::string pad(const std::string& s, size_t n) { return s.size() >= n ? s.substr(0, n) : s + std::string(n - s.size(), ' '); }
+std::string pad(const std::string& s, size_t n) {
+  return s.size() >= n ? s.substr(0, n) : s + std::string(n - s.size(), ' ');
+}
 
 std::string clip(const std::string& s, size_t n) {
   std::string one = s.substr(0, s.find('\n'));
@@ -49,7 +51,8 @@ std::string performanceSection(const GradeReport& r) {
     if (!p.measured && p.problem.empty()) continue;
     if (!any) {
       out << "\nperformance (median of the timed launches; floor = an empty kernel on the same launch; of copy = "
-             "share of a plain copy's GB/s in the same run; vs reference = the reference kernel's time / this one's; vs "
+             "share of a plain copy's GB/s in the same run; vs reference = the reference kernel's time / this one's; "
+             "vs "
              "naive = the time of the naive kernel, every tap read from global memory (reference/naive) / this "
              "one's: the speed-up of tiling)\n";
       char head[200];
@@ -69,7 +72,8 @@ std::string performanceSection(const GradeReport& r) {
     out << figureRow(t.id, p.copy);
     if (!p.note.empty()) out << pad("", 12) << "(" << p.width << "x" << p.height << "; " << p.note << ")\n";
   }
-  if (untrusted) out << "* not trusted for grading (see report.json: a CPU device, a wide spread, or too short to time)\n";
+  if (untrusted)
+    out << "* not trusted for grading (see report.json: a CPU device, a wide spread, or too short to time)\n";
   for (const TaskReport& t : r.tasks)
     if (t.sweep.ran)
       out << t.id << " sweep: " << t.sweep.points.size() << " points, " << t.sweep.incorrect() << " incorrect"
@@ -90,8 +94,9 @@ std::string terminalTable(const GradeReport& r, size_t width, bool performance) 
   for (const TaskReport& t : r.tasks) {
     for (const CriterionResult& c : t.criteria) {
       // Escaped before padding, so a control character shown as \x1b keeps the columns straight.
-      out << pad(terminalText(t.id), 12) << pad(terminalText(c.id), 30) << pad(points(c.points) + "/" + points(c.max), 8)
-          << pad(statusName(c.status), 14) << clip(terminalText(c.message), reasonWidth) << "\n";
+      out << pad(terminalText(t.id), 12) << pad(terminalText(c.id), 30)
+          << pad(points(c.points) + "/" + points(c.max), 8) << pad(statusName(c.status), 14)
+          << clip(terminalText(c.message), reasonWidth) << "\n";
     }
   }
   out << std::string(std::min(width, fixed + reasonWidth), '-') << "\n";
@@ -120,7 +125,8 @@ std::string whatToFix(const GradeReport& r, size_t width) {
         break;
       }
       if (!t.problem.empty()) reason = t.problem;
-      const std::string head = "  " + pad(t.id + "." + c.id, 32) + " " + pad(points(c.points) + "/" + points(c.max), 6) + " ";
+      const std::string head =
+          "  " + pad(t.id + "." + c.id, 32) + " " + pad(points(c.points) + "/" + points(c.max), 6) + " ";
       out << head << clip(reason, width > head.size() + 20 ? width - head.size() : 40) << "\n";
     }
   }
@@ -141,16 +147,18 @@ std::string failureDetails(const GradeReport& r, const std::string& reportDir, s
       if (f.places.size() > 1) out << "  the same in " << f.places.size() << " places: " << recurrence(f) << "\n";
       for (const FindingPlace& p : f.shown()) {
         const CaseOutcome& o = *p.outcome;
-        out << "  " << p.check->id << " on case " << o.caseId << (o.visible ? "" : " (hidden)") << ": " << o.message << "\n";
+        out << "  " << p.check->id << " on case " << o.caseId << (o.visible ? "" : " (hidden)") << ": " << o.message
+            << "\n";
         for (size_t i = 0; i < o.details.size() && i < detailLines; ++i) out << "    " << o.details[i] << "\n";
-        if (o.details.size() > detailLines) out << "    (" << o.details.size() - detailLines << " more lines in report.html)\n";
+        if (o.details.size() > detailLines)
+          out << "    (" << o.details.size() - detailLines << " more lines in report.html)\n";
         // The crop of the first wrong pixels, a build log or a bins listing: the one file to open first.
         bool crop = false;
         for (const Evidence& e : o.evidence) crop = crop || e.path.find("_crop.png") != std::string::npos;
         for (const Evidence& e : o.evidence) {
           const std::string& p = e.path;
-          if ((crop ? p.find("_crop.png") : p.find("_diff.png")) != std::string::npos || p.find(".log") != std::string::npos ||
-              p.find(".txt") != std::string::npos)
+          if ((crop ? p.find("_crop.png") : p.find("_diff.png")) != std::string::npos ||
+              p.find(".log") != std::string::npos || p.find(".txt") != std::string::npos)
             out << "    see " << reportDir << "/" << p << "\n";
         }
       }

@@ -83,8 +83,8 @@ std::vector<std::string> processNotes(const TaskReport& t) {
 }
 
 bool isSafeRelativePath(const std::string& path) {
-  if (path.empty() || path[0] == '/' || path.find('\\') != std::string::npos ||
-      path.find('\0') != std::string::npos || path.find(':') != std::string::npos)
+  if (path.empty() || path[0] == '/' || path.find('\\') != std::string::npos || path.find('\0') != std::string::npos ||
+      path.find(':') != std::string::npos)
     return false;
   size_t start = 0;
   while (start <= path.size()) {
@@ -120,10 +120,14 @@ std::vector<ImageSet> imageSets(const std::vector<Evidence>& evidence, std::vect
     if (e.path.empty() || !seen.insert(e.path).second) continue;
     const Evidence* ImageSet::*slot = nullptr;
     std::string suffix;
-    if (endsWith(e.path, "_crop.png")) slot = &ImageSet::crop, suffix = "_crop.png";
-    else if (endsWith(e.path, "_diff.png")) slot = &ImageSet::difference, suffix = "_diff.png";
-    else if (endsWith(e.path, "_expected.png")) slot = &ImageSet::expected, suffix = "_expected.png";
-    else if (endsWith(e.path, "_actual.png")) slot = &ImageSet::actual, suffix = "_actual.png";
+    if (endsWith(e.path, "_crop.png"))
+      slot = &ImageSet::crop, suffix = "_crop.png";
+    else if (endsWith(e.path, "_diff.png"))
+      slot = &ImageSet::difference, suffix = "_diff.png";
+    else if (endsWith(e.path, "_expected.png"))
+      slot = &ImageSet::expected, suffix = "_expected.png";
+    else if (endsWith(e.path, "_actual.png"))
+      slot = &ImageSet::actual, suffix = "_actual.png";
     if (!slot) {
       if (others) others->push_back(&e);
       continue;
@@ -141,7 +145,8 @@ std::vector<ImageSet> imageSets(const std::vector<Evidence>& evidence, std::vect
 
 std::vector<CaseImages> criterionImages(const TaskReport& task, const CriterionResult& criterion, bool hiddenCases) {
   std::vector<CaseImages> list;
-  std::set<std::string> seen;  // two criteria's checks never share a case's files, but one criterion may name a check twice
+  std::set<std::string>
+      seen;  // two criteria's checks never share a case's files, but one criterion may name a check twice
   for (const std::string& id : criterion.checks)
     for (const CheckResult& check : task.checks) {
       if (check.id != id || !seen.insert(id).second) continue;

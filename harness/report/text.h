@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "model/status.h"
 #include "model/report.h"
+#include "model/status.h"
 #include "util/base64.h"  // base64Encode
 #include "util/markup.h"  // cleanText, htmlEscape, xmlEscape
 

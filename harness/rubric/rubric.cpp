@@ -67,7 +67,9 @@ using tinyxml2::XMLElement;
 class Problems {
  public:
   Problems(std::string path, std::vector<std::string>* out) : path_(std::move(path)), out_(out) {}
-  void add(int line, const std::string& message) { out_->push_back(path_ + ":" + std::to_string(line) + ": " + message); }
+  void add(int line, const std::string& message) {
+    out_->push_back(path_ + ":" + std::to_string(line) + ": " + message);
+  }
   bool any() const { return !out_->empty(); }
 
  private:
@@ -126,7 +128,8 @@ int readCount(const XMLElement* e, const char* name, int fallback, Problems& pro
               bool required = false) {
   const double d = readNumber(e, name, fallback, problems, required, max);
   if (d != std::floor(d)) {
-    problems.add(e->GetLineNum(), std::string("attribute '") + name + "' must be a whole number (in " + element(e) + ")");
+    problems.add(e->GetLineNum(),
+                 std::string("attribute '") + name + "' must be a whole number (in " + element(e) + ")");
     return fallback;
   }
   return static_cast<int>(d);
@@ -168,8 +171,9 @@ std::vector<double> readList(const XMLElement* e, const char* name, Problems& pr
     char* end = nullptr;
     const double d = std::strtod(word.c_str(), &end);
     if (*end != '\0' || !std::isfinite(d) || d <= 0 || d > max || d != std::floor(d))
-      problems.add(e->GetLineNum(), std::string("attribute '") + name + "': '" + terminalText(word) + "' is not a whole number from 1 to " +
-                                        std::to_string(int(max)) + " (in " + element(e) + ")");
+      problems.add(e->GetLineNum(), std::string("attribute '") + name + "': '" + terminalText(word) +
+                                        "' is not a whole number from 1 to " + std::to_string(int(max)) + " (in " +
+                                        element(e) + ")");
     else
       values.push_back(d);
   }
@@ -189,10 +193,10 @@ void readPerfSettings(const XMLElement* e, PerfSettings* p, Problems& problems) 
 void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
     const std::string name = a->Name();
-    if (name != "skip_last_row" && name != "max_squared_error" && name != "mean_squared_error" &&
-        name != "banks" && name != "bank_bytes" && name != "warp_size" &&
-        name != "analysis_timeout" && name != "sanitizer_findings_fail" && name != "uninitialized_check" &&
-        name != "hardware_conflict_tolerance" && name != "weight_order" && name.rfind("perf_", 0) != 0)
+    if (name != "skip_last_row" && name != "max_squared_error" && name != "mean_squared_error" && name != "banks" &&
+        name != "bank_bytes" && name != "warp_size" && name != "analysis_timeout" &&
+        name != "sanitizer_findings_fail" && name != "uninitialized_check" && name != "hardware_conflict_tolerance" &&
+        name != "weight_order" && name.rfind("perf_", 0) != 0)
       if (name != "out_of_bounds_writes_fail") problems.add(e->GetLineNum(), "unknown setting '" + name + "'");
   }
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
@@ -218,7 +222,8 @@ void readSettings(const XMLElement* e, GradeSettings* s, Problems& problems) {
   if (const char* order = e->Attribute("weight_order")) {
     const std::string value = order;
     if (value != "either" && value != "reference")
-      problems.add(e->GetLineNum(), "weight_order must be 'either' (k[R-k] or k[R+k] per pass) or 'reference' (k[R-k])");
+      problems.add(e->GetLineNum(),
+                   "weight_order must be 'either' (k[R-k] or k[R+k] per pass) or 'reference' (k[R-k])");
     s->eitherWeightOrder = value != "reference";
   }
   if (s->banks < 1 || s->bankBytes < 1 || s->warpSize < 1)
@@ -252,25 +257,27 @@ void readSpeed(const XMLElement* e, const Task* task, Criterion* c, Problems& pr
         known = known || kernelName(sig) == k;
         list += (list.empty() ? "" : ", ") + kernelName(sig);
       }
-    if (!known) problems.add(c->line, "criterion '" + c->id + "': the task has no kernel '" + k + "' (it has: " + list + ")");
+    if (!known)
+      problems.add(c->line, "criterion '" + c->id + "': the task has no kernel '" + k + "' (it has: " + list + ")");
     c->kernels.push_back(k);
   }
   for (const XMLElement* l = e->FirstChildElement(); l; l = l->NextSiblingElement()) {
     if (std::string(l->Name()) != "level") {
-      problems.add(l->GetLineNum(), std::string("unexpected <") + l->Name() + "> inside <criterion> (expected <level>)");
+      problems.add(l->GetLineNum(),
+                   std::string("unexpected <") + l->Name() + "> inside <criterion> (expected <level>)");
       continue;
     }
     SpeedLevel level{readNumber(l, "ratio", 0, problems, true, 1e6),
                      readNumber(l, "points", 0, problems, true, kMaxPoints)};
     if (level.ratio <= 0) problems.add(l->GetLineNum(), "<level ratio> must be above 0");
-    if (level.points > c->points)
-      problems.add(l->GetLineNum(), "<level points> cannot exceed the criterion's points");
+    if (level.points > c->points) problems.add(l->GetLineNum(), "<level points> cannot exceed the criterion's points");
     if (!c->levels.empty() && level.ratio <= c->levels.back().ratio)
       problems.add(l->GetLineNum(), "<level> elements must have increasing ratios");
     c->levels.push_back(level);
   }
   if (c->kernels.empty() != c->levels.empty())
-    problems.add(c->line, "criterion '" + c->id + "': a performance criterion needs both performance=\"kernels\" and <level> elements");
+    problems.add(c->line, "criterion '" + c->id +
+                              "': a performance criterion needs both performance=\"kernels\" and <level> elements");
 }
 
 /// <performance> and <sweep> name a case of the task, and every sweep point is a valid case.
@@ -279,7 +286,8 @@ void checkPerformanceAndSweep(const Task* task, const TaskRubric& t, Problems& p
   if (t.performance.present) {
     CaseSpec spec;
     if (!t.performanceCase(true, &spec))
-      problems.add(t.performance.line, "<performance case=\"" + t.performance.caseId + "\"> names no case of this task");
+      problems.add(t.performance.line,
+                   "<performance case=\"" + t.performance.caseId + "\"> names no case of this task");
     else if (task && !task->validateCase(spec, &err))
       problems.add(t.performance.line, err);
   }
@@ -328,8 +336,10 @@ Criterion readCriterion(const XMLElement* child, const Task* task, const std::st
       c.caseSets[check] = set;
     }
     const std::string problem = idProblem(check);
-    if (problem.empty()) c.checks.push_back(check);
-    else problems.add(c.line, "criterion '" + c.id + "': check '" + terminalText(check) + "' " + problem);
+    if (problem.empty())
+      c.checks.push_back(check);
+    else
+      problems.add(c.line, "criterion '" + c.id + "': check '" + terminalText(check) + "' " + problem);
   }
   if (c.checks.empty()) problems.add(c.line, "criterion '" + c.id + "' names no checks (attribute 'checks')");
   readSpeed(child, task, &c, problems);
@@ -411,8 +421,9 @@ void readAnalysis(const XMLElement* child, TaskRubric* t, Problems& problems) {
   t->analysis.width = readCount(child, "width", 0, problems, kMaxSide, sized);
   t->analysis.height = readCount(child, "height", 0, problems, kMaxSide, sized);
   if (sized && (t->analysis.width < 1 || t->analysis.height < 1))
-    problems.add(child->GetLineNum(), "<analysis> needs both a width and a height of at least 1, or neither "
-                                      "(the case at its own size)");
+    problems.add(child->GetLineNum(),
+                 "<analysis> needs both a width and a height of at least 1, or neither "
+                 "(the case at its own size)");
 }
 
 /// What a task needs as a whole: a valid analysis case, the <analysis>, <sweep> and <performance>

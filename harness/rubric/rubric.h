@@ -30,8 +30,8 @@ struct Criterion {
   /// Checks named "id@visible" or "id@hidden": only those cases of the check count for this criterion
   /// (a technique criterion needs correct output in the course configuration, spec section 5).
   std::map<std::string, std::string> caseSets;
-  std::vector<std::string> kernels; ///< timed kernels whose speed against the reference counts
-  std::vector<SpeedLevel> levels;   ///< ascending ratio
+  std::vector<std::string> kernels;  ///< timed kernels whose speed against the reference counts
+  std::vector<SpeedLevel> levels;    ///< ascending ratio
   /// A <deduction>: earns 0 when its checks pass and takes `points` away from the task when one
   /// fails (never below 0 for the task). It adds nothing to the task's maximum. One defect costs
   /// points in one place (spec section 5: stray writes are a check of their own).
@@ -76,7 +76,7 @@ struct AnalysisSpec {
 };
 
 struct TaskRubric {
-  std::string id;  ///< a task id of the registry: conv3x3, separable, bilateral, histogram
+  std::string id;          ///< a task id of the registry: conv3x3, separable, bilateral, histogram
   std::string visibility;  ///< of its criteria that do not say their own (Criterion::visibility)
   std::vector<Criterion> criteria;
   std::vector<CaseSpec> cases;

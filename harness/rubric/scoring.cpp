@@ -16,14 +16,17 @@ void scoreSpeed(const Criterion& criterion, const SpeedMeasure* speed, Criterion
   }
   if (!speed || !speed->available) {
     r->status = Status::NotMeasured;
-    r->message = "speed not graded: " + (speed ? speed->reason : std::string("the task's performance was not measured"));
+    r->message =
+        "speed not graded: " + (speed ? speed->reason : std::string("the task's performance was not measured"));
     return;
   }
   double points = 0;
   const SpeedLevel* next = nullptr;
   for (const SpeedLevel& l : criterion.levels) {
-    if (speed->ratio >= l.ratio) points = std::max(points, l.points);
-    else if (!next) next = &l;
+    if (speed->ratio >= l.ratio)
+      points = std::max(points, l.points);
+    else if (!next)
+      next = &l;
   }
   char text[200];
   std::snprintf(text, sizeof text, "%.2fx the reference's speed: %g of %g points", speed->ratio, points,
@@ -105,8 +108,8 @@ CriterionResult scoreCriterion(const Criterion& criterion, const std::map<std::s
   }
   r.status = Status::Passed;
   r.points = criterion.deduction ? 0 : criterion.points;
-  r.message = criterion.checks.size() == 1 && restricted.empty() ? checks.at(criterion.checks[0]).message
-                                                                  : "all checks passed";
+  r.message =
+      criterion.checks.size() == 1 && restricted.empty() ? checks.at(criterion.checks[0]).message : "all checks passed";
   return r;
 }
 

@@ -63,7 +63,8 @@ int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     for (const auto& [id, o] : outcomes) {
       std::string message = o.message, finding = o.finding;
       for (std::string* s : {&message, &finding})
-        std::replace_if(s->begin(), s->end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+        std::replace_if(
+            s->begin(), s->end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
       text += id + "\t" + statusName(o.status) + "\t" + message + "\t" + finding + "\n";
     }
     std::string err;

@@ -35,8 +35,8 @@ int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, c
     if (colon == std::string::npos) continue;
     const std::string task = pair.substr(0, colon), kernel = pair.substr(colon + 1);
     runs.push_back(std::async(std::launch::async, [=] {
-      const std::string bytes =
-          profileAtomics(ncu, clgrade, kernelsDir, rubricPath, task, kernel, workDir + "/atomics-" + task, timeoutSeconds);
+      const std::string bytes = profileAtomics(ncu, clgrade, kernelsDir, rubricPath, task, kernel,
+                                               workDir + "/atomics-" + task, timeoutSeconds);
       writeFileAtomically(atomicsRecordPath(workDir, task, kernel), bytes, nullptr);
     }));
   }
@@ -44,10 +44,9 @@ int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, c
   // slow another task's timing on the same GPU) and the caches too (bank conflicts, instructions and
   // requested sectors do not depend on what the cache holds; flushing before each pass cost 1 s).
   // Kernels are named <task>__<kernel>, one task alone too (--prefixed).
-  std::vector<std::string> argv{ncu,     "--clock-control", "none",     "--cache-control", "none",
-                                "--csv", "--log-file",      csvPath,    "--metrics",       kNcuSharedMetrics,
-                                clgrade, "hwcount",         kernelsDir, "--rubric",        rubricPath,
-                                "--prefixed", "--out",      workDir};
+  std::vector<std::string> argv{ncu,          "--clock-control", "none",      "--cache-control", "none",  "--csv",
+                                "--log-file", csvPath,           "--metrics", kNcuSharedMetrics, clgrade, "hwcount",
+                                kernelsDir,   "--rubric",        rubricPath,  "--prefixed",      "--out", workDir};
   for (const std::string& t : tasks) {
     argv.push_back("--task");
     argv.push_back(t);

@@ -48,7 +48,8 @@ int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const st
                    const std::string& reportDir);
 
 /// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with each distinct
-/// launch replayed through CUDA (cl/launch_signature.h: a pass repeated on the next channel once). Returns a process exit code.
+/// launch replayed through CUDA (cl/launch_signature.h: a pass repeated on the next channel once). Returns a process
+/// exit code.
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
                    const std::string& reportDir);
 

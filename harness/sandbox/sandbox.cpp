@@ -1,11 +1,11 @@
 #include "sandbox/sandbox.h"
 
-#include <atomic>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <atomic>
 
 #include <atomic>
 #include <cstdlib>
@@ -56,8 +56,10 @@ void systemView(std::vector<std::string>* a) {
     std::error_code ec;
     const fs::file_status st = fs::symlink_status(top, ec);
     if (ec || !fs::exists(st)) continue;
-    if (fs::is_symlink(st)) add({"--symlink", fs::read_symlink(top, ec).string(), top});
-    else add({"--ro-bind", top, top});
+    if (fs::is_symlink(st))
+      add({"--symlink", fs::read_symlink(top, ec).string(), top});
+    else
+      add({"--ro-bind", top, top});
   }
   // Of /etc only what the dynamic loader and the OpenCL ICD loader read.
   for (const char* etc : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/OpenCL",
@@ -66,8 +68,10 @@ void systemView(std::vector<std::string>* a) {
     if (fs::exists(etc, ec)) add({"--ro-bind", etc, etc});
   }
   // /sys read-only: PoCL (hwloc) reads the CPU topology and memory size there, GPU drivers the PCI bus.
-  if (g_containerProc) add({"--ro-bind", "/proc", "/proc"});
-  else add({"--proc", "/proc"});
+  if (g_containerProc)
+    add({"--ro-bind", "/proc", "/proc"});
+  else
+    add({"--proc", "/proc"});
   add({"--dev", "/dev", "--ro-bind", "/sys", "/sys"});
 }
 
@@ -76,7 +80,8 @@ void gpuView(std::vector<std::string>* a) {
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator("/dev", ec)) {
     const std::string name = e.path().filename().string();
-    if (name.rfind("nvidia", 0) == 0 && !e.is_directory(ec)) a->insert(a->end(), {"--dev-bind", e.path().string(), e.path().string()});
+    if (name.rfind("nvidia", 0) == 0 && !e.is_directory(ec))
+      a->insert(a->end(), {"--dev-bind", e.path().string(), e.path().string()});
   }
   if (fs::exists("/dev/dri", ec)) a->insert(a->end(), {"--dev-bind", "/dev/dri", "/dev/dri"});
   if (fs::exists("/opt", ec)) a->insert(a->end(), {"--ro-bind", "/opt", "/opt"});
@@ -116,10 +121,10 @@ std::string stagedCopy(const std::string& path, std::string* err) {
     std::error_code e;
     const fs::file_status st = fs::symlink_status(p, e);
     if (fs::is_symlink(st)) return;
-    const fs::perms add = fs::is_directory(st) || (st.permissions() & fs::perms::owner_exec) != fs::perms::none
-                              ? fs::perms::others_read | fs::perms::others_exec | fs::perms::group_read |
-                                    fs::perms::group_exec
-                              : fs::perms::others_read | fs::perms::group_read;
+    const fs::perms add =
+        fs::is_directory(st) || (st.permissions() & fs::perms::owner_exec) != fs::perms::none
+            ? fs::perms::others_read | fs::perms::others_exec | fs::perms::group_read | fs::perms::group_exec
+            : fs::perms::others_read | fs::perms::group_read;
     fs::permissions(p, add, fs::perm_options::add, e);
   };
   open(copy);
@@ -204,8 +209,10 @@ const SandboxSupport& sandboxSupport() {
       // In a container (Docker, Podman: where PrairieLearn and Gradescope grade): its own /proc.
       g_containerProc = true;
       const std::string again = attempt();
-      if (again.empty()) support.identity += "; the container's /proc, read-only (a new one cannot be mounted here)";
-      else g_containerProc = false;
+      if (again.empty())
+        support.identity += "; the container's /proc, read-only (a new one cannot be mounted here)";
+      else
+        g_containerProc = false;
       why = again.empty() ? "" : why + "; with the container's /proc: " + again;
     }
     g_probing = false;
@@ -261,7 +268,8 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
       fs::create_directories(cache, ec);
       // Everything below it: the submission's last sandbox had another uid.
       if (uid >= 0) {
-        if (chown(cache.c_str(), static_cast<uid_t>(uid), static_cast<gid_t>(uid)) != 0) cache = spec.scratch + "/pocl-cache";
+        if (chown(cache.c_str(), static_cast<uid_t>(uid), static_cast<gid_t>(uid)) != 0)
+          cache = spec.scratch + "/pocl-cache";
         for (auto it = fs::recursive_directory_iterator(spec.cache, ec);
              !ec && cache == spec.cache && it != fs::recursive_directory_iterator(); it.increment(ec))
           if (lchown(it->path().c_str(), static_cast<uid_t>(uid), static_cast<gid_t>(uid)) != 0) break;
@@ -279,8 +287,9 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   // No --hostname: a container's seccomp profile (Docker's, Podman's: where PrairieLearn and
   // Gradescope grade) refuses sethostname even in the sandbox's own user namespace, and the name
   // protects nothing; the UTS namespace is still the sandbox's own (--unshare-all).
-  std::vector<std::string> a{bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--uid", "65534", "--gid",
-                             "65534", "--cap-drop", "ALL"};
+  std::vector<std::string> a{
+      bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--uid", "65534", "--gid", "65534", "--cap-drop",
+      "ALL"};
   systemView(&a);
   if (spec.gpu) gpuView(&a);
   auto bindFd = [&](std::string path, const std::string& dest, bool writable) {

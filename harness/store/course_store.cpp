@@ -42,8 +42,10 @@ std::string openAbove(const fs::path& folder) {
 /// (and `mode` set exactly, whatever the umask); `setMode`: an existing one set to `mode` too (the
 /// store's own folders), else only checked (a root the user named). "" or why not.
 std::string ownFolder(const std::string& path, mode_t mode, bool setMode) {
-  if (mkdir(path.c_str(), mode) == 0) setMode = true;
-  else if (errno != EEXIST) return "cannot make " + path + ": " + std::strerror(errno);
+  if (mkdir(path.c_str(), mode) == 0)
+    setMode = true;
+  else if (errno != EEXIST)
+    return "cannot make " + path + ": " + std::strerror(errno);
   struct stat st;
   if (lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return path + " is not a folder";
   if (st.st_uid != geteuid()) return path + " belongs to another user";

@@ -19,7 +19,7 @@ namespace clgrade {
 struct CourseStore {
   std::shared_ptr<const ImageStore> inputs;   ///< null: no store
   std::shared_ptr<const ImageStore> results;  ///< null: no store (a runner never has one)
-  std::string root;  ///< what openCourseStore was given ("none" when there is no store)
+  std::string root;                           ///< what openCourseStore was given ("none" when there is no store)
   /// A shared lock on the build's folder while this store (any copy of it) lives: no other clgrade
   /// removes a folder in use.
   std::shared_ptr<const void> inUse;

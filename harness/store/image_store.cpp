@@ -54,8 +54,7 @@ std::optional<Image> ImageStore::image(const std::string& name, std::string* sha
   }
 }
 
-bool ImageStore::keep(const std::string& name, const Image& image, const std::string& sha256,
-                      std::string* err) const {
+bool ImageStore::keep(const std::string& name, const Image& image, const std::string& sha256, std::string* err) const {
   if (!writable_ || folder_.empty()) return true;
   if (!storableName(name)) {
     if (err) *err = "'" + name + "' is not a name a store keeps";

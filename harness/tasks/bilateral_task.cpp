@@ -9,8 +9,8 @@
 #include "image/pfm.h"
 #include "tasks/channel_pass.h"
 #include "tasks/separable_config.h"
-#include "tasks/technique.h"
 #include "tasks/task_context.h"
+#include "tasks/technique.h"
 #include "tasks/timed_output.h"
 #include "tasks/typed_task.h"
 #include "tasks/weight_order.h"
@@ -42,7 +42,8 @@ std::vector<cl_float4> packNormalDepth(const Scene& scene) {
   const Image& n = scene.normals;
   for (int y = 0; y < n.height; ++y)
     for (int x = 0; x < n.width; ++x)
-      packed[size_t(y) * n.width + x] = cl_float4{{n.at(0, x, y), n.at(1, x, y), n.at(2, x, y), scene.depth.at(0, x, y)}};
+      packed[size_t(y) * n.width + x] =
+          cl_float4{{n.at(0, x, y), n.at(1, x, y), n.at(2, x, y), scene.depth.at(0, x, y)}};
   return packed;
 }
 
@@ -64,7 +65,8 @@ std::vector<std::string> bitReport(const std::vector<int32_t>& expected, const s
   }
   std::vector<std::string> lines;
   for (int b = 0; b < 4; ++b)
-    if (wrong[b]) lines.push_back("bit " + std::string(kNames[b]) + " wrong at " + std::to_string(wrong[b]) + " pixels");
+    if (wrong[b])
+      lines.push_back("bit " + std::string(kNames[b]) + " wrong at " + std::to_string(wrong[b]) + " pixels");
   if (other) lines.push_back(std::to_string(other) + " flag words have bits above 8 set (never written, or garbage)");
   return lines;
 }
@@ -158,8 +160,10 @@ Image pipelineOnEveryChannel(TaskContext& ctx, CaseOutcome& o, Kernels& k, const
     dst.fill(rt, floatSentinel());
     bindFilter(rt, k.convH, tmp.buffer(), src.buffer(), disc, hWeights, W, H, pitch);
     bindFilter(rt, k.convV, dst.buffer(), tmp.buffer(), disc, vWeights, W, H, pitch);
-    ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, k.convH, k.convHGeometry), k.convHGeometry);
-    ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, k.convV, k.convVGeometry), k.convVGeometry);
+    ctx.timing(o, "ConvHorizontal channel " + std::to_string(ch), launch2d(rt, k.convH, k.convHGeometry),
+               k.convHGeometry);
+    ctx.timing(o, "ConvVertical channel " + std::to_string(ch), launch2d(rt, k.convV, k.convVGeometry),
+               k.convVGeometry);
     WriteAudit a;
     const std::vector<float> plane = dst.download(rt, floatSentinel(), &a);
     std::copy(plane.begin(), plane.end(), actual.plane(ch));
@@ -185,8 +189,12 @@ class BilateralTask : public TypedTask<SeparableConfig> {
          "ConvVertical(__global float* d_Dst, __global const float* d_Src, __global const int* d_Disc, "
          "__constant float* c_Kernel, int Width, int Height, int Pitch)"},
         {{"discontinuity", "DiscontinuityHorizontal then DiscontinuityVertical: flags equal to the CPU's", ""},
-         {"discontinuity_local_memory", "the discontinuity kernels read their tile from local memory (simulated)", "",
-          true, false, {HardwareRule::Kind::AccessCounts, ""}},
+         {"discontinuity_local_memory",
+          "the discontinuity kernels read their tile from local memory (simulated)",
+          "",
+          true,
+          false,
+          {HardwareRule::Kind::AccessCounts, ""}},
          {"filter_horizontal", "ConvHorizontal alone, on the CPU's flags, against the CPU's horizontal pass", ""},
          {"filter_vertical", "ConvVertical alone, on the CPU's flags and horizontal result, against the CPU", ""},
          {"pipeline", "all four kernels chained against the CPU's final result", ""},
@@ -254,7 +262,8 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       WriteAudit audit;
       const std::vector<int32_t> flags = disc.download(ctx.runtime(), kIntSentinel, &audit);
       audit.add(intoInputs);
-      const RegionModel regions{1, 1, int(k.discHGeometry.local[0]) * c.hSteps, int(k.discVGeometry.local[1]) * c.vSteps};
+      const RegionModel regions{1, 1, int(k.discHGeometry.local[0]) * c.hSteps,
+                                int(k.discVGeometry.local[1]) * c.vSteps};
       if (!ctx.runtime().recording()) {  // a runner judges nothing: the keeper compares when it replays
         const Comparison cmp = compareExact(flagsExpected, flags, W, H, ctx.settings().rule.skipLastRow, regions);
         ctx.judge(o, spec.id + "/discontinuity", cmp, flagsAsImage(flagsExpected, W, H), flagsAsImage(flags, W, H));
@@ -283,8 +292,8 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       Kernels k = kernels(kFilterV);
       auto flags = cpuFlags(k.rows);
       WriteAudit audit;
-      const Image actual = filter(o, k.convV, k.convVGeometry, "ConvVertical", tmpExpected, flags->buffer(),
-                                  c.vWeights, k.rows, &audit);
+      const Image actual =
+          filter(o, k.convV, k.convVGeometry, "ConvVertical", tmpExpected, flags->buffer(), c.vWeights, k.rows, &audit);
       audit.addInputWrites(flags->writesSinceUpload(ctx.runtime()));
       const RegionModel regions{0, c.radius, int(k.convVGeometry.local[0]), int(k.convVGeometry.local[1]) * c.vSteps};
       const std::vector<WeightOrder> orders = passOrders(c.vWeights, expected, [&](const std::vector<float>& w) {
@@ -302,8 +311,8 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       const Image actual = pipelineOnEveryChannel(ctx, o, k, c, disc.buffer(), scene.colour, &audit);
       const RegionModel regions{c.radius, c.radius, int(k.convHGeometry.local[0]) * c.hSteps,
                                 int(k.convVGeometry.local[1]) * c.vSteps};
-      const std::vector<WeightOrder> orders =
-          pipelineOrders(c.hWeights, c.vWeights, expected, [&](const std::vector<float>& h, const std::vector<float>& v) {
+      const std::vector<WeightOrder> orders = pipelineOrders(
+          c.hWeights, c.vWeights, expected, [&](const std::vector<float>& h, const std::vector<float>& v) {
             return ref::bilateralVertical(ref::bilateralHorizontal(scene.colour, flagsExpected, h), flagsExpected, v);
           });
       judgeWeightOrders(ctx, o, spec.id + "/pipeline", orders, actual, regions);
@@ -311,7 +320,8 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     });
   }
 
-  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c) const override {
+  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec,
+                                          const SeparableConfig& c) const override {
     const Runtime& rt = ctx.runtime();
     const Scene& scene = ctx.inputs().forCase(spec).scene(c.width, c.height);
     const std::vector<cl_float4> packed = packNormalDepth(scene);
@@ -343,10 +353,11 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     const double px = double(W) * H;
     // Bytes per pixel: a float4 read and a flag written; the vertical kernel also reads the flag
     // it ORs into; a filter pass reads a value and a flag and writes a value.
-    std::vector<TimedLaunch> launches{{"DiscontinuityHorizontal", "flags", k.discH, k.discHGeometry, 20 * px, px, b, {}},
-                                      {"DiscontinuityVertical", "flags", k.discV, k.discVGeometry, 24 * px, px, b, {}},
-                                      {"ConvHorizontal", "one channel", k.convH, k.convHGeometry, 12 * px, px, b, {}},
-                                      {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b, {}}};
+    std::vector<TimedLaunch> launches{
+        {"DiscontinuityHorizontal", "flags", k.discH, k.discHGeometry, 20 * px, px, b, {}},
+        {"DiscontinuityVertical", "flags", k.discV, k.discVGeometry, 24 * px, px, b, {}},
+        {"ConvHorizontal", "one channel", k.convH, k.convHGeometry, 12 * px, px, b, {}},
+        {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b, {}}};
     // Checked where the CPU has a result to compare with: the flags once both kernels have run, the
     // horizontal pass on channel 0 and the vertical one on the whole chain, in either weight order.
     const Runtime* device = &rt;
@@ -364,13 +375,15 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       return ref::bilateralHorizontal(s->colour.channel(0), *flags(), w);
     };
     launches[2].verify = [device, b, rows, rule, either, context, key, horizontal, c] {
-      return timedOutputProblem(*device, *b->tmp, rows, orderCandidates(context, key + " H", c.hWeights, either, horizontal),
-                                rule);
+      return timedOutputProblem(*device, *b->tmp, rows,
+                                orderCandidates(context, key + " H", c.hWeights, either, horizontal), rule);
     };
     launches[3].verify = [device, b, rows, rule, either, context, key, horizontal, flags, c] {
       std::vector<ExpectedImage> all;
       for (const ExpectedImage& h : orderCandidates(context, key + " H", c.hWeights, either, horizontal)) {
-        const auto vertical = [h, flags](const std::vector<float>& w) { return ref::bilateralVertical(*h(), *flags(), w); };
+        const auto vertical = [h, flags](const std::vector<float>& w) {
+          return ref::bilateralVertical(*h(), *flags(), w);
+        };
         // The horizontal result it runs on: the case's weights, in the candidate's order.
         const ResultKey hKey = key + " V after H" + weightsKey(c.hWeights) + "#" + std::to_string(all.size());
         for (const ExpectedImage& v : orderCandidates(context, hKey, c.vWeights, either, vertical)) all.push_back(v);
@@ -380,14 +393,14 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     return launches;
   }
 
-  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const SeparableConfig& c,
-                   CaseOutcome* o) const override {
+  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
+                   const SeparableConfig& c, CaseOutcome* o) const override {
     (void)checkId, (void)spec, (void)c;
     judgeLocalReads(counters, {"DiscontinuityHorizontal", "DiscontinuityVertical"}, o);
   }
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
-                                                                  const SeparableConfig& c) const override {
+                                                                   const SeparableConfig& c) const override {
     const Expected e = expectedFor(inputs.forCase(spec), c);
     const std::string flags(reinterpret_cast<const char*>(e.flags.data()), e.flags.size() * sizeof(int32_t));
     return {{"flags", flags}, {"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};

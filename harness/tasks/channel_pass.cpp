@@ -16,8 +16,7 @@ cl::Buffer constantFloats(const Runtime& rt, const std::vector<float>& values) {
 }
 
 Image runPerChannel(TaskContext& ctx, CaseOutcome& outcome, const std::string& name, cl::Kernel& kernel,
-                    const Geometry& geometry, const Image& input, int rows, const BindPlanes& bind,
-                    WriteAudit* audit) {
+                    const Geometry& geometry, const Image& input, int rows, const BindPlanes& bind, WriteAudit* audit) {
   const Runtime& rt = ctx.runtime();
   const int pitch = pitchOf(input.width);
   Image output(input.width, input.height, input.channels);

@@ -19,7 +19,6 @@ using BindPlanes = std::function<void(cl::Kernel& kernel, const cl::Buffer& dst,
 /// output plane with the sentinel, binds, launches, reads back. Launch times go to `outcome`,
 /// writes outside the image to `audit`. Returns the outputs as one image.
 Image runPerChannel(TaskContext& ctx, CaseOutcome& outcome, const std::string& name, cl::Kernel& kernel,
-                    const Geometry& geometry, const Image& input, int rows, const BindPlanes& bind,
-                    WriteAudit* audit);
+                    const Geometry& geometry, const Image& input, int rows, const BindPlanes& bind, WriteAudit* audit);
 
 }  // namespace clgrade

@@ -6,9 +6,9 @@
 #include "image/pfm.h"
 #include "tasks/channel_pass.h"
 #include "tasks/params.h"
+#include "tasks/task_context.h"
 #include "tasks/technique.h"
 #include "tasks/timed_output.h"
-#include "tasks/task_context.h"
 #include "tasks/typed_task.h"
 
 namespace clgrade {
@@ -97,8 +97,12 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
         {"Convolution(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel, uint Width, "
          "uint Height, uint Pitch)"},
         {{"output", "Convolution against the CPU reference (course rule)", ""},
-         {"bank_conflicts", "tile and halo stored into local memory without bank conflicts (simulated)", "",
-          true, false, {HardwareRule::Kind::StoreConflicts, "Convolution", 1, sizeof(float)}},
+         {"bank_conflicts",
+          "tile and halo stored into local memory without bank conflicts (simulated)",
+          "",
+          true,
+          false,
+          {HardwareRule::Kind::StoreConflicts, "Convolution", 1, sizeof(float)}},
          strayWritesCheck()},
         {{"Convolution", {"output"}}}};
     return info;
@@ -129,7 +133,8 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
       audit.addInputWrites(run.src->writesSinceUpload(rt));
       const RegionModel regions{1, 1, static_cast<int>(group[0]), static_cast<int>(group[1])};
       if (!rt.recording())  // a runner judges nothing: the keeper compares when it replays the record
-        ctx.judge(o, spec.id + "/output", compareImages(expected, actual, ctx.settings().rule, regions), expected, actual);
+        ctx.judge(o, spec.id + "/output", compareImages(expected, actual, ctx.settings().rule, regions), expected,
+                  actual);
       ctx.audit(o, "Convolution", audit, false);
       ctx.timing(o, "Convolution", ms, g);
     });
@@ -140,7 +145,8 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
     CaseOutcome notes;
     auto p = std::make_shared<Prepared>(prepare(ctx, c, gray, ref::conv3x3Constants(c.weights, c.offset), &notes));
     const double pixels = double(c.width) * c.height;
-    TimedLaunch launch{"Convolution", "one gray plane", p->kernel, p->geometry, 2 * sizeof(float) * pixels, pixels, p, {}};
+    TimedLaunch launch{
+        "Convolution", "one gray plane", p->kernel, p->geometry, 2 * sizeof(float) * pixels, pixels, p, {}};
     const Runtime* rt = &ctx.runtime();
     const CaseInputs inputs = ctx.inputs().forCase(spec);
     const CompareRule rule = ctx.settings().rule;
@@ -160,14 +166,14 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
     return {launch};
   }
 
-  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const Conv3x3Case& c,
-                   CaseOutcome* o) const override {
+  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
+                   const Conv3x3Case& c, CaseOutcome* o) const override {
     (void)checkId, (void)spec, (void)c;
     judgeTileLoad(counters, "Convolution", o);
   }
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
-                                                                  const Conv3x3Case& c) const override {
+                                                                   const Conv3x3Case& c) const override {
     return {{"output", pfmBytes(expectedFor(inputs.forCase(spec), c).output)}};
   }
 };

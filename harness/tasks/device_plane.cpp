@@ -22,8 +22,7 @@ std::string WriteAudit::describe(const std::string& what) const {
   auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
   if (guardBefore) add(values(guardBefore) + " in front of the buffer");
   if (guardAfter) add(values(guardAfter) + " past the end of the buffer");
-  if (belowImage)
-    add(values(belowImage) + " below the image (rows from " + std::to_string(firstRowBelow) + ")");
+  if (belowImage) add(values(belowImage) + " below the image (rows from " + std::to_string(firstRowBelow) + ")");
   if (intoInputs) add(values(intoInputs) + " into its input buffers");
   if (s.empty()) return "";
   return what + " wrote " + s;

@@ -37,7 +37,10 @@ class DevicePlane {
   /// `rows` >= height; guards on each side as large as the plane (at least 256 KiB, at most
   /// 16 MiB), so a write far before or past the data still lands in a guard and is seen.
   DevicePlane(const Runtime& rt, int width, int height, int pitch, int rows)
-      : width_(width), height_(height), pitch_(pitch), rows_(rows),
+      : width_(width),
+        height_(height),
+        pitch_(pitch),
+        rows_(rows),
         buffer_(rt, sizeof(T) * size_t(pitch) * rows, guardBytes(sizeof(T) * size_t(pitch) * rows)) {}
 
   static size_t guardBytes(size_t dataBytes) {
@@ -68,9 +71,7 @@ class DevicePlane {
   }
 
   /// Output layout: every element, guards included, set to `sentinel`.
-  void fill(const Runtime& rt, const T& sentinel) {
-    buffer_.fillAll(rt, sentinel);
-  }
+  void fill(const Runtime& rt, const T& sentinel) { buffer_.fillAll(rt, sentinel); }
 
   /// Image rows `rows` (each < height), `width` values each, in that order: a sample of the plane.
   std::vector<T> downloadRows(const Runtime& rt, const std::vector<int>& rows) const {

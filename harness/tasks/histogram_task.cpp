@@ -4,8 +4,8 @@
 #include "cl/kernel_args.h"
 #include "cpu/reference.h"
 #include "tasks/params.h"
-#include "tasks/technique.h"
 #include "tasks/task_context.h"
+#include "tasks/technique.h"
 #include "tasks/typed_task.h"
 
 namespace clgrade {
@@ -67,8 +67,12 @@ class HistogramTask : public TypedTask<HistogramCase> {
          "int pitch, int num_hist_bins, __local int* local_hist)"},
         {{"global", "compute_histogram: counts equal to the CPU's", ""},
          {"local", "compute_histogram_local_memory: counts equal to the CPU's", ""},
-         {"local_atomics", "local atomics per group, merged with at most one global atomic per bin (simulated)", "",
-          true, false, {HardwareRule::Kind::AtomicsPerWorkItem, "compute_histogram_local_memory"}},
+         {"local_atomics",
+          "local atomics per group, merged with at most one global atomic per bin (simulated)",
+          "",
+          true,
+          false,
+          {HardwareRule::Kind::AtomicsPerWorkItem, "compute_histogram_local_memory"}},
          strayWritesCheck()},
         {{"compute_histogram", {"global"}}, {"compute_histogram_local_memory", {"local"}}}};
     return info;
@@ -133,7 +137,8 @@ class HistogramTask : public TypedTask<HistogramCase> {
     ctx.runCheck(spec, "local", out, [&](CaseOutcome& o) { run(o, "compute_histogram_local_memory", true); });
   }
 
-  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const HistogramCase& c) const override {
+  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec,
+                                          const HistogramCase& c) const override {
     const Runtime& rt = ctx.runtime();
     const Image gray = ref::grayscale(ctx.inputs().forCase(spec).colour(c.input, c.width, c.height));
     const BuildResult& program = ctx.build("");
@@ -162,7 +167,8 @@ class HistogramTask : public TypedTask<HistogramCase> {
       bindCount(rt, count, b->hist->buffer(), b->img->buffer(), c, pitch, local);
       // Repeated launches keep adding to the same bins (clearing between launches would time the
       // clear as well), so the check clears them and launches once more.
-      TimedLaunch launch{name, "gray image", count, g, sizeof(float) * pixels + 2 * sizeof(int32_t) * c.bins, pixels, b, {}};
+      TimedLaunch launch{name, "gray image", count, g, sizeof(float) * pixels + 2 * sizeof(int32_t) * c.bins, pixels, b,
+                         {}};
       const Runtime* r = &rt;
       const int bins = c.bins;
       launch.verify = [r, b, count, g, bins, grayImage, cpu]() mutable {
@@ -173,16 +179,15 @@ class HistogramTask : public TypedTask<HistogramCase> {
         if (cpu->empty()) *cpu = ref::histogram(*grayImage, bins);
         long wrong = 0;
         binDifferences(*cpu, actual, 0, &wrong);
-        return wrong == 0 ? std::string()
-                          : std::to_string(wrong) + " of " + std::to_string(bins) + " bins wrong";
+        return wrong == 0 ? std::string() : std::to_string(wrong) + " of " + std::to_string(bins) + " bins wrong";
       };
       launches.push_back(launch);
     }
     return launches;
   }
 
-  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec, const HistogramCase& c,
-                   CaseOutcome* o) const override {
+  void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
+                   const HistogramCase& c, CaseOutcome* o) const override {
     (void)checkId, (void)spec;
     HistogramShape shape;
     shape.bins = c.bins;
@@ -192,7 +197,7 @@ class HistogramTask : public TypedTask<HistogramCase> {
   }
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
-                                                                  const HistogramCase& c) const override {
+                                                                   const HistogramCase& c) const override {
     const std::vector<int32_t> counts =
         ref::histogram(ref::grayscale(inputs.forCase(spec).colour(c.input, c.width, c.height)), c.bins);
     std::string text;

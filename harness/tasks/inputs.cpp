@@ -3,9 +3,9 @@
 #include <optional>
 #include <random>
 
-#include "util/work_time.h"
 #include "image/pfm.h"
 #include "util/sha256.h"
+#include "util/work_time.h"
 
 namespace clgrade {
 namespace {
@@ -90,9 +90,7 @@ void InputCache::storeLater(std::function<void()> write) {
   }
 }
 
-bool InputCache::stores(bool hidden, long pixels) const {
-  return store_ && !hidden && pixels >= kStoredMinPixels;
-}
+bool InputCache::stores(bool hidden, long pixels) const { return store_ && !hidden && pixels >= kStoredMinPixels; }
 
 InputCache::Obtained InputCache::obtain(const std::string& name, bool hidden, long pixels,
                                         const std::function<Image()>& make) {

@@ -174,8 +174,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
         total.add(a);
       }
       RegionModel r{c.radius, c.radius, int(h.geometry.local[0]) * c.hSteps, int(v.geometry.local[1]) * c.vSteps};
-      const std::vector<WeightOrder> orders =
-          pipelineOrders(c.hWeights, c.vWeights, expected, [&source](const std::vector<float>& h, const std::vector<float>& v) {
+      const std::vector<WeightOrder> orders = pipelineOrders(
+          c.hWeights, c.vWeights, expected, [&source](const std::vector<float>& h, const std::vector<float>& v) {
             return ref::convolveVertical(ref::convolveHorizontal(source, h), v);
           });
       judgeWeightOrders(ctx, o, spec.id + "/pipeline", orders, actual, r);
@@ -185,7 +185,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
 
   std::vector<std::string> optionsOf(const SeparableConfig& c) const override { return {c.buildOptions()}; }
 
-  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c) const override {
+  std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec,
+                                          const SeparableConfig& c) const override {
     const Runtime& rt = ctx.runtime();
     const Image& source = ctx.inputs().forCase(spec).colour(c.input, c.width, c.height);
     Passes p = buildPasses(ctx, c);
@@ -223,8 +224,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
       return ref::convolveHorizontal(channels->channel(0), w);
     };
     launches[0].verify = [device, b, rows, rule, either, context, key, horizontal, c] {
-      return timedOutputProblem(*device, *b->tmp, rows, orderCandidates(context, key + " H", c.hWeights, either, horizontal),
-                                rule);
+      return timedOutputProblem(*device, *b->tmp, rows,
+                                orderCandidates(context, key + " H", c.hWeights, either, horizontal), rule);
     };
     launches[1].verify = [device, b, rows, rule, either, context, key, horizontal, c] {
       // The vertical pass on the CPU's horizontal result in the order the kernel's own pass uses.
@@ -241,7 +242,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
   }
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
-                                                                  const SeparableConfig& c) const override {
+                                                                   const SeparableConfig& c) const override {
     const Expected e = expectedFor(inputs.forCase(spec), c);
     return {{"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
   }

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "model/status.h"
 #include "cl/launch.h"
 #include "counters/counters.h"
+#include "model/status.h"
 #include "tasks/case_spec.h"
 #include "tasks/inputs.h"
 
@@ -97,7 +97,7 @@ class Task {
   /// The CPU reference results of a case as named byte strings ("output" -> PFM bytes), for the
   /// golden manifest: the same computation runCase compares against.
   virtual std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
-                                                                           const CaseSpec& spec) const = 0;
+                                                                            const CaseSpec& spec) const = 0;
   /// The launches to time for case `spec` (built from the context's source), in launch order.
   /// Throws CheckFailure like runCase when the source does not build or lacks a kernel.
   virtual std::vector<TimedLaunch> timedLaunches(TaskContext& ctx, const CaseSpec& spec) const {

@@ -49,16 +49,17 @@ const BuildResult& TaskContext::build(const std::string& options) {
     record.error = it->second.error;
     record.log = it->second.log;
     const std::string path = "evidence/" + task_.id + "/build_" + std::to_string(builds_.size() + 1) + ".log";
-    record.logPath = evidence_.text(path, "build log",
-                                    "file: " + task_.file + "\noptions: " + options + "\nresult: " +
-                                        (record.ok ? "ok" : record.error) + "\n\n" + record.log + "\n")
+    record.logPath = evidence_
+                         .text(path, "build log",
+                               "file: " + task_.file + "\noptions: " + options +
+                                   "\nresult: " + (record.ok ? "ok" : record.error) + "\n\n" + record.log + "\n")
                          .path;
     builds_.push_back(record);
   }
   if (!it->second.ok) {
-    CheckFailure failure{task_.file + " " + it->second.error +
-                             (options.empty() ? "" : " (options: " + options + ")"),
-                         headOf(it->second.log, 30), {}};
+    CheckFailure failure{task_.file + " " + it->second.error + (options.empty() ? "" : " (options: " + options + ")"),
+                         headOf(it->second.log, 30),
+                         {}};
     for (const BuildRecord& r : builds_)
       if (r.options == options && !r.logPath.empty()) failure.evidence.push_back({"build log", r.logPath});
     throw failure;
@@ -70,7 +71,8 @@ void TaskContext::buildAhead(const std::string& options) {
   if (rt_.replaying() || programs_.count(options) || ahead_.count(options)) return;
   const std::string named = namedSource();
   const Runtime* rt = &rt_;
-  ahead_[options] = std::async(std::launch::async, [rt, named, options] { return compileAhead(*rt, named, options); }).share();
+  ahead_[options] =
+      std::async(std::launch::async, [rt, named, options] { return compileAhead(*rt, named, options); }).share();
 }
 
 cl::Kernel TaskContext::kernel(const BuildResult& build, const std::string& name) {
@@ -84,7 +86,8 @@ cl::Kernel TaskContext::kernel(const BuildResult& build, const std::string& name
     if (actual != expected)
       throw CheckFailure{task_.file + ": kernel '" + name + "' takes " + std::to_string(actual) +
                              " arguments; the assignment calls it with " + std::to_string(expected) + ": " + signature,
-                         {}, {}};
+                         {},
+                         {}};
   }
   return k;
 }
@@ -109,11 +112,12 @@ std::array<size_t, 2> TaskContext::hostGroupSize(const cl::Kernel& kernel, const
   if (declared[0] == 0 || (declared[0] == wanted[0] && declared[1] == wanted[1] && declared[2] == 1)) return wanted;
   const std::string want = std::to_string(wanted[0]) + ", " + std::to_string(wanted[1]) + ", 1";
   throw CheckFailure{name + " declares reqd_work_group_size(" + std::to_string(declared[0]) + ", " +
-                         std::to_string(declared[1]) + ", " + std::to_string(declared[2]) + ") but this case builds it with " +
-                         prefix + "_GROUPSIZE_X=" + std::to_string(wanted[0]) + " " + prefix + "_GROUPSIZE_Y=" +
-                         std::to_string(wanted[1]) + ": the group size is the host's (-D options), so the kernel must "
-                         "declare reqd_work_group_size(" + prefix + "_GROUPSIZE_X, " + prefix + "_GROUPSIZE_Y, 1), here (" +
-                         want + ")",
+                         std::to_string(declared[1]) + ", " + std::to_string(declared[2]) +
+                         ") but this case builds it with " + prefix + "_GROUPSIZE_X=" + std::to_string(wanted[0]) +
+                         " " + prefix + "_GROUPSIZE_Y=" + std::to_string(wanted[1]) +
+                         ": the group size is the host's (-D options), so the kernel must "
+                         "declare reqd_work_group_size(" +
+                         prefix + "_GROUPSIZE_X, " + prefix + "_GROUPSIZE_Y, 1), here (" + want + ")",
                      {"a kernel that fixes its own group size runs the hidden cases and the RESULT_STEPS sweep at a "
                       "size the host did not ask for (spec section 8)"},
                      {}};
@@ -179,8 +183,10 @@ void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Com
       evidence_.comparison(task_.id + "/" + stem, comparison, expected, actual, settings_.rule.maxSquaredError);
   outcome.evidence.insert(outcome.evidence.end(), files.begin(), files.end());
   if (const int leftOut = evidence_.imagesOverBudget() - leftOutBefore; leftOut > 0)
-    outcome.details.push_back(std::to_string(leftOut) + " image(s) of this case left out: the task's share of the "
-                              "image budget (" + std::to_string(evidence_.policy().imageBudgetBytes >> 10) +
+    outcome.details.push_back(std::to_string(leftOut) +
+                              " image(s) of this case left out: the task's share of the "
+                              "image budget (" +
+                              std::to_string(evidence_.policy().imageBudgetBytes >> 10) +
                               " KiB) has no room left for them (clgrade grade --evidence-mib)");
 }
 
@@ -188,8 +194,9 @@ void TaskContext::audit(CaseOutcome& outcome, const std::string& kernelName, con
   // Outputs start as a sentinel (a NaN, or 0xA5A5A5A5 for ints): values that still hold it were never written.
   if (a.untouched > 0 && a.untouched == a.imageValues && outcome.status == Status::Failed) {
     outcome.details.insert(outcome.details.begin(), outcome.message);
-    outcome.message = kernelName + " wrote nothing into the output image (every value still holds what "
-                                   "clgrade fills it with before the run)";
+    outcome.message = kernelName +
+                      " wrote nothing into the output image (every value still holds what "
+                      "clgrade fills it with before the run)";
     outcome.finding = outcome.message;
   } else if (a.untouched > 0) {
     outcome.details.push_back(std::to_string(a.untouched) + " of " + std::to_string(a.imageValues) +
@@ -244,8 +251,7 @@ void TaskContext::judgeWrites(CaseOutcome& outcome) const {
   }
   outcome.status = Status::Failed;
   outcome.message = strayWrites_.front();
-  if (strayWrites_.size() > 1)
-    outcome.message += " (and " + std::to_string(strayWrites_.size() - 1) + " more, below)";
+  if (strayWrites_.size() > 1) outcome.message += " (and " + std::to_string(strayWrites_.size() - 1) + " more, below)";
   outcome.details.insert(outcome.details.begin(), strayWrites_.begin() + 1, strayWrites_.end());
 }
 

@@ -13,10 +13,10 @@
 
 #include "checks/comparison.h"
 #include "checks/evidence.h"
-#include "model/report.h"
-#include "model/settings.h"
 #include "cl/launch.h"
 #include "cl/program.h"
+#include "model/report.h"
+#include "model/settings.h"
 #include "tasks/device_plane.h"
 #include "tasks/inputs.h"
 #include "tasks/task.h"
@@ -32,10 +32,9 @@ struct CheckFailure {
 
 class TaskContext {
  public:
-  TaskContext(const Runtime& rt, const TaskInfo& task, std::string source, EvidenceWriter& evidence,
-              InputCache& inputs, GradeSettings settings)
-      : rt_(rt), task_(task), source_(std::move(source)), evidence_(evidence), inputs_(inputs),
-        settings_(settings) {}
+  TaskContext(const Runtime& rt, const TaskInfo& task, std::string source, EvidenceWriter& evidence, InputCache& inputs,
+              GradeSettings settings)
+      : rt_(rt), task_(task), source_(std::move(source)), evidence_(evidence), inputs_(inputs), settings_(settings) {}
 
   const Runtime& runtime() const { return rt_; }
   InputCache& inputs() { return inputs_; }
@@ -102,8 +101,8 @@ class TaskContext {
   GradeSettings settings_;
   std::map<std::string, BuildResult> programs_;
   std::map<std::string, std::shared_future<BuildResult>> ahead_;  ///< builds started by buildAhead
-  std::string currentCheck_;                   ///< the check runCheck is running
-  std::map<std::string, int> imagesWritten_;  ///< failing cases with images, per check
+  std::string currentCheck_;                                      ///< the check runCheck is running
+  std::map<std::string, int> imagesWritten_;                      ///< failing cases with images, per check
   std::vector<BuildRecord> builds_;
   std::set<std::string> onlyChecks_;
   std::set<std::string> skippedChecks_;

@@ -82,7 +82,8 @@ void judgeTileLoad(const CounterReport& counters, const std::string& kernel, Cas
                  "): each output must read its 9 taps from the local tile, not from global memory";
   } else if (stores.conflicts > 0) {
     char perRequest[32];
-    std::snprintf(perRequest, sizeof perRequest, "%.2f", double(stores.conflicts) / double(std::max(1L, stores.requests)));
+    std::snprintf(perRequest, sizeof perRequest, "%.2f",
+                  double(stores.conflicts) / double(std::max(1L, stores.requests)));
     o->status = Status::Failed;
     o->message = std::to_string(stores.conflicts) + " bank conflicts while storing the tile (" + perRequest +
                  " per warp request)" + worstStoreLine(*k);
@@ -91,8 +92,9 @@ void judgeTileLoad(const CounterReport& counters, const std::string& kernel, Cas
       o->details.insert(o->details.begin(),
                         "hint: each warp's stores land in one bank, so the warp writes down a column of the tile: "
                         "a tile stored transposed (tile[x][y] where the work-items' x should be the last index) or "
-                        "a row stride that is a multiple of " + std::to_string(counters.banks) +
-                        " banks; store with the work-item's x as the fast index, or pad each row by one element");
+                        "a row stride that is a multiple of " +
+                            std::to_string(counters.banks) +
+                            " banks; store with the work-item's x as the fast index, or pad each row by one element");
   } else {
     o->status = Status::Passed;
     o->message = "tile stored into local memory without bank conflicts (" + std::to_string(stores.requests) +
@@ -140,8 +142,8 @@ bool judgeTileReadsFromHardware(const GlobalReads& reads, const std::string& ker
   o->status = Status::Failed;
   o->message = kernel + " reads " + std::to_string(std::lround(beyond)) + " sectors of global memory (beyond the " +
                "first of each warp request), more than twice the tile and halo of its " +
-               std::to_string(reads.workGroups) + " work-groups of " + std::to_string(gx) + " x " +
-               std::to_string(gy) + " (" + std::to_string(limit) +
+               std::to_string(reads.workGroups) + " work-groups of " + std::to_string(gx) + " x " + std::to_string(gy) +
+               " (" + std::to_string(limit) +
                "): each output must read its taps from the local tile, not from global memory (a tile loaded " +
                "down its columns, each warp's loads across rows, reads many more sectors too)";
   return false;
@@ -182,8 +184,9 @@ void judgeLocalHistogram(const CounterReport& counters, const std::string& kerne
                  "(one local atomic per pixel)";
   } else if (k->global.atomics > mergeLimit) {
     o->status = Status::Failed;
-    o->message = kernel + " makes " + std::to_string(k->global.atomics) + " global atomics, more than one per bin and " +
-                 "work-group (" + std::to_string(mergeLimit) + " for " + std::to_string(groups) +
+    o->message = kernel + " makes " + std::to_string(k->global.atomics) +
+                 " global atomics, more than one per bin and " + "work-group (" + std::to_string(mergeLimit) + " for " +
+                 std::to_string(groups) +
                  " groups of the assignment's 16 x 16): merge the local histogram once per group";
   } else {
     o->status = Status::Passed;

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "model/status.h"
 #include "counters/counters.h"
+#include "model/status.h"
 
 namespace clgrade {
 

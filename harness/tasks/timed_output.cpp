@@ -30,9 +30,7 @@ Image rowsOf(const Image& image, const std::vector<int>& rows) {
   return out;
 }
 
-std::string rowsNote(const std::vector<int>& rows) {
-  return " (in " + std::to_string(rows.size()) + " sampled rows)";
-}
+std::string rowsNote(const std::vector<int>& rows) { return " (in " + std::to_string(rows.size()) + " sampled rows)"; }
 
 }  // namespace
 
@@ -55,18 +53,15 @@ std::string timedOutputProblem(const Runtime& rt, const DevicePlane<float>& plan
 }
 
 std::string timedFlagsProblem(const Runtime& rt, const DevicePlane<int32_t>& plane, const std::vector<int>& rows,
-                              const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected,
-                              int width) {
+                              const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected, int width) {
   const std::vector<int32_t> actual = plane.downloadRows(rt, rows);
   if (rt.recording()) return "";
   const std::shared_ptr<const std::vector<int32_t>> all = expected();
   long wrong = 0;
   for (size_t i = 0; i < rows.size(); ++i)
-    for (int x = 0; x < width; ++x)
-      wrong += actual[i * width + x] != (*all)[size_t(rows[i]) * width + x];
+    for (int x = 0; x < width; ++x) wrong += actual[i * width + x] != (*all)[size_t(rows[i]) * width + x];
   if (wrong == 0) return "";
-  return std::to_string(wrong) + " of " + std::to_string(rows.size() * size_t(width)) + " flags wrong" +
-         rowsNote(rows);
+  return std::to_string(wrong) + " of " + std::to_string(rows.size() * size_t(width)) + " flags wrong" + rowsNote(rows);
 }
 
 std::string weightsKey(const std::vector<float>& weights) {

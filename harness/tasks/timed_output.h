@@ -32,8 +32,7 @@ std::string timedOutputProblem(const Runtime& rt, const DevicePlane<float>& plan
 
 /// The same for integer flags that must match exactly.
 std::string timedFlagsProblem(const Runtime& rt, const DevicePlane<int32_t>& plane, const std::vector<int>& rows,
-                              const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected,
-                              int width);
+                              const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected, int width);
 
 /// The weights as they go into a key of the CPU's results (" 0.25 0.5 0.25", every digit a float has).
 std::string weightsKey(const std::vector<float>& weights);

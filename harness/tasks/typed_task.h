@@ -62,7 +62,7 @@ class TypedTask : public Task {
   }
 
   std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
-                                                                   const CaseSpec& spec) const final {
+                                                                    const CaseSpec& spec) const final {
     Case c;
     std::string err;
     if (!readCase(spec, &c, &err)) throw std::invalid_argument(unreadable(spec, err));
@@ -77,7 +77,7 @@ class TypedTask : public Task {
                    std::map<std::string, CaseOutcome>* out) const = 0;
   /// The CPU reference results of the case as named byte strings ("output" -> PFM bytes).
   virtual std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
-                                                                          const Case& c) const = 0;
+                                                                           const Case& c) const = 0;
   /// The build options of the programs a case builds (none known by default).
   virtual std::vector<std::string> optionsOf(const Case& c) const {
     (void)c;

@@ -20,8 +20,9 @@ std::vector<WeightOrder> passOrders(const std::vector<float>& w, const Image& re
   return orders;
 }
 
-std::vector<WeightOrder> pipelineOrders(const std::vector<float>& h, const std::vector<float>& v, const Image& reference,
-                                        std::function<Image(const std::vector<float>&, const std::vector<float>&)> run) {
+std::vector<WeightOrder> pipelineOrders(
+    const std::vector<float>& h, const std::vector<float>& v, const Image& reference,
+    std::function<Image(const std::vector<float>&, const std::vector<float>&)> run) {
   auto name = [](bool hReversed, bool vReversed) {
     return std::string("ConvHorizontal ") + (hReversed ? kCorrelation : kConvolution) + ", ConvVertical " +
            (vReversed ? kCorrelation : kConvolution);
@@ -30,15 +31,14 @@ std::vector<WeightOrder> pipelineOrders(const std::vector<float>& h, const std::
   for (const bool hReversed : {false, true})
     for (const bool vReversed : {false, true}) {
       if ((!hReversed && !vReversed) || (hReversed && symmetric(h)) || (vReversed && symmetric(v))) continue;
-      orders.push_back({name(hReversed, vReversed), [=] {
-                          return run(hReversed ? reversed(h) : h, vReversed ? reversed(v) : v);
-                        }});
+      orders.push_back(
+          {name(hReversed, vReversed), [=] { return run(hReversed ? reversed(h) : h, vReversed ? reversed(v) : v); }});
     }
   return orders;
 }
 
-void judgeWeightOrders(TaskContext& ctx, CaseOutcome& o, const std::string& stem, const std::vector<WeightOrder>& orders,
-                       const Image& actual, const RegionModel& regions) {
+void judgeWeightOrders(TaskContext& ctx, CaseOutcome& o, const std::string& stem,
+                       const std::vector<WeightOrder>& orders, const Image& actual, const RegionModel& regions) {
   // A runner judges nothing (the keeper replays its record and judges): no CPU result, no comparison.
   if (ctx.runtime().recording()) return;
   const CompareRule& rule = ctx.settings().rule;

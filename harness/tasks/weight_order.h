@@ -33,7 +33,8 @@ std::vector<WeightOrder> passOrders(const std::vector<float>& w, const Image& re
 
 /// Two chained passes' orders: the reference's pair first, then every other pair that differs;
 /// `run(h, v)` computes the CPU's result with those weights.
-std::vector<WeightOrder> pipelineOrders(const std::vector<float>& h, const std::vector<float>& v, const Image& reference,
+std::vector<WeightOrder> pipelineOrders(const std::vector<float>& h, const std::vector<float>& v,
+                                        const Image& reference,
                                         std::function<Image(const std::vector<float>&, const std::vector<float>&)> run);
 
 /// `w` reversed: a pass applying w[R+k] computes what the reference's w[R-k] does with this.

@@ -130,7 +130,8 @@ UnpackResult unpackArchive(const std::string& archivePath, const std::string& de
     std::string why = nameProblem(name);
     const fs::path relative(name);
     const int depth = int(std::distance(relative.begin(), relative.end())) - 1;
-    if (why.empty() && name.size() > limits.nameBytes) why = "a name longer than " + std::to_string(limits.nameBytes) + " bytes";
+    if (why.empty() && name.size() > limits.nameBytes)
+      why = "a name longer than " + std::to_string(limits.nameBytes) + " bytes";
     if (why.empty() && depth > limits.depth) why = "more than " + std::to_string(limits.depth) + " folders deep";
     if (!why.empty()) {
       r.leftOut.push_back(printable(name) + ": " + why);

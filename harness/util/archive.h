@@ -21,7 +21,7 @@ struct UnpackLimits {
 
 struct UnpackResult {
   bool ok = false;
-  std::string error;                 ///< why it stopped (not an archive, a limit, a write that failed)
+  std::string error;  ///< why it stopped (not an archive, a limit, a write that failed)
   int files = 0;
   std::vector<std::string> leftOut;  ///< "<name>: <why>" for each entry not unpacked
 };

@@ -26,9 +26,10 @@ bool readFile(const std::string& path, std::string* out, std::string* err, size_
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     std::error_code ec;
-    if (err) *err = fd < 0 && !fs::exists(path, ec) ? path + " does not exist"
-                    : fd < 0                        ? "cannot open " + path
-                                                    : path + " is not a regular file";
+    if (err)
+      *err = fd < 0 && !fs::exists(path, ec) ? path + " does not exist"
+             : fd < 0                        ? "cannot open " + path
+                                             : path + " is not a regular file";
     if (fd >= 0) close(fd);
     return false;
   }

@@ -8,8 +8,7 @@ namespace clgrade {
 
 /// Reads a whole file. Fails (with a message in *err) on a missing file, a directory,
 /// or a file larger than `limitBytes`.
-bool readFile(const std::string& path, std::string* out, std::string* err,
-              size_t limitBytes = size_t(64) << 20);
+bool readFile(const std::string& path, std::string* out, std::string* err, size_t limitBytes = size_t(64) << 20);
 
 /// Reads a file a sandboxed process wrote: never through a link (O_NOFOLLOW), only a regular file,
 /// at most `limitBytes`. False for anything else, without saying more (what the file holds is not

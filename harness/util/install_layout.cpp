@@ -22,7 +22,8 @@ std::string dataFolder() {
   std::error_code ec;
   // A folder, not a file inside it: in a sandbox only the parts a child needs are mounted, and the
   // folders above them exist all the same.
-  for (const fs::path& candidate : {tools / "share" / "clgrade", (tools / ".." / ".." / "share" / "clgrade").lexically_normal()})
+  for (const fs::path& candidate :
+       {tools / "share" / "clgrade", (tools / ".." / ".." / "share" / "clgrade").lexically_normal()})
     if (fs::is_directory(candidate, ec)) return candidate.string();
   return "";
 }

@@ -65,8 +65,8 @@ pid_t procParent(pid_t pid, const void*) {
 
 }  // namespace
 
-bool waitsForOthersLock(const std::string& procLocks, unsigned long long device, unsigned long long inode,
-                        pid_t root, pid_t (*parentOf)(pid_t, const void*), const void* table) {
+bool waitsForOthersLock(const std::string& procLocks, unsigned long long device, unsigned long long inode, pid_t root,
+                        pid_t (*parentOf)(pid_t, const void*), const void* table) {
   std::vector<LockLine> onFile;
   std::istringstream in(procLocks);
   for (std::string line; std::getline(in, line);) {

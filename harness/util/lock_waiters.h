@@ -17,7 +17,7 @@ bool treeWaitsForOthersLock(const std::string& path, pid_t root);
 
 /// The same, on the text of /proc/locks and a process table given as data (for tests): `parentOf`
 /// maps a pid to its parent (0 when the process does not exist).
-bool waitsForOthersLock(const std::string& procLocks, unsigned long long device, unsigned long long inode,
-                        pid_t root, pid_t (*parentOf)(pid_t, const void*), const void* table);
+bool waitsForOthersLock(const std::string& procLocks, unsigned long long device, unsigned long long inode, pid_t root,
+                        pid_t (*parentOf)(pid_t, const void*), const void* table);
 
 }  // namespace clgrade

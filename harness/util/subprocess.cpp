@@ -1,9 +1,9 @@
 #include "util/subprocess.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
-#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -39,7 +39,8 @@ std::string ProcessResult::describe() const {
   if (memoryExceeded)
     return "stopped after using more than " + std::to_string(peakResidentBytes >> 20) + " MiB of memory";
   if (!stoppedBy.empty()) return "stopped: " + stoppedBy;
-  if (signal) return "killed by signal " + std::to_string(signal) + " (" + signalName(signal) + ", " + strsignal(signal) + ")";
+  if (signal)
+    return "killed by signal " + std::to_string(signal) + " (" + signalName(signal) + ", " + strsignal(signal) + ")";
   return "exit code " + std::to_string(exitCode);
 }
 
@@ -90,7 +91,8 @@ struct Capture {
       if (n > 0) {
         if (total < limit) {
           const size_t keep = std::min<uint64_t>(uint64_t(n), limit - total);
-          if (fileFd >= 0 && write(fileFd, buffer, keep) < 0) { /* a full disk: keep draining */ }
+          if (fileFd >= 0 && write(fileFd, buffer, keep) < 0) { /* a full disk: keep draining */
+          }
         }
         total += uint64_t(n);
         continue;
@@ -139,7 +141,6 @@ uint64_t treeResidentBytes(pid_t root, int* processes) {
   *processes = static_cast<int>(todo.size());
   return total;
 }
-
 
 /// The child's stdout and stderr: pipes drained into capped files (ProcessSpec::outputLimitBytes),
 /// or the files themselves. False with `error` when they cannot be opened.
@@ -200,20 +201,20 @@ struct ExecImage {
     if (getppid() != parent) _exit(126);  // the parent died before prctl
   }
   if (spec.limits.noCoreDumps) {
-    const struct rlimit none{0, 0};
+    const struct rlimit none { 0, 0 };
     setrlimit(RLIMIT_CORE, &none);
   }
   if (spec.limits.fileSizeBytes) {
-    const struct rlimit size{spec.limits.fileSizeBytes, spec.limits.fileSizeBytes};
+    const struct rlimit size { spec.limits.fileSizeBytes, spec.limits.fileSizeBytes };
     setrlimit(RLIMIT_FSIZE, &size);
     signal(SIGXFSZ, SIG_IGN);  // inherited across exec: a write past the limit fails instead
   }
   if (spec.limits.addressSpaceBytes) {
-    const struct rlimit as{spec.limits.addressSpaceBytes, spec.limits.addressSpaceBytes};
+    const struct rlimit as { spec.limits.addressSpaceBytes, spec.limits.addressSpaceBytes };
     setrlimit(RLIMIT_AS, &as);
   }
   if (spec.limits.maxProcesses) {
-    const struct rlimit n{spec.limits.maxProcesses, spec.limits.maxProcesses};
+    const struct rlimit n { spec.limits.maxProcesses, spec.limits.maxProcesses };
     setrlimit(RLIMIT_NPROC, &n);
   }
   if (spec.inheritFds)
@@ -262,7 +263,8 @@ bool superviseChild(const ProcessSpec& spec, pid_t pid, Capture (&captures)[2],
     if (done == pid) return true;
     // A whole tree is summed every 100 ms (one pass over /proc); a single process every 20 ms.
     uint64_t rss = 0;
-    if (!spec.watchProcessTree) rss = residentBytes(pid);
+    if (!spec.watchProcessTree)
+      rss = residentBytes(pid);
     else if (++treeTick % 5 == 0) {
       int processes = 0;
       rss = treeResidentBytes(pid, &processes);

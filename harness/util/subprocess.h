@@ -2,13 +2,13 @@
 // files: how clgrade isolates work that may hang or crash (a simulator run, each task of a grade).
 #pragma once
 
+#include <sys/types.h>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace clgrade {
@@ -30,10 +30,10 @@ struct ResourceLimits {
 
 /// What to run and under which limits.
 struct ProcessSpec {
-  std::vector<std::string> argv;            ///< argv[0] is the executable's path (no PATH search)
-  std::map<std::string, std::string> env;   ///< added to (or replacing in) the current environment
-  double timeoutSeconds = 0;                ///< wall clock; then the whole process group is killed (0: none)
-  std::string stdoutPath, stderrPath;       ///< empty: /dev/null
+  std::vector<std::string> argv;           ///< argv[0] is the executable's path (no PATH search)
+  std::map<std::string, std::string> env;  ///< added to (or replacing in) the current environment
+  double timeoutSeconds = 0;               ///< wall clock; then the whole process group is killed (0: none)
+  std::string stdoutPath, stderrPath;      ///< empty: /dev/null
   /// > 0: stdout and stderr go through pipes and only their first `outputLimitBytes` reach the
   /// files; the rest is read and counted (a kernel flooding printf costs no disk).
   size_t outputLimitBytes = 0;
@@ -73,18 +73,21 @@ struct ProcessSpec {
 struct ProcessResult {
   bool started = false;
   bool timedOut = false;
-  bool memoryExceeded = false;  ///< killed for resident memory above ProcessSpec::memoryLimitBytes
+  bool memoryExceeded = false;    ///< killed for resident memory above ProcessSpec::memoryLimitBytes
   bool tooManyProcesses = false;  ///< killed at ProcessSpec::maxTreeProcesses processes
-  std::string stoppedBy;        ///< the monitor's reason when it killed the child
-  int exitCode = -1;  ///< when it exited normally
-  int signal = 0;     ///< when a signal ended it (SIGKILL after a time-out or a limit too)
+  std::string stoppedBy;          ///< the monitor's reason when it killed the child
+  int exitCode = -1;              ///< when it exited normally
+  int signal = 0;                 ///< when a signal ended it (SIGKILL after a time-out or a limit too)
   double seconds = 0;
-  double waitedSeconds = 0;  ///< of `seconds`, waiting on other jobs (ProcessSpec::waitingOnOthers): not counted
+  double waitedSeconds = 0;        ///< of `seconds`, waiting on other jobs (ProcessSpec::waitingOnOthers): not counted
   uint64_t peakResidentBytes = 0;  ///< the largest resident size seen (sampled)
   uint64_t stdoutBytes = 0, stderrBytes = 0;  ///< everything the child wrote, kept or not
-  std::string error;  ///< why it could not start
+  std::string error;                          ///< why it could not start
 
-  bool ok() const { return started && !timedOut && !memoryExceeded && !tooManyProcesses && stoppedBy.empty() && signal == 0 && exitCode == 0; }
+  bool ok() const {
+    return started && !timedOut && !memoryExceeded && !tooManyProcesses && stoppedBy.empty() && signal == 0 &&
+           exitCode == 0;
+  }
   /// "exit code 3", "killed by signal 11 (SIGSEGV, Segmentation fault)", "timed out after 60 s".
   std::string describe() const;
 };

@@ -26,7 +26,8 @@ class TimingLock {
     // Read-only is enough for flock, and all a sandboxed runner may do with the keeper's file.
     fd_ = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) return;
-    const char* what = path.size() > 9 && path.compare(path.size() - 9, 9, ".profiler") == 0 ? "profiler lock" : "timing lock";
+    const char* what =
+        path.size() > 9 && path.compare(path.size() - 9, 9, ".profiler") == 0 ? "profiler lock" : "timing lock";
     {
       const trace::Span waiting(std::string("waiting for the ") + what, "lock");
       ::flock(fd_, LOCK_EX);

@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace clgrade::trace {
 namespace {
@@ -66,8 +66,13 @@ Span::Span(std::string name, const char* category) : name_(std::move(name)), cat
 
 Span::~Span() {
   if (start_ < 0) return;
-  append({{"name", name_}, {"cat", category_}, {"ph", "X"}, {"ts", start_}, {"dur", nowMicros() - start_},
-          {"pid", static_cast<long long>(::getpid())}, {"tid", threadId()}});
+  append({{"name", name_},
+          {"cat", category_},
+          {"ph", "X"},
+          {"ts", start_},
+          {"dur", nowMicros() - start_},
+          {"pid", static_cast<long long>(::getpid())},
+          {"tid", threadId()}});
 }
 
 std::map<std::string, std::string> childEnvironment(const std::string& file) {
@@ -99,7 +104,12 @@ void adoptChildTrace(const std::string& file, const std::string& label) {
         !count(e.value("ts", nlohmann::json())) || !count(e.value("dur", nlohmann::json())) ||
         !count(e.value("tid", nlohmann::json())))
       continue;
-    append({{"name", e["name"]}, {"cat", e["cat"]}, {"ph", "X"}, {"ts", e["ts"]}, {"dur", e["dur"]}, {"pid", pid},
+    append({{"name", e["name"]},
+            {"cat", e["cat"]},
+            {"ph", "X"},
+            {"ts", e["ts"]},
+            {"dur", e["dur"]},
+            {"pid", pid},
             {"tid", e["tid"]}});
     ++kept;
   }

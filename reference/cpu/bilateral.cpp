@@ -22,24 +22,22 @@ bool discontinuous(const Image& n, const Image& d, int px, int py, int qx, int q
 
 int radiusOf(const std::vector<float>& w) {
   if (w.empty() || w.size() % 2 == 0) {
-    throw std::invalid_argument("bilateral reference: need an odd number of weights, got " +
-                                std::to_string(w.size()));
+    throw std::invalid_argument("bilateral reference: need an odd number of weights, got " + std::to_string(w.size()));
   }
   return static_cast<int>(w.size() - 1) / 2;
 }
 
 void checkFlags(const Image& src, const std::vector<int32_t>& flags) {
   if (flags.size() != src.planeSize()) {
-    throw std::invalid_argument("bilateral reference: " + std::to_string(flags.size()) +
-                                " flags for " + std::to_string(src.planeSize()) + " pixels");
+    throw std::invalid_argument("bilateral reference: " + std::to_string(flags.size()) + " flags for " +
+                                std::to_string(src.planeSize()) + " pixels");
   }
 }
 
 }  // namespace
 
 std::vector<int32_t> discontinuityFlags(const Image& normals, const Image& depth) {
-  if (normals.channels < 3 || depth.channels < 1 || normals.width != depth.width ||
-      normals.height != depth.height) {
+  if (normals.channels < 3 || depth.channels < 1 || normals.width != depth.width || normals.height != depth.height) {
     throw std::invalid_argument("discontinuityFlags: need 3-channel normals and a depth image of the same size");
   }
   const int w = normals.width, h = normals.height;

@@ -12,8 +12,7 @@ namespace {
 // The radius R of a weight vector of 2R + 1 taps.
 int radiusOf(const std::vector<float>& w) {
   if (w.empty() || w.size() % 2 == 0) {
-    throw std::invalid_argument("separable reference: need an odd number of weights, got " +
-                                std::to_string(w.size()));
+    throw std::invalid_argument("separable reference: need an odd number of weights, got " + std::to_string(w.size()));
   }
   return static_cast<int>(w.size() - 1) / 2;
 }

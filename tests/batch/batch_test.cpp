@@ -24,9 +24,9 @@
 #include <set>
 #include <sstream>
 
+#include "../test_env.h"
 #include "util/files.h"
 #include "util/subprocess.h"
-#include "../test_env.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -59,7 +59,7 @@ struct CliRun {
 
 /// Runs build/clgrade with `args`; `monitor` may stop it (with SIGKILL) as ProcessSpec::monitor does.
 CliRun clgrade(const std::vector<std::string>& args, const fs::path& logs, double timeout,
-            std::function<std::string(double)> monitor = nullptr) {
+               std::function<std::string(double)> monitor = nullptr) {
   ProcessSpec spec;
   const char* exe = std::getenv("CLGRADE_EXECUTABLE");  // another machine's copy of the build
   spec.argv = {exe && *exe ? exe : CLGRADE_EXECUTABLE};
@@ -91,9 +91,10 @@ const std::string kSeed = "20250501";
 std::vector<std::string> batchArgs(const fs::path& corpus, const fs::path& out, std::string taskTimeout = "60",
                                    bool withSeed = true) {
   if (!onCpu() && taskTimeout == "60") taskTimeout = "150";  // an H100's separable task takes over 60 s with 2 jobs
-  std::vector<std::string> args{"batch",          corpus.string(), "--out",           out.string(), "--jobs",
-                                "2",              "--device",      test::deviceSpec(), "--task-timeout", taskTimeout,
-                                "--build-timeout", "10",           "--task-memory",   onCpu() ? "1024" : "4096"};
+  std::vector<std::string> args{
+      "batch",         corpus.string(),          "--out",          out.string(), "--jobs",          "2",
+      "--device",      test::deviceSpec(),       "--task-timeout", taskTimeout,  "--build-timeout", "10",
+      "--task-memory", onCpu() ? "1024" : "4096"};
   if (withSeed) args.insert(args.end(), {"--seed", kSeed});
   return args;
 }
@@ -155,17 +156,14 @@ std::map<std::string, json> buildHostileCorpus(const fs::path& dir) {
     const json links = expected.contains("links") ? expected["links"] : json::object();
     const json fifos = expected.contains("fifos") ? expected["fifos"] : json::array();
     const json generate = expected.contains("generate") ? expected["generate"] : json::object();
-    for (const json& file : fill)
-      fs::copy_file(reference / file.get<std::string>(), kernels / file.get<std::string>());
+    for (const json& file : fill) fs::copy_file(reference / file.get<std::string>(), kernels / file.get<std::string>());
     for (const auto& [link, target] : links.items()) {
       std::string t = target.get<std::string>();
       if (t.rfind("@REFERENCE@", 0) == 0) t = reference.string() + t.substr(11);
       fs::create_symlink(t, kernels / link);
     }
-    for (const json& fifo : fifos)
-      EXPECT_EQ(mkfifo((kernels / fifo.get<std::string>()).c_str(), 0644), 0);
-    for (const auto& [file, bytes] : generate.items())
-      generateSource(kernels / file, bytes.get<size_t>());
+    for (const json& fifo : fifos) EXPECT_EQ(mkfifo((kernels / fifo.get<std::string>()).c_str(), 0644), 0);
+    for (const auto& [file, bytes] : generate.items()) generateSource(kernels / file, bytes.get<size_t>());
     cases[name] = expected;
   }
   return cases;
@@ -185,7 +183,8 @@ TEST(HostileCorpus, EveryOutcomeAsExpectedAndNothingElseAffected) {
   ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
   EXPECT_NE(run.err.find("[" + std::to_string(cases.size() + 2) + "/" + std::to_string(cases.size() + 2) + "]"),
             std::string::npos)
-      << "no progress line for the last submission:\n" << run.err;
+      << "no progress line for the last submission:\n"
+      << run.err;
   EXPECT_FALSE(fs::exists(out / ".partial")) << "the batch left a half-graded folder";
 
   const json classResults = readJson(out / "class.json");
@@ -215,12 +214,13 @@ TEST(HostileCorpus, EveryOutcomeAsExpectedAndNothingElseAffected) {
       }
       if (want.contains("message")) {
         EXPECT_TRUE(std::regex_search(explanation(task), std::regex(want["message"].get<std::string>())))
-            << "the report says:\n" << explanation(task) << "\nexpected to match: " << want["message"];
+            << "the report says:\n"
+            << explanation(task) << "\nexpected to match: " << want["message"];
       }
       // A check that does not launch the stopped kernel keeps its result (the task was rerun without it).
       for (const json& id : want.value("passing_checks", json::array())) {
-        const auto check = std::find_if(task["checks"].begin(), task["checks"].end(),
-                                        [&](const json& c) { return c["id"] == id; });
+        const auto check =
+            std::find_if(task["checks"].begin(), task["checks"].end(), [&](const json& c) { return c["id"] == id; });
         ASSERT_NE(check, task["checks"].end()) << id;
         EXPECT_EQ((*check)["status"], "passed") << id << ": " << (*check)["message"];
       }
@@ -311,8 +311,8 @@ TEST(Batch, KilledAndResumedWritesTheSameClassResults) {
   // then writes the same class results.
   const CliRun resumed = clgrade(args(twice, false), scratch("resume-logs-c"), 600);
   ASSERT_TRUE(resumed.process.ok()) << resumed.process.describe() << "\n" << resumed.err;
-  EXPECT_NE(resumed.err.find(std::to_string(complete) + " already graded, " + std::to_string(samples.size() - complete) +
-                             " to grade"),
+  EXPECT_NE(resumed.err.find(std::to_string(complete) + " already graded, " +
+                             std::to_string(samples.size() - complete) + " to grade"),
             std::string::npos)
       << resumed.err;
   EXPECT_EQ(slurp(twice / "class.json"), expected);
@@ -389,7 +389,8 @@ TEST(BatchIntegrity, NamesThatCollideWithStagingOrClassFilesLoseNothing) {
   EXPECT_FALSE(fs::exists(out / ".hidden"));
   const json classResults = readJson(out / "class.json");
   std::map<std::string, double> totals;
-  for (const json& s : classResults["submissions"]) totals[s["submission"].get<std::string>()] = s["total"].get<double>();
+  for (const json& s : classResults["submissions"])
+    totals[s["submission"].get<std::string>()] = s["total"].get<double>();
   for (const std::string& name : std::vector<std::string>{"x", "x.old", longName, composed, decomposed}) {
     SCOPED_TRACE(name.substr(0, 20));
     ASSERT_TRUE(totals.count(name)) << classResults.dump();
@@ -444,7 +445,8 @@ TEST(BatchIntegrity, EveryOutputAgreesOnTheTotalWithOverrides) {
 
   std::map<std::string, double> classTotals, gradebook;
   const json classResults = readJson(out / "class.json");
-  for (const json& s : classResults["submissions"]) classTotals[s["submission"].get<std::string>()] = s["total"].get<double>();
+  for (const json& s : classResults["submissions"])
+    classTotals[s["submission"].get<std::string>()] = s["total"].get<double>();
   std::stringstream csv(slurp(out / "gradebook.csv"));
   std::string line;
   std::getline(csv, line);

@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../test_env.h"
 #include "util/files.h"
 #include "util/subprocess.h"
-#include "../test_env.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -47,8 +47,14 @@ Graded run(const std::string& command, const std::string& name, const std::vecto
   const fs::path dir = scratch(name);
   ProcessSpec spec;
   const char* exe = std::getenv("CLGRADE_EXECUTABLE");  // another machine's copy of the build
-  spec.argv = {exe && *exe ? exe : CLGRADE_EXECUTABLE, command, kRoot + "/reference/kernels", "--out",
-               (dir / "report").string(), "--device", test::deviceSpec(), "--quiet"};
+  spec.argv = {exe && *exe ? exe : CLGRADE_EXECUTABLE,
+               command,
+               kRoot + "/reference/kernels",
+               "--out",
+               (dir / "report").string(),
+               "--device",
+               test::deviceSpec(),
+               "--quiet"};
   for (const std::string& t : kTasks) spec.argv.insert(spec.argv.end(), {"--task", t});
   spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
   spec.timeoutSeconds = 600;
@@ -58,8 +64,10 @@ Graded run(const std::string& command, const std::string& name, const std::vecto
   g.process = runProcess(spec);
   readFile(spec.stdoutPath, &g.out, nullptr);
   std::string text, err;
-  if (readFile((dir / "report" / "report.json").string(), &text, &err)) g.report = json::parse(text);
-  else ADD_FAILURE() << err;
+  if (readFile((dir / "report" / "report.json").string(), &text, &err))
+    g.report = json::parse(text);
+  else
+    ADD_FAILURE() << err;
   return g;
 }
 

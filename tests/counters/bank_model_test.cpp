@@ -258,8 +258,12 @@ TEST(CountersJson, HasTheAgreedShape) {
   EXPECT_EQ(c["phases"]["compute"]["atomic"]["wavefronts"], 24);
   // Only conflicting lines, most conflicts first.
   ASSERT_EQ(c["lines"].size(), 2u);
-  EXPECT_EQ(c["lines"][0], (nlohmann::json{{"line", 12}, {"kind", "atomic"}, {"phase", "compute"}, {"requests", 4},
-                                           {"wavefronts", 24}, {"conflicts", 20}}));
+  EXPECT_EQ(c["lines"][0], (nlohmann::json{{"line", 12},
+                                           {"kind", "atomic"},
+                                           {"phase", "compute"},
+                                           {"requests", 4},
+                                           {"wavefronts", 24},
+                                           {"conflicts", 20}}));
   EXPECT_EQ(c["lines"][1]["line"], 31);
 }
 

@@ -118,8 +118,8 @@ int run(const ProbeArgs& args) {
   cl::Kernel kernel(program, args.kernel.c_str());
   const cl_uint count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
   if (count != args.kernelArgs.size()) {
-    std::cerr << "counter_probe: " << args.kernel << " takes " << count << " arguments, got "
-              << args.kernelArgs.size() << "\n";
+    std::cerr << "counter_probe: " << args.kernel << " takes " << count << " arguments, got " << args.kernelArgs.size()
+              << "\n";
     return 2;
   }
   std::vector<cl::Buffer> buffers;

@@ -59,8 +59,8 @@ class Stride : public ::testing::TestWithParam<StrideCase> {};
 
 TEST_P(Stride, CostsTheSameForStoresAndLoads) {
   const StrideCase c = GetParam();
-  const json k = launch64(kPatterns, "Stride", {"512", std::to_string(256 * c.stride)},
-                          "-D STRIDE=" + std::to_string(c.stride));
+  const json k =
+      launch64(kPatterns, "Stride", {"512", std::to_string(256 * c.stride)}, "-D STRIDE=" + std::to_string(c.stride));
   ASSERT_FALSE(k.is_null());
   // 4 requests (2 groups x 2 warps); each takes 1 + conflicts wavefronts.
   const Triple want{4, 4 * (1 + c.conflictsPerRequest), 4 * c.conflictsPerRequest};
@@ -144,8 +144,8 @@ TEST(HaloTile, ReferenceConvolution3x3IsConflictFree) {
   // on a strip of 8 rows (a linear cooperative load of 10 x 130 words), the others returning at once.
   const std::string file = sourceDir() + "/reference/kernels/Convolution3x3.cl";
   const std::string bytes = std::to_string(128 * 48 * 4);
-  const json k = entryOf(
-      runProbe({file, "Convolution", "128x38", "128x2", bytes, bytes, "44", "100", "37", "128"}), "Convolution");
+  const json k = entryOf(runProbe({file, "Convolution", "128x38", "128x2", bytes, bytes, "44", "100", "37", "128"}),
+                         "Convolution");
   ASSERT_FALSE(k.is_null());
   EXPECT_EQ(k["work_groups"], 19);
   const Triple store = triple(k["phases"]["load"]["store"]);
@@ -264,8 +264,8 @@ TEST(Accumulation, TwoLaunchesAddUp) {
 
 TEST(Model, BankCountFromTheEnvironment) {
   // Stride 2 over 16 banks: 8 banks with 4 words; 32 words need 2 wavefronts anyway: 2 conflicts.
-  const ProbeRun run = runProbe({"--options", "-D STRIDE=2", kPatterns, "Stride", "128", "64", "512", "512"},
-                                {{"CLGRADE_BANKS", "16"}});
+  const ProbeRun run =
+      runProbe({"--options", "-D STRIDE=2", kPatterns, "Stride", "128", "64", "512", "512"}, {{"CLGRADE_BANKS", "16"}});
   const json k = entryOf(run, "Stride");
   ASSERT_FALSE(k.is_null());
   EXPECT_EQ(run.counters["model"]["banks"], 16);

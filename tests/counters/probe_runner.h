@@ -10,10 +10,10 @@
 namespace clgrade::test {
 
 struct ProbeRun {
-  int status = -1;           ///< the probe's exit status (0: launched)
-  std::string output;        ///< its stdout and stderr, Oclgrind's messages included
-  std::string dir;           ///< the folder that holds counters.json
-  nlohmann::json counters;   ///< the parsed file; null when it is missing or not JSON
+  int status = -1;          ///< the probe's exit status (0: launched)
+  std::string output;       ///< its stdout and stderr, Oclgrind's messages included
+  std::string dir;          ///< the folder that holds counters.json
+  nlohmann::json counters;  ///< the parsed file; null when it is missing or not JSON
 };
 
 /// Runs `counter_probe args...` with OCL_ICD_VENDORS, OCLGRIND_PLUGINS, CLGRADE_COUNTERS_OUT (into a

@@ -16,14 +16,14 @@
 
 #include <tinyxml2.h>
 
+#include "../test_env.h"
 #include "grading/grader.h"
 #include "grading/performance.h"
-#include "rubric/scoring.h"
 #include "model/report_json.h"
+#include "rubric/scoring.h"
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/install_layout.h"
-#include "../test_env.h"
 
 namespace clgrade {
 namespace {
@@ -100,8 +100,8 @@ TEST_P(Sample, GradesAsExpected) {
   std::vector<std::string> problems;
   ASSERT_TRUE(loadRubric(kRoot + "/rubrics/" + rubricName + ".xml", &rubric, &problems));
   // One folder per process: two test runs on one machine must not clean each other's reports.
-  const std::string out = std::string(::testing::TempDir()) + "clgrade_e2e_" + std::to_string(getpid()) + "/" +
-                          sample + "_" + rubricName;
+  const std::string out =
+      std::string(::testing::TempDir()) + "clgrade_e2e_" + std::to_string(getpid()) + "/" + sample + "_" + rubricName;
   std::filesystem::remove_all(out);
   GradeOptions options;
   options.kernelsDir = dir + "/kernels";
@@ -141,7 +141,8 @@ TEST_P(Sample, GradesAsExpected) {
       ASSERT_NE(work.find("\ncase id="), std::string::npos) << "no case of " << tr.id << " read from " << scored.path;
       ASSERT_EQ(work, gradingWork(rubric.path, tr.id))
           << other << " makes task " << tr.id << " do other work than " << kGraded << ": grade it on its own";
-      const auto t = std::find_if(report.tasks.begin(), report.tasks.end(), [&](const TaskReport& r) { return r.id == tr.id; });
+      const auto t =
+          std::find_if(report.tasks.begin(), report.tasks.end(), [&](const TaskReport& r) { return r.id == tr.id; });
       ASSERT_NE(t, report.tasks.end()) << tr.id;
       std::map<std::string, CheckResult> byId;
       for (const CheckResult& c : t->checks) byId[c.id] = c;

@@ -75,8 +75,9 @@ TEST(HardwareRule, CapturedReferenceCountsPass) {
   EXPECT_NE(o.message.find("3072 local atomics, 104 global atomics for 12 work-groups"), std::string::npos)
       << o.message;
   EXPECT_NE(o.message.find(std::string("ncu on ") + kDevice), std::string::npos) << o.message;
-  EXPECT_TRUE(hasDetail(o, "hardware (ncu, NVIDIA H100 80GB HBM3): compute_histogram_local_memory: 3072 local atomics "
-                           "and 104 global atomics by work-items, 12 work-groups"));
+  EXPECT_TRUE(hasDetail(o,
+                        "hardware (ncu, NVIDIA H100 80GB HBM3): compute_histogram_local_memory: 3072 local atomics "
+                        "and 104 global atomics by work-items, 12 work-groups"));
   EXPECT_FALSE(hasDetail(o, "simulated in Oclgrind"));
   EXPECT_TRUE(hasDetail(o, "Oclgrind"));  // why it was not simulated
   ASSERT_GE(o.evidence.size(), 2u);
@@ -151,8 +152,9 @@ TEST(HardwareRule, SharedLoadsDecideTheDiscontinuityRuleOfTheTask) {
   task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
   EXPECT_EQ(o.status, Status::Failed);
   EXPECT_NE(o.message.find("DiscontinuityVertical read no local memory"), std::string::npos) << o.message;
-  EXPECT_TRUE(hasDetail(o, "hardware (ncu, NVIDIA H100 80GB HBM3): DiscontinuityHorizontal: 40 shared load and 24 "
-                           "shared store warp instructions"));
+  EXPECT_TRUE(hasDetail(o,
+                        "hardware (ncu, NVIDIA H100 80GB HBM3): DiscontinuityHorizontal: 40 shared load and 24 "
+                        "shared store warp instructions"));
   run.counts[1].sharedLoadInstructions = 12;
   o = notSimulated();
   task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
@@ -195,8 +197,9 @@ TEST(HardwareRule, TileLoadBoundsGlobalReadsByTheTile) {
   CaseOutcome o = notSimulated();
   judgeStoreConflictsFromHardware(rule, {convolution(1376, 836, 19, 128, 2)}, 0.05, &o);
   EXPECT_EQ(o.status, Status::Passed) << o.message;
-  EXPECT_TRUE(hasDetail(o, "Convolution read 1376 sectors of 32 bytes from global memory in 836 warp requests, 540 "
-                           "beyond the first of each request, in 19 work-groups of 128 x 2"));
+  EXPECT_TRUE(hasDetail(o,
+                        "Convolution read 1376 sectors of 32 bytes from global memory in 836 warp requests, 540 "
+                        "beyond the first of each request, in 19 work-groups of 128 x 2"));
   // A 32 x 16 tile loaded linearly (halo_not_zeroed): 1107 sectors of the image in 184 requests and
   // 1628 reads of the weights. Counting every sector (2735 > 2592) failed it on the H100.
   o = notSimulated();

@@ -8,8 +8,8 @@
 
 #include "keeper/hardware_session.h"
 #include "protocol/profiler_files.h"
-#include "util/files.h"
 #include "protocol/tape.h"
+#include "util/files.h"
 
 namespace clgrade {
 namespace {
@@ -75,7 +75,8 @@ TEST(HardwareSession, OneRunCountsEveryTaskUnderItsOwnKernelNames) {
   Fixture f;
   const auto counted = runHardwareSession(f.request, f.runner([](const std::vector<std::string>&) {
     return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0) +
-                              launch(1, "bilateral__ConvVertical", 96) + launch(2, "bilateral__DiscontinuityHorizontal", 0),
+                              launch(1, "bilateral__ConvVertical", 96) +
+                              launch(2, "bilateral__DiscontinuityHorizontal", 0),
                           true);
   }));
   ASSERT_EQ(f.calls.size(), 1u) << "one session for both tasks";
@@ -112,7 +113,8 @@ TEST(HardwareSession, ASessionStoppedEarlyIsMadeUpTaskByTask) {
   // The session ends (time-out) after the separable task's rows; the bilateral kernel never ends.
   const auto counted = runHardwareSession(f.request, f.runner([](const std::vector<std::string>& tasks) {
     if (tasks.size() > 1) return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0), false);
-    if (tasks[0] == "separable") return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0), true);
+    if (tasks[0] == "separable")
+      return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0), true);
     return std::make_pair(std::string("==PROF== Connected\n"), false);
   }));
   ASSERT_EQ(f.calls.size(), 2u) << "only the task without counts is profiled again";
@@ -132,16 +134,16 @@ TEST(HardwareSession, AtomicsRunsGoBesideTheCountersAndTheirOutputIsChecked) {
                               launch(1, "histogram__compute_histogram_local_memory", 0),
                           true);
   });
-  const auto counted = runHardwareSession(f.request, [&](const std::vector<std::string>& argv, double t,
-                                                         const std::string& log) {
-    for (size_t i = 0; i + 1 < argv.size(); ++i)
-      if (argv[i] == "--atomics") asked.push_back(argv[i + 1]);
-    // The first run's bytes say ncu was not there; the second's are no record at all.
-    writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory"),
-                        tape::u64(0) + tape::str("no ncu in this sandbox"), nullptr);
-    writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "other_kernel"), "\x01garbage", nullptr);
-    return counters(argv, t, log);
-  });
+  const auto counted =
+      runHardwareSession(f.request, [&](const std::vector<std::string>& argv, double t, const std::string& log) {
+        for (size_t i = 0; i + 1 < argv.size(); ++i)
+          if (argv[i] == "--atomics") asked.push_back(argv[i + 1]);
+        // The first run's bytes say ncu was not there; the second's are no record at all.
+        writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory"),
+                            tape::u64(0) + tape::str("no ncu in this sandbox"), nullptr);
+        writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "other_kernel"), "\x01garbage", nullptr);
+        return counters(argv, t, log);
+      });
   ASSERT_EQ(f.calls.size(), 1u) << "one sandboxed session for the counters and the atomics";
   EXPECT_EQ(asked, (std::vector<std::string>{"histogram:compute_histogram_local_memory", "histogram:other_kernel"}));
   EXPECT_TRUE(counted.at("separable").atomics.empty());
@@ -177,13 +179,13 @@ TEST(HardwareSession, AnAtomicsRunStoppedWithTheSessionIsMadeAgain) {
                               (tasks.size() > 1 ? launch(1, "separable__ConvVertical", 0) : ""),
                           tasks.size() == 1);
   });
-  const auto counted = runHardwareSession(f.request, [&](const std::vector<std::string>& argv, double t,
-                                                         const std::string& log) {
-    if (f.calls.size() == 1)  // the second run, histogram alone: its atomics run ends
-      writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory"),
-                          tape::u64(0) + tape::str("counted again"), nullptr);
-    return counters(argv, t, log);
-  });
+  const auto counted =
+      runHardwareSession(f.request, [&](const std::vector<std::string>& argv, double t, const std::string& log) {
+        if (f.calls.size() == 1)  // the second run, histogram alone: its atomics run ends
+          writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory"),
+                              tape::u64(0) + tape::str("counted again"), nullptr);
+        return counters(argv, t, log);
+      });
   ASSERT_EQ(f.calls.size(), 2u);
   EXPECT_EQ(f.calls[1], (std::vector<std::string>{"histogram"}));
   const HardwareRun& histogram = counted.at("histogram");

@@ -26,12 +26,12 @@ std::string launch(int id, const std::string& kernel, const std::string& ldc, co
 }
 
 TEST(NcuCsv, SumsMetricsPerKernelOverLaunches) {
-  const std::string csv = "==PROF== Connected to process 4242 (replay_probe)\n"
-                          "==PROF== Profiling \"Convolution\" - 0: 0%....50%....100% - 1 pass\n"
-                          "conv3x3 Convolution: 0 of 460800 words differ after replay\n" +
-                          std::string(kHeader) + launch(0, "Convolution", "12", "0", "8,100", "1,800") +
-                          launch(1, "Convolution", "3", "1", "8100", "1800") +
-                          launch(2, "ConvHorizontal", "0", "16,384", "100.5", "n/a");
+  const std::string csv =
+      "==PROF== Connected to process 4242 (replay_probe)\n"
+      "==PROF== Profiling \"Convolution\" - 0: 0%....50%....100% - 1 pass\n"
+      "conv3x3 Convolution: 0 of 460800 words differ after replay\n" +
+      std::string(kHeader) + launch(0, "Convolution", "12", "0", "8,100", "1,800") +
+      launch(1, "Convolution", "3", "1", "8100", "1800") + launch(2, "ConvHorizontal", "0", "16,384", "100.5", "n/a");
   std::vector<HardwareCounts> counts;
   std::string err;
   ASSERT_TRUE(parseNcuCsv(csv, &counts, &err)) << err;

@@ -80,9 +80,9 @@ TEST(NcuSource, CapturedLaunchPage) {
 }
 
 TEST(NcuSource, RepeatedBlockCountsOnceDistinctBlocksAdd) {
-  const std::string first = block("k", instruction("0x10", "      ATOMS.ADD RZ, [R2], R3", "1,024", "Shared") +
-                                           instruction("0x20", "      REDG.E.ADD.STRONG.GPU desc[UR4][R4.64], R9", "64",
-                                                       "Global"));
+  const std::string first =
+      block("k", instruction("0x10", "      ATOMS.ADD RZ, [R2], R3", "1,024", "Shared") +
+                     instruction("0x20", "      REDG.E.ADD.STRONG.GPU desc[UR4][R4.64], R9", "64", "Global"));
   const std::string second = block("k", instruction("0x10", "      ATOMS.ADD RZ, [R2], R3", "512", "Shared"));
   std::vector<AtomicCounts> counts;
   std::string err;
@@ -108,10 +108,10 @@ TEST(NcuSource, PredicatedAndGenericAtomics) {
   EXPECT_EQ(classifyAtomic("@P0", "-"), AtomicSpace::None);
   EXPECT_EQ(classifyAtomic("", "-"), AtomicSpace::None);
 
-  const std::string csv = block("k", instruction("0x10", "@P0   ATOMS.ADD RZ, [R2], R3", "200", "Shared") +
-                                         instruction("0x20", "@!P1  REDG.E.ADD.STRONG.GPU desc[UR4][R4.64], R9", "30",
-                                                     "Global") +
-                                         instruction("0x30", "@P1   BRA 0x40", "256", "-"));
+  const std::string csv =
+      block("k", instruction("0x10", "@P0   ATOMS.ADD RZ, [R2], R3", "200", "Shared") +
+                     instruction("0x20", "@!P1  REDG.E.ADD.STRONG.GPU desc[UR4][R4.64], R9", "30", "Global") +
+                     instruction("0x30", "@P1   BRA 0x40", "256", "-"));
   std::vector<AtomicCounts> counts;
   std::string err;
   ASSERT_TRUE(parseNcuSourceAtomics(csv, &counts, &err)) << err;
@@ -151,19 +151,19 @@ TEST(NcuSource, MalformedPages) {
   std::vector<AtomicCounts> counts;
   std::string err;
   // A block without the SourceCounters columns (profiled without the section).
-  EXPECT_FALSE(parseNcuSourceAtomics("\"Kernel Name\",\"k\",\n\"Address\",\"Source\"\n\"0x10\",\"EXIT\"\n", &counts,
-                                     &err));
+  EXPECT_FALSE(
+      parseNcuSourceAtomics("\"Kernel Name\",\"k\",\n\"Address\",\"Source\"\n\"0x10\",\"EXIT\"\n", &counts, &err));
   EXPECT_NE(err.find("Predicated-On Thread Instructions Executed"), std::string::npos) << err;
   EXPECT_FALSE(parseNcuSourceAtomics("\"Kernel Name\",\"k\",\n", &counts, &err));
   // An empty kernel body (the template's): ncu prints no "Address Space" column; no atomics, one block.
   counts.clear();
-  ASSERT_TRUE(parseNcuSourceAtomics(
-      "\"Kernel Name\",\"compute_histogram_local_memory\",\n"
-      "\"Address\",\"Source\",\"Instructions Executed\",\"Thread Instructions Executed\","
-      "\"Predicated-On Thread Instructions Executed\",\"L1 Conflicts Shared N-Way\"\n"
-      "\"0x7fc6377ad700\",\"      LDC R1, c[0x0][0x28]\",\"96\",\"3072\",\"3072\",\"0\"\n"
-      "\"0x7fc6377ad710\",\"      EXIT\",\"96\",\"3072\",\"3072\",\"0\"\n",
-      &counts, &err))
+  ASSERT_TRUE(
+      parseNcuSourceAtomics("\"Kernel Name\",\"compute_histogram_local_memory\",\n"
+                            "\"Address\",\"Source\",\"Instructions Executed\",\"Thread Instructions Executed\","
+                            "\"Predicated-On Thread Instructions Executed\",\"L1 Conflicts Shared N-Way\"\n"
+                            "\"0x7fc6377ad700\",\"      LDC R1, c[0x0][0x28]\",\"96\",\"3072\",\"3072\",\"0\"\n"
+                            "\"0x7fc6377ad710\",\"      EXIT\",\"96\",\"3072\",\"3072\",\"0\"\n",
+                            &counts, &err))
       << err;
   ASSERT_EQ(counts.size(), 1u);
   EXPECT_EQ(counts[0].blocks, 1);

@@ -72,8 +72,12 @@ bool makeCase(const std::string& name, const Runtime& rt, Case* c) {
     c->geometry.local = {32, 16};
     setOutput(c, rt, sentinel);
     const unsigned w = kWidth, h = kHeight, p = kPitch;
-    c->args = {RecordedArg::ofBuffer(c->output), RecordedArg::ofBuffer(srcBuf), RecordedArg::ofBuffer(kBuf),
-               RecordedArg::of(w), RecordedArg::of(h), RecordedArg::of(p)};
+    c->args = {RecordedArg::ofBuffer(c->output),
+               RecordedArg::ofBuffer(srcBuf),
+               RecordedArg::ofBuffer(kBuf),
+               RecordedArg::of(w),
+               RecordedArg::of(h),
+               RecordedArg::of(p)};
     return true;
   }
   if (name == "sep_h" || name == "sep_v") {
@@ -95,8 +99,12 @@ bool makeCase(const std::string& name, const Runtime& rt, Case* c) {
     c->geometry.global = {784, 576};
     c->geometry.local = {16, 16};
     setOutput(c, rt, std::vector<int>(bins, 0));
-    c->args = {RecordedArg::ofBuffer(c->output), RecordedArg::ofBuffer(srcBuf), RecordedArg::of(iw),
-               RecordedArg::of(ih),  RecordedArg::of(ip),  RecordedArg::of(bins),
+    c->args = {RecordedArg::ofBuffer(c->output),
+               RecordedArg::ofBuffer(srcBuf),
+               RecordedArg::of(iw),
+               RecordedArg::of(ih),
+               RecordedArg::of(ip),
+               RecordedArg::of(bins),
                RecordedArg::ofLocal(bins * sizeof(int))};
     return true;
   }
@@ -121,9 +129,12 @@ bool makeCase(const std::string& name, const Runtime& rt, Case* c) {
 void setArgs(cl::Kernel& kernel, const std::vector<RecordedArg>& args) {
   for (cl_uint i = 0; i < args.size(); ++i) {
     const RecordedArg& a = args[i];
-    if (a.kind == RecordedArg::Kind::Buffer) kernel.setArg(i, a.buffer);
-    else if (a.kind == RecordedArg::Kind::Local) kernel.setArg(i, cl::Local(a.localBytes));
-    else kernel.setArg(i, a.bytes.size(), a.bytes.data());
+    if (a.kind == RecordedArg::Kind::Buffer)
+      kernel.setArg(i, a.buffer);
+    else if (a.kind == RecordedArg::Kind::Local)
+      kernel.setArg(i, cl::Local(a.localBytes));
+    else
+      kernel.setArg(i, a.bytes.size(), a.bytes.data());
   }
 }
 

@@ -60,8 +60,18 @@ std::string submission(const std::string& name, const fs::path& out) {
 json grade(const std::string& name, const fs::path& out, int taskTimeout = 60,
            const std::vector<std::string>& extra = {}) {
   ProcessSpec spec;
-  spec.argv = {CLGRADE_EXECUTABLE, "grade", submission(name, out), "--task", "conv3x3", "--device", "cpu",
-               "--out", out.string(), "--quiet", "--task-timeout", std::to_string(taskTimeout)};
+  spec.argv = {CLGRADE_EXECUTABLE,
+               "grade",
+               submission(name, out),
+               "--task",
+               "conv3x3",
+               "--device",
+               "cpu",
+               "--out",
+               out.string(),
+               "--quiet",
+               "--task-timeout",
+               std::to_string(taskTimeout)};
   spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
   spec.timeoutSeconds = 240;
   spec.stdoutPath = (out.string() + ".stdout");
@@ -98,10 +108,10 @@ int processesWith(const std::string& needle) {
   return n;
 }
 
-#define SKIP_WITHOUT_SANDBOX()                      \
-  do {                                              \
-    const std::string why = skipReason();           \
-    if (!why.empty()) GTEST_SKIP() << why;          \
+#define SKIP_WITHOUT_SANDBOX()             \
+  do {                                     \
+    const std::string why = skipReason();  \
+    if (!why.empty()) GTEST_SKIP() << why; \
   } while (0)
 
 TEST(Sandbox, SystemCallsReachNothingOutside) {
@@ -231,8 +241,8 @@ TEST(Sandbox, TheRunnerSeesNeitherTheKernelsFolderNorTheRubric) {
 
 TEST(Sandbox, InProcessNeedsNoSandboxConfirmed) {
   ProcessSpec spec;
-  spec.argv = {CLGRADE_EXECUTABLE, "grade", kCases + "/syscall_escape", "--in-process", "--quiet", "--out",
-               outDir("in_process").string()};
+  spec.argv = {CLGRADE_EXECUTABLE, "grade", kCases + "/syscall_escape",   "--in-process",
+               "--quiet",          "--out", outDir("in_process").string()};
   spec.timeoutSeconds = 60;
   const ProcessResult p = runProcess(spec);
   EXPECT_EQ(p.exitCode, 2) << p.describe();

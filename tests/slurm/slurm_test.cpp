@@ -27,12 +27,12 @@
 #include <set>
 #include <thread>
 
+#include "../test_env.h"
 #include "batch/shard.h"
 #include "model/report_json.h"
 #include "util/files.h"
 #include "util/search_path.h"
 #include "util/subprocess.h"
-#include "../test_env.h"
 
 extern char** environ;
 
@@ -178,8 +178,9 @@ void fabricateShard(const fs::path& dir, int k, int n, const std::vector<std::st
     r.tasks.push_back(task);
     r.sumPoints();
     writeText(dir / name / "report.json", toJson(r));
-    const ordered_json marker{{"schema", "clgrade-batch-entry/1"}, {"submission", name}, {"rubric_sha256", f.rubricSha},
-                              {"mode", "grade"}, {"tasks", ordered_json::array()}, {"hidden_seed", f.seed}};
+    const ordered_json marker{{"schema", "clgrade-batch-entry/1"}, {"submission", name},
+                              {"rubric_sha256", f.rubricSha},      {"mode", "grade"},
+                              {"tasks", ordered_json::array()},    {"hidden_seed", f.seed}};
     writeText(dir / name / "batch.json", marker.dump(2) + "\n");
     entries.push_back({{"submission", name}, {"total", t->second}});
   }
@@ -254,12 +255,13 @@ TEST(Merge, NamesWhatIsMissingAndMergesTheRest) {
   fabricateShard(root / "s1", 1, 3, {"amy", "bob"}, {{"amy", 2}});
   fs::create_directories(root / "s2");
   const fs::path out = root / "class";
-  const CliRun run = clgrade({"merge", "--out", out.string(), (root / "s1").string(), (root / "s2").string()},
-                             root / "logs");
+  const CliRun run =
+      clgrade({"merge", "--out", out.string(), (root / "s1").string(), (root / "s2").string()}, root / "logs");
   EXPECT_EQ(run.process.exitCode, 1) << run.process.describe() << "\n" << run.err;
-  for (const std::string& said : {"missing: " + (root / "s2").string() + ": no class.json",
-                                  std::string("missing: shard 2/3: no results"), std::string("missing: shard 3/3: no results"),
-                                  "missing: bob (" + (root / "s1").string() + " (shard 1/3)): not graded yet"})
+  for (const std::string& said :
+       {"missing: " + (root / "s2").string() + ": no class.json", std::string("missing: shard 2/3: no results"),
+        std::string("missing: shard 3/3: no results"),
+        "missing: bob (" + (root / "s1").string() + " (shard 1/3)): not graded yet"})
     EXPECT_NE(run.err.find(said), std::string::npos) << "expected: " << said << "\n" << run.err;
   const ordered_json cls = ordered_json::parse(slurp(out / "class.json"));
   EXPECT_EQ(names(cls), std::vector<std::string>{"amy"});
@@ -269,11 +271,12 @@ TEST(Merge, NamesWhatIsMissingAndMergesTheRest) {
 /// Runs a merge that must be refused: exit 2, a message with each of `said`, nothing written.
 void expectRefused(const fs::path& root, const std::vector<std::string>& said) {
   const fs::path out = root / "class";
-  const CliRun run = clgrade({"merge", "--out", out.string(), (root / "s1").string(), (root / "s2").string()},
-                             root / "logs");
+  const CliRun run =
+      clgrade({"merge", "--out", out.string(), (root / "s1").string(), (root / "s2").string()}, root / "logs");
   EXPECT_EQ(run.process.exitCode, 2) << run.process.describe() << "\n" << run.err;
   EXPECT_NE(run.err.find("clgrade merge: refused, nothing written: "), std::string::npos) << run.err;
-  for (const std::string& s : said) EXPECT_NE(run.err.find(s), std::string::npos) << "expected: " << s << "\n" << run.err;
+  for (const std::string& s : said)
+    EXPECT_NE(run.err.find(s), std::string::npos) << "expected: " << s << "\n" << run.err;
   EXPECT_FALSE(fs::exists(out / "class.json"));
   EXPECT_FALSE(fs::exists(out / "amy"));
 }
@@ -315,9 +318,8 @@ TEST(Merge, RefusesASubmissionWithDifferentResultsInTwoShards) {
                        (root / "s2").string() + " (shard 2/2)"});
   // The same results twice are one submission.
   fabricateShard(root / "s2", 2, 2, {"amy", "bob"}, {{"amy", 2}, {"bob", 2}});
-  const CliRun run = clgrade({"merge", "--out", (root / "class").string(), (root / "s1").string(),
-                              (root / "s2").string()},
-                             root / "logs2");
+  const CliRun run = clgrade(
+      {"merge", "--out", (root / "class").string(), (root / "s1").string(), (root / "s2").string()}, root / "logs2");
   EXPECT_EQ(run.process.exitCode, 0) << run.err;
   EXPECT_EQ(names(ordered_json::parse(slurp(root / "class" / "class.json"))), (std::vector<std::string>{"amy", "bob"}));
 }
@@ -328,19 +330,39 @@ TEST(SlurmScripts, AJobArrayOfShardsAndADependentMerge) {
   const fs::path root = scratch("scripts");
   fs::create_directories(root / "subs" / "amy");
   const fs::path out = root / "class";
-  const CliRun run = clgrade({"slurm", "--out", out.string(), "--shards", "3", "--gres", "gpu:1", "--partition", "gpu",
-                              "--time", "02:00:00", "--seed", "99", "--sbatch-option", "--qos=high",
-                              "--sbatch-option=--account=course42", (root / "subs").string(), "--", "--device", "gpu",
-                              "--task-timeout", "600"},
+  const CliRun run = clgrade({"slurm",
+                              "--out",
+                              out.string(),
+                              "--shards",
+                              "3",
+                              "--gres",
+                              "gpu:1",
+                              "--partition",
+                              "gpu",
+                              "--time",
+                              "02:00:00",
+                              "--seed",
+                              "99",
+                              "--sbatch-option",
+                              "--qos=high",
+                              "--sbatch-option=--account=course42",
+                              (root / "subs").string(),
+                              "--",
+                              "--device",
+                              "gpu",
+                              "--task-timeout",
+                              "600"},
                              root / "logs");
   ASSERT_EQ(run.process.exitCode, 0) << run.err;
   const std::string array = slurp(out / "clgrade.sbatch"), merge = slurp(out / "merge.sbatch");
   for (const std::string& line :
-       {std::string("#SBATCH --array=1-3\n"), std::string("#SBATCH --gres=gpu:1\n"), std::string("#SBATCH --partition=gpu\n"),
-        std::string("#SBATCH --time=02:00:00\n"), std::string("#SBATCH --qos=high\n#SBATCH --account=course42\n"),
+       {std::string("#SBATCH --array=1-3\n"), std::string("#SBATCH --gres=gpu:1\n"),
+        std::string("#SBATCH --partition=gpu\n"), std::string("#SBATCH --time=02:00:00\n"),
+        std::string("#SBATCH --qos=high\n#SBATCH --account=course42\n"),
         std::string("#SBATCH --output=") + (out / ".shards" / "logs" / "shard-%a.out").string() + "\n",
         std::string(" batch '") + (root / "subs").string() + "' --shard \"${SLURM_ARRAY_TASK_ID}/3\" --out '" +
-            (out / ".shards").string() + "/'\"${SLURM_ARRAY_TASK_ID}\" --seed 99 --jobs 1 '--device' 'gpu' "
+            (out / ".shards").string() +
+            "/'\"${SLURM_ARRAY_TASK_ID}\" --seed 99 --jobs 1 '--device' 'gpu' "
             "'--task-timeout' '600'\n"})
     EXPECT_NE(array.find(line), std::string::npos) << "expected: " << line << "\nin:\n" << array;
   EXPECT_NE(merge.find(" merge --out '" + out.string() + "' \"${shards[@]}\""), std::string::npos) << merge;
@@ -354,13 +376,13 @@ TEST(SlurmScripts, AJobArrayOfShardsAndADependentMerge) {
   }
 
   // The options it sets itself are refused after --; a seed is drawn when none is given.
-  const CliRun own = clgrade({"slurm", "--out", out.string(), "--shards", "2", (root / "subs").string(), "--", "--out",
-                              "elsewhere"},
-                             root / "logs-own");
+  const CliRun own =
+      clgrade({"slurm", "--out", out.string(), "--shards", "2", (root / "subs").string(), "--", "--out", "elsewhere"},
+              root / "logs-own");
   EXPECT_EQ(own.process.exitCode, 2) << own.err;
   EXPECT_NE(own.err.find("--out is clgrade slurm's own option"), std::string::npos) << own.err;
-  const CliRun drawn = clgrade({"slurm", "--out", out.string(), "--shards", "2", (root / "subs").string()},
-                               root / "logs-drawn");
+  const CliRun drawn =
+      clgrade({"slurm", "--out", out.string(), "--shards", "2", (root / "subs").string()}, root / "logs-drawn");
   ASSERT_EQ(drawn.process.exitCode, 0) << drawn.err;
   EXPECT_NE(slurp(out / "clgrade.sbatch").find(" --seed "), std::string::npos);
   EXPECT_NE(drawn.out.find("hidden seed "), std::string::npos) << drawn.out;
@@ -415,31 +437,52 @@ class OneNodeCluster {
       fs::permissions(munge / "munge.key", fs::perms::owner_read, fs::perm_options::replace);
     }
     const std::string socket = (munge / "munge.socket").string();
-    spawn({tool("munged"), "--foreground", "--force", "--socket=" + socket, "--key-file=" + (munge / "munge.key").string(),
-           "--pid-file=" + (munge / "munged.pid").string(), "--seed-file=" + (munge / "munged.seed").string(),
-           "--log-file=" + (logs / "munged.log").string()},
+    spawn({tool("munged"), "--foreground", "--force", "--socket=" + socket,
+           "--key-file=" + (munge / "munge.key").string(), "--pid-file=" + (munge / "munged.pid").string(),
+           "--seed-file=" + (munge / "munged.seed").string(), "--log-file=" + (logs / "munged.log").string()},
           logs / "munged.out");
     for (int i = 0; i < 100 && !fs::exists(socket); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     if (!fs::exists(socket)) return "munged did not start: " + slurp(logs / "munged.out");
 
     conf_ = dir_ / "slurm.conf";
-    writeText(conf_, "ClusterName=clgradetest\n"
-                     "SlurmctldHost=" + node + "(127.0.0.1)\n"
-                     "SlurmctldPort=" + std::to_string(freePort()) + "\n"
-                     "SlurmdPort=" + std::to_string(freePort()) + "\n"
-                     "AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=" + socket + "\n"
-                     "SlurmUser=root\nSlurmdUser=root\n"
-                     "StateSaveLocation=" + state.string() + "\nSlurmdSpoolDir=" + spool.string() + "\n"
-                     "SlurmctldPidFile=" + (dir_ / "slurmctld.pid").string() + "\n"
-                     "SlurmdPidFile=" + (dir_ / "slurmd.pid").string() + "\n"
-                     "SlurmctldLogFile=" + (logs / "slurmctld.log").string() + "\n"
-                     "SlurmdLogFile=" + (logs / "slurmd.log").string() + "\n"
-                     "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
-                     "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
-                     "ReturnToService=2\nMpiDefault=none\nJobCompType=jobcomp/none\n"
-                     "AccountingStorageType=accounting_storage/none\nJobAcctGatherType=jobacct_gather/none\n"
-                     "NodeName=" + node + " NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN\n"
-                     "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n");
+    writeText(conf_,
+              "ClusterName=clgradetest\n"
+              "SlurmctldHost=" +
+                  node +
+                  "(127.0.0.1)\n"
+                  "SlurmctldPort=" +
+                  std::to_string(freePort()) +
+                  "\n"
+                  "SlurmdPort=" +
+                  std::to_string(freePort()) +
+                  "\n"
+                  "AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=" +
+                  socket +
+                  "\n"
+                  "SlurmUser=root\nSlurmdUser=root\n"
+                  "StateSaveLocation=" +
+                  state.string() + "\nSlurmdSpoolDir=" + spool.string() +
+                  "\n"
+                  "SlurmctldPidFile=" +
+                  (dir_ / "slurmctld.pid").string() +
+                  "\n"
+                  "SlurmdPidFile=" +
+                  (dir_ / "slurmd.pid").string() +
+                  "\n"
+                  "SlurmctldLogFile=" +
+                  (logs / "slurmctld.log").string() +
+                  "\n"
+                  "SlurmdLogFile=" +
+                  (logs / "slurmd.log").string() +
+                  "\n"
+                  "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
+                  "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+                  "ReturnToService=2\nMpiDefault=none\nJobCompType=jobcomp/none\n"
+                  "AccountingStorageType=accounting_storage/none\nJobAcctGatherType=jobacct_gather/none\n"
+                  "NodeName=" +
+                  node +
+                  " NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN\n"
+                  "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n");
     // The clients (sinfo, sbatch: clgrade slurm's too) and the jobs, which inherit sbatch's environment.
     setenv("SLURM_CONF", conf_.c_str(), 1);
     spawn({tool("slurmctld"), "-D", "-f", conf_.string()}, logs / "slurmctld.out");
@@ -472,7 +515,8 @@ class OneNodeCluster {
 
   std::string logs() const {
     std::string all;
-    for (const char* f : {"slurmctld.log", "slurmd.log"}) all += std::string("--- ") + f + "\n" + slurp(dir_ / "logs" / f);
+    for (const char* f : {"slurmctld.log", "slurmd.log"})
+      all += std::string("--- ") + f + "\n" + slurp(dir_ / "logs" / f);
     return all;
   }
 
@@ -538,11 +582,13 @@ TEST(SlurmCluster, AShardedBatchThroughSbatchGivesOneBatchsClassResults) {
     fs::copy(fs::path(test::samplesDir()) / s, subs / s, fs::copy_options::recursive);
   const std::string seed = "20250501";
   // Two of the four tasks: sharding is about submissions, not tasks, and CI's two cores are shared.
-  const std::vector<std::string> options{"--device", test::deviceSpec(), "--task-timeout", "300", "--build-timeout", "60",
-                                         "--task-memory", "1024", "--task", "conv3x3", "--task", "histogram"};
+  const std::vector<std::string> options{"--device", test::deviceSpec(), "--task-timeout", "300",    "--build-timeout",
+                                         "60",       "--task-memory",    "1024",           "--task", "conv3x3",
+                                         "--task",   "histogram"};
 
   // One batch, as the reference.
-  std::vector<std::string> once{"batch", subs.string(), "--out", (root / "once").string(), "--jobs", "2", "--seed", seed};
+  std::vector<std::string> once{"batch",  subs.string(), "--out",  (root / "once").string(),
+                                "--jobs", "2",           "--seed", seed};
   once.insert(once.end(), options.begin(), options.end());
   const CliRun single = clgrade(once, root / "logs-once", 600);
   ASSERT_TRUE(single.process.ok()) << single.process.describe() << "\n" << single.err;
@@ -553,8 +599,8 @@ TEST(SlurmCluster, AShardedBatchThroughSbatchGivesOneBatchsClassResults) {
 
   // Two shards of one CPU each (the node's two), then the merge.
   const fs::path out = root / "cluster-class";
-  std::vector<std::string> slurm{"slurm", "--out", out.string(), "--shards", "2", "--seed", seed, "--time", "20",
-                                 "--submit", subs.string(), "--"};
+  std::vector<std::string> slurm{"slurm", "--out",  out.string(), "--shards", "2",           "--seed",
+                                 seed,    "--time", "20",         "--submit", subs.string(), "--"};
   slurm.insert(slurm.end(), options.begin(), options.end());
   const CliRun submitted = clgrade(slurm, root / "logs-slurm");
   ASSERT_EQ(submitted.process.exitCode, 0) << submitted.err << "\n" << cluster.logs();
@@ -562,7 +608,8 @@ TEST(SlurmCluster, AShardedBatchThroughSbatchGivesOneBatchsClassResults) {
   ASSERT_FALSE(arrayJob.empty()) << submitted.out;
   ASSERT_FALSE(mergeJob.empty()) << submitted.out;
   const bool ended = cluster.waitFor(mergeJob, 540);
-  const std::string shardLogs = slurp(out / ".shards" / "logs" / "shard-1.out") + slurp(out / ".shards" / "logs" / "shard-2.out");
+  const std::string shardLogs =
+      slurp(out / ".shards" / "logs" / "shard-1.out") + slurp(out / ".shards" / "logs" / "shard-2.out");
   const std::string mergeLog = slurp(out / ".shards" / "logs" / "merge.out");
   ASSERT_TRUE(ended) << "the merge job did not end in time\n" << shardLogs << mergeLog << cluster.logs();
 
@@ -580,9 +627,9 @@ TEST(SlurmCluster, AShardedBatchThroughSbatchGivesOneBatchsClassResults) {
     EXPECT_TRUE(fs::exists(out / s / "report.html")) << s;
 
   // The merge again, by hand: nothing to copy, the same class results.
-  const CliRun again = clgrade({"merge", "--out", out.string(), (out / ".shards" / "1").string(),
-                                (out / ".shards" / "2").string()},
-                               root / "logs-merge");
+  const CliRun again =
+      clgrade({"merge", "--out", out.string(), (out / ".shards" / "1").string(), (out / ".shards" / "2").string()},
+              root / "logs-merge");
   EXPECT_EQ(again.process.exitCode, 0) << again.err;
   EXPECT_NE(again.out.find("(0 copied"), std::string::npos) << again.out;
   EXPECT_EQ(slurp(out / "class.json"), slurp(root / "once" / "class.json"));

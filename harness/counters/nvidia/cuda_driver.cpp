@@ -23,8 +23,8 @@ struct CudaDriver::Api {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             CUstream, void**, void**);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void**, void**);
   CUresult (*cuGetErrorName)(CUresult, const char**);
   CUresult (*cuGetErrorString)(CUresult, const char**);
 };
@@ -112,8 +112,7 @@ bool CudaDriver::loadModule(const std::string& ptx, CUmodule* module, std::strin
   std::vector<char> log(16384, '\0');
   int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
   void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<size_t>(log.size()))};
-  if (check(api_->cuModuleLoadDataEx(module, ptx.c_str(), 2, options, values), "cuModuleLoadDataEx", err))
-    return true;
+  if (check(api_->cuModuleLoadDataEx(module, ptx.c_str(), 2, options, values), "cuModuleLoadDataEx", err)) return true;
   if (log[0]) *err += "\n" + std::string(log.data());
   return false;
 }
@@ -126,8 +125,7 @@ bool CudaDriver::function(CUmodule module, const std::string& name, CUfunction* 
   return check(api_->cuModuleGetFunction(out, module, name.c_str()), "cuModuleGetFunction", err);
 }
 
-bool CudaDriver::global(CUmodule module, const std::string& name, CUdeviceptr* ptr, size_t* bytes,
-                        std::string* err) {
+bool CudaDriver::global(CUmodule module, const std::string& name, CUdeviceptr* ptr, size_t* bytes, std::string* err) {
   return check(api_->cuModuleGetGlobal(ptr, bytes, module, name.c_str()), "cuModuleGetGlobal", err);
 }
 

@@ -46,8 +46,8 @@ class CudaDriver {
   bool copyToDevice(CUdeviceptr dst, const void* src, size_t bytes, std::string* err);
   bool copyToHost(void* dst, CUdeviceptr src, size_t bytes, std::string* err);
   /// cuLaunchKernel on the default stream, then cuCtxSynchronize.
-  bool launch(CUfunction function, const unsigned grid[3], const unsigned block[3], unsigned sharedBytes,
-              void** params, std::string* err);
+  bool launch(CUfunction function, const unsigned grid[3], const unsigned block[3], unsigned sharedBytes, void** params,
+              std::string* err);
 
  private:
   struct Api;

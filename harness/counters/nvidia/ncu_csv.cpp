@@ -102,17 +102,24 @@ bool parseNcuCsv(const std::string& csv, std::vector<HardwareCounts>* counts, st
     }
     if (launches.insert({kernel, idCol >= 0 ? fields[idCol] : std::to_string(launches.size())}).second) ++it->launches;
     const std::string& metric = fields[metricCol];
-    if (metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") it->sharedLoadConflicts += value;
-    else if (metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum") it->sharedStoreConflicts += value;
-    else if (metric == "smsp__sass_inst_executed_op_shared_ld.sum") it->sharedLoadInstructions += value;
-    else if (metric == "smsp__sass_inst_executed_op_shared_st.sum") it->sharedStoreInstructions += value;
+    if (metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")
+      it->sharedLoadConflicts += value;
+    else if (metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
+      it->sharedStoreConflicts += value;
+    else if (metric == "smsp__sass_inst_executed_op_shared_ld.sum")
+      it->sharedLoadInstructions += value;
+    else if (metric == "smsp__sass_inst_executed_op_shared_st.sum")
+      it->sharedStoreInstructions += value;
     else if (metric == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
       it->globalLoadSectors = std::max(0.0, it->globalLoadSectors) + value;
     else if (metric == "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
       it->globalLoadRequests = std::max(0.0, it->globalLoadRequests) + value;
-    else if (metric == "launch__grid_size") it->workGroups += std::lround(value);
-    else if (metric == "launch__block_dim_x") it->groupSize[0] = std::max(it->groupSize[0], std::lround(value));
-    else if (metric == "launch__block_dim_y") it->groupSize[1] = std::max(it->groupSize[1], std::lround(value));
+    else if (metric == "launch__grid_size")
+      it->workGroups += std::lround(value);
+    else if (metric == "launch__block_dim_x")
+      it->groupSize[0] = std::max(it->groupSize[0], std::lround(value));
+    else if (metric == "launch__block_dim_y")
+      it->groupSize[1] = std::max(it->groupSize[1], std::lround(value));
     sawRow = true;
   }
   if (sawRow) return true;

@@ -14,17 +14,17 @@ extern const char* const kNcuSharedMetrics;
 struct HardwareCounts {
   std::string kernel;
   long launches = 0;
-  double sharedLoadConflicts = 0;       ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
-  double sharedStoreConflicts = 0;      ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-  double sharedLoadInstructions = 0;    ///< smsp__sass_inst_executed_op_shared_ld.sum
-  double sharedStoreInstructions = 0;   ///< smsp__sass_inst_executed_op_shared_st.sum
+  double sharedLoadConflicts = 0;      ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+  double sharedStoreConflicts = 0;     ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  double sharedLoadInstructions = 0;   ///< smsp__sass_inst_executed_op_shared_ld.sum
+  double sharedStoreInstructions = 0;  ///< smsp__sass_inst_executed_op_shared_st.sum
   /// l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum: the 32-byte sectors that global loads asked for,
   /// cache hits included (a tap read again from global memory counts again); < 0 when not counted.
   double globalLoadSectors = -1;
   /// l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum: the warps' global load requests; < 0 when not counted.
   double globalLoadRequests = -1;
-  long workGroups = 0;            ///< launch__grid_size, summed over the launches
-  long groupSize[2] = {0, 0};     ///< launch__block_dim_x and _y (the largest of the launches); 0 not counted
+  long workGroups = 0;         ///< launch__grid_size, summed over the launches
+  long groupSize[2] = {0, 0};  ///< launch__block_dim_x and _y (the largest of the launches); 0 not counted
 };
 
 /// Parses ncu's CSV (lines that are not CSV rows, such as "==PROF==" and the program's own

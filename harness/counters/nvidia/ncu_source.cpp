@@ -141,8 +141,8 @@ bool parseNcuLaunches(const std::string& csv, std::vector<NcuLaunch>* launches, 
     if (header.empty() || fields.size() != header.size()) continue;
     double grid = 0;
     if (!parseNcuNumber(fields[gridCol], &grid)) continue;  // the units row
-    launches->push_back({idCol >= 0 ? fields[idCol] : std::to_string(launches->size()), fields[kernelCol],
-                         static_cast<long>(grid)});
+    launches->push_back(
+        {idCol >= 0 ? fields[idCol] : std::to_string(launches->size()), fields[kernelCol], static_cast<long>(grid)});
   }
   if (!launches->empty()) return true;
   *err = header.empty() ? "no \"launch__grid_size\" column in ncu's raw page" : "ncu's raw page lists no launches";

@@ -22,9 +22,9 @@ AtomicSpace classifyAtomic(const std::string& source, const std::string& address
 /// One kernel's atomics, summed over its distinct blocks of the source page.
 struct AtomicCounts {
   std::string kernel;
-  long blocks = 0;             ///< distinct blocks (launches) read; ncu prints every block twice
-  double sharedAtomics = 0;    ///< work-items' executions of shared (local) atomics
-  double globalAtomics = 0;    ///< work-items' executions of global atomics
+  long blocks = 0;              ///< distinct blocks (launches) read; ncu prints every block twice
+  double sharedAtomics = 0;     ///< work-items' executions of shared (local) atomics
+  double globalAtomics = 0;     ///< work-items' executions of global atomics
   long sharedInstructions = 0;  ///< SASS instructions counted into sharedAtomics, over the blocks
   long globalInstructions = 0;  ///< SASS instructions counted into globalAtomics, over the blocks
 };
@@ -32,8 +32,8 @@ struct AtomicCounts {
 /// Parses the source page: blocks starting with `"Kernel Name","<name>"`, each with its own header
 /// (read by column name: "Source", "Predicated-On Thread Instructions Executed", "Address Space").
 /// A block identical to an earlier block of the same kernel (same instructions, same counts) is
-/// ncu printing it again and counts once (with `-c 1` only one launch is profiled, so this is exact). False with a clear message on
-/// a permission error (ERR_NVGPUCTRPERM), "No kernels were profiled", no blocks, or a block whose
+/// ncu printing it again and counts once (with `-c 1` only one launch is profiled, so this is exact). False with a
+/// clear message on a permission error (ERR_NVGPUCTRPERM), "No kernels were profiled", no blocks, or a block whose
 /// header lacks those columns.
 bool parseNcuSourceAtomics(const std::string& csv, std::vector<AtomicCounts>* counts, std::string* err);
 

@@ -69,11 +69,16 @@ PtxParam parseParam(const std::string& line) {
   while (words >> word) {
     if (!word.empty() && word.back() == ',') word.pop_back();
     if (word == ".param" || word == ".ptr") continue;
-    if (word == ".global") param.space = PtxSpace::Global;
-    else if (word == ".const") param.space = PtxSpace::Constant;
-    else if (word == ".shared") param.space = PtxSpace::Shared;
-    else if (word == ".align") words >> word;  // the alignment value, not needed
-    else if (word[0] == '.') elementBytes = typeBytes(word);
+    if (word == ".global")
+      param.space = PtxSpace::Global;
+    else if (word == ".const")
+      param.space = PtxSpace::Constant;
+    else if (word == ".shared")
+      param.space = PtxSpace::Shared;
+    else if (word == ".align")
+      words >> word;  // the alignment value, not needed
+    else if (word[0] == '.')
+      elementBytes = typeBytes(word);
     else {
       const size_t bracket = word.find('[');
       param.name = word.substr(0, bracket);
@@ -151,8 +156,8 @@ bool rebasePointerParams(const std::string& ptx, std::string* out, std::string* 
         const std::string reg = (*it)[1].str();
         const size_t end = static_cast<size_t>(it->position(0) + it->length(0));
         rewritten.append(text, last, end - last);
-        rewritten += "\n\t{ .reg .b" + bits + " %clgrade_base; mov.u" + bits + " %clgrade_base, " + symbol +
-                     "; add.s" + bits + " " + reg + ", " + reg + ", %clgrade_base; }";
+        rewritten += "\n\t{ .reg .b" + bits + " %clgrade_base; mov.u" + bits + " %clgrade_base, " + symbol + "; add.s" +
+                     bits + " " + reg + ", " + reg + ", %clgrade_base; }";
         last = end;
         ++loads;
       }

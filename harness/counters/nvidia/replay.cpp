@@ -110,8 +110,8 @@ bool PtxReplay::replay(const Runtime& rt, const cl::Kernel& kernel, const std::v
 
 bool PtxReplay::launch(const Runtime& rt, const Module& module, const std::string& name,
                        const std::vector<RecordedArg>& args, const Geometry& geometry, std::string* err) {
-  const auto entry = std::find_if(module.entries.begin(), module.entries.end(),
-                                  [&](const PtxEntry& e) { return e.name == name; });
+  const auto entry =
+      std::find_if(module.entries.begin(), module.entries.end(), [&](const PtxEntry& e) { return e.name == name; });
   if (entry == module.entries.end()) {
     *err = "kernel " + name + " is not in the program's PTX";
     return false;
@@ -208,8 +208,7 @@ bool PtxReplay::launch(const Runtime& rt, const Module& module, const std::strin
   }
   std::vector<void*> params;
   for (std::vector<unsigned char>& v : values) params.push_back(v.data());
-  if (!driver_->launch(function, grid, block, static_cast<unsigned>(dynamicShared), params.data(), err))
-    return false;
+  if (!driver_->launch(function, grid, block, static_cast<unsigned>(dynamicShared), params.data(), err)) return false;
 
   if (writeBack_) {
     for (const DeviceBuffers::Entry& e : buffers.entries) {

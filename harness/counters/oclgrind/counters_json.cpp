@@ -77,8 +77,8 @@ std::string kernelJson(const std::string& name, const KernelTally& k) {
       << "   \"local\": " << counts(k.local) << ",\n"
       << "   \"bank\": " << byKind([&](AccessKind kind) { return k.bankTotal(kind); }) << ",\n"
       << "   \"phases\": {\"load\": " << byKind([&](AccessKind kind) { return k.bankTotal(kind, Phase::Load); })
-      << ",\n              \"compute\": "
-      << byKind([&](AccessKind kind) { return k.bankTotal(kind, Phase::Compute); }) << "},\n"
+      << ",\n              \"compute\": " << byKind([&](AccessKind kind) { return k.bankTotal(kind, Phase::Compute); })
+      << "},\n"
       << "   \"lines\": " << linesJson(k) << "}";
   return out.str();
 }

@@ -91,7 +91,7 @@ struct WorkerState {
   std::vector<LoopState> lanes;  // by linear local id
   LoopCache loops;
   uint64_t loopsGeneration = ~0ull;
-  LoopState::Frames frames;      // scratch for framesOf
+  LoopState::Frames frames;  // scratch for framesOf
 };
 thread_local WorkerState worker;
 
@@ -239,8 +239,10 @@ class BankConflictPlugin final : public oclgrind::Plugin {
       case oclgrind::AddrSpaceGlobal:
       case oclgrind::AddrSpaceConstant:
         // Oclgrind keeps __constant buffers in its global memory: the pointer says which it was.
-        if (pointerSpace(instruction) == oclgrind::AddrSpaceConstant) worker.group.constant.count(kind);
-        else worker.group.global.count(kind);
+        if (pointerSpace(instruction) == oclgrind::AddrSpaceConstant)
+          worker.group.constant.count(kind);
+        else
+          worker.group.global.count(kind);
         return false;
       case oclgrind::AddrSpaceLocal:
         worker.group.local.count(kind);

@@ -7,9 +7,12 @@ namespace clgrade::counters {
 
 const char* kindName(AccessKind kind) {
   switch (kind) {
-    case AccessKind::Load: return "load";
-    case AccessKind::Store: return "store";
-    case AccessKind::Atomic: return "atomic";
+    case AccessKind::Load:
+      return "load";
+    case AccessKind::Store:
+      return "store";
+    case AccessKind::Atomic:
+      return "atomic";
   }
   return "?";
 }
@@ -24,9 +27,15 @@ void BankTally::add(const BankTally& other) {
 
 void AccessCounts::count(AccessKind kind) {
   switch (kind) {
-    case AccessKind::Load: ++loads; break;
-    case AccessKind::Store: ++stores; break;
-    case AccessKind::Atomic: ++atomics; break;
+    case AccessKind::Load:
+      ++loads;
+      break;
+    case AccessKind::Store:
+      ++stores;
+      break;
+    case AccessKind::Atomic:
+      ++atomics;
+      break;
   }
 }
 

@@ -54,7 +54,7 @@ struct KernelTally {
   AccessCounts global;    // __global (Oclgrind keeps __constant in the same memory: told apart by the pointer)
   AccessCounts constant;  // __constant: the weights every work-item reads, not its image data
   AccessCounts local;
-  uint64_t groupSize[3] = {0, 0, 0};  // the work-group size of the last launch (the tile's size)
+  uint64_t groupSize[3] = {0, 0, 0};   // the work-group size of the last launch (the tile's size)
   std::map<LineKey, BankTally> lines;  // every line with local requests, conflicting or not
 
   void merge(const KernelTally& other);

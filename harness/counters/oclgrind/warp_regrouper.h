@@ -68,8 +68,8 @@ class WarpRegrouper {
   BankModel model_;
   KernelTally* out_ = nullptr;
   Phase phase_ = Phase::Load;
-  int64_t warp_ = -1;                   // the warp whose requests are pending
-  std::vector<bool> flushed_;           // warps already tallied in this barrier interval
+  int64_t warp_ = -1;          // the warp whose requests are pending
+  std::vector<bool> flushed_;  // warps already tallied in this barrier interval
   bool outOfOrder_ = false;
   std::unordered_map<LaneSite, uint64_t, Hash> occurrences_;
   std::unordered_map<RequestKey, Request, Hash> requests_;

@@ -34,7 +34,10 @@ TEST(Unicode, NfcComposesAndLeavesOtherBytesAlone) {
   EXPECT_EQ(nfc(kDecomposed), kComposed);
   EXPECT_EQ(nfc(kComposed), kComposed);
   EXPECT_EQ(nfc("alice"), "alice");
-  EXPECT_EQ(nfc("bad\xff" "name"), "bad\xff" "name");  // not UTF-8: unchanged
+  EXPECT_EQ(nfc("bad\xff"
+                "name"),
+            "bad\xff"
+            "name");  // not UTF-8: unchanged
   EXPECT_EQ(codePoints(kComposed), "Jos\\u00e9");
   EXPECT_EQ(codePoints(kDecomposed), "Jose\\u0301");
   EXPECT_EQ(codePoints("a\xff\xf0\x9f\x98\x80"), "a\\xff\\U0001f600");
@@ -80,12 +83,13 @@ TEST(BatchNames, AnOverrideOfAnUnknownSubmissionIsSaidOnce) {
   const fs::path out = freshDir("unknown");
   std::vector<Override> overrides;
   std::vector<std::string> errors, problems;
-  ASSERT_TRUE(parseOverrides("submission,task,criterion,points\neve,histogram,global_atomics,0\n", "o.csv",
-                             &overrides, &errors));
+  ASSERT_TRUE(parseOverrides("submission,task,criterion,points\neve,histogram,global_atomics,0\n", "o.csv", &overrides,
+                             &errors));
   const nlohmann::ordered_json classResults = {{"submissions", nlohmann::ordered_json::array()}};
   EXPECT_TRUE(writeClassOutputs(out.string(), classResults, &errors, overrides, &problems));
-  EXPECT_EQ(problems, std::vector<std::string>{
-                          "o.csv:2: no submission 'eve' in this batch (override of histogram.global_atomics not applied)"});
+  EXPECT_EQ(problems,
+            std::vector<std::string>{
+                "o.csv:2: no submission 'eve' in this batch (override of histogram.global_atomics not applied)"});
 }
 
 }  // namespace

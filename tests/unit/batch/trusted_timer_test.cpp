@@ -14,7 +14,7 @@ TEST(TrustedTimer, TimedAgainWhenOldOrAfterEnoughSubmissions) {
   EXPECT_FALSE(trustedTimingsStale(60, 5, 15, 100));
   EXPECT_TRUE(trustedTimingsStale(15 * 60, 5, 15, 100));
   EXPECT_TRUE(trustedTimingsStale(60, 100, 15, 100));
-  EXPECT_FALSE(trustedTimingsStale(1e6, 5, 0, 100));  // no age limit
+  EXPECT_FALSE(trustedTimingsStale(1e6, 5, 0, 100));   // no age limit
   EXPECT_FALSE(trustedTimingsStale(60, 1000, 15, 0));  // no count limit
   EXPECT_FALSE(trustedTimingsStale(1e6, 1000000, 0, 0));
   EXPECT_TRUE(trustedTimingsStale(0, 1, 0, 1));  // before every grade

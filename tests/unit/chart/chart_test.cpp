@@ -352,7 +352,8 @@ TEST(ChartPng, BarsAreFilledWhereTheSvgHasThem) {
     EXPECT_TRUE(same(pixel(img, static_cast<int>(x), static_cast<int>(y)), paletteColour(0))) << x << "," << y;
   }
   EXPECT_NEAR(bars[1]->DoubleAttribute("height") / bars[0]->DoubleAttribute("height"), 7.0 / 2.0, 0.05);
-  for (const char* s : {"Scores", "points", "students", "0", "1", "2", "3", "4", "7"}) EXPECT_TRUE(hasText(doc, s)) << s;
+  for (const char* s : {"Scores", "points", "students", "0", "1", "2", "3", "4", "7"})
+    EXPECT_TRUE(hasText(doc, s)) << s;
 }
 
 TEST(ChartTicks, StepsAreOneTwoFive) {

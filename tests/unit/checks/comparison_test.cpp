@@ -28,7 +28,8 @@ TEST(Comparison, IdenticalImagesPass) {
 // Issue 11: an output shifted by one pixel is a common bug whose "N of M values wrong" says nothing.
 TEST(Comparison, AShiftByOnePixelIsNamed) {
   Image expected(30, 12, 2);
-  for (size_t i = 0; i < expected.pixels.size(); ++i) expected.pixels[i] = static_cast<float>((i * 7919) % 1009) / 1009.0f;
+  for (size_t i = 0; i < expected.pixels.size(); ++i)
+    expected.pixels[i] = static_cast<float>((i * 7919) % 1009) / 1009.0f;
   Image actual = expected;
   for (int c = 0; c < 2; ++c)
     for (int y = 0; y < 12; ++y)

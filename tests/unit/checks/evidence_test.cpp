@@ -22,9 +22,9 @@ TEST(EvidenceWriter, APathThatCouldLeaveTheReportFolderWritesNothing) {
   EXPECT_EQ(writer.text("evidence/conv3x3/build_1.log", "log", "x").path, "evidence/conv3x3/build_1.log");
   EXPECT_TRUE(fs::exists(root / "report" / "evidence" / "conv3x3" / "build_1.log"));
   // A rubric case id of "../../../tmp/x" made paths like these.
-  for (const std::string& bad : {std::string("evidence/conv3x3/../../../outside.txt"), (root / "abs.txt").string(),
-                                 std::string("evidence/./x.txt"), std::string("evidence/.hidden/x.txt"),
-                                 std::string("")})
+  for (const std::string& bad :
+       {std::string("evidence/conv3x3/../../../outside.txt"), (root / "abs.txt").string(),
+        std::string("evidence/./x.txt"), std::string("evidence/.hidden/x.txt"), std::string("")})
     EXPECT_EQ(writer.text(bad, "log", "x").path, "") << bad;
   EXPECT_FALSE(fs::exists(root / "outside.txt"));
   EXPECT_FALSE(fs::exists(root / "abs.txt"));
@@ -42,7 +42,8 @@ struct NoisyFailure {
     std::uniform_real_distribution<float> value(0, 1);
     for (float& v : expected.pixels) v = value(random);
     result.difference = Image(96, 64, 1);
-    for (size_t i = 0; i < expected.pixels.size(); ++i) result.difference.pixels[i] = expected.pixels[i] * expected.pixels[i];
+    for (size_t i = 0; i < expected.pixels.size(); ++i)
+      result.difference.pixels[i] = expected.pixels[i] * expected.pixels[i];
   }
 };
 
@@ -86,7 +87,8 @@ TEST_F(EvidenceFiles, ImagesBeyondTheBudgetAreLeftOutInOrder) {
   // difference map, actual and expected.
   EvidenceWriter unlimited((root_ / "sizes").string());
   uint64_t sizes[4] = {};
-  const std::vector<Evidence> all = unlimited.comparison("t/a", failure_.result, failure_.expected, failure_.actual, 1e-8);
+  const std::vector<Evidence> all =
+      unlimited.comparison("t/a", failure_.result, failure_.expected, failure_.actual, 1e-8);
   ASSERT_EQ(all.size(), 4u);
   for (int i = 0; i < 4; ++i) sizes[i] = fs::file_size(root_ / "sizes" / all[i].path);
 
@@ -96,7 +98,8 @@ TEST_F(EvidenceFiles, ImagesBeyondTheBudgetAreLeftOutInOrder) {
   EvidenceWriter writer((root_ / "budget").string(), policy);
   EXPECT_EQ(writer.comparison("t/first", failure_.result, failure_.expected, failure_.actual, 1e-8).size(), 4u);
   EXPECT_EQ(writer.imagesOverBudget(), 0);
-  const std::vector<Evidence> second = writer.comparison("t/second", failure_.result, failure_.expected, failure_.actual, 1e-8);
+  const std::vector<Evidence> second =
+      writer.comparison("t/second", failure_.result, failure_.expected, failure_.actual, 1e-8);
   ASSERT_EQ(second.size(), 2u);
   EXPECT_EQ(second[0].path, "evidence/t/second_crop.png");
   EXPECT_EQ(second[1].path, "evidence/t/second_diff.png");

@@ -49,8 +49,7 @@ TEST(Sanitizer, MissingBarrierBecomesOneFindingWithBothLines) {
   EXPECT_EQ(f.count, 2);
   EXPECT_TRUE(f.isRace());
   EXPECT_TRUE(log.truncated);
-  EXPECT_NE(f.explanation().find("barrier(CLK_LOCAL_MEM_FENCE) is missing between lines 49 and 63"),
-            std::string::npos)
+  EXPECT_NE(f.explanation().find("barrier(CLK_LOCAL_MEM_FENCE) is missing between lines 49 and 63"), std::string::npos)
       << f.explanation();
 }
 
@@ -95,9 +94,11 @@ TEST(Sanitizer, AGlobalStoreRaceAsksForTheIndexNotAnAtomic) {
 TEST(Sanitizer, UninitializedLocalValueIsGroupedAcrossAddresses) {
   const SanitizerLog log = parseOclgrindLog(
       "\nUninitialized value written to local memory address 0x1000000000054\n"
-      "\tKernel: compute_histogram_local_memory\n\tAt line 14 (column 5) of input.cl:\n\t  atomic_inc(&local_hist[bin]);\n"
+      "\tKernel: compute_histogram_local_memory\n\tAt line 14 (column 5) of input.cl:\n\t  "
+      "atomic_inc(&local_hist[bin]);\n"
       "\nUninitialized value written to local memory address 0x1000000000050\n"
-      "\tKernel: compute_histogram_local_memory\n\tAt line 14 (column 5) of input.cl:\n\t  atomic_inc(&local_hist[bin]);\n");
+      "\tKernel: compute_histogram_local_memory\n\tAt line 14 (column 5) of input.cl:\n\t  "
+      "atomic_inc(&local_hist[bin]);\n");
   ASSERT_EQ(log.findings.size(), 1u);
   EXPECT_EQ(log.findings[0].kind, "Uninitialized value written to");
   EXPECT_EQ(log.findings[0].space, "local");

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <regex>
 
+#include "../../test_env.h"
 #include "cl/guarded_buffer.h"
 #include "cl/kernel_args.h"
 #include "cl/launch.h"
 #include "cl/launch_signature.h"
 #include "cl/program.h"
 #include "tasks/device_plane.h"
-#include "../../test_env.h"
 
 namespace clgrade {
 namespace {
@@ -55,7 +55,8 @@ TEST_F(OpenCL, TheBuildLogNamesNoGraderFolder) {
 }
 
 TEST_F(OpenCL, OptionsReachTheCompiler) {
-  const BuildResult r = buildProgram(*rt_, "#ifndef KERNEL_RADIUS\n#error no radius\n#endif\n__kernel void k() {}", "-D KERNEL_RADIUS=4");
+  const BuildResult r =
+      buildProgram(*rt_, "#ifndef KERNEL_RADIUS\n#error no radius\n#endif\n__kernel void k() {}", "-D KERNEL_RADIUS=4");
   EXPECT_TRUE(r.ok) << r.log;
 }
 
@@ -70,10 +71,11 @@ TEST_F(OpenCL, MissingKernelNamesTheOnesThatExist) {
 }
 
 TEST_F(OpenCL, ReadsBackReqdWorkGroupSize) {
-  const BuildResult r = buildProgram(*rt_,
-                                     "__kernel __attribute__((reqd_work_group_size(16, 8, 1))) void a(__global int* x) {}\n"
-                                     "__kernel void b(__global int* x) {}",
-                                     "");
+  const BuildResult r =
+      buildProgram(*rt_,
+                   "__kernel __attribute__((reqd_work_group_size(16, 8, 1))) void a(__global int* x) {}\n"
+                   "__kernel void b(__global int* x) {}",
+                   "");
   ASSERT_TRUE(r.ok) << r.log;
   cl::Kernel a, b;
   ASSERT_TRUE(findKernel(*rt_, r, "a", &a, nullptr));
@@ -141,8 +143,8 @@ TEST_F(OpenCL, InputPlanesHoldPaddingZeroAndNanBelowTheImage) {
   launch1d(*rt_, k, pitch * rows, 1);
   const std::vector<float> raw = dst.download(*rt_, -1.0f, nullptr);
   EXPECT_EQ(raw[0], 1.0f);
-  EXPECT_EQ(raw[3], 0.0f);  // padding column
-  EXPECT_EQ(raw[4], 4.0f);  // row 1 starts at the pitch
+  EXPECT_EQ(raw[3], 0.0f);          // padding column
+  EXPECT_EQ(raw[4], 4.0f);          // row 1 starts at the pitch
   EXPECT_TRUE(std::isnan(raw[8]));  // below the image
 }
 

@@ -35,7 +35,8 @@ TEST(Golden, ManifestMatchesTheCommittedOne) {
   for (size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
     const std::string w = i < want.size() ? want[i] : "(none)";
     const std::string g = i < got.size() ? got[i] : "(none)";
-    if (w != g && ++differences <= 10) ADD_FAILURE() << "line " << i + 1 << "\n  committed: " << w << "\n  now:       " << g;
+    if (w != g && ++differences <= 10)
+      ADD_FAILURE() << "line " << i + 1 << "\n  committed: " << w << "\n  now:       " << g;
   }
   EXPECT_EQ(differences, 0u);
   EXPECT_GT(got.size(), 50u);

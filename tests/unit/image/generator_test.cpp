@@ -2,12 +2,12 @@
 // discontinuity flags are meaningful and cannot be flipped by fast-math rounding.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
-#include <algorithm>
 
 #include "image/generator.h"
 #include "image/pfm.h"
@@ -42,8 +42,8 @@ struct PairTest {
 
 PairTest pairAt(const Scene& s, int x0, int y0, int x1, int y1) {
   const Image& n = s.normals;
-  const float dot = n.at(0, x0, y0) * n.at(0, x1, y1) + n.at(1, x0, y0) * n.at(1, x1, y1) +
-                    n.at(2, x0, y0) * n.at(2, x1, y1);
+  const float dot =
+      n.at(0, x0, y0) * n.at(0, x1, y1) + n.at(1, x0, y0) * n.at(1, x1, y1) + n.at(2, x0, y0) * n.at(2, x1, y1);
   return {std::fabs(dot), std::fabs(s.depth.at(0, x0, y0) - s.depth.at(0, x1, y1))};
 }
 
@@ -53,7 +53,7 @@ bool ambiguous(const PairTest& p, double m) {
   const double a = p.absDot, b = p.absDepth;
   const double ta = 0.9f, tb = 0.025f;
   const bool aNear = std::fabs(a - ta) <= m, bNear = std::fabs(b - tb) <= m;
-  const bool aClearlyTrue = a < ta - m, bClearlyTrue = b > tb + m;
+  const bool aClearlyTrue = a<ta - m, bClearlyTrue = b> tb + m;
   return (aNear && !bClearlyTrue) || (bNear && !aClearlyTrue);
 }
 
@@ -71,7 +71,7 @@ EdgeStats edgeStats(const Scene& s, double margin) {
   std::vector<char> flagged(static_cast<size_t>(w) * h, 0);
   auto visit = [&](int x0, int y0, int x1, int y1) {
     const PairTest p = pairAt(s, x0, y0, x1, y1);
-    const bool normalCut = p.absDot < 0.9f, depthCut = p.absDepth > 0.025f;
+    const bool normalCut = p.absDot<0.9f, depthCut = p.absDepth> 0.025f;
     st.normalPairs += normalCut;
     st.depthPairs += depthCut && !normalCut;
     st.ambiguousPairs += ambiguous(p, margin);

@@ -184,10 +184,10 @@ bool readPngRgb(const std::string& path, int* w, int* h, std::vector<uint8_t>* r
 
 TEST(Png, WritesRgbThatLibpngReadsBack) {
   Image img(3, 2, 3, 0.0f);
-  img.at(0, 2, 1) = 1.0f;   // pixel (2,1): red 255
-  img.at(1, 2, 1) = 0.5f;   // green 128 (127.5 rounded)
-  img.at(2, 2, 1) = 2.0f;   // blue clamped to 255
-  img.at(0, 0, 1) = -1.0f;  // clamped to 0
+  img.at(0, 2, 1) = 1.0f;                                     // pixel (2,1): red 255
+  img.at(1, 2, 1) = 0.5f;                                     // green 128 (127.5 rounded)
+  img.at(2, 2, 1) = 2.0f;                                     // blue clamped to 255
+  img.at(0, 0, 1) = -1.0f;                                    // clamped to 0
   img.at(1, 1, 0) = std::numeric_limits<float>::quiet_NaN();  // pixel (1,0) magenta
   std::string err;
   ASSERT_TRUE(writePng(tempPath("rgb.png"), img, 0.0f, 1.0f, &err)) << err;

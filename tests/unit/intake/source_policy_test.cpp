@@ -82,12 +82,15 @@ TEST_F(SourcePolicy, ForbiddenIncludesAreRefusedNamingLineAndDirective) {
   write("kernels/self.h", "#include \"self.h\"\n");
   const std::vector<Case> cases{
       {"#include \"/etc/passwd\"\n", "k.cl line 1: #include \"/etc/passwd\" is refused: an absolute path"},
-      {"\n#include \"../outside/secret.h\"\n", "k.cl line 2: #include \"../outside/secret.h\" is refused: \"..\" leaves"},
+      {"\n#include \"../outside/secret.h\"\n",
+       "k.cl line 2: #include \"../outside/secret.h\" is refused: \"..\" leaves"},
       {"#include <stdio.h>\n", "k.cl line 1: #include <stdio.h> is refused: system headers"},
       {"#define F \"x.h\"\n#include F\n", "k.cl line 2: #include F is refused: a computed #include"},
       {"#include \"nothere.h\"\n", "is refused: there is no such file in the kernels folder"},
       {"#include \"link.h\"\n", "is refused: it is a symbolic link to a file outside the kernels folder"},
-      {"#include \"self.h\"\n", "self.h line 1 (included from k.cl line 1): #include \"self.h\" is refused: an include cycle (self.h -> self.h)"},
+      {"#include \"self.h\"\n",
+       "self.h line 1 (included from k.cl line 1): #include \"self.h\" is refused: an include cycle (self.h -> "
+       "self.h)"},
       {"#include_next \"x.h\"\n", "#include_next is not OpenCL C"},
       {"#import \"x.h\"\n", "#import is not OpenCL C"},
       // Directives hidden by splices, comments, digraphs and trigraphs are directives all the same.
@@ -114,8 +117,10 @@ TEST_F(SourcePolicy, FileProbesAreRefusedLikeAnOutsideInclude) {
   };
   const std::vector<Case> cases{
       {"#if __has_include(\"/etc/shadow\")\n#endif\n",
-       "k.cl line 1: #if __has_include(\"/etc/shadow\") is refused: __has_include asks the compiler whether a file exists"},
-      {"int a;\n#if __has_include_next(<stdio.h>)\n#endif\n", "k.cl line 2: #if __has_include_next(<stdio.h>) is refused"},
+       "k.cl line 1: #if __has_include(\"/etc/shadow\") is refused: __has_include asks the compiler whether a file "
+       "exists"},
+      {"int a;\n#if __has_include_next(<stdio.h>)\n#endif\n",
+       "k.cl line 2: #if __has_include_next(<stdio.h>) is refused"},
       {"#if __has_embed(\"/etc/shadow\")\n#endif\n", "__has_embed asks the compiler"},
       {"#define H __has_include\n#if H(\"/etc/shadow\")\n#endif\n", "k.cl line 1: #define H __has_include is refused"},
       {"#define H __has_\\\ninclude\n", "k.cl line 1: #define H __has_include is refused"},
@@ -170,7 +175,8 @@ TEST_F(SourcePolicy, IncludeInsideCommentsAndStringsIsNotADirective) {
 }
 
 TEST_F(SourcePolicy, DeepNestingIsRefused) {
-  for (int i = 0; i < 20; ++i) write("kernels/h" + std::to_string(i) + ".h", "#include \"h" + std::to_string(i + 1) + ".h\"\n");
+  for (int i = 0; i < 20; ++i)
+    write("kernels/h" + std::to_string(i) + ".h", "#include \"h" + std::to_string(i + 1) + ".h\"\n");
   write("kernels/h20.h", "int deep;\n");
   write("kernels/k.cl", "#include \"h0.h\"\n");
   EXPECT_NE(load().problem.find("nest deeper than 16 levels"), std::string::npos) << load().problem;
@@ -195,7 +201,8 @@ TEST_F(SourcePolicy, FilesThatAreNotPlainSourcesAreRefused) {
   ASSERT_EQ(mkfifo((root_ / "kernels" / "fifo.cl").c_str(), 0644), 0);
   EXPECT_NE(load("fifo.cl").problem.find("is not a regular file"), std::string::npos);
   fs::create_symlink("/etc/hostname", root_ / "kernels" / "out.cl");
-  EXPECT_EQ(load("out.cl").problem, "out.cl is a symbolic link to /etc/hostname, outside the kernels folder; submit the file itself");
+  EXPECT_EQ(load("out.cl").problem,
+            "out.cl is a symbolic link to /etc/hostname, outside the kernels folder; submit the file itself");
   fs::create_symlink("nowhere.cl", root_ / "kernels" / "dangling.cl");
   EXPECT_NE(load("dangling.cl").problem.find("a symbolic link to a file that does not exist"), std::string::npos);
   write("kernels/real.cl", "int r;\n");
@@ -204,8 +211,9 @@ TEST_F(SourcePolicy, FilesThatAreNotPlainSourcesAreRefused) {
   write("kernels/nul.cl", std::string("int a;\0int b;\n", 14));
   EXPECT_EQ(load("nul.cl").problem, "nul.cl contains NUL bytes; it is not OpenCL C source");
   write("kernels/big.cl", std::string(3 << 20, ' '));
-  EXPECT_EQ(load("big.cl").problem,
-            "big.cl is 3.0 MiB; kernel sources over 1.0 MiB are refused (the limit protects the compiler and the report)");
+  EXPECT_EQ(
+      load("big.cl").problem,
+      "big.cl is 3.0 MiB; kernel sources over 1.0 MiB are refused (the limit protects the compiler and the report)");
 }
 
 TEST(RefuseSource, AnyIncludeWithoutAFolderIsRefused) {

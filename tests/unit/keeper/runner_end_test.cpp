@@ -31,10 +31,10 @@ progress::Position at(progress::Step phase, progress::Step step, const std::stri
 }
 
 TEST(Rerun, AKernelThatHangsInACaseIsLeftOutWhenOtherChecksRemain) {
-  const auto info = rerunAfterStop("histogram", timedOut(),
-                                   at(progress::Step::Case, progress::Step::Kernel, "compute_histogram_local_memory",
-                                      "course"),
-                                   Status::Failed, "timed out after 30 s");
+  const auto info =
+      rerunAfterStop("histogram", timedOut(),
+                     at(progress::Step::Case, progress::Step::Kernel, "compute_histogram_local_memory", "course"),
+                     Status::Failed, "timed out after 30 s");
   ASSERT_TRUE(info.has_value());
   ASSERT_EQ(info->kernels.size(), 1u);
   EXPECT_EQ(info->kernels[0].kernel, "compute_histogram_local_memory");
@@ -48,8 +48,8 @@ TEST(Rerun, AKernelThatHangsInACaseIsLeftOutWhenOtherChecksRemain) {
 TEST(Rerun, NoRerunWhenTheKernelDecidesEveryCheckOrTheRunnerFinished) {
   // conv3x3 has one kernel: leaving it out keeps nothing.
   EXPECT_FALSE(rerunAfterStop("conv3x3", timedOut(),
-                              at(progress::Step::Case, progress::Step::Kernel, "Convolution", "course"),
-                              Status::Failed, "timed out")
+                              at(progress::Step::Case, progress::Step::Kernel, "Convolution", "course"), Status::Failed,
+                              "timed out")
                    .has_value());
   ProcessResult ok;
   ok.started = true;
@@ -59,8 +59,8 @@ TEST(Rerun, NoRerunWhenTheKernelDecidesEveryCheckOrTheRunnerFinished) {
                               Status::Failed, "")
                    .has_value());
   // A build that never ends: a rerun would build it again.
-  EXPECT_FALSE(rerunAfterStop("histogram", timedOut(),
-                              at(progress::Step::Case, progress::Step::Build, "-DX", "course"), Status::Failed, "")
+  EXPECT_FALSE(rerunAfterStop("histogram", timedOut(), at(progress::Step::Case, progress::Step::Build, "-DX", "course"),
+                              Status::Failed, "")
                    .has_value());
   // A kernel no check of the task names, and a position the progress file never reached.
   EXPECT_FALSE(rerunAfterStop("histogram", timedOut(), at(progress::Step::Case, progress::Step::Kernel, "evil", "c"),
@@ -77,18 +77,17 @@ TEST(Rerun, APerformancePhaseStopLeavesThePhaseOutWithTheRightStatus) {
   EXPECT_EQ(sweep->performanceStopped, "driver crashed");
   EXPECT_EQ(sweep->performanceStatus, Status::Error);  // the sweep checks correctness: its kernel failed
   EXPECT_EQ(leftOut(*sweep), "the performance phase");
-  const auto timing = rerunAfterStop("separable", timedOut(),
-                                     at(progress::Step::Performance, progress::Step::Performance, "", ""),
-                                     Status::Failed, "timing took too long");
+  const auto timing =
+      rerunAfterStop("separable", timedOut(), at(progress::Step::Performance, progress::Step::Performance, "", ""),
+                     Status::Failed, "timing took too long");
   ASSERT_TRUE(timing.has_value());
   EXPECT_EQ(timing->performanceStatus, Status::NotMeasured);  // only the timing stopped: nothing was wrong
 }
 
 TEST(RunnerEnd, SaysWhereTheRunnerWasStoppedAndWhy) {
   const RunnerLimits limits{30, 10, uint64_t(1024) << 20};
-  const RunnerEnd hang =
-      judgeRunnerEnd(timedOut(), at(progress::Step::Case, progress::Step::Kernel, "ConvVertical", "course_box4"),
-                     limits, "");
+  const RunnerEnd hang = judgeRunnerEnd(
+      timedOut(), at(progress::Step::Case, progress::Step::Kernel, "ConvVertical", "course_box4"), limits, "");
   EXPECT_EQ(hang.status, Status::Failed);
   EXPECT_EQ(hang.outcome, "timed out");
   EXPECT_EQ(hang.message.rfind("timed out after 30 s", 0), 0u) << hang.message;
@@ -178,8 +177,9 @@ TEST(KilledFromOutside, AResumeRetriesTheTaskOnceAndTheReportSaysSo) {
   EXPECT_TRUE(tasksToRetryOnResume(report).empty());
   const std::vector<std::string> notes = processNotes(report.tasks[1]);
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_EQ(notes[0], "graded again when the batch was resumed: its first grading process was killed from outside "
-                      "(signal SIGKILL; the system's out-of-memory killer?), which is not the kernels' doing");
+  EXPECT_EQ(notes[0],
+            "graded again when the batch was resumed: its first grading process was killed from outside "
+            "(signal SIGKILL; the system's out-of-memory killer?), which is not the kernels' doing");
   EXPECT_TRUE(processNotes(report.tasks[0]).empty());
 }
 

@@ -4,9 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/report_json.h"
-#include "model/report_json.h"
 #include "../report/report_fixture.h"
+#include "model/report_json.h"
 
 namespace clgrade {
 namespace {
@@ -124,7 +123,9 @@ TEST(ReportJsonRead, TheHiddenSeedIsWrittenOnlyWhenThereIsOne) {
 TEST(ReportJsonRead, MissingKeysKeepTheDefaults) {
   GradeReport read;
   std::string err;
-  ASSERT_TRUE(readReportJson(R"({"schema": "clgrade-report/1", "tasks": [{"id": "conv3x3", "criteria": [{"id": "x"}]}]})", &read, &err)) << err;
+  ASSERT_TRUE(readReportJson(
+      R"({"schema": "clgrade-report/1", "tasks": [{"id": "conv3x3", "criteria": [{"id": "x"}]}]})", &read, &err))
+      << err;
   ASSERT_EQ(read.tasks.size(), 1u);
   EXPECT_EQ(read.tasks[0].criteria[0].status, Status::NotMeasured);
   EXPECT_FALSE(read.tasks[0].criteria[0].overridden);

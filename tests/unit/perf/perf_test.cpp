@@ -7,15 +7,15 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <thread>
 #include <filesystem>
+#include <thread>
 
+#include "../../test_env.h"
 #include "cl/runtime.h"
 #include "perf/measure.h"
 #include "perf/roofline.h"
 #include "perf/sweep.h"
 #include "rubric/rubric.h"
-#include "../../test_env.h"
 #include "util/files.h"
 #include "util/timing_lock.h"
 
@@ -112,15 +112,16 @@ const char* kSeparableCase =
 TEST(PerformanceRubric, SpeedLevelsPerformanceAndSweepParse) {
   Rubric r;
   std::vector<std::string> errors;
-  const std::string text = std::string("<rubric id=\"r\">\n  <task id=\"separable\">\n") +
-                           "    <criterion id=\"h\" points=\"1\" checks=\"horizontal vertical sweep\">chart</criterion>\n"
-                           "    <criterion id=\"speed\" points=\"2\" checks=\"horizontal\" performance=\"ConvHorizontal "
-                           "ConvVertical\">Speed\n      <level ratio=\"0.5\" points=\"1\"/>\n      <level ratio=\"0.8\" "
-                           "points=\"2\"/>\n    </criterion>\n" +
-                           kSeparableCase +
-                           "    <performance case=\"c\" width=\"4096\" height=\"2048\"/>\n"
-                           "    <sweep case=\"c\" steps=\"1 2 8\" groups=\"32x16 16x8\" width=\"4096\" height=\"4096\"/>\n"
-                           "  </task>\n</rubric>\n";
+  const std::string text =
+      std::string("<rubric id=\"r\">\n  <task id=\"separable\">\n") +
+      "    <criterion id=\"h\" points=\"1\" checks=\"horizontal vertical sweep\">chart</criterion>\n"
+      "    <criterion id=\"speed\" points=\"2\" checks=\"horizontal\" performance=\"ConvHorizontal "
+      "ConvVertical\">Speed\n      <level ratio=\"0.5\" points=\"1\"/>\n      <level ratio=\"0.8\" "
+      "points=\"2\"/>\n    </criterion>\n" +
+      kSeparableCase +
+      "    <performance case=\"c\" width=\"4096\" height=\"2048\"/>\n"
+      "    <sweep case=\"c\" steps=\"1 2 8\" groups=\"32x16 16x8\" width=\"4096\" height=\"4096\"/>\n"
+      "  </task>\n</rubric>\n";
   ASSERT_TRUE(parseRubric(text, "p.xml", &r, &errors)) << errors.front();
   const TaskRubric& t = r.tasks[0];
   EXPECT_EQ(t.criteria[1].title, "Speed");
@@ -140,11 +141,12 @@ TEST(PerformanceRubric, SpeedLevelsPerformanceAndSweepParse) {
 
 TEST(PerformanceRubric, MistakesAreRefusedWithTheirLine) {
   const std::string head = "  <task id=\"separable\">\n";
-  auto errors = rubricErrors(head +
-                             "    <criterion id=\"s\" points=\"1\" checks=\"horizontal\" performance=\"ConvDiagonal\">s\n"
-                             "      <level ratio=\"0.8\" points=\"2\"/>\n      <level ratio=\"0.5\" points=\"1\"/>\n"
-                             "    </criterion>\n" +
-                             kSeparableCase + "  </task>\n");
+  auto errors =
+      rubricErrors(head +
+                   "    <criterion id=\"s\" points=\"1\" checks=\"horizontal\" performance=\"ConvDiagonal\">s\n"
+                   "      <level ratio=\"0.8\" points=\"2\"/>\n      <level ratio=\"0.5\" points=\"1\"/>\n"
+                   "    </criterion>\n" +
+                   kSeparableCase + "  </task>\n");
   EXPECT_TRUE(anyContains(errors, "no kernel 'ConvDiagonal'")) << errors.size();
   EXPECT_TRUE(anyContains(errors, "cannot exceed the criterion's points"));
   EXPECT_TRUE(anyContains(errors, "increasing ratios"));
@@ -198,7 +200,7 @@ std::string kernelFile(const std::string& dir, const std::string& file) {
 CaseSpec smallSeparable() {
   CaseSpec spec;
   spec.id = "small";
-  spec.params = {{"input", "photo"}, {"width", "100"}, {"height", "37"}, {"weights", "0.1 0.3 0.2 0.25 0.15"},
+  spec.params = {{"input", "photo"},  {"width", "100"},    {"height", "37"}, {"weights", "0.1 0.3 0.2 0.25 0.15"},
                  {"h_group", "16 4"}, {"v_group", "16 4"}, {"h_steps", "2"}, {"v_steps", "2"}};
   return spec;
 }

@@ -23,9 +23,9 @@ TEST(BlockDelta, RebuildsExactlyAndKeepsOnlyTheChangedBlocks) {
   EXPECT_LT(size, 100u) << "an unchanged buffer costs its map only";
 
   std::string now = base;
-  now[0] = 'a';                   // the first block
+  now[0] = 'a';                     // the first block
   now[5 * kDeltaBlockBytes] = 'b';  // a middle one
-  now[n - 1] = 'c';               // the partial last block
+  now[n - 1] = 'c';                 // the partial last block
   EXPECT_EQ(roundTrip(now, base, &size), now);
   EXPECT_EQ(size, 16 + 11 + 2 * kDeltaBlockBytes + 123);
   std::string all(n, 'x');

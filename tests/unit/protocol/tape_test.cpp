@@ -10,10 +10,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
+#include "../../test_env.h"
 #include "cl/device_step.h"
 #include "cl/guarded_buffer.h"
 #include "cl/kernel_args.h"
@@ -21,7 +22,6 @@
 #include "cl/program.h"
 #include "grading/phase_clock.h"
 #include "protocol/tape.h"
-#include "../../test_env.h"
 
 namespace fs = std::filesystem;
 

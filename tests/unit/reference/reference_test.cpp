@@ -237,7 +237,7 @@ TEST(Histogram, GrayscaleOrderAndExactValues) {
 }
 
 TEST(Histogram, BinsEdgesAndClamping) {
-  const float edge1 = 1.0f / 64.0f;         // 0.015625, exactly representable
+  const float edge1 = 1.0f / 64.0f;  // 0.015625, exactly representable
   const float below1 = std::nextafter(edge1, 0.0f);
   const float edge63 = 63.0f / 64.0f;
   const float below63 = std::nextafter(edge63, 0.0f);

@@ -6,9 +6,9 @@
 
 #include "checks/comparison.h"
 #include "checks/failure_picture.h"
-#include "intake/source_quotes.h"
 #include "image/difference.h"
 #include "image/png.h"
+#include "intake/source_quotes.h"
 #include "model/report_json.h"
 #include "report/audience.h"
 #include "report/findings.h"
@@ -80,13 +80,15 @@ GradeReport columnReport() {
   t.file = "Convolution3x3.cl";
   CheckResult output;
   output.id = "output";
-  output.cases = {failed("course_edge", true, "575 of 448500 values wrong", "wrong values in the last column (x = W-1)"),
-                  failed("box_1280x720", false, "719 of 920320 values wrong", "wrong values in the last column (x = W-1)")};
+  output.cases = {
+      failed("course_edge", true, "575 of 448500 values wrong", "wrong values in the last column (x = W-1)"),
+      failed("box_1280x720", false, "719 of 920320 values wrong", "wrong values in the last column (x = W-1)")};
   output.cases[1].evidence = {{"difference image", "evidence/conv3x3/box_1280x720/output_diff.png"}};
   summarize(&output);
   CheckResult analysis;
   analysis.id = "bank_conflicts";
-  analysis.cases = {failed("analysis (box_1280x720)", false, "36 of 3700 values wrong", "wrong values in the last column (x = W-1)")};
+  analysis.cases = {
+      failed("analysis (box_1280x720)", false, "36 of 3700 values wrong", "wrong values in the last column (x = W-1)")};
   summarize(&analysis);
   t.checks = {output, analysis};
   CriterionResult c;
@@ -106,11 +108,13 @@ TEST(Findings, TheSameFindingIsOneEntryThatListsWhereItRecurs) {
   const std::vector<Finding> findings = taskFindings(r.tasks[0]);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].places.size(), 3u);
-  EXPECT_EQ(findings[0].shown().size(), 2u);  // one case of each check
+  EXPECT_EQ(findings[0].shown().size(), 2u);                          // one case of each check
   EXPECT_EQ(findings[0].shown()[0].outcome->caseId, "box_1280x720");  // the one with pictures
-  EXPECT_EQ(recurrence(findings[0]), "output: course_edge, box_1280x720 (hidden); bank_conflicts: analysis (box_1280x720) (hidden)");
+  EXPECT_EQ(recurrence(findings[0]),
+            "output: course_edge, box_1280x720 (hidden); bank_conflicts: analysis (box_1280x720) (hidden)");
   // Without a finding, messages that differ only in their numbers are one finding too.
-  CaseOutcome a = failed("a", true, "timed out after 5 s in kernel K", ""), b = failed("b", true, "timed out after 20 s in kernel K", "");
+  CaseOutcome a = failed("a", true, "timed out after 5 s in kernel K", ""),
+              b = failed("b", true, "timed out after 20 s in kernel K", "");
   EXPECT_EQ(findingKey(a), findingKey(b));
 }
 
@@ -131,8 +135,8 @@ TEST(Audience, TheStudentsReportNamesNoHiddenCaseAndNoSize) {
   // Every student-facing rendering of it: the page and the terminal lines.
   HtmlOptions options;
   options.audience = Audience::Student;
-  for (const std::string& text : {htmlReport(student, options), terminalTable(student) + whatToFix(student) +
-                                                                    failureDetails(student, "reports/x")})
+  for (const std::string& text : {htmlReport(student, options),
+                                  terminalTable(student) + whatToFix(student) + failureDetails(student, "reports/x")})
     EXPECT_EQ(text.find("box_1280x720"), std::string::npos) << text;
   // A report without hidden cases loses only the seed.
   GradeReport open = columnReport();
@@ -156,11 +160,13 @@ TEST(Audience, EveryOtherPlaceAHiddenCaseCouldShowIsScrubbedToo) {
   summarize(&stopped);
   t.checks.push_back(stopped);
   // A hidden case named by a plain word: named cases change, plain prose does not.
-  t.checks.push_back(CheckResult{"edges", "", Status::Failed, "", {failed("border", false, "1 of 920320 values wrong", "")}});
+  t.checks.push_back(
+      CheckResult{"edges", "", Status::Failed, "", {failed("border", false, "1 of 920320 values wrong", "")}});
   t.criteria[0].message += "; wrong at the image border; case border: 1 of 920320 values wrong";
   t.criteria[0].evidence = {{"crop x 1248..1279", "evidence/conv3x3/box_1280x720/output_crop.png"},
                             {"course picture", "evidence/conv3x3/course_edge/output_diff.png"}};
-  t.counters = {{"Convolution", "simulated", {{"work_groups", 14400}, {"local_store_conflicts", 3}, {"global_loads", 921600}}}};
+  t.counters = {
+      {"Convolution", "simulated", {{"work_groups", 14400}, {"local_store_conflicts", 3}, {"global_loads", 921600}}}};
   t.process.kernelOutput = "evidence/conv3x3/kernel_output.txt";
   t.process.kernelOutputBytes = 1280;
   const GradeReport student = forStudents(r);
@@ -170,12 +176,14 @@ TEST(Audience, EveryOtherPlaceAHiddenCaseCouldShowIsScrubbedToo) {
   const TaskReport& s = student.tasks[0];
   EXPECT_EQ(s.criteria[0].evidence.size(), 1u);
   EXPECT_EQ(s.criteria[0].evidence[0].label, "course picture");
-  EXPECT_NE(s.criteria[0].message.find("wrong at the image border; case hidden-"), std::string::npos) << s.criteria[0].message;
+  EXPECT_NE(s.criteria[0].message.find("wrong at the image border; case hidden-"), std::string::npos)
+      << s.criteria[0].message;
   EXPECT_EQ(s.counters[0].values.size(), 1u);
   EXPECT_EQ(s.counters[0].values[0].first, "local_store_conflicts");
   EXPECT_NE(s.problem.find("(case hidden-1)"), std::string::npos) << s.problem;
-  EXPECT_EQ(s.checks[2].cases[0].message, "a hidden case failed: timed out after N s while running kernel Convolution "
-                                           "(case hidden-N): the task scores N");
+  EXPECT_EQ(s.checks[2].cases[0].message,
+            "a hidden case failed: timed out after N s while running kernel Convolution "
+            "(case hidden-N): the task scores N");
 }
 
 TEST(HtmlReport, OpensWithWhatToFixAndSaysEachFindingOnce) {
@@ -205,14 +213,17 @@ TEST(HtmlReport, TheSweepsIncorrectPointsShareOneProblemLine) {
     sweep.points.push_back(p);
   }
   const std::string html = htmlReport(r);
-  EXPECT_NE(html.find("steps1: horizontal: 1000 values wrong <small>(the same at 2 more points: steps2 steps3)</small>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find("steps1: horizontal: 1000 values wrong <small>(the same at 2 more points: steps2 steps3)</small>"),
+      std::string::npos);
   EXPECT_EQ(html.find("2000 values wrong"), std::string::npos);
 }
 
 TEST(Terminal, WhatToFixIsOneLinePerFailingCriterion) {
   const std::string fix = whatToFix(columnReport());
-  EXPECT_EQ(fix, "What to fix:\n  conv3x3.convolution              0/2    wrong values in the last column (x = W-1) (3 places)\n");
+  EXPECT_EQ(
+      fix,
+      "What to fix:\n  conv3x3.convolution              0/2    wrong values in the last column (x = W-1) (3 places)\n");
   GradeReport passing = columnReport();
   passing.tasks[0].criteria[0].status = Status::Passed;
   EXPECT_EQ(whatToFix(passing), "");
@@ -271,7 +282,8 @@ TEST(SourceQuotes, CompilerErrorsAndSimulatorLinesAreQuotedFromTheirFiles) {
   t.file = "Convolution3x3.cl";
   BuildRecord b;
   b.ok = false;
-  b.log = "/var/cache/x/Convolution3x3.cl:3:13: error: expected ';' after expression\ncommon.h:1:21: error: expected ';'\n";
+  b.log =
+      "/var/cache/x/Convolution3x3.cl:3:13: error: expected ';' after expression\ncommon.h:1:21: error: expected ';'\n";
   t.builds = {b};
   CheckResult c;
   c.id = "bank_conflicts";
@@ -283,7 +295,8 @@ TEST(SourceQuotes, CompilerErrorsAndSimulatorLinesAreQuotedFromTheirFiles) {
   EXPECT_EQ(quotes[0].file, "Convolution3x3.cl");
   EXPECT_EQ(quotes[0].line, 3);
   EXPECT_EQ(quotes[0].firstLine, 2);
-  EXPECT_EQ(quotes[0].lines, (std::vector<std::string>{"kernel void K(global float* a) {", "  a[0] = f()", "  a[1] = 2;"}));
+  EXPECT_EQ(quotes[0].lines,
+            (std::vector<std::string>{"kernel void K(global float* a) {", "  a[0] = f()", "  a[1] = 2;"}));
   EXPECT_EQ(quotes[0].why, "build: error: expected ';' after expression");
   EXPECT_EQ(quotes[1].file, "common.h");
   EXPECT_EQ(quotes[1].lines, (std::vector<std::string>{"float f() { return 1 }"}));
@@ -306,13 +319,14 @@ TEST(SourceQuotes, HostileLogsAndDirectivesCostLittleAndQuoteLittle) {
   // one pass: no recursion per character, no line table as long as a directive's number.
   KernelSource source;
   source.present = true;
-  source.text = "#line 2000000000 \"" + std::string(500000, 'n') + "\"\nx\n#line 1 \"K.cl\"\n" +
-                std::string(1 << 20, 'y') + "\n";
+  source.text =
+      "#line 2000000000 \"" + std::string(500000, 'n') + "\"\nx\n#line 1 \"K.cl\"\n" + std::string(1 << 20, 'y') + "\n";
   for (int i = 0; i < 1000; ++i) source.text += "#line 1 \"f" + std::to_string(i) + ".h\"\nz\n";
   TaskReport t;
   t.file = "K.cl";
   BuildRecord b;
-  b.log = std::string(1 << 20, 'a') + "\n" + std::string(1 << 20, ':') + "\nK.cl:1:1: error: " + std::string(1 << 20, 'e') + "\n";
+  b.log = std::string(1 << 20, 'a') + "\n" + std::string(1 << 20, ':') +
+          "\nK.cl:1:1: error: " + std::string(1 << 20, 'e') + "\n";
   for (int i = 0; i < 20000; ++i) b.log += "K.cl:1:1: warning: w\n";
   t.builds = {b};
   const std::vector<SourceQuote> quotes = quoteSource(source, t);

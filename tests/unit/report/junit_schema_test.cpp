@@ -32,8 +32,10 @@ class Junit10 {
     if (std::string(root->Name()) != "testsuites") return problem(root, "the root is neither testsuites nor testsuite");
     attributes(root, {}, {"name", "time", "tests", "failures", "errors"});
     for (auto* c = root->FirstChildElement(); c; c = c->NextSiblingElement()) {
-      if (std::string(c->Name()) != "testsuite") problem(c, "only testsuite elements go in testsuites");
-      else testsuite(c);
+      if (std::string(c->Name()) != "testsuite")
+        problem(c, "only testsuite elements go in testsuites");
+      else
+        testsuite(c);
     }
   }
 
@@ -108,7 +110,8 @@ TEST(Junit10, TheCheckCatchesWhatBrokeTheRules) {
   const std::string before =
       "<testsuites name=\"x\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"1.2345\">\n"
       "  <testsuite name=\"t\" tests=\"1\" failures=\"0\" errors=\"0\">\n"
-      "    <testcase classname=\"t\" name=\"c\" file=\"k.cl\"><properties><property name=\"p\" value=\"1\"/></properties>"
+      "    <testcase classname=\"t\" name=\"c\" file=\"k.cl\"><properties><property name=\"p\" "
+      "value=\"1\"/></properties>"
       "<skipped message=\"m\" reason=\"r\"/></testcase>\n"
       "  </testsuite>\n"
       "  <testcase name=\"stray\"/>\n"

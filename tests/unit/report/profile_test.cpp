@@ -29,7 +29,8 @@ GradeReport grade(double seconds, std::vector<TaskReport> tasks) {
 TEST(Profile, MeansPerTaskAndPhaseOverReports) {
   const std::vector<GradeReport> reports{
       grade(10, {task("conv3x3", {{"cases", 2, {{"builds", 1}}}, {"simulator", 4, {}}}, 7, 0),
-                 task("separable", {{"cases", 3, {{"builds", 2}}}, {"sweep", 8, {{"builds", 6}, {"inputs", 0.5}}}}, 12, 2)}),
+                 task("separable", {{"cases", 3, {{"builds", 2}}}, {"sweep", 8, {{"builds", 6}, {"inputs", 0.5}}}}, 12,
+                      2)}),
       grade(20, {task("conv3x3", {{"cases", 4, {{"builds", 1}}}, {"simulator", 6, {}}}, 11, 1)})};
   std::vector<GradeReport> withReplays = reports;
   withReplays[0].tasks[0].process.replaySeconds = 1;

@@ -22,7 +22,9 @@ std::vector<std::vector<std::string>> parse(const std::string& text) {
 }
 
 TEST(Csv, ReadsRfc4180) {
-  const std::string text = "\xef\xbb\xbf" "a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\r\nlines\"\r\n\r\n,,\nlast,\"\",end";
+  const std::string text =
+      "\xef\xbb\xbf"
+      "a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\r\nlines\"\r\n\r\n,,\nlast,\"\",end";
   std::vector<CsvRecord> records;
   std::string err;
   ASSERT_TRUE(parseCsv(text, &records, &err)) << err;
@@ -50,7 +52,8 @@ TEST(Csv, RefusesMalformedQuotesWithTheLine) {
 }
 
 TEST(Csv, FieldsRoundTrip) {
-  const std::vector<std::string> fields = {"plain", "a,b", "q\"uote", "line\nbreak", "cr\rhere", " padded ", "", "\xff"};
+  const std::vector<std::string> fields = {"plain",    "a,b",      "q\"uote", "line\nbreak",
+                                           "cr\rhere", " padded ", "",        "\xff"};
   EXPECT_EQ(csvField("plain"), "plain");
   EXPECT_EQ(csvField("q\"uote"), "\"q\"\"uote\"");
   const auto rows = parse(csvRow(fields) + csvRow(fields));
@@ -70,9 +73,10 @@ std::vector<ClassEntry> classOf() {
 TEST(Gradebook, HeaderHasEveryCriterionTaskTotalAndMax) {
   const auto rows = parse(gradebookCsv(classOf()));
   ASSERT_EQ(rows.size(), 5u);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"submission", "conv3x3.convolution", "conv3x3.tile_load", "separable.horizontal",
-                                               "separable.steps", "histogram.global", "histogram.local", "conv3x3 total",
-                                               "separable total", "histogram total", "total", "max", "overrides", "problem"}));
+  EXPECT_EQ(rows[0],
+            (std::vector<std::string>{"submission", "conv3x3.convolution", "conv3x3.tile_load", "separable.horizontal",
+                                      "separable.steps", "histogram.global", "histogram.local", "conv3x3 total",
+                                      "separable total", "histogram total", "total", "max", "overrides", "problem"}));
   for (const auto& row : rows) EXPECT_EQ(row.size(), rows[0].size());
 }
 
@@ -82,9 +86,10 @@ TEST(Gradebook, RowsHoldPointsWithQuotingAndOverrides) {
   const auto rows = parse(csv);
   ASSERT_EQ(rows.size(), 5u);
   // alice: the overridden value, the override named.
-  EXPECT_EQ(rows[1], (std::vector<std::string>{"alice", "3", "2", "0", "0", "0", "0", "5", "0", "0", "5", "20",
-                                               "conv3x3.convolution: 3 (measured 0) by ta1: edge handling accepted, see mail of 3 May <ok>",
-                                               ""}));
+  EXPECT_EQ(rows[1],
+            (std::vector<std::string>{
+                "alice", "3", "2", "0", "0", "0", "0", "5", "0", "0", "5", "20",
+                "conv3x3.convolution: 3 (measured 0) by ta1: edge handling accepted, see mail of 3 May <ok>", ""}));
   // A name with a comma, quotes and a line break comes back whole.
   EXPECT_EQ(rows[2][0], "o'brien, \"the\" builder\nline 2");
   EXPECT_EQ(rows[2][1], "0");

@@ -18,15 +18,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../../test_env.h"
 #include "image/png.h"
 #include "model/report.h"
-#include "../../test_env.h"
 #include "util/files.h"
 
 namespace clgrade::reporttest {
 
 /// Student text at its worst: markup, a script, bytes that are not UTF-8, a control character.
-inline const std::string kHostile = "line 7: x = a<b && c>d; // <script>alert('x')</script> Fa\xe7" "ade \x01 \"q\" \xff";
+inline const std::string kHostile =
+    "line 7: x = a<b && c>d; // <script>alert('x')</script> Fa\xe7"
+    "ade \x01 \"q\" \xff";
 
 inline Evidence ev(const std::string& label, const std::string& path) { return {label, path}; }
 
@@ -48,9 +50,10 @@ inline GradeReport richReport() {
   r.rubricSha256 = std::string(64, 'c');
   r.settings.rule.skipLastRow = false;
   r.settings.rule.maxSquaredError = 2e-8;
-  r.device = {"NVIDIA CUDA", "OpenCL 3.0 CUDA", "NVIDIA H100", "550.1", "OpenCL 3.0", "gpu", 1024, 49152, 80ull << 30,
-              132, 1980, 1000};
-  r.inputs = {{"photo_780x575", 780, 575, 3, std::string(64, 'b')}, {"scene_1280x720.depth", 1280, 720, 1, std::string(64, 'd')}};
+  r.device = {"NVIDIA CUDA", "OpenCL 3.0 CUDA", "NVIDIA H100", "550.1", "OpenCL 3.0", "gpu", 1024,
+              49152,         80ull << 30,       132,           1980,    1000};
+  r.inputs = {{"photo_780x575", 780, 575, 3, std::string(64, 'b')},
+              {"scene_1280x720.depth", 1280, 720, 1, std::string(64, 'd')}};
   r.hiddenSeed = reporttest::kHiddenSeed;
 
   TaskReport conv;
@@ -71,7 +74,8 @@ inline GradeReport richReport() {
   edge.message = "12 values wrong (border 12)";
   edge.details = {"(0,0) ch0: expected 0.5, got 0.25", "last row: not written", kHostile};
   edge.evidence = {ev("difference image (PFM, squared error)", "evidence/conv3x3/edge/output_diff.pfm"),
-                   ev("difference image (PNG: red/yellow fail, blue rounding, magenta NaN)", "evidence/conv3x3/edge/output_diff.png"),
+                   ev("difference image (PNG: red/yellow fail, blue rounding, magenta NaN)",
+                      "evidence/conv3x3/edge/output_diff.png"),
                    ev("actual output (PNG)", "evidence/conv3x3/edge/output_actual.png"),
                    ev("expected output (PNG)", "evidence/conv3x3/edge/output_expected.png")};
   edge.timings = {"Convolution ch0: 0.412 ms (global 784x576, local 16x16)"};
@@ -107,7 +111,8 @@ inline GradeReport richReport() {
   conv.points = 2;
   conv.max = 5;
   conv.builds = {BuildRecord{"-DRESULT_STEPS=1", true, "", "evidence/conv3x3/build_1.log", ""}};
-  conv.counters = {{"Convolution", "simulated (Oclgrind, 32 banks of 4 bytes, warps of 32)",
+  conv.counters = {{"Convolution",
+                    "simulated (Oclgrind, 32 banks of 4 bytes, warps of 32)",
                     {{"work_groups", 1764}, {"local_store_conflicts", 0}, {"global_loads", 1.5e6}}},
                    {"Convolution", "hardware (ncu)", {{"local_store_conflicts", 3}, {"instructions", 123456}}}};
   conv.performance.measured = true;
@@ -186,7 +191,8 @@ inline GradeReport richReport() {
   sep.builds = {BuildRecord{"-DRESULT_STEPS=4 -cl-fast-relaxed-math", false, "CL_BUILD_PROGRAM_FAILURE",
                             "evidence/separable/build_1.log", ""}};
   // Its runner was stopped in one kernel; a second one left that kernel out and finished.
-  sep.process = {true, "ok after a rerun", 41.5, 12.5, 3.25, 812.25, "evidence/separable/kernel_output.txt", 2048, true};
+  sep.process = {true, "ok after a rerun", 41.5, 12.5, 3.25, 812.25, "evidence/separable/kernel_output.txt", 2048,
+                 true};
   sep.rerun = {true, "timed out", "timed out after 30 s in ConvVertical", "kernel ConvVertical", "", ""};
 
   TaskReport hist;
@@ -257,10 +263,11 @@ inline std::string makeReportDir(const std::string& name) {
   EXPECT_TRUE(writePng(dir + "/evidence/conv3x3/edge/output_actual.png", img, 0, 1, &err)) << err;
   EXPECT_TRUE(writePng(dir + "/evidence/conv3x3/edge/output_expected.png", Image(8, 6, 3, 0.5f), 0, 1, &err)) << err;
   EXPECT_TRUE(writeFileAtomically(dir + "/evidence/conv3x3/edge/output_diff.pfm", "PF\n8 6\n-1\n", &err)) << err;
-  EXPECT_TRUE(writeFileAtomically(dir + "/evidence/conv3x3/build_1.log", "options: -DRESULT_STEPS=1\n(empty log)\n", &err));
-  EXPECT_TRUE(writeFileAtomically(dir + "/evidence/separable/build_1.log",
-                                  "options: -DRESULT_STEPS=4\n<kernel>:3:1: error: " + kHostile + "\n</pre><script>alert(2)</script>\n",
-                                  &err));
+  EXPECT_TRUE(
+      writeFileAtomically(dir + "/evidence/conv3x3/build_1.log", "options: -DRESULT_STEPS=1\n(empty log)\n", &err));
+  EXPECT_TRUE(writeFileAtomically(
+      dir + "/evidence/separable/build_1.log",
+      "options: -DRESULT_STEPS=4\n<kernel>:3:1: error: " + kHostile + "\n</pre><script>alert(2)</script>\n", &err));
   return dir;
 }
 
@@ -272,7 +279,8 @@ inline bool hasType(const nlohmann::json& v, const std::string& type) {
   if (type == "array") return v.is_array();
   if (type == "string") return v.is_string();
   if (type == "number") return v.is_number();
-  if (type == "integer") return v.is_number_integer() || (v.is_number_float() && v.get<double>() == static_cast<long long>(v.get<double>()));
+  if (type == "integer")
+    return v.is_number_integer() || (v.is_number_float() && v.get<double>() == static_cast<long long>(v.get<double>()));
   if (type == "boolean") return v.is_boolean();
   if (type == "null") return v.is_null();
   return false;
@@ -283,7 +291,8 @@ inline void schemaErrors(const nlohmann::json& v, const nlohmann::json& schema, 
   if (schema.contains("type")) {
     const nlohmann::json& t = schema["type"];
     bool ok = false;
-    if (t.is_string()) ok = hasType(v, t.get<std::string>());
+    if (t.is_string())
+      ok = hasType(v, t.get<std::string>());
     else
       for (const auto& one : t) ok = ok || hasType(v, one.get<std::string>());
     if (!ok) {
@@ -293,33 +302,42 @@ inline void schemaErrors(const nlohmann::json& v, const nlohmann::json& schema, 
   }
   if (schema.contains("enum") && std::find(schema["enum"].begin(), schema["enum"].end(), v) == schema["enum"].end())
     errors->push_back(path + ": " + v.dump() + " not in " + schema["enum"].dump());
-  if (schema.contains("const") && v != schema["const"]) errors->push_back(path + ": expected " + schema["const"].dump());
+  if (schema.contains("const") && v != schema["const"])
+    errors->push_back(path + ": expected " + schema["const"].dump());
   if (v.is_number()) {
-    if (schema.contains("minimum") && v.get<double>() < schema["minimum"].get<double>()) errors->push_back(path + ": below minimum");
-    if (schema.contains("maximum") && v.get<double>() > schema["maximum"].get<double>()) errors->push_back(path + ": above maximum");
+    if (schema.contains("minimum") && v.get<double>() < schema["minimum"].get<double>())
+      errors->push_back(path + ": below minimum");
+    if (schema.contains("maximum") && v.get<double>() > schema["maximum"].get<double>())
+      errors->push_back(path + ": above maximum");
   }
   if (v.is_string()) {
     const std::string s = v.get<std::string>();
-    if (schema.contains("minLength") && s.size() < schema["minLength"].get<size_t>()) errors->push_back(path + ": too short");
+    if (schema.contains("minLength") && s.size() < schema["minLength"].get<size_t>())
+      errors->push_back(path + ": too short");
     if (schema.contains("pattern") && !std::regex_search(s, std::regex(schema["pattern"].get<std::string>())))
       errors->push_back(path + ": '" + s.substr(0, 60) + "' does not match " + schema["pattern"].get<std::string>());
   }
   if (v.is_object()) {
     if (schema.contains("required"))
       for (const auto& key : schema["required"])
-        if (!v.contains(key.get<std::string>())) errors->push_back(path + ": missing required '" + key.get<std::string>() + "'");
+        if (!v.contains(key.get<std::string>()))
+          errors->push_back(path + ": missing required '" + key.get<std::string>() + "'");
     const nlohmann::json props = schema.value("properties", nlohmann::json::object());
     for (const auto& [key, value] : v.items()) {
-      if (props.contains(key)) schemaErrors(value, props[key], path + "." + key, errors);
+      if (props.contains(key))
+        schemaErrors(value, props[key], path + "." + key, errors);
       else if (schema.contains("additionalProperties")) {
         const auto& extra = schema["additionalProperties"];
-        if (extra.is_boolean() && !extra.get<bool>()) errors->push_back(path + ": unexpected key '" + key + "'");
-        else if (extra.is_object()) schemaErrors(value, extra, path + "." + key, errors);
+        if (extra.is_boolean() && !extra.get<bool>())
+          errors->push_back(path + ": unexpected key '" + key + "'");
+        else if (extra.is_object())
+          schemaErrors(value, extra, path + "." + key, errors);
       }
     }
   }
   if (v.is_array() && schema.contains("items"))
-    for (size_t i = 0; i < v.size(); ++i) schemaErrors(v[i], schema["items"], path + "[" + std::to_string(i) + "]", errors);
+    for (size_t i = 0; i < v.size(); ++i)
+      schemaErrors(v[i], schema["items"], path + "[" + std::to_string(i) + "]", errors);
 }
 
 inline nlohmann::json loadSchema(const std::string& name) {
@@ -343,7 +361,7 @@ inline std::string validate(const std::string& jsonText, const std::string& sche
 struct HtmlDoc {
   std::vector<std::string> problems;
   std::set<std::string> ids;
-  std::vector<std::string> fragmentLinks;  ///< href="#..." targets
+  std::vector<std::string> fragmentLinks;                 ///< href="#..." targets
   std::vector<std::pair<std::string, std::string>> urls;  ///< (tag.attribute, value) of src and href
   std::map<std::string, size_t> tagCounts;
   std::string text;  ///< character data outside tags, style and title, as written (references not decoded)
@@ -365,14 +383,27 @@ inline bool validUtf8(const std::string& s) {
 inline HtmlDoc checkHtml(const std::string& html) {
   HtmlDoc doc;
   auto problem = [&doc](const std::string& p) { doc.problems.push_back(p); };
-  static const std::set<std::string> voids = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"};
-  static const std::set<std::string> blocks = {"div", "table", "ul", "ol", "dl", "pre", "figure", "section", "article", "header", "footer",
-                                               "main", "details", "h1", "h2", "h3", "h4", "h5", "h6", "p", "svg"};
-  static const std::map<std::string, std::set<std::string>> parents = {
-      {"tr", {"thead", "tbody", "tfoot", "table"}}, {"td", {"tr"}}, {"th", {"tr"}}, {"thead", {"table"}}, {"tbody", {"table"}},
-      {"tfoot", {"table"}}, {"li", {"ul", "ol"}}, {"dt", {"dl", "div"}}, {"dd", {"dl", "div"}}, {"summary", {"details"}},
-      {"figcaption", {"figure"}}, {"head", {"html"}}, {"body", {"html"}}, {"title", {"head", "svg", "rect", "g"}},
-      {"meta", {"head"}}, {"style", {"head"}}};
+  static const std::set<std::string> voids = {"area",  "base", "br",   "col",    "embed", "hr", "img",
+                                              "input", "link", "meta", "source", "track", "wbr"};
+  static const std::set<std::string> blocks = {"div",     "table",   "ul",     "ol",     "dl",   "pre",     "figure",
+                                               "section", "article", "header", "footer", "main", "details", "h1",
+                                               "h2",      "h3",      "h4",     "h5",     "h6",   "p",       "svg"};
+  static const std::map<std::string, std::set<std::string>> parents = {{"tr", {"thead", "tbody", "tfoot", "table"}},
+                                                                       {"td", {"tr"}},
+                                                                       {"th", {"tr"}},
+                                                                       {"thead", {"table"}},
+                                                                       {"tbody", {"table"}},
+                                                                       {"tfoot", {"table"}},
+                                                                       {"li", {"ul", "ol"}},
+                                                                       {"dt", {"dl", "div"}},
+                                                                       {"dd", {"dl", "div"}},
+                                                                       {"summary", {"details"}},
+                                                                       {"figcaption", {"figure"}},
+                                                                       {"head", {"html"}},
+                                                                       {"body", {"html"}},
+                                                                       {"title", {"head", "svg", "rect", "g"}},
+                                                                       {"meta", {"head"}},
+                                                                       {"style", {"head"}}};
   static const std::regex reference("^&([A-Za-z][A-Za-z0-9]*|#[0-9]+|#x[0-9A-Fa-f]+);");
   if (!validUtf8(html)) problem("not valid UTF-8");
   if (html.rfind("<!DOCTYPE html>", 0) != 0) problem("does not start with <!DOCTYPE html>");
@@ -384,10 +415,12 @@ inline HtmlDoc checkHtml(const std::string& html) {
       if (c == '&') {
         std::smatch m;
         const std::string ahead = html.substr(i, 40);
-        if (!std::regex_search(ahead, m, reference)) problem("a bare & at " + std::to_string(i) + ": " + ahead.substr(0, 20));
+        if (!std::regex_search(ahead, m, reference))
+          problem("a bare & at " + std::to_string(i) + ": " + ahead.substr(0, 20));
       }
       if (c == '>') problem("a bare > in text at " + std::to_string(i));
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\r' && c != '\t') problem("a control character at " + std::to_string(i));
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\r' && c != '\t')
+        problem("a control character at " + std::to_string(i));
       doc.text += c;
       ++i;
       continue;
@@ -405,7 +438,8 @@ inline HtmlDoc checkHtml(const std::string& html) {
     const bool closing = html.compare(i, 2, "</") == 0;
     size_t j = i + (closing ? 2 : 1);
     std::string name;
-    while (j < html.size() && (std::isalnum(static_cast<unsigned char>(html[j])) || html[j] == '-')) name += static_cast<char>(std::tolower(html[j++]));
+    while (j < html.size() && (std::isalnum(static_cast<unsigned char>(html[j])) || html[j] == '-'))
+      name += static_cast<char>(std::tolower(html[j++]));
     if (name.empty()) {
       problem("a bare < at " + std::to_string(i));
       doc.text += '<';
@@ -417,8 +451,10 @@ inline HtmlDoc checkHtml(const std::string& html) {
       while (j < html.size() && html[j] == ' ') ++j;
       if (j >= html.size() || html[j] != '>') problem("a malformed end tag </" + name);
       if (stack.empty() || stack.back() != name)
-        problem("</" + name + "> closes <" + (stack.empty() ? std::string("nothing") : stack.back()) + "> at " + std::to_string(i));
-      else stack.pop_back();
+        problem("</" + name + "> closes <" + (stack.empty() ? std::string("nothing") : stack.back()) + "> at " +
+                std::to_string(i));
+      else
+        stack.pop_back();
       i = j + 1;
       continue;
     }
@@ -441,7 +477,8 @@ inline HtmlDoc checkHtml(const std::string& html) {
         break;
       }
       std::string attr;
-      while (j < html.size() && !std::isspace(static_cast<unsigned char>(html[j])) && html[j] != '=' && html[j] != '>' && html[j] != '/')
+      while (j < html.size() && !std::isspace(static_cast<unsigned char>(html[j])) && html[j] != '=' &&
+             html[j] != '>' && html[j] != '/')
         attr += static_cast<char>(std::tolower(html[j++]));
       if (attr.empty()) {
         problem("a malformed attribute in <" + name + "> at " + std::to_string(j));
@@ -460,7 +497,8 @@ inline HtmlDoc checkHtml(const std::string& html) {
         if (value.find('<') != std::string::npos || value.find('>') != std::string::npos)
           problem("a raw < or > in attribute " + attr + " of <" + name + ">");
         for (size_t k = value.find('&'); k != std::string::npos; k = value.find('&', k + 1))
-          if (!std::regex_search(value.substr(k, 40), reference)) problem("a bare & in attribute " + attr + " of <" + name + ">");
+          if (!std::regex_search(value.substr(k, 40), reference))
+            problem("a bare & in attribute " + attr + " of <" + name + ">");
         if (attr == "id" && !doc.ids.insert(value).second) problem("id '" + value + "' twice");
         if ((attr == "href" || attr == "src") && name != "meta") {
           doc.urls.push_back({name + "." + attr, value});

@@ -33,11 +33,11 @@ TEST(StudentFormats, NeverShowTheHiddenSeed) {
   PrairieLearnOptions prairielearn;
   prairielearn.details.hiddenCaseDetails = true;
   const std::string seed = std::to_string(*r.hiddenSeed);
-  for (const auto& [format, text] :
-       std::vector<std::pair<std::string, std::string>>{{"gradescope", gradescopeResults(r, gradescope)},
-                                                        {"prairielearn", prairieLearnResults(r, prairielearn)},
-                                                        {"junit", junitXml(r)},
-                                                        {"terminal", terminalTable(r) + failureDetails(r, "reports/a")}}) {
+  for (const auto& [format, text] : std::vector<std::pair<std::string, std::string>>{
+           {"gradescope", gradescopeResults(r, gradescope)},
+           {"prairielearn", prairieLearnResults(r, prairielearn)},
+           {"junit", junitXml(r)},
+           {"terminal", terminalTable(r) + failureDetails(r, "reports/a")}}) {
     EXPECT_EQ(text.find(seed), std::string::npos) << format;
     EXPECT_EQ(text.find("seed"), std::string::npos) << format;
   }
@@ -63,8 +63,10 @@ TEST(Gradescope, FollowsTheSpec) {
   EXPECT_EQ(j["tests"][2]["visibility"], "after_due_date");
   // Not measured: an informational test (no score, no status), with the reason.
   EXPECT_EQ(j["tests"][3]["name"], "separable / steps: RESULT_STEPS chart, \"fast\" & <right> (not measured)");
-  EXPECT_FALSE(j["tests"][3].contains("score") || j["tests"][3].contains("max_score") || j["tests"][3].contains("status"));
-  EXPECT_NE(j["tests"][3]["output"].get<std::string>().find("not measured: steps_sweep: not implemented yet"), std::string::npos);
+  EXPECT_FALSE(j["tests"][3].contains("score") || j["tests"][3].contains("max_score") ||
+               j["tests"][3].contains("status"));
+  EXPECT_NE(j["tests"][3]["output"].get<std::string>().find("not measured: steps_sweep: not implemented yet"),
+            std::string::npos);
   // Student text stays text, never HTML or Markdown.
   EXPECT_EQ(j["output_format"], "text");
   EXPECT_EQ(j["test_output_format"], "text");
@@ -143,7 +145,8 @@ TEST(Gradescope, OverrideIsShown) {
   EXPECT_EQ(t["extra_data"]["overridden"], true);
   EXPECT_DOUBLE_EQ(t["extra_data"]["original_points"].get<double>(), 0);
   EXPECT_NE(std::find(t["tags"].begin(), t["tags"].end(), "overridden"), t["tags"].end());
-  EXPECT_NE(t["output"].get<std::string>().find("Instructor override: 3 of 3 points (measured 0) by ta1: edge handling accepted"),
+  EXPECT_NE(t["output"].get<std::string>().find(
+                "Instructor override: 3 of 3 points (measured 0) by ta1: edge handling accepted"),
             std::string::npos);
   EXPECT_NE(j["output"].get<std::string>().find("convolution: 3/3 failed (overridden, measured 0)"), std::string::npos);
   EXPECT_EQ(j["tests"][1]["extra_data"]["overridden"], false);
@@ -247,7 +250,8 @@ TEST(PrairieLearn, TheFileStaysUnderOneMegabyteAndEachPictureIsShownOnce) {
   ASSERT_EQ(j["tests"][0]["images"].size(), 2u);
   EXPECT_NE(j["tests"][0]["images"][0]["label"].get<std::string>().find("difference"), std::string::npos);
   EXPECT_EQ(pictures, 2u);
-  EXPECT_NE(j["tests"][0]["output"].get<std::string>().find("not included: no room left in results.json"), std::string::npos);
+  EXPECT_NE(j["tests"][0]["output"].get<std::string>().find("not included: no room left in results.json"),
+            std::string::npos);
   const nlohmann::json& shared = j["tests"][r.tasks[0].criteria.size() - 1];
   EXPECT_EQ(shared["name"], "conv3x3 / again");
   EXPECT_TRUE(shared["images"].empty());
@@ -365,7 +369,8 @@ TEST(Junit, OneTestcasePerCriterionWithPointsAndOutcome) {
   EXPECT_NE(std::string(failure->GetText()).find("case edge failed"), std::string::npos);
   EXPECT_EQ(std::string(failure->GetText()).rfind("Convolution3x3.cl: ", 0), 0u) << failure->GetText();
   const auto* tile = child(conv, "testcase", "name", "tile_load");
-  EXPECT_FALSE(tile->FirstChildElement("failure") || tile->FirstChildElement("error") || tile->FirstChildElement("skipped"));
+  EXPECT_FALSE(tile->FirstChildElement("failure") || tile->FirstChildElement("error") ||
+               tile->FirstChildElement("skipped"));
   EXPECT_EQ(property(conv, "tile_load.overridden"), "(none)");
 
   const auto* sep = child(doc.RootElement(), "testsuite", "name", "separable");
@@ -390,8 +395,9 @@ TEST(Junit, MultiLineMessagesKeepTheirLines) {
   tinyxml2::XMLDocument doc;
   const std::string xml = junitXml(r);
   ASSERT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS);
-  const auto* failure = child(child(doc.RootElement(), "testsuite", "name", "conv3x3"), "testcase", "name", "convolution")
-                            ->FirstChildElement("failure");
+  const auto* failure =
+      child(child(doc.RootElement(), "testsuite", "name", "conv3x3"), "testcase", "name", "convolution")
+          ->FirstChildElement("failure");
   EXPECT_STREQ(failure->Attribute("message"), "first line\nsecond line");
 }
 

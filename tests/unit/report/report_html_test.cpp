@@ -59,11 +59,14 @@ TEST(HtmlReport, EscapesStudentText) {
   EXPECT_EQ(joinLines(checkHtml(html).problems), "");
   EXPECT_EQ(lower(html).find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<img src=x"), std::string::npos);
-  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);  // text, not an element (checkHtml refuses on* attributes)
+  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"),
+            std::string::npos);  // text, not an element (checkHtml refuses on* attributes)
   // The hostile detail line is there, escaped, with its bad bytes replaced.
   EXPECT_NE(html.find(htmlEscape(reporttest::kHostile)), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), std::string::npos);
-  EXPECT_NE(html.find("Fa\xef\xbf\xbd" "ade"), std::string::npos);
+  EXPECT_NE(html.find("Fa\xef\xbf\xbd"
+                      "ade"),
+            std::string::npos);
   // The build log read from the report folder, with its own "</pre><script>", stays inside its <pre>.
   EXPECT_NE(html.find("&lt;/pre&gt;&lt;script&gt;alert(2)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("Separable &lt;convolution&gt;"), std::string::npos);
@@ -74,13 +77,35 @@ TEST(HtmlReport, ShowsHeaderPointsFailuresLogsCountersTimings) {
   HtmlOptions options;
   options.reportDir = reporttest::makeReportDir("html_content");
   const std::string html = htmlReport(richReport(), options);
-  EXPECT_NE(html.find("<h1>alice <span class=\"total\">2 / 20 points</span></h1>"), std::string::npos);  // the folder holding kernels/
-  for (const char* expected :
-       {"Four tasks", "NVIDIA H100", "2025-05-01T10:00:00Z", "<th>Criterion</th>", "badge st-failed", "badge st-passed",
-        "badge st-error", "badge st-not_measured", "What failed", "case edge", "(0,0) ch0: expected 0.5, got 0.25",
-        "<details open><summary>build 1:", "options: -DRESULT_STEPS=4", "<h3>Counters</h3>", "local_store_conflicts",
-        "hardware (ncu)", "<h3>Timings</h3>", "Convolution ch0: 0.412 ms", "<h2>Performance</h2>", "1235", "empty launch ms", "0.0125",
-        "RESULT_STEPS sweep", "steps4_32x16", "histogram.cl not found", "photo_780x575", "(hidden)"})
+  EXPECT_NE(html.find("<h1>alice <span class=\"total\">2 / 20 points</span></h1>"),
+            std::string::npos);  // the folder holding kernels/
+  for (const char* expected : {"Four tasks",
+                               "NVIDIA H100",
+                               "2025-05-01T10:00:00Z",
+                               "<th>Criterion</th>",
+                               "badge st-failed",
+                               "badge st-passed",
+                               "badge st-error",
+                               "badge st-not_measured",
+                               "What failed",
+                               "case edge",
+                               "(0,0) ch0: expected 0.5, got 0.25",
+                               "<details open><summary>build 1:",
+                               "options: -DRESULT_STEPS=4",
+                               "<h3>Counters</h3>",
+                               "local_store_conflicts",
+                               "hardware (ncu)",
+                               "<h3>Timings</h3>",
+                               "Convolution ch0: 0.412 ms",
+                               "<h2>Performance</h2>",
+                               "1235",
+                               "empty launch ms",
+                               "0.0125",
+                               "RESULT_STEPS sweep",
+                               "steps4_32x16",
+                               "histogram.cl not found",
+                               "photo_780x575",
+                               "(hidden)"})
     EXPECT_NE(html.find(expected), std::string::npos) << expected;
 }
 
@@ -129,8 +154,10 @@ TEST(HtmlReport, EmbedsPicturesWhenAsked) {
 TEST(HtmlReport, ShowsOverrides) {
   const std::string html = htmlReport(overriddenReport(), HtmlOptions{});
   EXPECT_GE(count(html, "<span class=\"badge override\">overridden</span>"), 2u);  // the points table and the task
-  EXPECT_NE(html.find("3 of 3 points by the instructor (measured 0), ta1: edge handling accepted, see mail of 3 May &lt;ok&gt;"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "3 of 3 points by the instructor (measured 0), ta1: edge handling accepted, see mail of 3 May &lt;ok&gt;"),
+      std::string::npos);
   EXPECT_NE(html.find("5 / 20 points"), std::string::npos);
   EXPECT_EQ(count(htmlReport(richReport(), HtmlOptions{}), "badge override"), 0u);
 }
@@ -150,9 +177,7 @@ TEST(HtmlReport, LogsWithoutAReportFolderAndCutLogs) {
   EXPECT_NE(htmlReport(r, options).find("the log is not in the report folder"), std::string::npos);
 }
 
-TEST(HtmlReport, EmptyReportIsStillAPage) {
-  EXPECT_EQ(joinLines(checkHtml(htmlReport(GradeReport{})).problems), "");
-}
+TEST(HtmlReport, EmptyReportIsStillAPage) { EXPECT_EQ(joinLines(checkHtml(htmlReport(GradeReport{})).problems), ""); }
 
 // ---- summary.html
 
@@ -199,9 +224,11 @@ TEST(SummaryHtml, DistributionCountsEachGradedSubmissionOnce) {
   EXPECT_NE(html.find("<title>5 points: 2 submissions</title>"), std::string::npos);
   EXPECT_NE(html.find("<title>2 points: 1 submissions</title>"), std::string::npos);
   // Statistics row of conv3x3: max 5, 3 graded, mean 4.00, median 5, lowest 2, highest 5, 2 full marks.
-  EXPECT_NE(html.find("<tr><td>conv3x3</td><td class=\"num\">5</td><td class=\"num\">3</td><td class=\"num\">4.00</td>"
-                      "<td class=\"num\">5</td><td class=\"num\">2</td><td class=\"num\">5</td><td class=\"num\">2</td></tr>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<tr><td>conv3x3</td><td class=\"num\">5</td><td class=\"num\">3</td><td class=\"num\">4.00</td>"
+          "<td class=\"num\">5</td><td class=\"num\">2</td><td class=\"num\">5</td><td class=\"num\">2</td></tr>"),
+      std::string::npos);
 }
 
 TEST(SummaryHtml, EmptyClassAndLargeMaxima) {

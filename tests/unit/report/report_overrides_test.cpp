@@ -4,11 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/report_json.h"
 #include "report/gradebook_csv.h"
 #include "report/gradescope.h"
 #include "report/html_report.h"
-#include "model/report_json.h"
-#include "model/report_json.h"
 #include "report/junit.h"
 #include "report/overrides.h"
 #include "report/prairielearn.h"
@@ -22,7 +21,8 @@ using reporttest::richReport;
 
 TEST(Overrides, LoadsTheCsvFile) {
   const std::string text =
-      "\xef\xbb\xbf" "Submission,Task,Criterion,Points,Comment,Author\r\n"
+      "\xef\xbb\xbf"
+      "Submission,Task,Criterion,Points,Comment,Author\r\n"
       "alice,conv3x3,convolution,3,\"edge handling accepted, see mail\",ta1\r\n"
       "bob, separable , steps ,1.5,\"two\nlines, \"\"quoted\"\"\",\r\n"
       "\r\n"
@@ -43,7 +43,8 @@ TEST(Overrides, LoadsTheCsvFile) {
 
   // The columns in another order, without comment or author.
   overrides.clear();
-  EXPECT_TRUE(parseOverrides("points,criterion,task,submission\n2,tile_load,conv3x3,dave\n", "o.csv", &overrides, &errors));
+  EXPECT_TRUE(
+      parseOverrides("points,criterion,task,submission\n2,tile_load,conv3x3,dave\n", "o.csv", &overrides, &errors));
   ASSERT_EQ(overrides.size(), 1u);
   EXPECT_EQ(overrides[0].submission, "dave");
   EXPECT_DOUBLE_EQ(overrides[0].points, 2);
@@ -77,9 +78,10 @@ TEST(Overrides, RefusesABadHeaderOrFile) {
   std::vector<Override> overrides;
   std::vector<std::string> errors;
   EXPECT_FALSE(parseOverrides("submission,task,points,grade\nalice,conv3x3,1,x\n", "o.csv", &overrides, &errors));
-  EXPECT_EQ(reporttest::joinLines(errors),
-            "o.csv:1: unknown column 'grade' (expected submission,task,criterion,points,comment and optionally author)\n"
-            "o.csv:1: no column 'criterion' in the header\n");
+  EXPECT_EQ(
+      reporttest::joinLines(errors),
+      "o.csv:1: unknown column 'grade' (expected submission,task,criterion,points,comment and optionally author)\n"
+      "o.csv:1: no column 'criterion' in the header\n");
   EXPECT_TRUE(overrides.empty());
   errors.clear();
   EXPECT_FALSE(parseOverrides("", "o.csv", &overrides, &errors));
@@ -95,7 +97,8 @@ TEST(Overrides, RefusesABadHeaderOrFile) {
 
   const std::string path = ::testing::TempDir() + "clgrade_overrides_" + std::to_string(::getpid()) + ".csv";
   std::string err;
-  ASSERT_TRUE(writeFileAtomically(path, "submission,task,criterion,points,comment\nalice,conv3x3,convolution,x,\n", &err));
+  ASSERT_TRUE(
+      writeFileAtomically(path, "submission,task,criterion,points,comment\nalice,conv3x3,convolution,x,\n", &err));
   errors.clear();
   EXPECT_FALSE(loadOverrides(path, &overrides, &errors));
   EXPECT_EQ(reporttest::joinLines(errors), path + ":2: points 'x' is not a number\n");
@@ -106,8 +109,8 @@ TEST(Overrides, ApplySetsPointsKeepsTheMeasuredAndSumsAgain) {
   GradeReport r = richReport();
   const std::vector<Override> overrides = {
       {"alice", "conv3x3", "convolution", 3, "accepted", "ta1", "o.csv:2"},
-      {"alice", "separable", "steps", 7, "chart by hand", "", "o.csv:3"},      // above max 2: clamped
-      {"alice", "conv3x3", "tile_load", -1, "copied", "ta2", "o.csv:4"},       // below 0: clamped
+      {"alice", "separable", "steps", 7, "chart by hand", "", "o.csv:3"},  // above max 2: clamped
+      {"alice", "conv3x3", "tile_load", -1, "copied", "ta2", "o.csv:4"},   // below 0: clamped
       {"bob", "conv3x3", "convolution", 1, "someone else", "", "o.csv:5"}};
   std::vector<std::string> problems;
   applyOverrides(overrides, "alice", &r, &problems);
@@ -160,7 +163,8 @@ TEST(Overrides, ADeductionCanBeWaivedButNotTurnedIntoPoints) {
   EXPECT_DOUBLE_EQ(r.tasks[0].criteria.back().points, 0);
   EXPECT_DOUBLE_EQ(r.total, before + 0.5);
   applyOverrides({{"alice", "conv3x3", "stray_writes", 2, "", "", "o.csv:3"}}, "alice", &r, &problems);
-  EXPECT_EQ(reporttest::joinLines(problems), "o.csv:3: alice conv3x3.stray_writes: 2 points is outside -0.5..0, 0 given\n");
+  EXPECT_EQ(reporttest::joinLines(problems),
+            "o.csv:3: alice conv3x3.stray_writes: 2 points is outside -0.5..0, 0 given\n");
   applyOverrides({{"alice", "conv3x3", "stray_writes", -3, "", "", "o.csv:4"}}, "alice", &r, &problems);
   EXPECT_DOUBLE_EQ(r.tasks[0].criteria.back().points, -0.5);
 }
@@ -177,15 +181,17 @@ TEST(Overrides, UnknownNamesAreReported) {
             "o.csv:3: alice: no criterion 'speed' in task conv3x3 (criteria: convolution, tile_load)\n");
   EXPECT_EQ(toJson(r), toJson(richReport()));  // nothing applied, nothing summed
   EXPECT_EQ(unknownOverrideSubmissions(overrides, {"alice", "bob"}),
-            (std::vector<std::string>{"o.csv:4: no submission 'eve' in this batch (override of conv3x3.convolution not applied)"}));
+            (std::vector<std::string>{
+                "o.csv:4: no submission 'eve' in this batch (override of conv3x3.convolution not applied)"}));
 }
 
 TEST(Overrides, EveryOutputShowsThem) {
   std::vector<Override> overrides;
   std::vector<std::string> errors;
-  ASSERT_TRUE(parseOverrides("submission,task,criterion,points,comment,author\n"
-                             "alice,conv3x3,convolution,2.5,\"late fix <b>accepted</b>, see mail\",ta1\n",
-                             "o.csv", &overrides, &errors));
+  ASSERT_TRUE(
+      parseOverrides("submission,task,criterion,points,comment,author\n"
+                     "alice,conv3x3,convolution,2.5,\"late fix <b>accepted</b>, see mail\",ta1\n",
+                     "o.csv", &overrides, &errors));
   GradeReport r = richReport();
   applyOverrides(overrides, "alice", &r);
   ASSERT_DOUBLE_EQ(r.total, 4.5);
@@ -200,7 +206,8 @@ TEST(Overrides, EveryOutputShowsThem) {
 
   const std::string csv = gradebookCsv({{"alice", true, r, "", ""}});
   EXPECT_NE(csv.find("alice,2.5,2,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\"conv3x3.convolution: 2.5 (measured 0) by ta1: late fix <b>accepted</b>, see mail\""), std::string::npos);
+  EXPECT_NE(csv.find("\"conv3x3.convolution: 2.5 (measured 0) by ta1: late fix <b>accepted</b>, see mail\""),
+            std::string::npos);
 
   const std::string junit = junitXml(r);
   EXPECT_NE(junit.find("<property name=\"convolution.overridden\" value=\"true\"/>"), std::string::npos);
@@ -211,8 +218,9 @@ TEST(Overrides, EveryOutputShowsThem) {
   EXPECT_DOUBLE_EQ(gs["score"].get<double>(), 4.5);
 
   const nlohmann::json pl = nlohmann::json::parse(prairieLearnResults(r));
-  EXPECT_NE(pl["tests"][0]["message"].get<std::string>().find("Instructor override: 2.5 of 3 points (measured 0) by ta1"),
-            std::string::npos);
+  EXPECT_NE(
+      pl["tests"][0]["message"].get<std::string>().find("Instructor override: 2.5 of 3 points (measured 0) by ta1"),
+      std::string::npos);
 
   EXPECT_NE(summaryHtml({{"alice", true, r, "", ""}}).find("badge override"), std::string::npos);
 }

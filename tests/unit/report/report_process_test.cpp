@@ -51,12 +51,11 @@ TEST(ProcessRecord, EveryRendererShowsTheRerunAndTheKernelOutput) {
   const GradeReport r = richReport();
   const std::string needle = "left out kernel ConvVertical";
   const std::string output = "evidence/separable/kernel_output.txt";
-  const std::vector<std::pair<std::string, std::string>> renderings = {
-      {"terminal", failureDetails(r, "reports/alice")},
-      {"gradescope", gradescopeResults(r)},
-      {"prairielearn", prairieLearnResults(r)},
-      {"junit", junitXml(r)},
-      {"html", htmlReport(r)}};
+  const std::vector<std::pair<std::string, std::string>> renderings = {{"terminal", failureDetails(r, "reports/alice")},
+                                                                       {"gradescope", gradescopeResults(r)},
+                                                                       {"prairielearn", prairieLearnResults(r)},
+                                                                       {"junit", junitXml(r)},
+                                                                       {"html", htmlReport(r)}};
   for (const auto& [name, text] : renderings) {
     EXPECT_NE(text.find(needle), std::string::npos) << name;
     EXPECT_NE(text.find(output), std::string::npos) << name;

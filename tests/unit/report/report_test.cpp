@@ -48,7 +48,8 @@ GradeReport sample() {
   check.cases = {o};
   t.checks = {check};
   t.builds = {BuildRecord{"", true, "", "evidence/conv3x3/build_1.log", ""}};
-  t.counters = {{"Convolution", "simulated (Oclgrind, 32 banks of 4 bytes, warps of 32)", {{"local_store_conflicts", 0}}}};
+  t.counters = {
+      {"Convolution", "simulated (Oclgrind, 32 banks of 4 bytes, warps of 32)", {{"local_store_conflicts", 0}}}};
   r.tasks = {t};
   r.total = 2;
   r.max = 5;
@@ -64,7 +65,8 @@ TEST(JsonReport, FollowsTheSchema) {
   EXPECT_EQ(j["max"], 5);
   for (const char* key : {"platform", "name", "driver"}) EXPECT_TRUE(j["device"].contains(key)) << key;
   const auto& task = j["tasks"][0];
-  for (const char* key : {"id", "points", "max", "criteria", "checks", "builds"}) EXPECT_TRUE(task.contains(key)) << key;
+  for (const char* key : {"id", "points", "max", "criteria", "checks", "builds"})
+    EXPECT_TRUE(task.contains(key)) << key;
   const auto& criterion = task["criteria"][0];
   for (const char* key : {"id", "points", "max", "status", "message", "evidence"})
     EXPECT_TRUE(criterion.contains(key)) << key;
@@ -85,11 +87,15 @@ TEST(JsonReport, FollowsTheSchema) {
 
 TEST(JsonReport, SurvivesBytesThatAreNotUtf8) {
   GradeReport r = sample();
-  r.tasks[0].criteria[0].message = "line 3: // Fa\xe7" "ade";
+  r.tasks[0].criteria[0].message =
+      "line 3: // Fa\xe7"
+      "ade";
   std::string text;
   ASSERT_NO_THROW(text = toJson(r));
   const nlohmann::json j = nlohmann::json::parse(text);
-  EXPECT_EQ(j["tasks"][0]["criteria"][0]["message"], "line 3: // Fa\xef\xbf\xbd" "ade");
+  EXPECT_EQ(j["tasks"][0]["criteria"][0]["message"],
+            "line 3: // Fa\xef\xbf\xbd"
+            "ade");
 }
 
 TEST(TerminalTable, OneRowPerCriterionAndTheTotal) {

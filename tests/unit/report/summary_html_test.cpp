@@ -76,7 +76,8 @@ void setCriterion(GradeReport* r, size_t task, size_t crit, Status status, doubl
 ///  dave: not graded.
 /// conv.output fails in 2 of 3 (67%), the others in 1 of 3 (33%).
 std::vector<ClassEntry> classOf() {
-  ClassEntry alice{"alice", true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-02T08:00:00Z"), "", "alice/report.html"};
+  ClassEntry alice{"alice", true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-02T08:00:00Z"), "",
+                   "alice/report.html"};
   setCriterion(&alice.report, 0, 0, Status::Failed, 0, "output: case edge: 719 of 920320 values wrong");
   ClassEntry bob{"bob <b>x</b>", true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-03T18:30:00Z"), "",
                  "bob <b>x</b>/report.html"};
@@ -84,7 +85,8 @@ std::vector<ClassEntry> classOf() {
   setCriterion(&bob.report, 0, 1, Status::Failed, 0, "3 bank conflicts");
   setCriterion(&bob.report, 1, 0, Status::Error, 0, "CL_OUT_OF_RESOURCES");
   setCriterion(&bob.report, 1, 1, Status::Failed, -1, "2 stray writes");
-  ClassEntry carol{"carol", true, passingReport("Portable CL cpu", "5.0", "0.4.0", "2025-05-01T09:00:00Z"), "", "carol/report.html"};
+  ClassEntry carol{"carol", true, passingReport("Portable CL cpu", "5.0", "0.4.0", "2025-05-01T09:00:00Z"), "",
+                   "carol/report.html"};
   setCriterion(&carol.report, 1, 1, Status::NotMeasured, 0, "not on this device");
   ClassEntry dave{"dave", false, GradeReport{}, "timed out", ""};
   return {alice, bob, carol, dave};
@@ -119,7 +121,8 @@ TEST(SummaryGlance, IsWellFormedWithNoScriptAndNothingExternal) {
   const reporttest::HtmlDoc doc = checkHtml(html);
   EXPECT_EQ(joinLines(doc.problems), "");
   std::string lower = html;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   EXPECT_EQ(lower.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("://"), std::string::npos);
   EXPECT_EQ(joinLines(checkHtml(summaryHtml({})).problems), "");
@@ -130,18 +133,22 @@ TEST(SummaryGlance, HeaderNamesDeviceVersionRubricDatesAndLinksTheGradebook) {
   const size_t headerEnd = html.find("</header>");
   ASSERT_NE(headerEnd, std::string::npos);
   const std::string header = html.substr(0, headerEnd);
-  EXPECT_NE(header.find("<dt>Device</dt><dd>mixed: NVIDIA H100, driver 550.1 (2 submissions); Portable CL cpu, driver 5.0 "
-                        "(1 submission)</dd>"),
+  EXPECT_NE(
+      header.find("<dt>Device</dt><dd>mixed: NVIDIA H100, driver 550.1 (2 submissions); Portable CL cpu, driver 5.0 "
+                  "(1 submission)</dd>"),
+      std::string::npos)
+      << header;
+  EXPECT_NE(header.find("<dt>clgrade</dt><dd>mixed: 0.3.0 (2 submissions); 0.4.0 (1 submission)</dd>"),
             std::string::npos)
       << header;
-  EXPECT_NE(header.find("<dt>clgrade</dt><dd>mixed: 0.3.0 (2 submissions); 0.4.0 (1 submission)</dd>"), std::string::npos) << header;
   EXPECT_NE(header.find("<dt>Rubric</dt><dd>Two tasks (two_tasks)</dd>"), std::string::npos) << header;
   // The earliest and the latest start, whatever the order of the submissions.
   EXPECT_NE(header.find("2025-05-01T09:00:00Z to 2025-05-03T18:30:00Z"), std::string::npos) << header;
   EXPECT_NE(header.find("<a href=\"gradebook.csv\">gradebook.csv</a>"), std::string::npos) << header;
   const reporttest::HtmlDoc doc = checkHtml(html);
-  EXPECT_NE(std::find(doc.urls.begin(), doc.urls.end(), std::make_pair(std::string("a.href"), std::string("gradebook.csv"))),
-            doc.urls.end());
+  EXPECT_NE(
+      std::find(doc.urls.begin(), doc.urls.end(), std::make_pair(std::string("a.href"), std::string("gradebook.csv"))),
+      doc.urls.end());
 
   // One device and one version: said once, not "mixed".
   std::vector<ClassEntry> same = classOf();
@@ -166,8 +173,8 @@ TEST(SummaryGlance, FailureRatePerCriterionInRubricOrder) {
   EXPECT_NE(rates.find("<h2>Failure rate per criterion</h2>"), std::string::npos);
 
   // Every criterion, in class column order.
-  const std::vector<std::string> order = {"<code>conv.output</code>", "<code>conv.tile</code>", "<code>hist.global</code>",
-                                          "<code>hist.stray_writes</code>"};
+  const std::vector<std::string> order = {"<code>conv.output</code>", "<code>conv.tile</code>",
+                                          "<code>hist.global</code>", "<code>hist.stray_writes</code>"};
   size_t at = 0;
   for (const std::string& name : order) {
     const size_t found = rates.find(name, at);
@@ -179,9 +186,9 @@ TEST(SummaryGlance, FailureRatePerCriterionInRubricOrder) {
   const std::string output = rowWith(rates, "<code>conv.output</code>");
   EXPECT_NE(output.find("2 / 3"), std::string::npos) << output;
   EXPECT_NE(output.find("67%"), std::string::npos) << output;
-  EXPECT_NE(output.find(">2.00<"), std::string::npos) << output;  // points lost on average: (3 + 3 + 0) / 3
-  EXPECT_NE(output.find("highest"), std::string::npos) << output;   // the highest rate is marked
-  EXPECT_NE(output.find("<svg"), std::string::npos) << output;      // with a bar
+  EXPECT_NE(output.find(">2.00<"), std::string::npos) << output;   // points lost on average: (3 + 3 + 0) / 3
+  EXPECT_NE(output.find("highest"), std::string::npos) << output;  // the highest rate is marked
+  EXPECT_NE(output.find("<svg"), std::string::npos) << output;     // with a bar
 
   // An error counts as failing, and is said.
   const std::string global = rowWith(rates, "<code>hist.global</code>");
@@ -192,7 +199,8 @@ TEST(SummaryGlance, FailureRatePerCriterionInRubricOrder) {
   const std::string stray = rowWith(rates, "<code>hist.stray_writes</code>");
   EXPECT_NE(stray.find("deduction up to 1"), std::string::npos) << stray;
   EXPECT_NE(stray.find("1 / 3"), std::string::npos) << stray;
-  EXPECT_NE(stray.find("<td class=\"num\">1</td><td class=\"num\">0.33</td>"), std::string::npos) << stray;  // 1 not measured
+  EXPECT_NE(stray.find("<td class=\"num\">1</td><td class=\"num\">0.33</td>"), std::string::npos)
+      << stray;  // 1 not measured
 
   // A criterion nobody failed is not marked.
   std::vector<ClassEntry> entries = classOf();
@@ -208,7 +216,8 @@ TEST(SummaryGlance, FailureRateChart) {
   const std::string rates = section(html, "failure-rates");
   ASSERT_FALSE(rates.empty());
   EXPECT_NE(rates.find("aria-label=\"failure rate per criterion\""), std::string::npos);
-  EXPECT_NE(rates.find("<title>conv.output: 2 of 3 graded submissions failed or error (67%)</title>"), std::string::npos);
+  EXPECT_NE(rates.find("<title>conv.output: 2 of 3 graded submissions failed or error (67%)</title>"),
+            std::string::npos);
   EXPECT_NE(rates.find("<title>conv.tile: 1 of 3 graded submissions failed or error (33%)</title>"), std::string::npos);
   // The score distribution charts stay: the total and one per task.
   const std::string distribution = section(html, "distribution");
@@ -226,7 +235,8 @@ TEST(SummaryGlance, CommonFirstFailuresGroupMessagesThatDifferOnlyInNumbers) {
   EXPECT_NE(row.find("<code>conv.output</code>"), std::string::npos) << row;
   EXPECT_NE(row.find("<td class=\"num\">2</td>"), std::string::npos) << row;
   EXPECT_NE(row.find("<a href=\"alice/report.html\">alice</a>"), std::string::npos) << row;
-  EXPECT_NE(row.find("<a href=\"bob%20%3Cb%3Ex%3C/b%3E/report.html\">bob &lt;b&gt;x&lt;/b&gt;</a>"), std::string::npos) << row;
+  EXPECT_NE(row.find("<a href=\"bob%20%3Cb%3Ex%3C/b%3E/report.html\">bob &lt;b&gt;x&lt;/b&gt;</a>"), std::string::npos)
+      << row;
   EXPECT_EQ(common.find("719"), std::string::npos);
   // Only the first failure of each: bob's later ones are not listed; carol failed nothing.
   EXPECT_EQ(common.find("bank conflicts"), std::string::npos);
@@ -236,14 +246,16 @@ TEST(SummaryGlance, CommonFirstFailuresGroupMessagesThatDifferOnlyInNumbers) {
 
 TEST(SummaryGlance, SubmissionNamesAndMessagesAreEscaped) {
   std::vector<ClassEntry> entries = classOf();
-  setCriterion(&entries[2].report, 1, 0, Status::Failed, 0, "bins <script>alert(1)</script> & \"q\" " + std::string(300, 'z'));
+  setCriterion(&entries[2].report, 1, 0, Status::Failed, 0,
+               "bins <script>alert(1)</script> & \"q\" " + std::string(300, 'z'));
   const std::string html = summaryHtml(entries);
   EXPECT_EQ(joinLines(checkHtml(html).problems), "");
   EXPECT_EQ(html.find("<b>x</b>"), std::string::npos);
   EXPECT_NE(html.find("bob &lt;b&gt;x&lt;/b&gt;"), std::string::npos);
   EXPECT_EQ(html.find("<script>"), std::string::npos);
   const std::string common = section(html, "common-failures");
-  EXPECT_NE(common.find("bins &lt;script&gt;alert(N)&lt;/script&gt; &amp; &quot;q&quot; zzz"), std::string::npos) << common;
+  EXPECT_NE(common.find("bins &lt;script&gt;alert(N)&lt;/script&gt; &amp; &quot;q&quot; zzz"), std::string::npos)
+      << common;
   // Clipped to 200 characters.
   EXPECT_EQ(common.find(std::string(250, 'z')), std::string::npos);
   EXPECT_NE(common.find(std::string(150, 'z') + "\u2026"), std::string::npos);
@@ -253,14 +265,15 @@ TEST(SummaryGlance, TopTenKindsAndEightNamesEach) {
   std::vector<ClassEntry> entries;
   // Ten submissions failing conv.output with messages that differ in numbers only ...
   for (int i = 0; i < 10; ++i) {
-    ClassEntry e{"s" + std::to_string(i), true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-01T10:00:00Z"), "", ""};
+    ClassEntry e{"s" + std::to_string(i), true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-01T10:00:00Z"),
+                 "", ""};
     setCriterion(&e.report, 0, 0, Status::Failed, 0, std::to_string(i * 37 + 1) + " values wrong");
     entries.push_back(e);
   }
   // ... and eleven more, each with a kind of its own (one submission each).
   for (int i = 0; i < 11; ++i) {
-    ClassEntry e{"k" + std::string(1, static_cast<char>('a' + i)), true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-01T10:00:00Z"),
-                 "", ""};
+    ClassEntry e{"k" + std::string(1, static_cast<char>('a' + i)), true,
+                 passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-01T10:00:00Z"), "", ""};
     setCriterion(&e.report, 0, 1, Status::Failed, 0, std::string("conflict kind ") + static_cast<char>('a' + i));
     entries.push_back(e);
   }

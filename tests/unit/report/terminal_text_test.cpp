@@ -37,10 +37,19 @@ TEST(TerminalText, ControlCharactersBecomeVisibleEscapes) {
   EXPECT_EQ(terminalText(kAttack), "\\x1b]52;c;aGk=\\x07\\x1b[2J\\x1b[32mpassed\\x1b[0m");
   EXPECT_EQ(terminalText("a\tb\nc\rd\x7f"), "a\tb\nc\\x0dd\\x7f");  // tab and LF keep the layout
   EXPECT_EQ(terminalText(std::string("nul\0!", 5)), "nul\\x00!");
-  EXPECT_EQ(terminalText("csi \xc2\x9b" "2J"), "csi \\u009b2J");            // C1 CSI encoded in UTF-8
-  EXPECT_EQ(terminalText("raw \x9b" "2J \xff"), "raw \\x9b2J \\xff");       // bytes that are not UTF-8
-  EXPECT_EQ(terminalText("rlo \xe2\x80\xae" "txt"), "rlo \\u202etxt");      // a bidi override
-  EXPECT_EQ(terminalText("Fa\xc3\xa7" "ade \xe2\x9c\x93 \xf0\x9f\x99\x82"), "Fa\xc3\xa7" "ade \xe2\x9c\x93 \xf0\x9f\x99\x82");
+  EXPECT_EQ(terminalText("csi \xc2\x9b"
+                         "2J"),
+            "csi \\u009b2J");  // C1 CSI encoded in UTF-8
+  EXPECT_EQ(terminalText("raw \x9b"
+                         "2J \xff"),
+            "raw \\x9b2J \\xff");  // bytes that are not UTF-8
+  EXPECT_EQ(terminalText("rlo \xe2\x80\xae"
+                         "txt"),
+            "rlo \\u202etxt");  // a bidi override
+  EXPECT_EQ(terminalText("Fa\xc3\xa7"
+                         "ade \xe2\x9c\x93 \xf0\x9f\x99\x82"),
+            "Fa\xc3\xa7"
+            "ade \xe2\x9c\x93 \xf0\x9f\x99\x82");
   EXPECT_EQ(terminalText(terminalText(kAttack)), terminalText(kAttack));  // escaping twice changes nothing
 }
 

@@ -4,9 +4,9 @@
 
 #include "../../test_env.h"
 
-#include "rubric/rubric.h"
 #include "model/report_json.h"
 #include "report/gradescope.h"
+#include "rubric/rubric.h"
 
 #include <nlohmann/json.hpp>
 
@@ -112,7 +112,8 @@ TEST(RubricErrors, UnknownTaskAndCheckAndParameter) {
   EXPECT_NE(errors[0].find("bad.xml:2: unknown task 'fft'"), std::string::npos) << errors[0];
   EXPECT_NE(errors[1].find("bad.xml:7: task 'histogram' has no check 'globl'"), std::string::npos) << errors[1];
   EXPECT_NE(errors[2].find("bad.xml:8: case 'a': unknown parameter 'widht'"), std::string::npos) << errors[2];
-  EXPECT_NE(errors[3].find("bad.xml:9: case 'b': parameter 'width' must be an integer"), std::string::npos) << errors[3];
+  EXPECT_NE(errors[3].find("bad.xml:9: case 'b': parameter 'width' must be an integer"), std::string::npos)
+      << errors[3];
   EXPECT_NE(errors[4].find("bad.xml:10: case 'c': parameter 'input' must be one of"), std::string::npos) << errors[4];
 }
 
@@ -123,7 +124,8 @@ TEST(RubricErrors, PointsMustAddUpAndBeNumbers) {
                                "    <case id=\"a\"/>\n"
                                "  </task>\n</rubric>\n");
   ASSERT_EQ(errors.size(), 2u);
-  EXPECT_NE(errors[0].find("bad.xml:7: attribute 'points' must be a non-negative number"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find("bad.xml:7: attribute 'points' must be a non-negative number"), std::string::npos)
+      << errors[0];
   EXPECT_NE(errors[1].find("bad.xml:1: the rubric declares points=\"5\" but its criteria add up to 1"),
             std::string::npos)
       << errors[1];
@@ -168,7 +170,8 @@ TEST(RubricErrors, SeparableCaseAssumptionsAreChecked) {
       "</rubric>\n");
   ASSERT_EQ(errors.size(), 4u);
   EXPECT_NE(errors[0].find("bad.xml:4: case 'even': the filter needs an odd number"), std::string::npos) << errors[0];
-  EXPECT_NE(errors[1].find("bad.xml:5: case 'radius': radius 8 exceeds the group size"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[1].find("bad.xml:5: case 'radius': radius 8 exceeds the group size"), std::string::npos)
+      << errors[1];
   EXPECT_NE(errors[2].find("bad.xml:6: case 'wide': the vertical launch width"), std::string::npos) << errors[2];
   EXPECT_NE(errors[3].find("bad.xml:7: case 'preset': parameter 'weights' must be a preset"), std::string::npos)
       << errors[3];
@@ -193,7 +196,8 @@ TEST(RubricErrors, IdsAreRestrictedToASafeCharacterSet) {
   EXPECT_EQ(errors[3],
             "bad.xml:4: the id of <case> ('../../../tmp/x') may hold only letters, digits, '_', '-' and '.'");
   EXPECT_EQ(errors[4], "bad.xml:5: the id of <case> ('.hidden') may not start with '.'");
-  EXPECT_EQ(errors[5], "bad.xml:6: the id of <case> ('esc\\x1b]0;x\\x07') may hold only letters, digits, '_', '-' and '.'");
+  EXPECT_EQ(errors[5],
+            "bad.xml:6: the id of <case> ('esc\\x1b]0;x\\x07') may hold only letters, digits, '_', '-' and '.'");
 }
 
 // Two criteria of 1e308 points each were valid, their sum was inf, and writing the report aborted.
@@ -241,22 +245,25 @@ namespace {
 TEST(RubricVisibility, FromTheTaskAndTheCriterionIntoGradescope) {
   Rubric r;
   std::vector<std::string> errors;
-  ASSERT_TRUE(parseRubric("<rubric id=\"r\">\n"
-                          "  <task id=\"histogram\" visibility=\"hidden\">\n"
-                          "    <criterion id=\"g\" points=\"1\" checks=\"global\">global</criterion>\n"
-                          "    <criterion id=\"l\" points=\"1\" checks=\"global\" visibility=\"after_published\">l</criterion>\n"
-                          "    <case id=\"a\" visible=\"true\" width=\"64\" height=\"32\"/>\n"
-                          "  </task>\n</rubric>\n",
-                          "v.xml", &r, &errors))
+  ASSERT_TRUE(parseRubric(
+      "<rubric id=\"r\">\n"
+      "  <task id=\"histogram\" visibility=\"hidden\">\n"
+      "    <criterion id=\"g\" points=\"1\" checks=\"global\">global</criterion>\n"
+      "    <criterion id=\"l\" points=\"1\" checks=\"global\" visibility=\"after_published\">l</criterion>\n"
+      "    <case id=\"a\" visible=\"true\" width=\"64\" height=\"32\"/>\n"
+      "  </task>\n</rubric>\n",
+      "v.xml", &r, &errors))
       << errors.front();
   EXPECT_EQ(r.tasks[0].visibility, "hidden");
   EXPECT_EQ(r.tasks[0].criteria[0].visibility, "");
   EXPECT_EQ(r.tasks[0].criteria[1].visibility, "after_published");
-  EXPECT_FALSE(parseRubric("<rubric id=\"r\">\n  <task id=\"histogram\" visibility=\"soon\">\n"
-                           "    <criterion id=\"g\" points=\"1\" checks=\"global\">g</criterion>\n"
-                           "    <case id=\"a\" width=\"64\" height=\"32\"/>\n  </task>\n</rubric>\n",
-                           "v.xml", &r, &errors));
-  EXPECT_EQ(errors.back(), "v.xml:2: attribute 'visibility' is 'soon' (expected visible, hidden, after_due_date or after_published)");
+  EXPECT_FALSE(
+      parseRubric("<rubric id=\"r\">\n  <task id=\"histogram\" visibility=\"soon\">\n"
+                  "    <criterion id=\"g\" points=\"1\" checks=\"global\">g</criterion>\n"
+                  "    <case id=\"a\" width=\"64\" height=\"32\"/>\n  </task>\n</rubric>\n",
+                  "v.xml", &r, &errors));
+  EXPECT_EQ(errors.back(),
+            "v.xml:2: attribute 'visibility' is 'soon' (expected visible, hidden, after_due_date or after_published)");
 
   GradeReport report;
   TaskReport t;

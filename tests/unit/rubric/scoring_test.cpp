@@ -85,26 +85,28 @@ TEST(Scoring, AFastWrongKernelEarnsNoSpeedPoints) {
 }
 
 TEST(Scoring, AllPassedEarnsThePoints) {
-  const auto r = scoreCriterion(kCriterion, checks({check("output", Status::Passed), check("bank_conflicts", Status::Passed)}));
+  const auto r =
+      scoreCriterion(kCriterion, checks({check("output", Status::Passed), check("bank_conflicts", Status::Passed)}));
   EXPECT_EQ(r.status, Status::Passed);
   EXPECT_DOUBLE_EQ(r.points, 3);
   EXPECT_DOUBLE_EQ(r.max, 3);
 }
 
 TEST(Scoring, NotMeasuredScoresZeroWithItsReason) {
-  const auto r = scoreCriterion(
-      kCriterion, checks({check("output", Status::Passed), check("bank_conflicts", Status::NotMeasured, "no counter")}));
+  const auto r = scoreCriterion(kCriterion, checks({check("output", Status::Passed),
+                                                    check("bank_conflicts", Status::NotMeasured, "no counter")}));
   EXPECT_EQ(r.status, Status::NotMeasured);
   EXPECT_DOUBLE_EQ(r.points, 0);
   EXPECT_EQ(r.message, "bank_conflicts: no counter");
 }
 
 TEST(Scoring, FailureBeatsNotMeasuredAndErrorBeatsFailure) {
-  auto r = scoreCriterion(kCriterion, checks({check("output", Status::Failed, "12 wrong"),
-                                              check("bank_conflicts", Status::NotMeasured)}));
+  auto r = scoreCriterion(
+      kCriterion, checks({check("output", Status::Failed, "12 wrong"), check("bank_conflicts", Status::NotMeasured)}));
   EXPECT_EQ(r.status, Status::Failed);
   EXPECT_EQ(r.message, "output: 12 wrong");
-  r = scoreCriterion(kCriterion, checks({check("output", Status::Failed), check("bank_conflicts", Status::Error, "driver")}));
+  r = scoreCriterion(kCriterion,
+                     checks({check("output", Status::Failed), check("bank_conflicts", Status::Error, "driver")}));
   EXPECT_EQ(r.status, Status::Error);
   EXPECT_DOUBLE_EQ(r.points, 0);
 }
@@ -278,7 +280,8 @@ TEST(Deduction, TheRubricLanguageRefusesWhatCannotWork) {
                 .find("cannot grade speed"),
             std::string::npos);
   EXPECT_NE(problemsOf(R"(<settings out_of_bounds_writes_fail="true"/><task id="conv3x3">
-                <criterion id="c" points="1" checks="output">c</criterion>)" + oneCase + "</task>")
+                <criterion id="c" points="1" checks="output">c</criterion>)" +
+                       oneCase + "</task>")
                 .find("is gone: writes outside the image are the check 'writes'"),
             std::string::npos);
 }

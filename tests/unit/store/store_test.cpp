@@ -2,8 +2,8 @@
 // (tasks/inputs.h): what is read back is what was written, byte for byte, or nothing; a store other
 // users can write is not used; hidden inputs and small ones are never written; a tampered input is
 // made again.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -164,8 +164,8 @@ TEST(CourseStore, OtherBuildsIdleForTenMinutesAreRemovedButTheLastOpened) {
 
 TEST(CourseStore, NothingIsRemovedThatClgradeDidNotMakeOrThatAGradeHolds) {
   const fs::path root = freshFolder("foreign");
-  otherBuild(root, "0000000000000000000000000000000000000001", std::chrono::minutes(60));  // the last opened
-  otherBuild(root, "notes", std::chrono::minutes(600));                                     // not a build's name
+  otherBuild(root, "0000000000000000000000000000000000000001", std::chrono::minutes(60));          // the last opened
+  otherBuild(root, "notes", std::chrono::minutes(600));                                            // not a build's name
   otherBuild(root, "00000000000000000000000000000000000000aa", std::chrono::minutes(600), false);  // no marker
   otherBuild(root, "00000000000000000000000000000000000000bb", std::chrono::minutes(600));
   // A grade of that build holds it (a shared lock on its marker, as openCourseStore takes).
@@ -227,7 +227,8 @@ TEST(InputCacheStore, VisibleInputsOfAMegapixelAreReadBackNotMadeAgain) {
     first = inputs.records();
   }  // the writes are waited for
   const CourseStore store = openCourseStore(root.string(), nullptr);
-  for (const char* name : {"photo_1024x1024", "scene_1024x1024.colour", "scene_1024x1024.normals", "scene_1024x1024.depth"})
+  for (const char* name :
+       {"photo_1024x1024", "scene_1024x1024.colour", "scene_1024x1024.normals", "scene_1024x1024.depth"})
     EXPECT_TRUE(fs::exists(fs::path(store.inputs->folder()) / (std::string(name) + ".pfm.sha256"))) << name;
 
   const double made = workSeconds("inputs"), read = workSeconds("stored reads");

@@ -172,7 +172,8 @@ TEST(InputCache, ACpuResultIsMadeOnceForEveryThreadThatAsks) {
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(made.load(), 1);
   for (const auto& image : got) EXPECT_EQ(image, got.front());
-  EXPECT_NE(inputs.reference(ResultKey{"separable photo 64x48 H 0.25 0.75"}, [] { return Image(64, 48, 1); }), got.front());
+  EXPECT_NE(inputs.reference(ResultKey{"separable photo 64x48 H 0.25 0.75"}, [] { return Image(64, 48, 1); }),
+            got.front());
   // A result that could not be made says so to every asker, and is not made again.
   int failing = 0;
   auto broken = [&]() -> std::vector<int32_t> {

@@ -39,7 +39,8 @@ TEST(TypedTask, SimulatedChecksSayHowTheHardwareJudgesThem) {
       EXPECT_TRUE(ci.simulated) << task->info().id << "." << ci.id;
       if (ci.hardware.kind == HardwareRule::Kind::AccessCounts) continue;
       bool named = false;
-      for (const std::string& signature : task->info().kernels) named |= signature.rfind(ci.hardware.kernel + "(", 0) == 0;
+      for (const std::string& signature : task->info().kernels)
+        named |= signature.rfind(ci.hardware.kernel + "(", 0) == 0;
       EXPECT_TRUE(named) << task->info().id << "." << ci.id << ": " << ci.hardware.kernel;
     }
 }

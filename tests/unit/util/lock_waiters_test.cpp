@@ -37,31 +37,38 @@ const unsigned long long kDevice = makedev(0xfe, 0x00), kInode = 4242;
 bool waits(const std::string& locks) { return waitsForOthersLock(locks, kDevice, kInode, 100, parentIn, &kTable); }
 
 TEST(LockWaiters, ATreeBlockedOnAnotherJobsLockWaits) {
-  EXPECT_TRUE(waits("1: FLOCK  ADVISORY  WRITE 200 fe:00:4242 0 EOF\n"
-                    "1: -> FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
+  EXPECT_TRUE(
+      waits("1: FLOCK  ADVISORY  WRITE 200 fe:00:4242 0 EOF\n"
+            "1: -> FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
 }
 
 TEST(LockWaiters, HoldingTheLockOrWaitingForOneOfItsOwnIsNotWaiting) {
   // Holding it: nothing to wait for.
   EXPECT_FALSE(waits("1: FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
   // One process of the tree holds, another waits: a runner cannot stop its own clock this way.
-  EXPECT_FALSE(waits("1: FLOCK  ADVISORY  WRITE 100 fe:00:4242 0 EOF\n"
-                     "1: -> FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
+  EXPECT_FALSE(
+      waits("1: FLOCK  ADVISORY  WRITE 100 fe:00:4242 0 EOF\n"
+            "1: -> FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
   // A holder that no longer exists (a lock passed on to a child of the tree) is no other job.
-  EXPECT_FALSE(waits("1: FLOCK  ADVISORY  WRITE 300 fe:00:4242 0 EOF\n"
-                     "1: -> FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
+  EXPECT_FALSE(
+      waits("1: FLOCK  ADVISORY  WRITE 300 fe:00:4242 0 EOF\n"
+            "1: -> FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
 }
 
 TEST(LockWaiters, OnlyTheTimingLockCounts) {
   // Another file (inode or device), another kind of lock, or another job waiting.
-  EXPECT_FALSE(waits("1: FLOCK  ADVISORY  WRITE 200 fe:00:4243 0 EOF\n"
-                     "1: -> FLOCK  ADVISORY  WRITE 101 fe:00:4243 0 EOF\n"));
-  EXPECT_FALSE(waits("1: FLOCK  ADVISORY  WRITE 200 fe:01:4242 0 EOF\n"
-                     "1: -> FLOCK  ADVISORY  WRITE 101 fe:01:4242 0 EOF\n"));
-  EXPECT_FALSE(waits("1: POSIX  ADVISORY  WRITE 200 fe:00:4242 0 EOF\n"
-                     "1: -> POSIX  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
-  EXPECT_FALSE(waits("1: FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"
-                     "1: -> FLOCK  ADVISORY  WRITE 200 fe:00:4242 0 EOF\n"));
+  EXPECT_FALSE(
+      waits("1: FLOCK  ADVISORY  WRITE 200 fe:00:4243 0 EOF\n"
+            "1: -> FLOCK  ADVISORY  WRITE 101 fe:00:4243 0 EOF\n"));
+  EXPECT_FALSE(
+      waits("1: FLOCK  ADVISORY  WRITE 200 fe:01:4242 0 EOF\n"
+            "1: -> FLOCK  ADVISORY  WRITE 101 fe:01:4242 0 EOF\n"));
+  EXPECT_FALSE(
+      waits("1: POSIX  ADVISORY  WRITE 200 fe:00:4242 0 EOF\n"
+            "1: -> POSIX  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"));
+  EXPECT_FALSE(
+      waits("1: FLOCK  ADVISORY  WRITE 101 fe:00:4242 0 EOF\n"
+            "1: -> FLOCK  ADVISORY  WRITE 200 fe:00:4242 0 EOF\n"));
   EXPECT_FALSE(waits("garbage\n1: ->\n\n"));
 }
 

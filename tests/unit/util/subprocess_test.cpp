@@ -9,8 +9,8 @@
 #include <fstream>
 
 #include "intake/submission.h"
-#include "util/files.h"
 #include "protocol/progress.h"
+#include "util/files.h"
 #include "util/subprocess.h"
 
 namespace fs = std::filesystem;
@@ -81,8 +81,8 @@ TEST(Subprocess, ResidentMemoryAboveTheLimitStopsTheChild) {
 
 TEST(Subprocess, FileSizeLimitMakesWritesFailInsteadOfKilling) {
   const fs::path dir = scratch("fsize");
-  ProcessSpec spec = shell("head -c 3000000 /dev/zero > " + (dir / "big").string() + "; echo $? > " +
-                           (dir / "status").string());
+  ProcessSpec spec =
+      shell("head -c 3000000 /dev/zero > " + (dir / "big").string() + "; echo $? > " + (dir / "status").string());
   spec.limits.fileSizeBytes = 1 << 20;
   spec.limits.noCoreDumps = true;
   const ProcessResult p = runProcess(spec);
@@ -145,7 +145,8 @@ TEST(Progress, TheLastLineSaysWhereAChildWas) {
   {
     const progress::Scope build(progress::Step::Build, "");
     progress::note(progress::Step::Kernel, "ConvHorizontal");
-    EXPECT_EQ(progress::describe(progress::lastPosition(path)), "while running kernel ConvHorizontal (performance measurement)");
+    EXPECT_EQ(progress::describe(progress::lastPosition(path)),
+              "while running kernel ConvHorizontal (performance measurement)");
   }
   progress::note(progress::Step::Simulator, "");
   EXPECT_EQ(progress::describe(progress::lastPosition(path)), "during the simulator run (Oclgrind)");

@@ -53,7 +53,10 @@ TEST_F(Trace, NothingIsWrittenWithoutTheVariable) {
 TEST_F(Trace, SpansAreCompleteEventsOfThisProcess) {
   setenv(trace::kVariable, file_.c_str(), 1);
   ASSERT_TRUE(trace::enabled());
-  { const trace::Span outer("sweep", "phase"); { const trace::Span inner("builds", "work"); } }
+  {
+    const trace::Span outer("sweep", "phase");
+    { const trace::Span inner("builds", "work"); }
+  }
   const nlohmann::json e = events(file_);
   ASSERT_EQ(e.size(), 2u);
   EXPECT_EQ(e[0]["name"], "builds");  // the inner span ends first
@@ -71,13 +74,20 @@ TEST_F(Trace, AChildsSpansAreCheckedBeforeTheyAreTakenOver) {
   {
     std::ofstream out(child);
     out << "[\n"
-        << R"({"name":"timing","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2},)" << "\n"
-        << R"({"name":"\u001b[31mred","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2},)" << "\n"
-        << R"({"name":"late","cat":"phase","ph":"X","ts":-1,"dur":5,"pid":1,"tid":2},)" << "\n"
-        << R"({"name":"instant","cat":"phase","ph":"i","ts":10,"pid":1,"tid":2},)" << "\n"
-        << R"({"name":"typed","cat":"phase","ph":1,"ts":10,"dur":5,"pid":1,"tid":2},)" << "\n"
-        << R"({"name":"typed","cat":"phase","ph":"X","ts":"10","dur":5,"pid":1,"tid":2},)" << "\n"
-        << R"({"name":"extra","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2,"args":{"x":1}},)" << "\n"
+        << R"({"name":"timing","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2},)"
+        << "\n"
+        << R"({"name":"\u001b[31mred","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2},)"
+        << "\n"
+        << R"({"name":"late","cat":"phase","ph":"X","ts":-1,"dur":5,"pid":1,"tid":2},)"
+        << "\n"
+        << R"({"name":"instant","cat":"phase","ph":"i","ts":10,"pid":1,"tid":2},)"
+        << "\n"
+        << R"({"name":"typed","cat":"phase","ph":1,"ts":10,"dur":5,"pid":1,"tid":2},)"
+        << "\n"
+        << R"({"name":"typed","cat":"phase","ph":"X","ts":"10","dur":5,"pid":1,"tid":2},)"
+        << "\n"
+        << R"({"name":"extra","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2,"args":{"x":1}},)"
+        << "\n"
         << "not json at all\n";
   }
   trace::adoptChildTrace(child, "runner separable");
@@ -98,7 +108,8 @@ TEST_F(Trace, AChildsLinkIsNotFollowed) {
   const std::string target = (dir_ / "elsewhere.json").string();
   {
     std::ofstream out(target);
-    out << R"({"name":"secret","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2},)" << "\n";
+    out << R"({"name":"secret","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2},)"
+        << "\n";
   }
   const std::string child = (dir_ / "child.json").string();
   fs::create_symlink(target, child);
