@@ -19,14 +19,14 @@ namespace {
 
 struct ChildArgs {
   std::string kernelsDir, rubric = defaultRubric(), out;
-  std::vector<std::string> tasks;  ///< one (analyze), one or more (hwcount: one profiler session)
+  std::vector<std::string> tasks;  ///< one or more (hwcount: one profiler session)
 };
 
-CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs* args, bool severalTasks) {
+CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs* args) {
   CLI::App* sub = app.add_subcommand(name, help);
   sub->add_option("kernels-dir", args->kernelsDir)->required();
   sub->add_option("--rubric", args->rubric);
-  sub->add_option("--task", args->tasks, severalTasks ? "repeatable" : "")->required();
+  sub->add_option("--task", args->tasks, "repeatable")->required();
   sub->add_option("--out", args->out)->required();
   sub->group("");  // hidden from --help
   return sub;
@@ -53,13 +53,18 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   runner->add_option("request", *request)->required();
   runner->group("");
   commands->push_back({runner, [request] { return runTask(*request); }});
-  auto analyze = std::make_shared<ChildArgs>();
+  struct AnalyzeArgs {
+    std::string source, rubric, task, out;
+  };
+  auto analyze = std::make_shared<AnalyzeArgs>();
+  CLI::App* simulator = app.add_subcommand("analyze", "(internal) run a task's analysis case on Oclgrind");
+  simulator->add_option("--source", analyze->source, "the task's kernel file as the keeper read it")->required();
+  simulator->add_option("--rubric", analyze->rubric, "the rubric's part for the task")->required();
+  simulator->add_option("--task", analyze->task)->required();
+  simulator->add_option("--out", analyze->out)->required();
+  simulator->group("");
   commands->push_back(
-      {addChild(app, "analyze", "(internal) run a task's analysis case on Oclgrind", analyze.get(), false), [analyze] {
-         Rubric rubric;
-         if (!loadRubricOrComplain(analyze->rubric, &rubric)) return int(kUsage);
-         return analyzeInChild(analyze->kernelsDir, rubric, analyze->tasks.front(), analyze->out);
-       }});
+      {simulator, [analyze] { return analyzeInChild(analyze->source, analyze->rubric, analyze->task, analyze->out); }});
   // A submission's archive, unpacked in a sandbox for grade and check (intake/archive_submission.h).
   auto unpack = std::make_shared<std::pair<std::string, std::string>>();
   CLI::App* unpacker = app.add_subcommand("unpack", "(internal) unpack a submission's archive into a folder");
@@ -114,7 +119,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   auto hw = std::make_shared<ChildArgs>();
   auto prefixed = std::make_shared<bool>(false);
   CLI::App* hwcount =
-      addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get(), true);
+      addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get());
   hwcount->add_flag("--prefixed", *prefixed, "name kernels <task>__<kernel> even for one task");
   commands->push_back({hwcount, [hw, prefixed] {
                          Rubric rubric;

@@ -36,8 +36,10 @@ struct SimulatorOutput {
   std::string outcomes;  ///< the child's judgement of the value checks (CLGRADE_OUTCOMES_OUT)
 };
 
-/// Runs `clgrade analyze` under Oclgrind with the counting plugin; collects what it left.
-SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& kernelsDir, const Rubric& rubric,
+/// Runs `clgrade analyze` under Oclgrind with the counting plugin; collects what it left. The child
+/// gets the task's kernel file and the rubric's part for the task as files in a folder of its own (in
+/// a sandbox: its scratch folder), never the kernels folder nor the rubric file.
+SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& source, const Rubric& rubric,
                                const TaskRubric& task, const std::string& reportDir, const std::string& countersPath,
                                const std::string& logPath, bool sandboxed) {
   SimulatorOutput out;
@@ -59,6 +61,19 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
     return out;
   }
   out.available = true;
+  std::string scratch = (fs::temp_directory_path(ec) / "clgrade-simulator-XXXXXX").string();
+  if (!mkdtemp(scratch.data())) {
+    out.failure = "no scratch folder for the simulator";
+    return out;
+  }
+  const std::string sourcePath = scratch + "/source.cl", rubricPath = scratch + "/rubric.xml";
+  std::string err;
+  if (!writeFileAtomically(sourcePath, source, &err, false) ||
+      !writeFileAtomically(rubricPath, rubricForTask(rubric, task.id), &err, false)) {
+    out.failure = "the simulator's inputs cannot be written: " + err;
+    fs::remove_all(scratch, ec);
+    return out;
+  }
   fs::remove(countersPath, ec);
   std::map<std::string, std::string> env{
       {"OCL_ICD_VENDORS", icd},
@@ -72,32 +87,25 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
   };
   if (rubric.settings.uninitializedCheck) env["OCLGRIND_UNINITIALIZED"] = "1";
   ProcessSpec spec;
-  spec.argv = {clgrade, "analyze", kernelsDir, "--rubric", rubric.path, "--task", task.id, "--out", reportDir};
+  spec.argv = {clgrade,    "analyze", "--source", sourcePath, "--rubric",
+               rubricPath, "--task",  task.id,    "--out",    reportDir};
   spec.env = env;
   spec.timeoutSeconds = rubric.settings.analysisTimeoutSeconds;
   spec.stderrPath = reportDir + "/" + logPath;
-  std::string scratch, counters = countersPath;
+  std::string counters = countersPath;
   if (sandboxed) {
     // A sandbox of its own, started by the keeper: its counters never pass through a process that ran
     // the kernels natively (on PoCL a runner could rewrite them), and only the keeper reads them.
-    std::string pattern = (fs::temp_directory_path(ec) / "clgrade-simulator-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) {
-      out.failure = "no scratch folder for the simulator";
-      return out;
-    }
-    scratch = pattern;
     counters = scratch + "/counters.json";
     auto whole = [&](const std::string& path) { return fs::absolute(path, ec).lexically_normal().string(); };
     SandboxSpec box;
     box.scratch = scratch;
-    for (const std::string& path : {clgrade, plugin, icd, whole(kernelsDir), whole(rubric.path)})
-      box.mounts.push_back({whole(path), false});
+    for (const std::string& path : {clgrade, plugin, icd}) box.mounts.push_back({whole(path), false});
     env["CLGRADE_COUNTERS_OUT"] = counters;
     env["CLGRADE_OUTCOMES_OUT"] = counters + ".outcomes";
     box.env = openclEnvironment(scratch, env);
-    spec.argv = {whole(clgrade), "analyze", whole(kernelsDir), "--rubric",      whole(rubric.path),
-                 "--task",       task.id,   "--out",           scratch + "/out"};
-    std::string err;
+    spec.argv = {whole(clgrade), "analyze", "--source", sourcePath, "--rubric",
+                 rubricPath,     "--task",  task.id,    "--out",    scratch + "/out"};
     if (!sandboxProcess(box, &spec, &err)) {
       out.failure = err;
       fs::remove_all(scratch, ec);
@@ -112,14 +120,14 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& k
   out.hasCounters = readUntrustedFile(counters, size_t(256) << 20, &out.counters);
   readUntrustedFile(counters + ".outcomes", size_t(1) << 20, &out.outcomes);
   fs::remove(counters + ".outcomes", ec);
-  if (!scratch.empty()) fs::remove_all(scratch, ec);
+  fs::remove_all(scratch, ec);
   return out;
 }
 
 }  // namespace
 
-AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
-                        const Rubric& rubric, const TaskRubric& task, const std::string& reportDir) {
+AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& source, const Rubric& rubric,
+                        const TaskRubric& task, const std::string& reportDir) {
   AnalysisRun run;
   const std::string dir = "evidence/" + task.id;
   makeDirectories(reportDir + "/" + dir, nullptr);
@@ -135,7 +143,7 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
     return run;
   }
   const SimulatorOutput out =
-      spawnSimulator(toolsDir, kernelsDir, rubric, task, reportDir, countersPath, run.logPath, rt.replaying());
+      spawnSimulator(toolsDir, source, rubric, task, reportDir, countersPath, run.logPath, rt.replaying());
   const bool available = out.available, ok = out.ok, hasCounters = out.hasCounters;
   const std::string &unavailable = out.unavailable, &failure = out.failure, &log = out.log, &counters = out.counters;
   run.seconds = out.seconds;
@@ -259,7 +267,7 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
     }
     return;
   }
-  const AnalysisRun run = runAnalysis(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report);
+  const AnalysisRun run = runAnalysis(rt, folders.tools, folders.source, rubric, taskRubric, folders.report);
   for (const CheckInfo* ci : simulated) {
     CaseOutcome o = analysisOutcome(taskRubric, run);
     if (!needed(taskRubric, ci->id)) {

@@ -29,13 +29,17 @@ struct AnalysisRun {
 
 /// Runs `clgrade analyze` for one task in a child process (a device step of `rt`: recorded by a
 /// runner, replayed by the keeper) and reads the log and counters it leaves.
-AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
-                        const Rubric& rubric, const TaskRubric& task, const std::string& reportDir);
+/// `source` is the task's kernel file as the source policy read it (its includes expanded): the
+/// child gets it and the rubric's part for the task as files, and reads neither the kernels folder
+/// nor the rubric file.
+AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& source, const Rubric& rubric,
+                        const TaskRubric& task, const std::string& reportDir);
 
 /// The folders a simulator or hardware run works with.
 struct AnalysisFolders {
   std::string tools;    ///< clgrade, the plugin, the Oclgrind ICD folder
-  std::string kernels;  ///< the submission
+  std::string kernels;  ///< the submission (the profiler session's hwcount reads it)
+  std::string source;   ///< the task's kernel file as the source policy read it: what the simulator runs
   std::string report;   ///< where evidence goes
 };
 

@@ -208,7 +208,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   // A replayed record that no longer fits (its runner was stopped mid-way) is thrown away whatever
   // follows (keeper/task_keeper.cpp): the simulator and the timings are not run for it.
   if (rt.replaying() && !rt.tape->broken().empty()) return report;
-  const AnalysisFolders folders{options.toolsDir.empty() ? toolsFolder() : options.toolsDir, options.kernelsDir,
+  const AnalysisFolders folders{options.toolsDir.empty() ? toolsFolder() : options.toolsDir, options.kernelsDir, source,
                                 options.outDir};
   simulatorPhase(rt, task, taskRubric, rubric, folders, ctx, notRun, skipped, clock, &checks, &report);
   if (notRun.empty() && options.stopped.performanceStopped.empty()) {

@@ -7,14 +7,14 @@
 #include "cl/runtime.h"
 #include "grading/analysis.h"
 #include "intake/source_policy.h"
+#include "rubric/rubric.h"
 #include "runner/runner.h"
 #include "tasks/task_context.h"
 #include "util/files.h"
 
 namespace clgrade {
 
-bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId, AnalysisInput* in,
-                   std::string* err) {
+bool analysisCase(const Rubric& rubric, const std::string& taskId, AnalysisInput* in, std::string* err) {
   const TaskRubric* taskRubric = nullptr;
   for (const TaskRubric& t : rubric.tasks)
     if (t.id == taskId) taskRubric = &t;
@@ -23,6 +23,12 @@ bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const st
     *err = "the rubric has no <analysis> for task '" + taskId + "'";
     return false;
   }
+  return true;
+}
+
+bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId, AnalysisInput* in,
+                   std::string* err) {
+  if (!analysisCase(rubric, taskId, in, err)) return false;
   // The same policy as grading: the file of the kernels folder with its #include files expanded.
   const KernelSource loaded = loadKernelSource(kernelsDir, in->task->info().file);
   in->source = loaded.text;
@@ -43,12 +49,21 @@ std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const
   return outcomes;
 }
 
-int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
+int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath, const std::string& taskId,
                    const std::string& reportDir) {
   AnalysisInput in;
   DeviceEntry device;
-  std::string err;
-  if (!analysisInput(kernelsDir, rubric, taskId, &in, &err) || !chooseDevice("oclgrind", &device, &err)) {
+  std::string err, text;
+  Rubric rubric;
+  std::vector<std::string> problems;
+  // What the keeper handed over: the task's kernel file as its source policy read it (includes
+  // expanded, so nothing is read from a kernels folder here) and the rubric's part for the task.
+  if (!readFile(rubricPath, &text, &err, size_t(4) << 20) || !parseRubric(text, rubricPath, &rubric, &problems)) {
+    std::cerr << "clgrade analyze: the rubric cannot be used: " << (problems.empty() ? err : problems.front()) << "\n";
+    return 2;
+  }
+  if (!analysisCase(rubric, taskId, &in, &err) || !readFile(sourcePath, &in.source, &err, kMaxSourceBytes) ||
+      !chooseDevice("oclgrind", &device, &err)) {
     std::cerr << "clgrade analyze: " << err << "\n";
     return 3;
   }

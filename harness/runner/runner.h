@@ -33,7 +33,11 @@ struct AnalysisInput {
   std::string source;  ///< the task's kernel file
 };
 
-/// Finds the task, its analysis case and the kernel source; false with a message.
+/// Finds the task and its analysis case in `rubric`; false with a message.
+bool analysisCase(const Rubric& rubric, const std::string& taskId, AnalysisInput* in, std::string* err);
+
+/// The same, with the task's file read from `kernelsDir` under the source policy (hwcount, in the
+/// profiler session's sandbox).
 bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId, AnalysisInput* in,
                    std::string* err);
 
@@ -42,9 +46,10 @@ bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const st
 std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const Rubric& rubric,
                                                    const AnalysisInput& in, const std::string& evidenceDir);
 
-/// The child's side (`clgrade analyze`): runs the task's analysis case on the Oclgrind device.
-/// Returns a process exit code.
-int analyzeInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
+/// The child's side (`clgrade analyze`): runs the task's analysis case on the Oclgrind device, from
+/// the files the keeper wrote into its sandbox: the task's kernel file as the keeper's source policy
+/// read it (`sourcePath`) and the rubric's part for the task (`rubricPath`). Returns a process exit code.
+int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath, const std::string& taskId,
                    const std::string& reportDir);
 
 /// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with each distinct
