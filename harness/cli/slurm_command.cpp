@@ -95,8 +95,9 @@ std::string submit(const std::string& sbatch, const std::vector<std::string>& ar
   return id;
 }
 
-int slurmCommand(const SlurmArgs& a) {
-  std::error_code ec;
+/// What the scripts cannot hold: batch options clgrade slurm sets itself, sbatch settings that would
+/// add directives of their own. kOk, or the usage error (said on stderr).
+int refusedSettings(const SlurmArgs& a) {
   if (const std::string why = notAKernelsFolder(a.submissionsDir, true); !why.empty()) {
     std::cerr << "clgrade slurm: " << why << "\n";
     return kUsage;
@@ -121,6 +122,37 @@ int slurmCommand(const SlurmArgs& a) {
                 << "such as --account=course42\n";
       return kUsage;
     }
+  return kOk;
+}
+
+/// Submits the job array, then the merge job depending on it.
+int submitScripts(const fs::path& arrayPath, const fs::path& mergePath, const fs::path& logs) {
+  std::string err;
+  const std::string sbatch = findOnPath("sbatch");
+  if (sbatch.empty()) {
+    std::cerr << "clgrade slurm: sbatch is not on the PATH: submit the scripts from a Slurm login node\n";
+    return kOutput;
+  }
+  const std::string arrayId = submit(sbatch, {arrayPath.string()}, logs, "sbatch-array", &err);
+  if (arrayId.empty()) {
+    std::cerr << "clgrade slurm: the job array was not submitted: " << terminalText(err) << "\n";
+    return kOutput;
+  }
+  std::cout << "array job: " << arrayId << "\n" << std::flush;
+  const std::string mergeId =
+      submit(sbatch, {"--dependency=afterany:" + arrayId, mergePath.string()}, logs, "sbatch-merge", &err);
+  if (mergeId.empty()) {
+    std::cerr << "clgrade slurm: the merge job was not submitted (the array runs; submit merge.sbatch once it has "
+              << "ended): " << terminalText(err) << "\n";
+    return kOutput;
+  }
+  std::cout << "merge job: " << mergeId << "\n";
+  return kOk;
+}
+
+int slurmCommand(const SlurmArgs& a) {
+  std::error_code ec;
+  if (const int refused = refusedSettings(a); refused != kOk) return refused;
   const uint64_t seed = a.seed ? *a.seed : drawHiddenSeed();
   const fs::path out = fs::absolute(a.out, ec).lexically_normal();
   const fs::path shards = out / ".shards", logs = shards / "logs";
@@ -197,26 +229,7 @@ int slurmCommand(const SlurmArgs& a) {
               << ") && sbatch --dependency=afterany:$id " << quoted(mergePath.string()) << "\n";
     return kOk;
   }
-  const std::string sbatch = findOnPath("sbatch");
-  if (sbatch.empty()) {
-    std::cerr << "clgrade slurm: sbatch is not on the PATH: submit the scripts from a Slurm login node\n";
-    return kOutput;
-  }
-  const std::string arrayId = submit(sbatch, {arrayPath.string()}, logs, "sbatch-array", &err);
-  if (arrayId.empty()) {
-    std::cerr << "clgrade slurm: the job array was not submitted: " << terminalText(err) << "\n";
-    return kOutput;
-  }
-  std::cout << "array job: " << arrayId << "\n" << std::flush;
-  const std::string mergeId =
-      submit(sbatch, {"--dependency=afterany:" + arrayId, mergePath.string()}, logs, "sbatch-merge", &err);
-  if (mergeId.empty()) {
-    std::cerr << "clgrade slurm: the merge job was not submitted (the array runs; submit merge.sbatch once it has "
-              << "ended): " << terminalText(err) << "\n";
-    return kOutput;
-  }
-  std::cout << "merge job: " << mergeId << "\n";
-  return kOk;
+  return submitScripts(arrayPath, mergePath, logs);
 }
 
 }  // namespace

@@ -72,6 +72,38 @@ std::string archiveStem(const std::string& path) {
 
 bool looksLikeArchive(const std::string& path) { return !archiveStem(path).empty(); }
 
+namespace {
+
+/// The current entry's bytes into `fd`, within the limits of one file and of the whole archive
+/// (`total` so far); false with `error` otherwise.
+bool copyData(archive* a, int fd, const std::string& name, const UnpackLimits& limits, uint64_t* total,
+              std::string* error) {
+  uint64_t bytes = 0;
+  char buffer[1 << 16];
+  for (;;) {
+    const la_ssize_t n = archive_read_data(a, buffer, sizeof buffer);
+    if (n == 0) return true;
+    if (n < 0) {
+      *error = printable(name) + " cannot be unpacked: " + archive_error_string(a);
+      return false;
+    }
+    bytes += uint64_t(n);
+    *total += uint64_t(n);
+    if (bytes > limits.fileBytes || *total > limits.totalBytes) {
+      *error = bytes > limits.fileBytes
+                   ? printable(name) + " unpacks to more than " + std::to_string(limits.fileBytes >> 20) + " MiB"
+                   : "the archive unpacks to more than " + std::to_string(limits.totalBytes >> 20) + " MiB";
+      return false;
+    }
+    if (write(fd, buffer, size_t(n)) != n) {
+      *error = printable(name) + " cannot be written: " + strerror(errno);
+      return false;
+    }
+  }
+}
+
+}  // namespace
+
 UnpackResult unpackArchive(const std::string& archivePath, const std::string& dest, const UnpackLimits& limits) {
   UnpackResult r;
   std::error_code destMade;
@@ -162,32 +194,9 @@ UnpackResult unpackArchive(const std::string& archivePath, const std::string& de
       r.leftOut.push_back(printable(name) + ": cannot be written (" + std::string(strerror(errno)) + "; named twice?)");
       continue;
     }
-    uint64_t bytes = 0;
-    char buffer[1 << 16];
-    for (;;) {
-      const la_ssize_t n = archive_read_data(a.get(), buffer, sizeof buffer);
-      if (n == 0) break;
-      if (n < 0) {
-        close(fd);
-        r.error = printable(name) + " cannot be unpacked: " + archive_error_string(a.get());
-        return r;
-      }
-      bytes += uint64_t(n);
-      total += uint64_t(n);
-      if (bytes > limits.fileBytes || total > limits.totalBytes) {
-        close(fd);
-        r.error = bytes > limits.fileBytes
-                      ? printable(name) + " unpacks to more than " + std::to_string(limits.fileBytes >> 20) + " MiB"
-                      : "the archive unpacks to more than " + std::to_string(limits.totalBytes >> 20) + " MiB";
-        return r;
-      }
-      if (write(fd, buffer, size_t(n)) != n) {
-        close(fd);
-        r.error = printable(name) + " cannot be written: " + strerror(errno);
-        return r;
-      }
-    }
+    const bool copied = copyData(a.get(), fd, name, limits, &total, &r.error);
     close(fd);
+    if (!copied) return r;
     ++r.files;
   }
   r.ok = true;
