@@ -3,6 +3,7 @@
 // discontinuity detection can still earn the filtering points.
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "cl/kernel_args.h"
 #include "cpu/reference.h"
@@ -212,11 +213,18 @@ class BilateralTask : public TypedTask<SeparableConfig> {
 
   void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
            std::map<std::string, CaseOutcome>* out) const override {
-    const Expected e = expectedFor(ctx.inputs().forCase(spec), c, !ctx.runtime().recording());
+    // What the launches need: the scene, the CPU's flags and horizontal result (the inputs of the
+    // passes run alone).
+    const Expected e = expectedFor(ctx.inputs().forCase(spec), c, false);
     const Scene& scene = *e.scene;
     const std::vector<int32_t>& flagsExpected = e.flags;
     const Image& tmpExpected = e.horizontal;
-    const Image& expected = e.output;
+    // The final result is only compared with: made by the first judging step that needs it.
+    std::optional<Image> finalResult;
+    auto expected = [&]() -> const Image& {
+      if (!finalResult) finalResult = ref::bilateralVertical(tmpExpected, flagsExpected, c.vWeights);
+      return *finalResult;
+    };
     const std::vector<cl_float4> packed = packNormalDepth(scene);
     const int pitch = pitchOf(c.width);
     const int W = c.width, H = c.height;
@@ -264,14 +272,14 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       audit.add(intoInputs);
       const RegionModel regions{1, 1, int(k.discHGeometry.local[0]) * c.hSteps,
                                 int(k.discVGeometry.local[1]) * c.vSteps};
-      if (!ctx.runtime().recording()) {  // a runner judges nothing: the keeper compares when it replays
+      ctx.judging([&] {
         const Comparison cmp = compareExact(flagsExpected, flags, W, H, ctx.settings().rule.skipLastRow, regions);
         ctx.judge(o, spec.id + "/discontinuity", cmp, flagsAsImage(flagsExpected, W, H), flagsAsImage(flags, W, H));
         if (!cmp.passed) {
           const std::vector<std::string> bits = bitReport(flagsExpected, flags);
           o.details.insert(o.details.begin(), bits.begin(), bits.end());
         }
-      }
+      });
       ctx.audit(o, "DiscontinuityHorizontal/Vertical", audit, false);
     });
     ctx.runCheck(spec, "filter_horizontal", out, [&](CaseOutcome& o) {
@@ -282,10 +290,12 @@ class BilateralTask : public TypedTask<SeparableConfig> {
                                   c.hWeights, k.rows, &audit);
       audit.addInputWrites(flags->writesSinceUpload(ctx.runtime()));
       const RegionModel regions{c.radius, 0, int(k.convHGeometry.local[0]) * c.hSteps, int(k.convHGeometry.local[1])};
-      const std::vector<WeightOrder> orders = passOrders(c.hWeights, tmpExpected, [&](const std::vector<float>& w) {
-        return ref::bilateralHorizontal(scene.colour, flagsExpected, w);
+      ctx.judging([&] {
+        const std::vector<WeightOrder> orders = passOrders(c.hWeights, tmpExpected, [&](const std::vector<float>& w) {
+          return ref::bilateralHorizontal(scene.colour, flagsExpected, w);
+        });
+        judgeWeightOrders(ctx, o, spec.id + "/filter_horizontal", orders, actual, regions);
       });
-      judgeWeightOrders(ctx, o, spec.id + "/filter_horizontal", orders, actual, regions);
       ctx.audit(o, "ConvHorizontal", audit, false);
     });
     ctx.runCheck(spec, "filter_vertical", out, [&](CaseOutcome& o) {
@@ -296,10 +306,12 @@ class BilateralTask : public TypedTask<SeparableConfig> {
           filter(o, k.convV, k.convVGeometry, "ConvVertical", tmpExpected, flags->buffer(), c.vWeights, k.rows, &audit);
       audit.addInputWrites(flags->writesSinceUpload(ctx.runtime()));
       const RegionModel regions{0, c.radius, int(k.convVGeometry.local[0]), int(k.convVGeometry.local[1]) * c.vSteps};
-      const std::vector<WeightOrder> orders = passOrders(c.vWeights, expected, [&](const std::vector<float>& w) {
-        return ref::bilateralVertical(tmpExpected, flagsExpected, w);
+      ctx.judging([&] {
+        const std::vector<WeightOrder> orders = passOrders(c.vWeights, expected(), [&](const std::vector<float>& w) {
+          return ref::bilateralVertical(tmpExpected, flagsExpected, w);
+        });
+        judgeWeightOrders(ctx, o, spec.id + "/filter_vertical", orders, actual, regions);
       });
-      judgeWeightOrders(ctx, o, spec.id + "/filter_vertical", orders, actual, regions);
       ctx.audit(o, "ConvVertical", audit, false);
     });
     ctx.runCheck(spec, "pipeline", out, [&](CaseOutcome& o) {
@@ -311,11 +323,13 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       const Image actual = pipelineOnEveryChannel(ctx, o, k, c, disc.buffer(), scene.colour, &audit);
       const RegionModel regions{c.radius, c.radius, int(k.convHGeometry.local[0]) * c.hSteps,
                                 int(k.convVGeometry.local[1]) * c.vSteps};
-      const std::vector<WeightOrder> orders = pipelineOrders(
-          c.hWeights, c.vWeights, expected, [&](const std::vector<float>& h, const std::vector<float>& v) {
-            return ref::bilateralVertical(ref::bilateralHorizontal(scene.colour, flagsExpected, h), flagsExpected, v);
-          });
-      judgeWeightOrders(ctx, o, spec.id + "/pipeline", orders, actual, regions);
+      ctx.judging([&] {
+        const std::vector<WeightOrder> orders = pipelineOrders(
+            c.hWeights, c.vWeights, expected(), [&](const std::vector<float>& h, const std::vector<float>& v) {
+              return ref::bilateralVertical(ref::bilateralHorizontal(scene.colour, flagsExpected, h), flagsExpected, v);
+            });
+        judgeWeightOrders(ctx, o, spec.id + "/pipeline", orders, actual, regions);
+      });
       ctx.audit(o, "ConvVertical", audit, false);
     });
   }
@@ -370,13 +384,13 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     const auto flags = [context, key, s] {
       return context->memoFlags(key + " flags", [s] { return ref::discontinuityFlags(s->normals, s->depth); });
     };
-    launches[1].verify = [device, b, rows, W, flags] { return timedFlagsProblem(*device, *b->disc, rows, flags, W); };
+    launches[1].verify = [device, b, rows, W, flags] { return timedFlagsCheck(*device, *b->disc, rows, flags, W); };
     const auto horizontal = [s, flags](const std::vector<float>& w) {
       return ref::bilateralHorizontal(s->colour.channel(0), *flags(), w);
     };
     launches[2].verify = [device, b, rows, rule, either, context, key, horizontal, c] {
-      return timedOutputProblem(*device, *b->tmp, rows,
-                                orderCandidates(context, key + " H", c.hWeights, either, horizontal), rule);
+      return timedOutputCheck(*device, *b->tmp, rows,
+                              orderCandidates(context, key + " H", c.hWeights, either, horizontal), rule);
     };
     launches[3].verify = [device, b, rows, rule, either, context, key, horizontal, flags, c] {
       std::vector<ExpectedImage> all;
@@ -388,7 +402,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
         const ResultKey hKey = key + " V after H" + weightsKey(c.hWeights) + "#" + std::to_string(all.size());
         for (const ExpectedImage& v : orderCandidates(context, hKey, c.vWeights, either, vertical)) all.push_back(v);
       }
-      return timedOutputProblem(*device, *b->dst, rows, all, rule);
+      return timedOutputCheck(*device, *b->dst, rows, all, rule);
     };
     return launches;
   }

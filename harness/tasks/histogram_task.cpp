@@ -174,12 +174,13 @@ class HistogramTask : public TypedTask<HistogramCase> {
       launch.verify = [r, b, count, g, bins, grayImage, cpu]() mutable {
         b->hist->fill(*r, 0);
         launch2d(*r, count, g);
-        const std::vector<int32_t> actual = b->hist->download(*r, kIntSentinel, nullptr);
-        if (r->recording()) return std::string();
-        if (cpu->empty()) *cpu = ref::histogram(*grayImage, bins);
-        long wrong = 0;
-        binDifferences(*cpu, actual, 0, &wrong);
-        return wrong == 0 ? std::string() : std::to_string(wrong) + " of " + std::to_string(bins) + " bins wrong";
+        std::vector<int32_t> actual = b->hist->download(*r, kIntSentinel, nullptr);
+        return Judgement([actual = std::move(actual), bins, grayImage, cpu]() {
+          if (cpu->empty()) *cpu = ref::histogram(*grayImage, bins);
+          long wrong = 0;
+          binDifferences(*cpu, actual, 0, &wrong);
+          return wrong == 0 ? std::string() : std::to_string(wrong) + " of " + std::to_string(bins) + " bins wrong";
+        });
       };
       launches.push_back(launch);
     }

@@ -1,6 +1,7 @@
 // Task 2: separable convolution, horizontal then vertical pass, every colour channel (spec section 2).
 // Each pass is also run alone on the CPU's own input, so one broken pass costs only its own points.
 #include <cmath>
+#include <optional>
 
 #include "cl/kernel_args.h"
 #include "cpu/reference.h"
@@ -107,10 +108,16 @@ class SeparableTask : public TypedTask<SeparableConfig> {
 
   void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
            std::map<std::string, CaseOutcome>* out) const override {
-    const Expected e = expectedFor(ctx.inputs().forCase(spec), c, !ctx.runtime().recording());
+    // What the launches need: the source, and the horizontal result as the vertical pass's input.
+    const Expected e = expectedFor(ctx.inputs().forCase(spec), c, false);
     const Image& source = *e.source;
     const Image& tmpExpected = e.horizontal;
-    const Image& expected = e.output;
+    // The final result is only compared with: made by the first judging step that needs it.
+    std::optional<Image> finalResult;
+    const std::function<const Image&()> expected = [&]() -> const Image& {
+      if (!finalResult) finalResult = ref::convolveVertical(tmpExpected, c.vWeights);
+      return *finalResult;
+    };
     const int pitch = pitchOf(c.width);
 
     auto weightsBuffer = [&](const std::vector<float>& w) { return constantFloats(ctx.runtime(), w); };
@@ -121,7 +128,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     };
 
     // One pass alone: `input` (the CPU's) in, one launch per channel, compared with `want`.
-    auto runAlone = [&](CaseOutcome& o, bool horizontal, const Image& input, const Image& want) {
+    auto runAlone = [&](CaseOutcome& o, bool horizontal, const Image& input,
+                        const std::function<const Image&()>& want) {
       Passes both = buildPasses(ctx, c, horizontal, !horizontal);
       const int rows = both.rows;
       Pass& p = horizontal ? both.h : both.v;
@@ -135,17 +143,20 @@ class SeparableTask : public TypedTask<SeparableConfig> {
           },
           &audit);
       // Either weight order is the kernel's choice (weight_order.h).
-      const std::vector<WeightOrder> orders =
-          passOrders(horizontal ? c.hWeights : c.vWeights, want, [&input, horizontal](const std::vector<float>& w) {
-            return horizontal ? ref::convolveHorizontal(input, w) : ref::convolveVertical(input, w);
-          });
-      judgeWeightOrders(ctx, o, spec.id + (horizontal ? "/horizontal" : "/vertical"), orders, actual,
-                        regions(p, horizontal));
+      ctx.judging([&] {
+        const std::vector<WeightOrder> orders =
+            passOrders(horizontal ? c.hWeights : c.vWeights, want(), [&input, horizontal](const std::vector<float>& w) {
+              return horizontal ? ref::convolveHorizontal(input, w) : ref::convolveVertical(input, w);
+            });
+        judgeWeightOrders(ctx, o, spec.id + (horizontal ? "/horizontal" : "/vertical"), orders, actual,
+                          regions(p, horizontal));
+      });
       // The horizontal kernel gets no height: rows below the image are its to write.
       ctx.audit(o, name, audit, horizontal);
     };
 
-    ctx.runCheck(spec, "horizontal", out, [&](CaseOutcome& o) { runAlone(o, true, source, tmpExpected); });
+    ctx.runCheck(spec, "horizontal", out,
+                 [&](CaseOutcome& o) { runAlone(o, true, source, [&]() -> const Image& { return tmpExpected; }); });
     ctx.runCheck(spec, "vertical", out, [&](CaseOutcome& o) { runAlone(o, false, tmpExpected, expected); });
     ctx.runCheck(spec, "pipeline", out, [&](CaseOutcome& o) {
       const Runtime& rt = ctx.runtime();
@@ -174,11 +185,13 @@ class SeparableTask : public TypedTask<SeparableConfig> {
         total.add(a);
       }
       RegionModel r{c.radius, c.radius, int(h.geometry.local[0]) * c.hSteps, int(v.geometry.local[1]) * c.vSteps};
-      const std::vector<WeightOrder> orders = pipelineOrders(
-          c.hWeights, c.vWeights, expected, [&source](const std::vector<float>& h, const std::vector<float>& v) {
-            return ref::convolveVertical(ref::convolveHorizontal(source, h), v);
-          });
-      judgeWeightOrders(ctx, o, spec.id + "/pipeline", orders, actual, r);
+      ctx.judging([&] {
+        const std::vector<WeightOrder> orders = pipelineOrders(
+            c.hWeights, c.vWeights, expected(), [&source](const std::vector<float>& h, const std::vector<float>& v) {
+              return ref::convolveVertical(ref::convolveHorizontal(source, h), v);
+            });
+        judgeWeightOrders(ctx, o, spec.id + "/pipeline", orders, actual, r);
+      });
       ctx.audit(o, "ConvVertical", total, false);
     });
   }
@@ -224,8 +237,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
       return ref::convolveHorizontal(channels->channel(0), w);
     };
     launches[0].verify = [device, b, rows, rule, either, context, key, horizontal, c] {
-      return timedOutputProblem(*device, *b->tmp, rows,
-                                orderCandidates(context, key + " H", c.hWeights, either, horizontal), rule);
+      return timedOutputCheck(*device, *b->tmp, rows,
+                              orderCandidates(context, key + " H", c.hWeights, either, horizontal), rule);
     };
     launches[1].verify = [device, b, rows, rule, either, context, key, horizontal, c] {
       // The vertical pass on the CPU's horizontal result in the order the kernel's own pass uses.
@@ -236,7 +249,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
         const ResultKey hKey = key + " V after H" + weightsKey(c.hWeights) + "#" + std::to_string(all.size());
         for (const ExpectedImage& v : orderCandidates(context, hKey, c.vWeights, either, vertical)) all.push_back(v);
       }
-      return timedOutputProblem(*device, *b->dst, rows, all, rule);
+      return timedOutputCheck(*device, *b->dst, rows, all, rule);
     };
     return launches;
   }

@@ -60,6 +60,9 @@ CheckInfo strayWritesCheck();
 /// One kernel launch made ready for timing: inputs uploaded, every argument set. The performance
 /// code enqueues it repeatedly; `bytes` is what the launch must move at the least (each input
 /// element read once, each output element written once), for the effective bandwidth.
+/// A judging step: what is wrong ("" when nothing is), decided from what was read back before.
+using Judgement = std::function<std::string()>;
+
 struct TimedLaunch {
   std::string kernel;  ///< "ConvHorizontal"
   std::string what;    ///< "one channel", "one gray plane"
@@ -68,11 +71,13 @@ struct TimedLaunch {
   double bytes = 0;
   double pixels = 0;
   std::shared_ptr<void> keepAlive;  ///< the buffers the arguments point to
-  /// Called once the launch has been timed: what is wrong with the output it left at this size
-  /// ("" when it matches the CPU's). A kernel is checked at every size it is timed at (spec 5b),
-  /// so one that skips its work at the timing size earns no speed points. Empty: not checked
-  /// (the reference kernels; launches whose output a later launch of the same case checks).
-  std::function<std::string()> verify;
+  /// Called once the launch has been timed: reads back the output it left at this size (a device
+  /// step) and returns its judging step, what is wrong with that output ("" when it matches the
+  /// CPU's). A kernel is checked at every size it is timed at (spec 5b), so one that skips its work
+  /// at the timing size earns no speed points. perf/ runs the judging step only where the grade
+  /// judges (a task's runner only reads back). Empty: not checked (the reference kernels; launches
+  /// whose output a later launch of the same case checks).
+  std::function<Judgement()> verify;
 };
 
 struct TaskInfo {

@@ -154,6 +154,10 @@ void TaskContext::runCheck(const CaseSpec& spec, const std::string& checkId, std
   (*out)[checkId] = outcome;
 }
 
+void TaskContext::judging(const std::function<void()>& step) const {
+  if (!rt_.recording()) step();  // the one place the grading of a case asks
+}
+
 void TaskContext::judge(CaseOutcome& outcome, const std::string& stem, const Comparison& comparison,
                         const Image& expected, const Image& actual) {
   const std::vector<std::string> details = comparison.details();

@@ -64,6 +64,12 @@ class TaskContext {
   void runCheck(const CaseSpec& spec, const std::string& checkId, std::map<std::string, CaseOutcome>* out,
                 const std::function<void(CaseOutcome&)>& body);
 
+  /// A check's judging step: the comparison of what the device handed back with the CPU's results,
+  /// and the CPU's results made only for it. Launching and judging are separate steps: a task's
+  /// runner only launches and records (the keeper judges when it replays the tape), so there `step`
+  /// is left out; everywhere else it runs here. Tasks never ask how the runtime runs.
+  void judging(const std::function<void()>& step) const;
+
   /// Judges a float comparison: sets status, message, details, evidence (files only when failed).
   void judge(CaseOutcome& outcome, const std::string& stem, const Comparison& comparison, const Image& expected,
              const Image& actual);

@@ -34,34 +34,38 @@ std::string rowsNote(const std::vector<int>& rows) { return " (in " + std::to_st
 
 }  // namespace
 
-std::string timedOutputProblem(const Runtime& rt, const DevicePlane<float>& plane, const std::vector<int>& rows,
-                               const std::vector<ExpectedImage>& expected, const CompareRule& rule) {
-  const std::vector<float> values = plane.downloadRows(rt, rows);
-  if (rt.recording() || expected.empty()) return "";
-  CompareRule sampled = rule;
-  sampled.skipLastRow = false;  // the sample holds only rows the rule grades
-  std::string first;
-  for (const ExpectedImage& make : expected) {
-    const std::shared_ptr<const Image> want = make();
-    Image actual(want->width, int(rows.size()), 1);
-    actual.pixels = values;
-    const Comparison c = compareImages(rowsOf(*want, rows), actual, sampled, RegionModel{0, 0, 0, 0});
-    if (c.passed) return "";
-    if (first.empty()) first = c.summary() + rowsNote(rows);
-  }
-  return first;
+Judgement timedOutputCheck(const Runtime& rt, const DevicePlane<float>& plane, const std::vector<int>& rows,
+                           const std::vector<ExpectedImage>& expected, const CompareRule& rule) {
+  std::vector<float> values = plane.downloadRows(rt, rows);
+  return [values = std::move(values), rows, expected, rule]() -> std::string {
+    if (expected.empty()) return "";
+    CompareRule sampled = rule;
+    sampled.skipLastRow = false;  // the sample holds only rows the rule grades
+    std::string first;
+    for (const ExpectedImage& make : expected) {
+      const std::shared_ptr<const Image> want = make();
+      Image actual(want->width, int(rows.size()), 1);
+      actual.pixels = values;
+      const Comparison c = compareImages(rowsOf(*want, rows), actual, sampled, RegionModel{0, 0, 0, 0});
+      if (c.passed) return "";
+      if (first.empty()) first = c.summary() + rowsNote(rows);
+    }
+    return first;
+  };
 }
 
-std::string timedFlagsProblem(const Runtime& rt, const DevicePlane<int32_t>& plane, const std::vector<int>& rows,
-                              const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected, int width) {
-  const std::vector<int32_t> actual = plane.downloadRows(rt, rows);
-  if (rt.recording()) return "";
-  const std::shared_ptr<const std::vector<int32_t>> all = expected();
-  long wrong = 0;
-  for (size_t i = 0; i < rows.size(); ++i)
-    for (int x = 0; x < width; ++x) wrong += actual[i * width + x] != (*all)[size_t(rows[i]) * width + x];
-  if (wrong == 0) return "";
-  return std::to_string(wrong) + " of " + std::to_string(rows.size() * size_t(width)) + " flags wrong" + rowsNote(rows);
+Judgement timedFlagsCheck(const Runtime& rt, const DevicePlane<int32_t>& plane, const std::vector<int>& rows,
+                          const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected, int width) {
+  std::vector<int32_t> actual = plane.downloadRows(rt, rows);
+  return [actual = std::move(actual), rows, expected, width]() -> std::string {
+    const std::shared_ptr<const std::vector<int32_t>> all = expected();
+    long wrong = 0;
+    for (size_t i = 0; i < rows.size(); ++i)
+      for (int x = 0; x < width; ++x) wrong += actual[i * width + x] != (*all)[size_t(rows[i]) * width + x];
+    if (wrong == 0) return "";
+    return std::to_string(wrong) + " of " + std::to_string(rows.size() * size_t(width)) + " flags wrong" +
+           rowsNote(rows);
+  };
 }
 
 std::string weightsKey(const std::vector<float>& weights) {

@@ -13,6 +13,7 @@
 
 #include "checks/comparison.h"
 #include "tasks/device_plane.h"
+#include "tasks/task.h"
 #include "tasks/task_context.h"
 
 namespace clgrade {
@@ -24,15 +25,15 @@ using ExpectedImage = std::function<std::shared_ptr<const Image>()>;
 /// the last row only when the rule grades it.
 std::vector<int> sampleRows(int height, uint64_t seed, bool skipLastRow, int count = 32);
 
-/// "" when rows `rows` of `plane` hold what one of `expected` computes there (either weight order,
-/// say), else the comparison's summary against the first. A recording runner only reads the rows
-/// back: the keeper, replaying, computes the CPU's results and compares.
-std::string timedOutputProblem(const Runtime& rt, const DevicePlane<float>& plane, const std::vector<int>& rows,
-                               const std::vector<ExpectedImage>& expected, const CompareRule& rule);
+/// Reads rows `rows` of `plane` back, and returns the judging step: "" when they hold what one of
+/// `expected` computes there (either weight order, say), else the comparison's summary against the
+/// first. The CPU's results are made only when the judging step runs (TimedLaunch::verify).
+Judgement timedOutputCheck(const Runtime& rt, const DevicePlane<float>& plane, const std::vector<int>& rows,
+                           const std::vector<ExpectedImage>& expected, const CompareRule& rule);
 
 /// The same for integer flags that must match exactly.
-std::string timedFlagsProblem(const Runtime& rt, const DevicePlane<int32_t>& plane, const std::vector<int>& rows,
-                              const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected, int width);
+Judgement timedFlagsCheck(const Runtime& rt, const DevicePlane<int32_t>& plane, const std::vector<int>& rows,
+                          const std::function<std::shared_ptr<const std::vector<int32_t>>()>& expected, int width);
 
 /// The weights as they go into a key of the CPU's results (" 0.25 0.5 0.25", every digit a float has).
 std::string weightsKey(const std::vector<float>& weights);

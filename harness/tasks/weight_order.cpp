@@ -39,8 +39,6 @@ std::vector<WeightOrder> pipelineOrders(
 
 void judgeWeightOrders(TaskContext& ctx, CaseOutcome& o, const std::string& stem,
                        const std::vector<WeightOrder>& orders, const Image& actual, const RegionModel& regions) {
-  // A runner judges nothing (the keeper replays its record and judges): no CPU result, no comparison.
-  if (ctx.runtime().recording()) return;
   const CompareRule& rule = ctx.settings().rule;
   const Image reference = orders.front().expected();
   const Comparison first = compareImages(reference, actual, rule, regions);

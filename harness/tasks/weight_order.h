@@ -20,6 +20,7 @@ struct WeightOrder {
   std::function<Image()> expected;
 };
 
+/// Called in a judging step (TaskContext::judging): the CPU's results are made here.
 /// Judges `actual` like TaskContext::judge against the first order (the reference's); when that
 /// fails and another order's result passes, the outcome passes (the rubric accepts either order) or
 /// fails with a message naming the order the kernel uses (it demands the reference order).
