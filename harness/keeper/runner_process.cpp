@@ -48,9 +48,8 @@ class ProgressWatch {
 
 /// Puts a process into a sandbox: it sees the system's libraries, the clgrade executable and its
 /// tools, the reference and naive kernels and the store's inputs (read-only), the timing locks, and
-/// with `submission` the rubric and this submission's kernels folder; it writes only into its
-/// scratch folder.
-bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request, bool submission,
+/// `inputs` (read-only); it writes only into its scratch folder.
+bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
                const std::string& scratch, ProcessSpec* spec, std::string* err) {
   const KeeperSettings& s = *place.settings;
   std::error_code ec;
@@ -64,11 +63,7 @@ bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const st
   };
   mount(s.clgrade, false);
   for (const char* tool : {"/clgrade", "/libclgrade_oclgrind.so", "/oclgrind-icd"}) mount(tools + tool, false);
-  if (submission) {
-    mount(place.rubricPath, false);
-    mount(place.kernelsDir, false);
-  }
-  mount(request, false);
+  if (!inputs.empty()) mount(inputs, false);
   mount(defaultReferenceKernelsDir(), false);
   mount(defaultNaiveKernelsDir(), false);
   if (const std::string store = runnersStore(s); !store.empty()) mount(store, false);  // never the results
@@ -96,7 +91,7 @@ std::string runnersStore(const KeeperSettings& s) {
   return sandboxCanReach(folder + "/file") ? folder : "";
 }
 
-bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request, bool submission,
+bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
                   const std::string& scratch, ProcessSpec* spec, std::string* err) {
   const KeeperSettings& s = *place.settings;
   std::error_code ec;
@@ -104,7 +99,7 @@ bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const
   if (!s.sandbox) {
     spec->argv = std::move(argv);
     makeDirectories(scratch, nullptr);
-  } else if (!sandboxed(std::move(argv), place, request, submission, scratch, spec, err)) {
+  } else if (!sandboxed(std::move(argv), place, inputs, scratch, spec, err)) {
     return false;
   }
   spec->outputLimitBytes = s.outputLimitBytes;
@@ -126,8 +121,8 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   ProcessSpec spec;
   if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
   // The runner's request holds its task's file and rubric part: no kernels folder, no rubric file.
-  if (!placeProcess({s.clgrade, "run-task", launch.requestPath}, place_, launch.requestPath, false, launch.scratch,
-                    &spec, &ended.process.error))
+  if (!placeProcess({s.clgrade, "run-task", launch.requestPath}, place_, launch.requestPath, launch.scratch, &spec,
+                    &ended.process.error))
     return ended;
   spec.timeoutSeconds = s.taskTimeoutSeconds;
   if (!s.timingLock.empty()) {
@@ -157,11 +152,11 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   return ended;
 }
 
-ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workDir) {
-  return [place, workDir](const std::vector<std::string>& argv, double timeout, const std::string& logPath) {
+ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workDir, const std::string& inputs) {
+  return [place, workDir, inputs](const std::vector<std::string>& argv, double timeout, const std::string& logPath) {
     ProcessSpec spec;
     ProcessResult p;
-    if (!placeProcess(argv, place, "", true, workDir, &spec, &p.error)) return p;
+    if (!placeProcess(argv, place, inputs, workDir, &spec, &p.error)) return p;
     spec.timeoutSeconds = timeout;
     spec.stdoutPath = spec.stderrPath = logPath;
     ProcessResult ended;

@@ -20,8 +20,7 @@ namespace clgrade {
 /// Where the sandboxed processes of one submission run, and under which limits.
 struct RunnerPlace {
   const KeeperSettings* settings = nullptr;  ///< memoryLimitBytes and timingLock as applied
-  std::string rubricPath;
-  std::string kernelsDir;
+  std::string kernelsDir;                    ///< the submission's (names its PoCL cache; never mounted)
 };
 
 /// The store's inputs folder as the runners see it: read-only, at the same path; "" when they make
@@ -29,11 +28,12 @@ struct RunnerPlace {
 std::string runnersStore(const KeeperSettings& settings);
 
 /// `argv` in a sandbox of `place` with `scratch` as its one writable folder (cleared first), under
-/// the limits every runner gets (time, memory, files, output); `submission`: it also sees the
-/// kernels folder and the rubric file (the profiler session; a runner gets what it needs in its
-/// request). False with `err` when no sandbox can be made. Without a sandbox (--no-sandbox): `argv`
-/// as it is, `scratch` made.
-bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& request, bool submission,
+/// the limits every runner gets (time, memory, files, output); `inputs`: a file or folder the keeper
+/// wrote that it also sees, read-only ("" for none): a runner's request, the profiler session's
+/// copies of its tasks' files and rubric part. It never sees the kernels folder nor the
+/// rubric file. False with `err` when no sandbox can be made. Without a sandbox (--no-sandbox):
+/// `argv` as it is, `scratch` made.
+bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
                   const std::string& scratch, ProcessSpec* spec, std::string* err);
 
 class RunnerProcess : public RunnerLauncher {
@@ -46,7 +46,7 @@ class RunnerProcess : public RunnerLauncher {
 };
 
 /// Runs the submission's profiler session's process (keeper/hardware_session.h) where `place` says,
-/// its scratch folder `workDir`.
-ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workDir);
+/// its scratch folder `workDir`, the keeper's copies of what it profiles in `inputs` (read-only).
+ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workDir, const std::string& inputs);
 
 }  // namespace clgrade

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <set>
 
 #include "grading/grader.h"
@@ -11,6 +12,7 @@
 #include "keeper/task_keeper.h"
 #include "sandbox/sandbox.h"
 #include "tasks/task.h"
+#include "util/files.h"
 #include "util/side_by_side.h"
 #include "util/utc_time.h"
 
@@ -137,14 +139,32 @@ std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHa
         r.atomics[tr->id] = kernels;
     }
   if (r.tasks.empty()) return {};
+  // What it profiles, as the keeper read it: its tasks' files (includes expanded) and their part of
+  // the rubric, written where its sandbox sees them read-only; never the kernels folder nor the rubric.
+  const std::string inputs = folders_.scratchFor("hardware-input");
+  std::error_code ec;
+  fs::remove_all(inputs, ec);
+  std::string err;
+  bool written = makeDirectories(inputs + "/kernels", &err) &&
+                 writeFileAtomically(inputs + "/rubric.xml", rubricForTasks(rubric_, r.tasks), &err, false);
+  for (const std::string& id : r.tasks) {
+    const std::string& file = findTask(id)->info().file;
+    written = written && writeFileAtomically(inputs + "/kernels/" + file, sources_.file(file).text, &err, false);
+  }
+  if (!written) {
+    std::cerr << "clgrade: no hardware counters for this submission: its profiler session's inputs cannot be "
+                 "written: "
+              << err << "\n";
+    return {};
+  }
   r.clgrade = absolutePath(settings_.clgrade);
-  r.kernelsDir = absolutePath(kernelsDir_);
-  r.rubricPath = absolutePath(rubric_.path);
+  r.kernelsDir = inputs + "/kernels";
+  r.rubricPath = inputs + "/rubric.xml";
   r.workDir = folders_.scratchFor("hardware");
   r.logDir = folders_.path();
   r.reportDir = outDir_;
   r.timeoutSeconds = settings_.taskTimeoutSeconds;
-  return clgrade::startHardwareSession(r, profiledRunner(place(), r.workDir), settings_.timingLock);
+  return clgrade::startHardwareSession(r, profiledRunner(place(), r.workDir, inputs), settings_.timingLock);
 }
 
 GradeReport SubmissionKeeper::mergedReport(std::vector<GradeReport> judged, std::vector<TaskReport> tasks) const {

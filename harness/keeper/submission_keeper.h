@@ -30,7 +30,7 @@ class SubmissionKeeper {
   SubmissionKeeper(const Rubric& rubric, const DeviceEntry& device, std::string kernelsDir, std::string outDir,
                    const KeeperSettings& settings, const std::string& kernelsProblem = "");
   /// Where its runners run, with the settings as applied (for RunnerProcess).
-  RunnerPlace place() const { return RunnerPlace{&settings_, rubric_.path, kernelsDir_}; }
+  RunnerPlace place() const { return RunnerPlace{&settings_, kernelsDir_}; }
   /// Keeps every task of `onlyTasks` (empty: the rubric's), its runners started by `launcher`, their
   /// tapes judged by `judge`; returns the merged report (not yet written).
   SubmissionResult grade(const std::vector<std::string>& onlyTasks, RunnerLauncher& launcher, const TapeJudge& judge);

@@ -560,14 +560,19 @@ bool loadRubric(const std::string& path, Rubric* rubric, std::vector<std::string
 }
 
 std::string rubricForTask(const Rubric& rubric, const std::string& taskId) {
+  return rubricForTasks(rubric, {taskId});
+}
+
+std::string rubricForTasks(const Rubric& rubric, const std::vector<std::string>& taskIds) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(rubric.text.data(), rubric.text.size()) != tinyxml2::XML_SUCCESS || !doc.RootElement()) return "";
   XMLElement* root = doc.RootElement();
-  root->DeleteAttribute("points");  // the whole rubric's total: the part holds one task's
+  root->DeleteAttribute("points");  // the whole rubric's total: the part holds some tasks' only
   for (XMLElement* child = root->FirstChildElement(); child;) {
     XMLElement* next = child->NextSiblingElement();
     const char* id = child->Attribute("id");
-    if (std::string(child->Name()) == "task" && (!id || taskId != id)) root->DeleteChild(child);
+    const bool kept = id && std::find(taskIds.begin(), taskIds.end(), std::string(id)) != taskIds.end();
+    if (std::string(child->Name()) == "task" && !kept) root->DeleteChild(child);
     child = next;
   }
   tinyxml2::XMLPrinter printer;

@@ -115,5 +115,7 @@ bool parseRubric(const std::string& text, const std::string& path, Rubric* rubri
 /// The rubric's text with its settings and only the task `taskId`: what a task's runner is told
 /// (protocol/runner_request.h), so that it sees no other task's cases. Empty when the text is not XML.
 std::string rubricForTask(const Rubric& rubric, const std::string& taskId);
+/// Same with the tasks `taskIds` (the profiler session's, which counts several tasks in one process).
+std::string rubricForTasks(const Rubric& rubric, const std::vector<std::string>& taskIds);
 
 }  // namespace clgrade

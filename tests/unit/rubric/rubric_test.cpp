@@ -310,5 +310,19 @@ TEST(RubricForTask, KeepsTheSettingsAndOneTask) {
   EXPECT_EQ(rubricForTask(Rubric(), "conv3x3"), "") << "no text, no part";
 }
 
+// The profiler session counts several tasks in one process: it is told theirs and no other.
+TEST(RubricForTask, KeepsTheTasksNamedInTheirOrder) {
+  Rubric whole;
+  std::vector<std::string> problems;
+  ASSERT_TRUE(loadRubric(test::sourceDir() + "/rubrics/four_tasks.xml", &whole, &problems));
+  ASSERT_EQ(whole.tasks.size(), 4u);
+  const std::vector<std::string> named{whole.tasks[3].id, whole.tasks[1].id};
+  Rubric part;
+  ASSERT_TRUE(parseRubric(rubricForTasks(whole, named), "part.xml", &part, &problems));
+  ASSERT_EQ(part.tasks.size(), 2u);
+  EXPECT_EQ(part.tasks[0].id, whole.tasks[1].id) << "the rubric's order";
+  EXPECT_EQ(part.tasks[1].id, whole.tasks[3].id);
+}
+
 }  // namespace
 }  // namespace clgrade
