@@ -6,11 +6,13 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -178,7 +180,10 @@ bool openOutputs(const ProcessSpec& spec, Capture (&captures)[2], int* out, int*
 struct ExecImage {
   std::vector<char*> args, envp;
   std::vector<std::string> envStrings;
+  std::vector<int> keep;  ///< the descriptors above 2 the child keeps, ascending
   explicit ExecImage(const ProcessSpec& spec) {
+    if (spec.inheritFds) keep = *spec.inheritFds;
+    std::sort(keep.begin(), keep.end());
     for (const std::string& a : spec.argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     for (char** e = environ; !spec.clearEnvironment && e && *e; ++e) {
@@ -191,6 +196,43 @@ struct ExecImage {
     envp.push_back(nullptr);
   }
 };
+
+/// Closes the descriptors from `low` to `high`; async-signal-safe.
+void closeRange(int low, int high) {
+  if (low > high) return;
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, static_cast<unsigned>(low), static_cast<unsigned>(high), 0u) == 0) return;
+#endif
+  // No close_range (a kernel before 5.9, a container's seccomp profile): one close each, up to the
+  // highest descriptor the process may hold.
+  struct rlimit files {};
+  const int top =
+      getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY && files.rlim_cur < (1u << 20)
+          ? static_cast<int>(files.rlim_cur) - 1
+          : 65535;
+  for (int fd = low; fd <= std::min(high, top); ++fd) close(fd);
+}
+
+/// The child starts with its stdin on /dev/null, its outputs, and the descriptors its spec names:
+/// nothing that whoever started clgrade left open (a CI runner's, a shell's, a platform script's
+/// files) reaches the program, nor, through /proc/<pid>/fd, a kernel inside a sandbox (issue 27).
+/// Async-signal-safe.
+void keepOnlyOwnDescriptors(const ExecImage& image, int out, int err) {
+  dup2(out, 1);
+  dup2(err, 2);
+  const int nothing = open("/dev/null", O_RDONLY);
+  if (nothing > 0) {
+    dup2(nothing, 0);
+    close(nothing);
+  }
+  int from = 3;
+  for (int fd : image.keep) {
+    if (fd < from) continue;
+    closeRange(from, fd - 1);
+    from = fd + 1;
+  }
+  closeRange(from, INT_MAX);
+}
 
 /// The child after fork: its own process group (so a time-out kills its children too), death with
 /// the parent, limits, outputs, environment; then the program. Async-signal-safe calls only.
@@ -221,8 +263,7 @@ struct ExecImage {
     for (int fd : *spec.inheritFds) fcntl(fd, F_SETFD, 0);
   if (spec.gid >= 0 && (setgroups(0, nullptr) != 0 || setgid(static_cast<gid_t>(spec.gid)) != 0)) _exit(126);
   if (spec.uid >= 0 && setuid(static_cast<uid_t>(spec.uid)) != 0) _exit(126);
-  dup2(out, 1);
-  dup2(err, 2);
+  keepOnlyOwnDescriptors(image, out, err);
   execve(image.args[0], image.args.data(), image.envp.data());
   _exit(127);
 }

@@ -58,8 +58,9 @@ std::string submission(const std::string& name, const fs::path& out) {
 
 /// Grades task conv3x3 of tests/sandbox/<name> on the CPU device; the report.
 json grade(const std::string& name, const fs::path& out, int taskTimeout = 60,
-           const std::vector<std::string>& extra = {}) {
+           const std::vector<std::string>& extra = {}, const std::vector<int>& inherited = {}) {
   ProcessSpec spec;
+  if (!inherited.empty()) spec.inheritFds = std::make_shared<const std::vector<int>>(inherited);
   spec.argv = {CLGRADE_EXECUTABLE,
                "grade",
                submission(name, out),
@@ -237,6 +238,28 @@ TEST(Sandbox, TheRunnerSeesNeitherTheKernelsFolderNorTheRubric) {
   EXPECT_NE(printed.find("read="), std::string::npos) << printed;
   EXPECT_EQ(printed.find("read=0"), std::string::npos) << "the runner read the rubric file:\n" << printed;
   EXPECT_NE(printed.find("tasks=1"), std::string::npos) << "the request holds more than its task:\n" << printed;
+}
+
+// clgrade started with a file of the machine open for writing (as a CI runner or a shell may leave
+// one): the kernel finds no descriptor to it inside, reads nothing of it and writes nothing into it.
+TEST(Sandbox, NoDescriptorOfWhateverStartedClgradeReachesTheKernel) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("inherited_fds");
+  const std::string hostFile = out.string() + "-clgrade_inherited.txt";
+  const std::string secret = "CLGRADE-HOST-SECRET\n";
+  fs::create_directories(out.parent_path());
+  ASSERT_TRUE(writeFileAtomically(hostFile, secret, nullptr, false));
+  const int fd = open(hostFile.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
+  ASSERT_GE(fd, 3);
+  grade("inherited_fds", out, 60, {}, {fd});
+  close(fd);
+  const std::string printed = kernelOutput(out);
+  EXPECT_NE(printed.find("scanned"), std::string::npos) << "the kernel's script did not run:\n" << printed;
+  EXPECT_EQ(printed.find("reached="), std::string::npos) << "a descriptor of the host file was inside:\n" << printed;
+  EXPECT_EQ(printed.find("CLGRADE-HOST-SECRET"), std::string::npos) << printed;
+  std::string after;
+  ASSERT_TRUE(readFile(hostFile, &after, nullptr));
+  EXPECT_EQ(after, secret) << "the kernel wrote into a file of the machine";
 }
 
 TEST(Sandbox, InProcessNeedsNoSandboxConfirmed) {

@@ -2,6 +2,7 @@
 // parent (protocol/progress), and a submission folder's kernels (intake/submission).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -111,6 +112,36 @@ TEST(Subprocess, TheEnvironmentIsAddedToTheChilds) {
   std::string out;
   ASSERT_TRUE(readFile(spec.stdoutPath, &out, nullptr));
   EXPECT_EQ(out, "forty two\n");
+}
+
+// Whatever started clgrade may have left descriptors open (a CI runner's log, a shell's redirection):
+// no child gets them, so no kernel reaches them through /proc/<pid>/fd; stdin is /dev/null; the
+// descriptors a spec names (bwrap's --bind-fd) are kept.
+TEST(Subprocess, TheChildGetsNoDescriptorItsParentInherited) {
+  const fs::path dir = scratch("descriptors");
+  const std::string hostFile = (dir / "host.txt").string();
+  ASSERT_TRUE(writeFileAtomically(hostFile, "a file of the machine\n", nullptr, false));
+  const int leaked = open(hostFile.c_str(), O_RDWR);   // no O_CLOEXEC: as a careless parent leaves it
+  const int named = open(hostFile.c_str(), O_RDONLY);  // one the spec passes on
+  const int high = fcntl(leaked, F_DUPFD, 900);        // far above the others (close_range's ranges)
+  ASSERT_GE(leaked, 3);
+  ASSERT_GE(named, 3);
+  ASSERT_GE(high, 900);
+  ProcessSpec spec =
+      shell("for fd in " + std::to_string(leaked) + " " + std::to_string(named) + " " + std::to_string(high) +
+            "; do if [ -e /proc/self/fd/$fd ]; then echo $fd open; else echo $fd closed; fi; done; "
+            "readlink /proc/self/fd/0");
+  spec.inheritFds = std::make_shared<const std::vector<int>>(std::vector<int>{named});
+  spec.stdoutPath = (dir / "out").string();
+  const ProcessResult p = runProcess(spec);
+  close(leaked);
+  close(named);
+  close(high);
+  ASSERT_TRUE(p.ok()) << p.describe();
+  std::string out;
+  ASSERT_TRUE(readFile(spec.stdoutPath, &out, nullptr));
+  EXPECT_EQ(out, std::to_string(leaked) + " closed\n" + std::to_string(named) + " open\n" + std::to_string(high) +
+                     " closed\n/dev/null\n");
 }
 
 // A runner writes its progress file in its own scratch folder: a link it puts there instead, to a file
