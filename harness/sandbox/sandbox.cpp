@@ -99,34 +99,41 @@ std::string unreachableFolder(const std::string& path, long uid) {
   return "";
 }
 
-/// A copy of `path` (a file or a folder, links kept as links) below /var/cache/clgrade/staging, kept
-/// up to date (only what changed is copied again), readable by every sandbox: for what a sandbox
-/// must read but cannot reach. "" with `err` when it cannot be made.
-std::string stagedCopy(const std::string& path, std::string* err) {
-  static std::mutex mutex;  // keeper threads of a batch stage the same executable
-  std::lock_guard<std::mutex> lock(mutex);
-  const std::string dir = "/var/cache/clgrade/staging/" + std::to_string(std::hash<std::string>{}(path));
-  const std::string copy = dir + "/" + fs::path(path).filename().string();
+/// A copy of `path` (a file or a folder, links kept as links) in this sandbox's own staging folder
+/// `<scratch>/.staged` (issue 27): made afresh for every sandbox (what it reads is what is there now,
+/// never an older copy kept by date), readable by the sandbox's uid and no other (as root: owned by
+/// root, group the sandbox's, no access for others; the sandbox cannot change it), removed with the
+/// scratch folder. For what a sandbox must read but its uid cannot reach (a build under /root). ""
+/// with `err` when it cannot be made.
+std::string stagedCopy(const std::string& path, const std::string& scratch, long uid, std::string* err) {
+  const std::string staging = scratch + "/.staged";
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  for (fs::path p = dir; !ec && p != "/var/cache"; p = p.parent_path()) fs::permissions(p, fs::perms(0755), ec);
-  fs::copy(path, copy,
-           fs::copy_options::recursive | fs::copy_options::copy_symlinks | fs::copy_options::update_existing, ec);
+  fs::create_directories(staging, ec);
+  const bool root = geteuid() == 0 && uid >= 0;
+  if (!ec && root && chown(staging.c_str(), 0, static_cast<gid_t>(uid)) != 0)
+    ec = std::error_code(errno, std::generic_category());
+  if (!ec) fs::permissions(staging, fs::perms(0750), ec);
+  // One folder per staged path: two paths of one name (two tools called clgrade) stay apart.
+  size_t n = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(staging, ec)) (void)e, ++n;
+  const std::string dir = staging + "/" + std::to_string(n);
+  const std::string copy = dir + "/" + fs::path(path).filename().string();
+  if (!ec) fs::create_directory(dir, ec);
+  if (!ec) fs::copy(path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
   if (ec) {
     *err = "the sandbox cannot reach " + path + " and it cannot be copied where it can: " + ec.message();
     return "";
   }
-  // Everything readable (and executables executable) by the sandbox's uid.
-  auto open = [](const fs::path& p) {
+  // Readable (and executables executable) by the sandbox's group; nothing for other users.
+  auto open = [&](const fs::path& p) {
     std::error_code e;
     const fs::file_status st = fs::symlink_status(p, e);
     if (fs::is_symlink(st)) return;
-    const fs::perms add =
-        fs::is_directory(st) || (st.permissions() & fs::perms::owner_exec) != fs::perms::none
-            ? fs::perms::others_read | fs::perms::others_exec | fs::perms::group_read | fs::perms::group_exec
-            : fs::perms::others_read | fs::perms::group_read;
-    fs::permissions(p, add, fs::perm_options::add, e);
+    if (root && lchown(p.c_str(), 0, static_cast<gid_t>(uid)) != 0) return;
+    const bool x = fs::is_directory(st) || (st.permissions() & fs::perms::owner_exec) != fs::perms::none;
+    fs::permissions(p, x ? fs::perms(0750) : fs::perms(0640), e);
   };
+  open(dir);
   open(copy);
   if (fs::is_directory(copy, ec))
     for (auto it = fs::recursive_directory_iterator(copy, ec); !ec && it != fs::recursive_directory_iterator();
@@ -173,6 +180,10 @@ const SandboxSupport& sandboxSupport() {
       support.reason = "bubblewrap (bwrap) is not installed: apt-get install bubblewrap";
       return;
     }
+    // Earlier versions staged copies in one folder every user could read, never removed (a runner's
+    // request there held the hidden seed): gone with the first sandbox of this one.
+    std::error_code staleEc;
+    if (geteuid() == 0) fs::remove_all("/var/cache/clgrade/staging", staleEc);
     char scratch[] = "/tmp/clgrade-probe-XXXXXX";
     if (!mkdtemp(scratch)) {
       support.reason = std::string("cannot make a scratch folder: ") + std::strerror(errno);
@@ -296,7 +307,7 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
     std::string closed = unreachableFolder(path, uid);
     // Read-only, it can be a copy in a folder the sandbox's uid reaches (a build under /root, say).
     if (!closed.empty() && !writable) {
-      const std::string staged = stagedCopy(path, err);
+      const std::string staged = stagedCopy(path, spec.scratch, uid, err);
       if (staged.empty()) return false;
       path = staged;
       closed.clear();

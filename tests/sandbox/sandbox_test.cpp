@@ -262,6 +262,48 @@ TEST(Sandbox, NoDescriptorOfWhateverStartedClgradeReachesTheKernel) {
   EXPECT_EQ(after, secret) << "the kernel wrote into a file of the machine";
 }
 
+// What a sandbox must read but its uid cannot reach (a build under /root) is copied for that sandbox
+// alone: the copy is what the file holds now (never an older copy kept because its date looked
+// newer), no other user can read it, and it goes with the scratch folder.
+TEST(Sandbox, WhatItCannotReachIsStagedForItAloneAsItIsNow) {
+  if (geteuid() != 0) GTEST_SKIP() << "only a sandbox of another uid (as root) needs copies";
+  if (!sandboxSupport().available) GTEST_SKIP() << sandboxSupport().reason;
+  const fs::path dir = outDir("staging");
+  const fs::path closed = dir / "closed", scratch = dir / "scratch";
+  fs::create_directories(closed);
+  fs::permissions(dir, fs::perms(0755));
+  fs::permissions(closed, fs::perms(0700));
+  const std::string file = (closed / "data.txt").string();
+  auto seen = [&](const std::string& content, std::time_t mtime) {
+    EXPECT_TRUE(writeFileAtomically(file, content, nullptr, false));
+    fs::permissions(file, fs::perms(0644));
+    const struct timespec times[2] = {{mtime, 0}, {mtime, 0}};
+    utimensat(AT_FDCWD, file.c_str(), times, 0);
+    fs::remove_all(scratch);
+    SandboxSpec box;
+    box.scratch = scratch.string();
+    box.mounts = {{file, false}};
+    box.env = {{"PATH", "/usr/bin:/bin"}};
+    ProcessSpec p;
+    p.argv = {"/bin/cat", file};
+    p.stdoutPath = (dir / "out").string();
+    p.timeoutSeconds = 30;
+    std::string err;
+    EXPECT_TRUE(sandboxProcess(box, &p, &err)) << err;
+    const ProcessResult r = runProcess(p);
+    EXPECT_TRUE(r.ok()) << r.describe();
+    const fs::perms staged = fs::status(scratch / ".staged").permissions();
+    EXPECT_EQ(staged & fs::perms::others_all, fs::perms::none) << "other users can enter the staging folder";
+    std::string out;
+    readFile(p.stdoutPath, &out, nullptr);
+    return out;
+  };
+  const std::time_t now = std::time(nullptr);
+  EXPECT_EQ(seen("the reference's file", now), "the reference's file");
+  EXPECT_EQ(seen("the template's file!", now - 3600), "the template's file!") << "an older copy was used";
+  EXPECT_FALSE(fs::exists("/var/cache/clgrade/staging")) << "a staging folder every user can read";
+}
+
 TEST(Sandbox, InProcessNeedsNoSandboxConfirmed) {
   ProcessSpec spec;
   spec.argv = {CLGRADE_EXECUTABLE, "grade", kCases + "/syscall_escape",   "--in-process",
