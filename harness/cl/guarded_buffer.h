@@ -30,6 +30,8 @@ class GuardedBuffer {
   size_t frontBytes() const { return front_; }
   size_t dataBytes() const { return data_; }
   size_t totalBytes() const { return total_; }
+  /// The whole allocation, guards included (a timed launch's refill sets all of it back).
+  const cl::Buffer& whole() const { return whole_; }
 
   /// Uploads the whole allocation (guards included) as `lay` lays it out into the `totalBytes()` it
   /// is given, only where the upload runs: a keeper replaying a record has nothing to send. The

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "cl/runtime.h"
 
@@ -13,6 +14,17 @@ struct Geometry {
   std::array<size_t, 2> global{0, 0};
   std::array<size_t, 2> local{0, 0};
   std::string str() const;  ///< "global 800x576, local 32x16"
+};
+
+/// A buffer a timed kernel writes (spec 5c, "timed launches start from nothing"): before every timed
+/// launch, warm-ups included, perf/ sets it back outside the timed events, to `zero` bytes (the
+/// histogram's bins) or else to what it held when the kernel's timing began (an output's sentinel and
+/// guards; the flags the horizontal discontinuity kernel left for the vertical one). A kernel that
+/// skips its work because its output already holds an earlier launch's result leaves a wrong output.
+struct WrittenBuffer {
+  cl::Buffer whole;  ///< the whole allocation, guards included
+  size_t bytes = 0;
+  bool zero = false;
 };
 
 /// Enqueues a 2-D kernel, waits for it, returns its event time in milliseconds.

@@ -43,6 +43,11 @@ struct KernelFigure {
   /// The output the timed launches left at this size is wrong (`untrusted` says how): the speed of a
   /// kernel that skips its work at the timing size fails, it is not merely unmeasured.
   bool wrongOutput = false;
+  /// Faster than moving its bytes or than an empty launch of its geometry, in the same run (spec 5c,
+  /// perf/figures.h refuseImpossible): the kernel cannot have done its work; fails like a wrong output.
+  bool impossible = false;
+  /// Its roofline is reading its bytes, not copying them (TimedLaunch::readsOnly; not in report.json).
+  bool readsOnly = false;
 };
 
 /// Everything measured for one task's performance case.

@@ -29,7 +29,8 @@ ordered_json figureJson(const KernelFigure& f) {
           {"launch_floor_ms", f.launchFloorMs},
           {"error", f.error},
           {"untrusted", f.untrusted},
-          {"wrong_output", f.wrongOutput}};
+          {"wrong_output", f.wrongOutput},
+          {"impossible", f.impossible}};
 }
 
 template <typename T>
@@ -63,6 +64,7 @@ KernelFigure figureFromJson(const json& j) {
   f.error = get<std::string>(j, "error", "");
   f.untrusted = get<std::string>(j, "untrusted", "");
   f.wrongOutput = get<bool>(j, "wrong_output", false);
+  f.impossible = get<bool>(j, "impossible", false);
   return f;
 }
 

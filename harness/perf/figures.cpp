@@ -1,5 +1,8 @@
 #include "perf/figures.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <cstdio>
 
 #include "perf/vendor_clocks.h"
@@ -13,6 +16,7 @@ KernelFigure figureOf(const TimedLaunch& launch, const TimingStats& time) {
   f.geometry = launch.geometry.str();
   f.bytes = launch.bytes;
   f.pixels = launch.pixels;
+  f.readsOnly = launch.readsOnly;
   f.time = time;
   if (time.medianMs > 0) {
     f.gbPerS = launch.bytes / (time.medianMs * 1e-3) / 1e9;
@@ -45,7 +49,7 @@ SpeedMeasure speedOf(const PerformanceReport& report, const std::vector<std::str
     else if (!r->untrusted.empty())
       m.reason = "the reference's " + k + ": " + r->untrusted;
     if (!m.reason.empty()) {
-      m.wrongOutput = f && f->wrongOutput;
+      m.wrongOutput = f && (f->wrongOutput || f->impossible);
       return m;
     }
     mine += f->time.medianMs;
@@ -73,6 +77,26 @@ void relateToRoofline(KernelFigure& f, const KernelFigure& copy) {
                   100 * f.ofRoofline);
     f.untrusted = text;
   }
+}
+
+void refuseImpossible(KernelFigure& f, const KernelFigure& roofline) {
+  if (!f.untrusted.empty() || !f.error.empty() || f.time.medianMs <= 0) return;
+  const double movingMs = roofline.gbPerS > 0 ? f.bytes / (roofline.gbPerS * 1e6) : 0;
+  const double limitMs = std::max(movingMs, f.launchFloorMs);
+  if (limitMs <= 0) return;
+  const double noise = std::max(kImpossibleMargin, 3 * std::sqrt(f.time.robustCv * f.time.robustCv +
+                                                                 roofline.time.robustCv * roofline.time.robustCv));
+  if (f.time.medianMs >= limitMs * (1 - noise)) return;
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "impossible: %.1f us is faster than %s (%.1f us in this run, less %.0f %% for noise): it cannot "
+                "have done its work; not graded",
+                f.time.medianMs * 1e3,
+                movingMs >= f.launchFloorMs ? (f.readsOnly ? "reading its bytes" : "moving its bytes with a plain copy")
+                                            : "an empty kernel launched on its geometry",
+                limitMs * 1e3, 100 * noise);
+  f.impossible = true;
+  f.untrusted = text;
 }
 
 std::string untrustedReason(const DeviceInfo& device, const TimingStats& time, const PerfSettings& settings) {

@@ -31,6 +31,18 @@ constexpr double kImplausibleRoofline = 2.0;
 /// grade, marks an implausible figure untrusted with the reason.
 void relateToRoofline(KernelFigure& f, const KernelFigure& copy);
 
+/// The least share of a limit a figure may fall below it for noise (spec 5c): honest kernels reach
+/// 99 % of the copy roofline on an H100 (docs/performance.md), and the refill before each launch
+/// leaves part of the output in the cache.
+constexpr double kImpossibleMargin = 0.10;
+
+/// Spec 5c, "nothing is faster than moving its bytes": a figure below max(its bytes at the
+/// roofline's bandwidth in this run, the empty launch of its geometry), less the noise of both
+/// (three robust CVs, at least kImpossibleMargin), cannot come from a kernel that did its work: it
+/// is marked `impossible` and untrusted with the reason. `roofline`: the copy, or the read for a
+/// kernel that only reads (the histogram). Figures already untrusted are left as they are.
+void refuseImpossible(KernelFigure& f, const KernelFigure& roofline);
+
 /// "NVIDIA H200, driver 580.159.04, 132 CUs, max 1980 MHz" plus current clocks when the vendor tells them.
 std::string deviceLine(const DeviceInfo& device);
 

@@ -182,7 +182,20 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
   if (report.copy.gbPerS > 0) report.copy.ofRoofline = 1;
   for (KernelFigure& f : report.reference) relate(f);
   for (KernelFigure& f : report.naive) relate(f);
+  // The read roofline of this run for kernels that only read (timed here: the batch's figures hold
+  // the copy only).
+  KernelFigure read;
+  for (const KernelFigure& f : report.kernels)
+    if (f.readsOnly && read.kernel.empty()) {
+      read.kernel = "read";
+      try {
+        read = measureLaunch(rt, readLaunch(rt, static_cast<size_t>(f.pixels) * sizeof(float)), r.settings);
+      } catch (const cl::Error&) {
+        read.gbPerS = 0;  // no read roofline: the launch floor alone bounds it
+      }
+    }
   for (KernelFigure& f : report.kernels) {
+    refuseImpossible(f, f.readsOnly ? read : report.copy);  // before relate's looser "implausible"
     relate(f);
     f.vsReference = ratio(report.reference, f);
     f.vsNaive = ratio(report.naive, f);

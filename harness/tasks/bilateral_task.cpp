@@ -368,10 +368,14 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     // Bytes per pixel: a float4 read and a flag written; the vertical kernel also reads the flag
     // it ORs into; a filter pass reads a value and a flag and writes a value.
     std::vector<TimedLaunch> launches{
-        {"DiscontinuityHorizontal", "flags", k.discH, k.discHGeometry, 20 * px, px, b, {}},
-        {"DiscontinuityVertical", "flags", k.discV, k.discVGeometry, 24 * px, px, b, {}},
-        {"ConvHorizontal", "one channel", k.convH, k.convHGeometry, 12 * px, px, b, {}},
-        {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b, {}}};
+        {"DiscontinuityHorizontal", "flags", k.discH, k.discHGeometry, 20 * px, px, b, {}, {}, false},
+        {"DiscontinuityVertical", "flags", k.discV, k.discVGeometry, 24 * px, px, b, {}, {}, false},
+        {"ConvHorizontal", "one channel", k.convH, k.convHGeometry, 12 * px, px, b, {}, {}, false},
+        {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b, {}, {}, false}};
+    // The vertical flag kernel ORs into the horizontal one's flags: each of its launches starts from them.
+    launches[0].written = launches[1].written = {b->disc->written()};
+    launches[2].written = {b->tmp->written()};
+    launches[3].written = {b->dst->written()};
     // Checked where the CPU has a result to compare with: the flags once both kernels have run, the
     // horizontal pass on channel 0 and the vertical one on the whole chain, in either weight order.
     const Runtime* device = &rt;

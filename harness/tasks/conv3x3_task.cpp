@@ -146,8 +146,16 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
     CaseOutcome notes;
     auto p = std::make_shared<Prepared>(prepare(ctx, c, gray, ref::conv3x3Constants(c.weights, c.offset), &notes));
     const double pixels = double(c.width) * c.height;
-    TimedLaunch launch{
-        "Convolution", "one gray plane", p->kernel, p->geometry, 2 * sizeof(float) * pixels, pixels, p, {}};
+    TimedLaunch launch{"Convolution",
+                       "one gray plane",
+                       p->kernel,
+                       p->geometry,
+                       2 * sizeof(float) * pixels,
+                       pixels,
+                       p,
+                       {},
+                       {p->dst->written()},
+                       false};
     const Runtime* rt = &ctx.runtime();
     const CaseInputs inputs = ctx.inputs().forCase(spec);
     const CompareRule rule = ctx.settings().rule;

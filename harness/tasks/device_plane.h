@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cl/guarded_buffer.h"
+#include "cl/launch.h"
 
 namespace clgrade {
 
@@ -48,6 +49,8 @@ class DevicePlane {
   }
 
   const cl::Buffer& buffer() const { return buffer_.view(); }
+  /// The plane as a timed kernel's output (TimedLaunch::written): set back before each timed launch.
+  WrittenBuffer written(bool zero = false) const { return {buffer_.whole(), buffer_.totalBytes(), zero}; }
   int pitch() const { return pitch_; }
 
   /// Input layout: image rows hold `data` (width*height, unpadded) and `pad` in padding columns;

@@ -220,9 +220,28 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     bindPass(rt, p.h.kernel, b->tmp->buffer(), b->src->buffer(), b->hWeights, c.width, pitch);
     bindPass(rt, p.v.kernel, b->dst->buffer(), b->tmp->buffer(), b->vWeights, c.height, pitch);
     const double pixels = double(c.width) * c.height;
-    std::vector<TimedLaunch> launches{
-        {"ConvHorizontal", "one channel", p.h.kernel, p.h.geometry, 2 * sizeof(float) * pixels, pixels, b, {}},
-        {"ConvVertical", "one channel", p.v.kernel, p.v.geometry, 2 * sizeof(float) * pixels, pixels, b, {}}};
+    std::vector<TimedLaunch> launches{{"ConvHorizontal",
+                                       "one channel",
+                                       p.h.kernel,
+                                       p.h.geometry,
+                                       2 * sizeof(float) * pixels,
+                                       pixels,
+                                       b,
+                                       {},
+                                       {},
+                                       false},
+                                      {"ConvVertical",
+                                       "one channel",
+                                       p.v.kernel,
+                                       p.v.geometry,
+                                       2 * sizeof(float) * pixels,
+                                       pixels,
+                                       b,
+                                       {},
+                                       {},
+                                       false}};
+    launches[0].written = {b->tmp->written()};
+    launches[1].written = {b->dst->written()};
     // Each pass against the CPU: the horizontal pass on channel 0, the vertical one on the whole
     // chain (a wrong horizontal pass fails both), in either weight order.
     const Runtime* device = &rt;

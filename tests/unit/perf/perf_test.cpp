@@ -450,5 +450,53 @@ TEST(Roofline, AFigureFarBeyondTheCopyIsImplausibleAndNotGraded) {
   EXPECT_NE(speed.reason.find("implausible"), std::string::npos) << speed.reason;
 }
 
+// Spec 5c: a kernel that reused an earlier launch's result earned the speed point on an H100 at 1.36x
+// the reference, faster than a plain copy of its bytes. Below what moving its bytes (or launching its
+// geometry) takes, less the noise, a figure fails the speed criterion; an honest 99 % of the copy does not.
+TEST(Roofline, FasterThanMovingItsBytesIsImpossibleAndFailsTheSpeed) {
+  KernelFigure copy;
+  copy.gbPerS = 2700;
+  copy.time.robustCv = 0.01;
+  auto figure = [](double gbPerS, double floorMs) {
+    KernelFigure f;
+    f.kernel = "Convolution";
+    f.bytes = 2 * 4.0 * 4096 * 4096;
+    f.gbPerS = gbPerS;
+    f.time.medianMs = f.bytes / (gbPerS * 1e6);
+    f.time.robustCv = 0.01;
+    f.launchFloorMs = floorMs;
+    return f;
+  };
+  KernelFigure honest = figure(0.99 * 2700, 0.01), reused = figure(1.29 * 2700, 0.01);
+  refuseImpossible(honest, copy);
+  refuseImpossible(reused, copy);
+  EXPECT_FALSE(honest.impossible) << honest.untrusted;
+  EXPECT_TRUE(honest.untrusted.empty());
+  EXPECT_TRUE(reused.impossible);
+  EXPECT_NE(reused.untrusted.find("faster than moving its bytes with a plain copy"), std::string::npos)
+      << reused.untrusted;
+
+  // Under the empty launch of its geometry, whatever the bandwidth says.
+  KernelFigure underFloor = figure(2000, 0.2);
+  refuseImpossible(underFloor, copy);
+  EXPECT_TRUE(underFloor.impossible);
+  EXPECT_NE(underFloor.untrusted.find("an empty kernel launched on its geometry"), std::string::npos);
+
+  // The noise of the run widens the margin: 20 % spread on both, 15 % over the copy passes.
+  KernelFigure noisy = figure(1.15 * 2700, 0.01);
+  noisy.time.robustCv = 0.2;
+  refuseImpossible(noisy, copy);
+  EXPECT_FALSE(noisy.impossible);
+
+  // A figure already untrusted keeps its reason; the speed criterion fails on an impossible one.
+  PerformanceReport report;
+  report.measured = true;
+  report.kernels = {reused};
+  report.reference = {honest};
+  const SpeedMeasure speed = speedOf(report, {"Convolution"});
+  EXPECT_FALSE(speed.available);
+  EXPECT_TRUE(speed.wrongOutput) << "an impossible figure fails the speed criterion";
+}
+
 }  // namespace
 }  // namespace clgrade
