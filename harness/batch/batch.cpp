@@ -364,6 +364,10 @@ class Batch {
       g = gradeAgain(retry->second, final, partial, kernels, folder.problem);
     }
     std::string err;
+    if (const std::string fault = g.report.machineFault(); !fault.empty()) {
+      notGraded(name, fault);
+      return;
+    }
     // Every output, not only report.json: a submission whose Gradescope file could not be written is
     // not complete (no marker), so the batch says so, exits 4, and a resume grades it again.
     bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err) &&
@@ -398,6 +402,24 @@ class Batch {
                    terminalText(name).c_str(), terminalText(err).c_str());
     }
     report(name, g, stoppedTasks);
+  }
+
+  /// A submission the grading machine kept from being graded (a runner that could not start or see
+  /// the device): no total, no outputs and no marker (a run again grades it; a folder graded before
+  /// stays as it was), the fault in class.json and so in the gradebook's `problem` column and
+  /// summary.html; the batch exits 3.
+  void notGraded(const std::string& name, const std::string& fault) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --running_;
+    ++summary_.graded;
+    ++summary_.notGraded;
+    entries_[name] = ordered_json{{"submission", name},
+                                  {"not_graded", "a fault of the grading machine, not of the submission: " + fault}};
+    writeClass();
+    std::fprintf(stderr,
+                 "%sclgrade batch: %s: not graded: a fault of this machine, not of the submission: %s (run the "
+                 "batch again to grade it)\n",
+                 tty_ ? "\r\033[K" : "", terminalText(name).c_str(), terminalText(fault).c_str());
   }
 
   /// The tasks of a completed submission that were killed from outside, graded once more: the

@@ -53,6 +53,7 @@ struct BatchSummary {
   int graded = 0;       ///< graded by this run
   int stopped = 0;      ///< graded, but some task timed out, crashed or hit a limit
   int notWritten = 0;   ///< graded, but the results could not be written
+  int notGraded = 0;    ///< a machine fault kept a task from being graded: no total (exit 3)
   /// Class files (class.json, gradebook.csv, summary.html) and per-submission outputs rewritten at the
   /// end that could not be written: one message each, naming the file and why.
   std::vector<std::string> notWrittenFiles;

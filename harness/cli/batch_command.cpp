@@ -91,7 +91,12 @@ int batchCommand(const BatchArgs& args) {
               << " submission(s) were not written (see above)\n";
   for (const std::string& e : summary.notWrittenFiles)
     std::cerr << "clgrade batch: not written: " << terminalText(e) << "\n";
-  return summary.notWritten || !summary.notWrittenFiles.empty() ? kOutput : kOk;
+  if (summary.notGraded)
+    std::cerr << "clgrade batch: " << summary.notGraded
+              << " submission(s) not graded: a fault of this machine kept a task from running (see above and "
+                 "the gradebook's problem column); fix it and run the batch again to grade them\n";
+  if (summary.notWritten || !summary.notWrittenFiles.empty()) return kOutput;
+  return summary.notGraded ? kNoDevice : kOk;
 }
 
 }  // namespace

@@ -19,7 +19,9 @@
 namespace clgrade::cli {
 
 /// Exit codes: 0 done (for `check`: every measured criterion passed), 1 `check` found failures,
-/// 2 bad usage or rubric, 3 no usable OpenCL device, 4 the report could not be written,
+/// 2 bad usage or rubric, 3 clgrade cannot grade on this machine (no usable OpenCL device, no sandbox,
+/// or a machine fault kept a task from being graded: a runner that could not start or see the
+/// device; then nothing is a grade), 4 the report could not be written,
 /// 5 a task ran past --task-timeout in an --in-process grade (isolated grades stop the task instead).
 /// `merge` exits 1 when shards or submissions are missing (what is there is merged), `slurm` 4 when
 /// sbatch refused a job.

@@ -208,6 +208,12 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
     const bool outputs = writeSubmissionOutputs(out, graded.report, &err, outputOptions);
     if (!outputs) std::cerr << "clgrade: " << terminalText(err) << "\n";
     const int exit = finish(graded.report, out, jsonPath, visibleOnly, args, checkCommand);
+    // A task the machine kept from being graded has no grade: a platform must not record its 0.
+    if (const std::string fault = graded.report.machineFault(); !fault.empty()) {
+      std::cerr << "clgrade: not graded: a fault of this machine, not of the submission: " << terminalText(fault)
+                << "\n";
+      return kNoDevice;
+    }
     return outputs ? exit : kOutput;  // a report whose outputs are missing was not written
   }
 

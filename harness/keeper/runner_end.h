@@ -29,6 +29,10 @@ struct RunnerLimits {
 struct RunnerEnd {
   Status status = Status::Error;
   std::string outcome, message;
+  /// Not the submission's doing: the runner could not start, or ended with one of the codes it
+  /// ends with when the machine fails it (a request it cannot read, no device, no tape; the loader's
+  /// 126 and 127) before any code of the task was built or run (its progress file says nowhere).
+  bool machineFault = false;
 };
 RunnerEnd judgeRunnerEnd(const ProcessResult& runner, const progress::Position& at, const RunnerLimits& limits,
                          const std::string& lastWords);

@@ -235,6 +235,7 @@ void TaskKeeper::keep(TaskReport* place, TaskRun* run) {
                                  : at.phase == progress::Step::Simulator   ? "analysis"
                                                                            : "";
       report = unfinishedTask(task_, *c_.sources, end.status, run->message, caseId, evidence);
+      if (end.machineFault) report.machineFault = run->message;
     }
   }
   std::error_code ec;

@@ -25,6 +25,12 @@ bool GradeReport::allMeasuredPassed() const {
   return true;
 }
 
+std::string GradeReport::machineFault() const {
+  for (const TaskReport& t : tasks)
+    if (!t.machineFault.empty()) return t.id + ": " + t.machineFault;
+  return "";
+}
+
 double PhaseTime::of(const std::string& work) const {
   for (const auto& [name, seconds] : within)
     if (name == work) return seconds;

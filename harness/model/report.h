@@ -125,6 +125,10 @@ struct TaskReport {
   /// Files its #include directives expanded (relative to the kernels folder) -> their SHA-256.
   std::vector<std::pair<std::string, std::string>> includedFiles;
   std::string problem;  ///< why the task could not run at all (missing file, #include), empty otherwise
+  /// Why the grading machine, not the submission, kept the task from being graded (its runner could
+  /// not start, load or open the device before any of the task's code ran): empty when it was graded.
+  /// A task with one has no grade: `grade` and `check` exit 3, a batch writes no total for it.
+  std::string machineFault;
   double points = 0;
   double max = 0;
   std::vector<CriterionResult> criteria;
@@ -165,6 +169,8 @@ struct GradeReport {
   void sumPoints();
   /// True when every criterion that was measured passed (what `clgrade check` exits 0 on).
   bool allMeasuredPassed() const;
+  /// "task: why" of the first task the grading machine kept from being graded; empty when none.
+  std::string machineFault() const;
 };
 
 }  // namespace clgrade

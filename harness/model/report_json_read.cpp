@@ -162,6 +162,7 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     t.includedFiles.emplace_back(file, sha);
   });
   read(j, "problem", path, &t.problem);
+  read(j, "machine_fault", path, &t.machineFault);
   read(j, "points", path, &t.points);
   read(j, "max", path, &t.max);
   each(j, "criteria", path, [&](const Json& c, const std::string& p) { t.criteria.push_back(criterionFrom(c, p)); });

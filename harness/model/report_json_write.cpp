@@ -91,6 +91,7 @@ ordered_json taskJson(const TaskReport& t) {
                        {"sha256", t.sha256},
                        {"included_files", included},
                        {"problem", t.problem},
+                       {"machine_fault", t.machineFault},
                        {"points", t.points},
                        {"max", t.max},
                        {"criteria", criteria},

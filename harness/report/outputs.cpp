@@ -159,7 +159,9 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
       names.push_back(e.submission);
       const std::string dir = (fs::path(outDir) / e.submission).string();
       std::string why;
-      if (readReportFile(dir + "/report.json", &e.report, &why)) {
+      if (const std::string fault = s.value("not_graded", std::string()); !fault.empty()) {
+        e.problem = "not graded: " + fault;  // the machine's fault: no report, no total
+      } else if (readReportFile(dir + "/report.json", &e.report, &why)) {
         e.graded = true;
         applyOverrides(overrides, e.submission, &e.report, problems);
         e.reportHtml = e.submission + "/" + kReportHtml;

@@ -5,14 +5,16 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
-
-#include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <mutex>
+
+#include "util/files.h"
 
 namespace fs = std::filesystem;
 
@@ -140,6 +142,47 @@ std::string stagedCopy(const std::string& path, const std::string& scratch, long
          it.increment(ec))
       open(it->path());
   return copy;
+}
+
+/// What the OpenCL ICD loader reads outside the system's folders, as the keeper's environment names
+/// it (the README's recipe for NVIDIA without root: OCL_ICD_VENDORS=<a folder>): the vendors folder,
+/// the libraries its .icd files and OCL_ICD_FILENAMES name by absolute path, and their folders (a
+/// driver's library loads its siblings). Without them the keeper saw a device and every runner none.
+std::vector<std::string> icdLoaderPaths() {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  auto add = [&](const std::string& path) {
+    if (path.empty() || path[0] != '/' || !fs::exists(path, ec)) return;
+    for (const char* system : {"/usr/", "/etc/", "/lib", "/bin/", "/sbin/", "/opt/"})
+      if (path.rfind(system, 0) == 0) return;  // the sandbox has these already
+    if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
+  };
+  auto library = [&](std::string name) {
+    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+    if (name.empty() || name[0] != '/') return;
+    add(fs::path(name).parent_path().string());
+  };
+  if (const char* vendors = std::getenv("OCL_ICD_VENDORS"); vendors && *vendors) {
+    if (fs::is_directory(vendors, ec)) {
+      add(fs::absolute(vendors, ec).lexically_normal().string());
+      for (const fs::directory_entry& e : fs::directory_iterator(vendors, ec)) {
+        std::string text;
+        if (e.path().extension() == ".icd" && readFile(e.path().string(), &text, nullptr, 4096)) library(text);
+      }
+    } else {
+      library(vendors);  // a single .icd file's library, or the file itself
+      add(vendors);
+    }
+  }
+  if (const char* files = std::getenv("OCL_ICD_FILENAMES"); files && *files) {
+    std::string list = files;
+    for (size_t at = 0; at <= list.size();) {
+      const size_t end = std::min(list.find(':', at), list.size());
+      library(list.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  return paths;
 }
 
 /// Opens `path` as an O_PATH descriptor for bwrap's --bind-fd: the keeper resolves the path with its
@@ -327,6 +370,8 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   if (!bindFd(spec.scratch + "/tmp", "/tmp", true)) return false;
   for (const SandboxMount& m : spec.mounts)
     if (!bindFd(m.path, m.path, m.writable)) return false;
+  for (const std::string& path : icdLoaderPaths())
+    if (!bindFd(path, path, false)) return false;
   if (!bindFd(spec.scratch, spec.scratch, true)) return false;
   if (cache == spec.cache && !bindFd(spec.cache, spec.cache, true)) return false;
   a.push_back("--clearenv");

@@ -92,5 +92,26 @@ TEST(BatchNames, AnOverrideOfAnUnknownSubmissionIsSaidOnce) {
                 "o.csv:2: no submission 'eve' in this batch (override of histogram.global_atomics not applied)"});
 }
 
+// Issue 27: a runner that could not start gave every student 0 and an empty problem column. A
+// submission a machine fault kept from being graded has no total, and the gradebook says why.
+TEST(ClassOutputs, ASubmissionNotGradedHasNoTotalAndItsFaultIsTheProblem) {
+  const fs::path out = freshDir("not_graded");
+  std::vector<std::string> errors, problems;
+  const nlohmann::ordered_json classResults = {
+      {"submissions",
+       {{{"submission", "alice"},
+         {"not_graded", "a fault of the grading machine, not of the submission: conv3x3: no OpenCL device"}}}}};
+  EXPECT_TRUE(writeClassOutputs(out.string(), classResults, &errors, {}, &problems)) << errors.front();
+  std::ifstream in(out / "gradebook.csv");
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(row.rfind("alice,", 0), 0u) << row;
+  EXPECT_NE(row.find(",,,\"not graded: a fault of the grading machine"), std::string::npos)
+      << "no total, no max, and the fault as the problem: " << header << "\n"
+      << row;
+  EXPECT_FALSE(fs::exists(out / "alice")) << "no outputs for a submission without a grade";
+}
+
 }  // namespace
 }  // namespace clgrade

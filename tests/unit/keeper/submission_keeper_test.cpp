@@ -345,6 +345,28 @@ TEST_F(SubmissionKeeperTest, ARunnerThatCannotStartIsAnErrorWithTheReason) {
   EXPECT_EQ(r.runs.front().outcome, "not started");
   EXPECT_NE(r.runs.front().message.find("bwrap: cannot make the sandbox"), std::string::npos);
   EXPECT_EQ(task(r, "bilateral").criteria.front().status, Status::Error);
+  // The machine's fault, not the student's: the report says so, and nothing of it is a grade.
+  EXPECT_NE(task(r, "bilateral").machineFault.find("bwrap: cannot make the sandbox"), std::string::npos);
+  EXPECT_EQ(r.report.machineFault().rfind("bilateral: ", 0), 0u) << r.report.machineFault();
+}
+
+// Issue 27: with OCL_ICD_VENDORS naming a folder the sandbox did not hold, every runner found no
+// device (exit 3) and every task became an error worth 0. Before the task's code is built the runner's
+// exit is the machine's; after it, the same code is the kernel's doing (its native code can exit too).
+TEST_F(SubmissionKeeperTest, ARunnerWithoutTheDeviceIsAMachineFaultOnlyBeforeTheTasksCodeRan) {
+  runner.scripts["conv3x3"] = {[](const RunnerLaunch&) { return RunnerEnded{exited(kRunnerNoDevice), {}}; }};
+  runner.scripts["histogram"] = {[](const RunnerLaunch&) {
+    progress::Position building;
+    building.valid = true;
+    building.phase = progress::Step::Case;
+    building.step = progress::Step::Build;
+    return RunnerEnded{exited(kRunnerNoDevice), building};
+  }};
+  const SubmissionResult r = grade({"conv3x3", "histogram"});
+  EXPECT_NE(task(r, "conv3x3").machineFault.find("found no OpenCL device"), std::string::npos)
+      << task(r, "conv3x3").machineFault;
+  EXPECT_TRUE(task(r, "histogram").machineFault.empty()) << "exit 3 after a build is the kernel's";
+  EXPECT_EQ(r.report.machineFault().rfind("conv3x3: ", 0), 0u);
 }
 
 TEST_F(SubmissionKeeperTest, ARefusedSubmissionStartsNoRunner) {
