@@ -384,8 +384,12 @@ struct Expander {
 
   /// Appends `text` (the file `self`, shown as `display`, included from `where`: "a.h line 3, from
   /// Convolution3x3.cl line 1") with its includes expanded; a message when refused.
-  std::string expand(const std::string& text, const fs::path& self, const std::string& display,
+  std::string expand(const std::string& withBom, const fs::path& self, const std::string& display,
                      const std::string& where, std::string* out) {
+    // A UTF-8 byte order mark (editors on Windows write one) is not OpenCL C: once a #line directive
+    // or another file comes before it the compiler refuses it, and a correct kernel scored 0. Each
+    // file's mark is left out of what the compiler gets (the file's SHA-256 is of its bytes as sent).
+    const std::string text = withBom.rfind("\xEF\xBB\xBF", 0) == 0 ? withBom.substr(3) : withBom;
     const std::vector<IncludeDirective> directives = scanIncludes(text);
     if (directives.empty()) {
       *out += text;

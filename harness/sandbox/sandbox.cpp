@@ -47,6 +47,13 @@ long sandboxUid() {
 /// own /proc, read-only. Its processes' private files stay the keeper's (another uid); their command
 /// lines are readable, which hold no more than the runner already knows.
 std::atomic<bool> g_containerProc{false};
+/// Set by the probe when this bwrap and kernel take the hardening below (issue 27): no nested user
+/// namespaces (--disable-userns, which needs a user namespace of the sandbox's own), the root and
+/// /dev read-only (bwrap's tmpfs folders take up to half the RAM each and no limit counted them) and
+/// a /dev/shm of kShmBytes. Where they are refused (an old bwrap, a container's seccomp profile) the
+/// sandbox runs without them and says so.
+std::atomic<bool> g_hardened{false};
+constexpr const char* kShmBytes = "67108864";  // 64 MiB
 /// True while the probe runs its empty sandboxes (they must not wait for the probe).
 thread_local bool g_probing = false;
 
@@ -258,7 +265,10 @@ const SandboxSupport& sandboxSupport() {
              "user.max_user_namespaces > 0)";
     };
     g_probing = true;
-    std::string why = attempt();
+    g_hardened = true;
+    std::string hardening = attempt();
+    if (!hardening.empty()) g_hardened = false;
+    std::string why = hardening.empty() ? "" : attempt();
     if (why.find("mount proc") != std::string::npos) {
       // In a container (Docker, Podman: where PrairieLearn and Gradescope grade): its own /proc.
       g_containerProc = true;
@@ -270,6 +280,11 @@ const SandboxSupport& sandboxSupport() {
       why = again.empty() ? "" : why + "; with the container's /proc: " + again;
     }
     g_probing = false;
+    if (!hardening.empty() && why.empty())
+      support.identity +=
+          "; nested user namespaces allowed and / and /dev writable (this bwrap refused "
+          "--disable-userns or --remount-ro: " +
+          hardening + ")";
     support.available = why.empty();
     support.reason = why;
     std::error_code ec;
@@ -283,8 +298,10 @@ bool sandboxCanReach(const std::string& path) { return unreachableFolder(path, s
 
 std::string sandboxDescription(bool sandboxed) {
   if (!sandboxed) return "none (--no-sandbox: student code ran with the grader's rights)";
-  return "bubblewrap: own user, PID, network, IPC and UTS namespaces; " + sandboxSupport().identity +
-         "; read-only system, one scratch folder; process limit";
+  const SandboxSupport& support = sandboxSupport();  // the probe decides g_hardened
+  return "bubblewrap: own user, PID, network, IPC and UTS namespaces; " + support.identity + "; read-only system" +
+         (g_hardened ? ", root and /dev, no nested user namespaces, /dev/shm of 64 MiB" : "") +
+         "; one scratch folder; process limit";
 }
 
 bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* err) {
@@ -344,7 +361,9 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   std::vector<std::string> a{
       bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--uid", "65534", "--gid", "65534", "--cap-drop",
       "ALL"};
+  if (g_hardened) a.insert(a.end(), {"--unshare-user", "--disable-userns"});
   systemView(&a);
+  if (g_hardened) a.insert(a.end(), {"--size", kShmBytes, "--tmpfs", "/dev/shm"});
   if (spec.gpu) gpuView(&a);
   auto bindFd = [&](std::string path, const std::string& dest, bool writable) {
     std::string closed = unreachableFolder(path, uid);
@@ -374,6 +393,7 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
     if (!bindFd(path, path, false)) return false;
   if (!bindFd(spec.scratch, spec.scratch, true)) return false;
   if (cache == spec.cache && !bindFd(spec.cache, spec.cache, true)) return false;
+  if (g_hardened) a.insert(a.end(), {"--remount-ro", "/dev", "--remount-ro", "/"});
   a.push_back("--clearenv");
   // The compiler caches (PoCL's, and NVIDIA's JIT cache of PTX) live in the cache it got.
   for (const auto& [k, v] : spec.env)

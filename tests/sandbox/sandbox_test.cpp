@@ -304,6 +304,27 @@ TEST(Sandbox, WhatItCannotReachIsStagedForItAloneAsItIsNow) {
   EXPECT_FALSE(fs::exists("/var/cache/clgrade/staging")) << "a staging folder every user can read";
 }
 
+// A sandbox's root and /dev were tmpfs folders a kernel could fill (1.5 GB under a 256 MiB limit), and
+// it could make nested user namespaces. Where this bwrap takes the hardening, the report says so and the
+// kernel gets neither; where it does not, the report says why.
+TEST(Sandbox, NoNestedUserNamespacesAndNoWritableRootOrDev) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("hardening");
+  const json report = grade("hardening", out);
+  const std::string line = report.value("sandbox", "");
+  const std::string printed = kernelOutput(out);
+  ASSERT_NE(printed.find("shm="), std::string::npos) << "the kernel's script did not run:\n" << printed;
+  if (line.find("no nested user namespaces") == std::string::npos) {
+    EXPECT_NE(line.find("nested user namespaces allowed"), std::string::npos) << "no reason given: " << line;
+    GTEST_SKIP() << "this bwrap does not take the hardening: " << line;
+  }
+  EXPECT_NE(printed.find("userns=no"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("rootwrite=no"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("devwrite=no"), std::string::npos) << printed;
+  const size_t at = printed.find("shm=");
+  EXPECT_LE(std::atoi(printed.c_str() + at + 4), 64) << printed;
+}
+
 TEST(Sandbox, InProcessNeedsNoSandboxConfirmed) {
   ProcessSpec spec;
   spec.argv = {CLGRADE_EXECUTABLE, "grade", kCases + "/syscall_escape",   "--in-process",

@@ -47,6 +47,18 @@ TEST_F(SourcePolicy, APlainFileIsPassedThroughUnchanged) {
   EXPECT_EQ(s.fileBytes, text);
 }
 
+// Issue 27: a correct kernel saved with a UTF-8 byte order mark scored 0 (the compiler refuses the
+// mark once anything comes before it). The compiler gets each file without it; the hash is of the bytes.
+TEST_F(SourcePolicy, AByteOrderMarkIsLeftOutOfWhatTheCompilerGets) {
+  const std::string bom = "\xEF\xBB\xBF";
+  write("kernels/defs.h", bom + "#define A 1\n");
+  write("kernels/k.cl", bom + "#include \"defs.h\"\n__kernel void k() {}\n");
+  const KernelSource s = load();
+  EXPECT_EQ(s.problem, "");
+  EXPECT_EQ(s.text, "#line 1 \"defs.h\"\n#define A 1\n#line 2 \"k.cl\"\n__kernel void k() {}\n");
+  EXPECT_EQ(s.fileBytes.rfind(bom, 0), 0u) << "the file as submitted keeps its mark (its SHA-256)";
+}
+
 TEST_F(SourcePolicy, IncludesOfTheFolderAreExpandedWithLineDirectives) {
   write("kernels/common/defs.h", "#define A 1\n#define B 2");  // no newline at the end
   write("kernels/k.cl", "// one\n#include \"common/defs.h\"\nint x = A + B;\n");
