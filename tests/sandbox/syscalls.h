@@ -47,3 +47,14 @@ void shell(__constant char* script)
     ulong argv[4] = {(ulong)kShell, (ulong)kDashC, (ulong)script, 0};
     spawn((ulong)kShell, argv, 0, 1);
 }
+
+/* The task 1 kernel of a red-team case: the first work-item runs the case's `kScript` with /bin/sh,
+ * every work-item writes 0 (the case is about what the script reaches, not the convolution). */
+#define RED_TEAM_CONVOLUTION                                                                              \
+    __kernel void Convolution(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel, \
+                              uint Width, uint Height, uint Pitch)                                        \
+    {                                                                                                     \
+        const int x = get_global_id(0), y = get_global_id(1);                                            \
+        if (x == 0 && y == 0) shell(kScript);                                                             \
+        if (x < Width && y < Height) d_Dst[y * Pitch + x] = 0.0f;                                         \
+    }

