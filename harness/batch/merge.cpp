@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -88,6 +89,29 @@ bool loadShard(const std::string& dirText, ShardFolder* s, std::string* why) {
   return true;
 }
 
+/// Why the points of `report` cannot be what clgrade gave ("" when they can): a criterion above its
+/// maximum or below its deduction, a task's or the total's sum that is not its criteria's (issue 27: a
+/// shard's report.json edited to give a 1-point criterion 50 was merged as it was).
+std::string inconsistentScores(const GradeReport& report) {
+  constexpr double kEps = 1e-6;
+  double total = 0, max = 0;
+  for (const TaskReport& t : report.tasks) {
+    double sum = 0, taskMax = 0;
+    for (const CriterionResult& c : t.criteria) {
+      if (c.points > c.max + kEps || c.points < std::min(0.0, c.min) - kEps || c.max < 0)
+        return t.id + "." + c.id + " has " + shown(c.points) + " points of " + shown(c.max);
+      sum += c.points;
+      taskMax += c.max;
+    }
+    if (std::abs(t.points - std::max(0.0, sum)) > kEps || std::abs(t.max - taskMax) > kEps)
+      return t.id + "'s points are not its criteria's";
+    total += t.points;
+    max += t.max;
+  }
+  if (std::abs(report.total - total) > kEps || std::abs(report.max - max) > kEps) return "its total is not its tasks'";
+  return "";
+}
+
 /// The shard's completed folder for `name`: a completion marker of the shard's rubric, mode, tasks and
 /// seed, and a readable report (what `clgrade batch` itself takes as complete). Else false and why.
 bool loadPiece(const ShardFolder& s, const std::string& name, Piece* p, std::string* why) {
@@ -116,6 +140,10 @@ bool loadPiece(const ShardFolder& s, const std::string& name, Piece* p, std::str
   if (!readFile((p->dir / "report.json").string(), &p->reportText, &err, size_t(512) << 20) ||
       !readReportJson(p->reportText, &p->report, &err)) {
     *why = name + " (" + s.label + "): report.json cannot be read: " + err;
+    return false;
+  }
+  if (const std::string wrong = inconsistentScores(p->report); !wrong.empty()) {
+    *why = name + " (" + s.label + "): report.json is not as clgrade wrote it (" + wrong + "): grade it again";
     return false;
   }
   p->measured = classJsonEntry(name, p->report);
@@ -234,6 +262,14 @@ bool collectPieces(const std::vector<ShardFolder>& shards, std::map<std::string,
       std::string why;
       if (!loadPiece(s, name, &p, &why)) {
         incomplete.emplace(name, why);
+        continue;
+      }
+      // One rubric and task list: every report has the same maximum (a criterion's raised with its
+      // points changes it).
+      if (!pieces.empty() && std::abs(p.report.max - pieces.begin()->second.report.max) > 1e-6) {
+        incomplete.emplace(name, name + " (" + s.label + "): report.json has " + shown(p.report.max) +
+                                     " points at most, the others " + shown(pieces.begin()->second.report.max) +
+                                     ": it is not as clgrade wrote it; grade it again");
         continue;
       }
       const auto it = pieces.find(name);

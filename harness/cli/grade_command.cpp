@@ -138,6 +138,11 @@ int finish(const GradeReport& measured, const std::string& out, const std::strin
   if (report.hiddenSeed && !checkCommand)
     std::cout << "hidden inputs: seed " << *report.hiddenSeed << " (--seed " << *report.hiddenSeed
               << " makes them again)\n";
+  // A task the machine kept from being graded has no grade: a platform must not record its 0.
+  if (const std::string fault = report.machineFault(); !fault.empty()) {
+    std::cerr << "clgrade: not graded: a fault of this machine, not of the submission: " << terminalText(fault) << "\n";
+    return kNoDevice;
+  }
   if (visibleOnly && checkCommand) {
     const bool ok = report.allMeasuredPassed();
     std::cout << (ok ? "every measured criterion passed on the visible cases (hidden cases are graded later)\n"
@@ -208,13 +213,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
     const bool outputs = writeSubmissionOutputs(out, graded.report, &err, outputOptions);
     if (!outputs) std::cerr << "clgrade: " << terminalText(err) << "\n";
     const int exit = finish(graded.report, out, jsonPath, visibleOnly, args, checkCommand);
-    // A task the machine kept from being graded has no grade: a platform must not record its 0.
-    if (const std::string fault = graded.report.machineFault(); !fault.empty()) {
-      std::cerr << "clgrade: not graded: a fault of this machine, not of the submission: " << terminalText(fault)
-                << "\n";
-      return kNoDevice;
-    }
-    return outputs ? exit : kOutput;  // a report whose outputs are missing was not written
+    return outputs || exit == kNoDevice ? exit : kOutput;  // a report whose outputs are missing was not written
   }
 
   GradeOptions options;

@@ -226,9 +226,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
       return *finalResult;
     };
     const std::vector<cl_float4> packed = packNormalDepth(scene);
-    const int pitch = pitchOf(c.width);
-    const int W = c.width, H = c.height;
-
+    const int pitch = pitchOf(c.width), W = c.width, H = c.height;
     auto kernels = [&](int launches) { return buildKernels(ctx, c, launches); };
     auto weightsBuffer = [&](const std::vector<float>& w) { return constantFloats(ctx.runtime(), w); };
     // Runs both discontinuity kernels into `disc` (filled with the sentinel first).

@@ -175,6 +175,7 @@ void fabricateShard(const fs::path& dir, int k, int n, const std::vector<std::st
     c.status = t->second == 2 ? Status::Passed : Status::Failed;
     task.criteria.push_back(c);
     task.sumPoints();
+    task.max = c.max;
     r.tasks.push_back(task);
     r.sumPoints();
     writeText(dir / name / "report.json", toJson(r));
@@ -322,6 +323,40 @@ TEST(Merge, RefusesASubmissionWithDifferentResultsInTwoShards) {
       {"merge", "--out", (root / "class").string(), (root / "s1").string(), (root / "s2").string()}, root / "logs2");
   EXPECT_EQ(run.process.exitCode, 0) << run.err;
   EXPECT_EQ(names(ordered_json::parse(slurp(root / "class" / "class.json"))), (std::vector<std::string>{"amy", "bob"}));
+}
+
+// Issue 27: a shard's report.json edited to give a 2-point criterion 50 was merged as it was. A report
+// whose points are not within its criteria's maxima, or whose maximum is not the others', is not merged.
+TEST(Merge, RefusesReportsWhosePointsClgradeCannotHaveGiven) {
+  const fs::path root = scratch("forged");
+  fabricateShard(root / "s1", 1, 2, {"amy"}, {{"amy", 2}});
+  fabricateShard(root / "s2", 2, 2, {"bob", "cid"}, {{"bob", 1}, {"cid", 1}});
+  auto forge = [&](const std::string& name, double points, double max) {
+    GradeReport r;
+    std::string err;
+    ASSERT_TRUE(readReportFile((root / "s2" / name / "report.json").string(), &r, &err)) << err;
+    r.tasks[0].criteria[0].points = points;
+    r.tasks[0].criteria[0].max = max;
+    r.tasks[0].sumPoints();
+    r.tasks[0].max = max;
+    r.sumPoints();
+    writeText(root / "s2" / name / "report.json", toJson(r));
+  };
+  forge("bob", 50, 2);   // above its criterion's maximum
+  forge("cid", 50, 50);  // its maximum raised with it
+  const fs::path out = root / "class";
+  const CliRun run =
+      clgrade({"merge", "--out", out.string(), (root / "s1").string(), (root / "s2").string()}, root / "logs");
+  EXPECT_EQ(run.process.exitCode, 1) << run.process.describe() << "\n" << run.err;
+  EXPECT_NE(run.err.find("bob (" + (root / "s2").string() +
+                         " (shard 2/2)): report.json is not as clgrade wrote it (histogram.global_atomics has 50.0 "
+                         "points of 2.0)"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("cid (" + (root / "s2").string() + " (shard 2/2)): report.json has 50.0 points at most"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(names(ordered_json::parse(slurp(out / "class.json"))), std::vector<std::string>{"amy"});
 }
 
 // --- clgrade slurm's scripts -------------------------------------------------------------------
