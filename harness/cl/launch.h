@@ -16,11 +16,13 @@ struct Geometry {
   std::string str() const;  ///< "global 800x576, local 32x16"
 };
 
-/// A buffer a timed kernel writes (spec 5c, "timed launches start from nothing"): before every timed
-/// launch, warm-ups included, perf/ sets it back outside the timed events, to `zero` bytes (the
-/// histogram's bins) or else to what it held when the kernel's timing began (an output's sentinel and
-/// guards; the flags the horizontal discontinuity kernel left for the vertical one). A kernel that
-/// skips its work because its output already holds an earlier launch's result leaves a wrong output.
+/// A buffer a timed kernel can write: its outputs, and its inputs too (it can write anywhere in its
+/// buffers). Spec 5c, "timed launches start from nothing": before every timed launch, warm-ups
+/// included, perf/ sets it back outside the timed events, to `zero` bytes (the histogram's bins) or
+/// else to what it held when the kernel's timing began (an output's sentinel and guards; the flags the
+/// horizontal discontinuity kernel left for the vertical one). A kernel that skips its work because
+/// its output already holds an earlier launch's result leaves a wrong output; one that kept a marker
+/// or a copy of its result in an input (its guard, say) finds it gone.
 struct WrittenBuffer {
   cl::Buffer whole;  ///< the whole allocation, guards included
   size_t bytes = 0;

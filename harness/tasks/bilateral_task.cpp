@@ -374,9 +374,9 @@ class BilateralTask : public TypedTask<SeparableConfig> {
         {"ConvHorizontal", "one channel", k.convH, k.convHGeometry, 12 * px, px, b, {}, {}, false},
         {"ConvVertical", "one channel", k.convV, k.convVGeometry, 12 * px, px, b, {}, {}, false}};
     // The vertical flag kernel ORs into the horizontal one's flags: each of its launches starts from them.
-    launches[0].written = launches[1].written = {b->disc->written()};
-    launches[2].written = {b->tmp->written()};
-    launches[3].written = {b->dst->written()};
+    launches[0].written = launches[1].written = {b->disc->written(), b->normalDepth->written()};
+    launches[2].written = {b->tmp->written(), b->src->written(), b->disc->written()};
+    launches[3].written = {b->dst->written(), b->tmp->written(), b->disc->written()};
     // Checked where the CPU has a result to compare with: the flags once both kernels have run, the
     // horizontal pass on channel 0 and the vertical one on the whole chain, in either weight order.
     const Runtime* device = &rt;

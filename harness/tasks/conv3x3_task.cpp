@@ -154,7 +154,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
                        pixels,
                        p,
                        {},
-                       {p->dst->written()},
+                       {p->dst->written(), p->src->written()},
                        false};
     const Runtime* rt = &ctx.runtime();
     const CaseInputs inputs = ctx.inputs().forCase(spec);

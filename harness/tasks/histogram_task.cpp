@@ -175,7 +175,7 @@ class HistogramTask : public TypedTask<HistogramCase> {
                          pixels,
                          b,
                          {},
-                         {b->hist->written(true)},
+                         {b->hist->written(true), b->img->written()},
                          true};
       const Runtime* r = &rt;
       const int bins = c.bins;

@@ -240,8 +240,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
                                        {},
                                        {},
                                        false}};
-    launches[0].written = {b->tmp->written()};
-    launches[1].written = {b->dst->written()};
+    launches[0].written = {b->tmp->written(), b->src->written()};
+    launches[1].written = {b->dst->written(), b->tmp->written()};
     // Each pass against the CPU: the horizontal pass on channel 0, the vertical one on the whole
     // chain (a wrong horizontal pass fails both), in either weight order.
     const Runtime* device = &rt;

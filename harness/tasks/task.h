@@ -78,7 +78,7 @@ struct TimedLaunch {
   /// judges (a task's runner only reads back). Empty: not checked (the reference kernels; launches
   /// whose output a later launch of the same case checks).
   std::function<Judgement()> verify;
-  std::vector<WrittenBuffer> written;  ///< every buffer the kernel writes (none: the trusted rooflines)
+  std::vector<WrittenBuffer> written;  ///< every buffer the kernel can write, inputs too (none: the rooflines)
   /// Its roofline is reading its bytes (the histogram), not copying them (spec 5c).
   bool readsOnly = false;
 };
