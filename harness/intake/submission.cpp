@@ -1,8 +1,11 @@
 #include "intake/submission.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 
 #include "util/cache_home.h"
+#include "util/files.h"
 #include "util/sha256.h"
 
 namespace fs = std::filesystem;
@@ -54,7 +57,22 @@ std::string submissionName(const std::string& dir) {
 
 std::string submissionCacheDir(const std::string& kernelsDir) {
   std::error_code ec;
-  const std::string key = sha256Hex(fs::absolute(kernelsDir, ec).lexically_normal().string()).substr(0, 24);
+  std::string identity = fs::absolute(kernelsDir, ec).lexically_normal().string();
+  // The files below it, in name order, each name with its bytes' hash (a kernels folder is small:
+  // the policy refuses sources over its limit; at most 64 MiB are read here).
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(kernelsDir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec) && !it->is_symlink(ec)) files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  size_t budget = size_t(64) << 20;
+  for (const fs::path& f : files) {
+    std::string bytes;
+    if (budget == 0 || !readFile(f.string(), &bytes, nullptr, budget)) bytes = "(unread)";
+    budget -= std::min(budget, bytes.size());
+    identity += "\n" + f.lexically_relative(kernelsDir).string() + " " + sha256Hex(bytes);
+  }
+  const std::string key = sha256Hex(identity).substr(0, 24);
   return cacheHome() + "/clgrade/pocl/" + key;
 }
 

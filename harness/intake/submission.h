@@ -19,8 +19,10 @@ SubmissionFolder resolveSubmission(const std::string& dir);
 /// `dir` is a kernels/ folder ("submissions/alice/kernels" and "submissions/alice" are both "alice").
 std::string submissionName(const std::string& dir);
 
-/// The PoCL compiler cache of one submission folder, kept across its grades: <cache home>/clgrade/pocl/
-/// <hash of the folder's absolute path>.
+/// The PoCL compiler cache of one submission folder as it is now, kept across its grades:
+/// <cache home>/clgrade/pocl/<hash of the folder's absolute path and of its files' names and bytes>. A
+/// kernel (native code on PoCL) can write into its cache; keyed by content, what it leaves there reaches
+/// only a grade of the very same files, never another submission later graded at that path.
 std::string submissionCacheDir(const std::string& kernelsDir);
 
 }  // namespace clgrade

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "intake/kernel_sources.h"
+#include "intake/submission.h"
 #include "util/files.h"
 
 namespace fs = std::filesystem;
@@ -41,6 +42,25 @@ TEST(KernelSources, HandedOverFilesAreAllThereIs) {
   EXPECT_EQ(sources.file("histogram.cl").text, given.text);
   EXPECT_FALSE(sources.file("Convolution3x3.cl").exists);
   EXPECT_FALSE(sources.file("Convolution3x3.cl").problem.empty());
+}
+
+// Issue 27: PoCL's cache (which a kernel on PoCL can write into) was kept per folder path, so another
+// submission graded later at the same path (a resubmission, the next student unpacked into one
+// folder) found what the first left there. It is now kept per path and content.
+TEST(SubmissionCache, ANewContentAtTheSamePathGetsAnotherCache) {
+  const fs::path dir = fs::temp_directory_path() / ("submission-cache-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "kernels");
+  ASSERT_TRUE(writeFileAtomically((dir / "kernels" / "Convolution3x3.cl").string(), "// the reference\n", nullptr));
+  const std::string first = submissionCacheDir((dir / "kernels").string());
+  EXPECT_EQ(submissionCacheDir((dir / "kernels").string()), first) << "kept across grades of the same files";
+  ASSERT_TRUE(writeFileAtomically((dir / "kernels" / "Convolution3x3.cl").string(), "// the template\n", nullptr));
+  EXPECT_NE(submissionCacheDir((dir / "kernels").string()), first);
+  ASSERT_TRUE(writeFileAtomically((dir / "kernels" / "Convolution3x3.cl").string(), "// the reference\n", nullptr));
+  fs::create_directories(dir / "kernels" / "sub");
+  ASSERT_TRUE(writeFileAtomically((dir / "kernels" / "sub" / "x.h").string(), "", nullptr));
+  EXPECT_NE(submissionCacheDir((dir / "kernels").string()), first) << "an included file counts too";
+  fs::remove_all(dir);
 }
 
 }  // namespace
