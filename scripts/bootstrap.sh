@@ -62,6 +62,24 @@ grade_samples() {
   echo "reports written under reports/samples/: <sample>/report.html and report.json, gradebook.csv, summary.html"
 }
 
+# On CI (CI=true; CLGRADE_TEST_ALL=1 runs everything): the tests labelled `sampled` (the samples'
+# end-to-end grades, the container image build) run one in three, a different third for each commit,
+# so a fresh clone's run stays under 20 minutes on 2 cores; every other test runs. Prints the
+# regular expression of the tests left out (ctest -E), nothing when all run.
+ci_sample() {
+  [ "${CI:-}" = true ] && [ -z "${CLGRADE_TEST_ALL:-}" ] || return 0
+  local commit offset i=0 skip=()
+  commit=$(git rev-parse --short=6 HEAD 2> /dev/null || echo 0)
+  offset=$(( 0x$commit % 3 ))
+  while IFS= read -r name; do
+    [ $(( i++ % 3 )) -eq "$offset" ] || skip+=("$(printf '%s' "$name" | sed 's/[][\.^$*+?(){}|]/\\&/g')")
+  done < <(cd build && ctest -L sampled -N | sed -n 's/^ *Test *#[0-9]*: \([^ ]*\).*/\1/p')
+  [ ${#skip[@]} -gt 0 ] || return 0
+  echo "clgrade: CI samples the tests labelled sampled: ${#skip[@]} left out this commit (CLGRADE_TEST_ALL=1 runs them)" >&2
+  local IFS='|'
+  printf '^(%s)( |$)' "${skip[*]}"
+}
+
 case "${1:-}" in
   samples)
     install_missing
@@ -72,7 +90,8 @@ case "${1:-}" in
     install_missing
     build
     clinfo -l || true
-    (cd build && ctest --output-on-failure --no-tests=error -j"$(nproc)")
+    left_out=$(ci_sample)
+    (cd build && ctest --output-on-failure --no-tests=error -j"$(nproc)" ${left_out:+-E "$left_out"})
     ;;
   *)
     echo "usage: bash scripts/bootstrap.sh samples|test" >&2
