@@ -48,20 +48,19 @@ void TrustedTimer::retime() {
   tried_ = true;
   served_ = 0;
   taken_ = std::chrono::steady_clock::now();
-  std::vector<std::string> argv{s_.clgrade, "time-trusted", "--rubric", s_.rubricPath, "--device",
-                                s_.device,  "--out",        s_.file,    "--seed",      std::to_string(s_.hiddenSeed)};
-  if (!s_.timingLock.empty()) argv.insert(argv.end(), {"--timing-lock", s_.timingLock});
-  if (!s_.storeRoot.empty()) argv.insert(argv.end(), {"--cache-dir", s_.storeRoot});
-  for (const std::string& t : s_.tasks) argv.insert(argv.end(), {"--task", t});
-  std::remove(s_.file.c_str());  // never read an earlier timing as this one
-  const ProcessResult p = runProcess(argv, {}, s_.timeoutSeconds, s_.logPath, s_.logPath);
-  std::string text, err;
-  auto timings = std::make_shared<TrustedTimings>();
-  if (!p.ok()) {
-    problem_ = "timing the reference kernels for the batch: " + p.describe() + " (see " + s_.logPath + ")";
-  } else if (!readFile(s_.file, &text, &err, size_t(16) << 20) || !readTrustedTimings(text, timings.get(), &err)) {
-    problem_ = "timing the reference kernels for the batch: " + err;
+  TrustedTimingRequest request;
+  request.rubric = s_.rubricPath;
+  request.device = s_.device;
+  request.out = s_.file;
+  request.timingLock = s_.timingLock;
+  request.storeRoot = s_.storeRoot;
+  request.tasks = s_.tasks;
+  request.seed = s_.hiddenSeed;
+  TrustedChildResult child = timeTrustedInChildProcess(s_.clgrade, request, s_.timeoutSeconds, s_.logPath);
+  if (!child.timings) {
+    problem_ = child.problem + " (for the batch)";
   } else {
+    const std::shared_ptr<TrustedTimings>& timings = child.timings;
     timings->policy = trustedTimingsPolicy(s_.minutes, s_.every);
     for (auto& [id, figures] : timings->byTask)
       figures.note += (figures.note.empty() ? "" : "; ") +
@@ -69,17 +68,17 @@ void TrustedTimer::retime() {
                       timings->takenAt + " (" + timings->policy + "), not in this grade";
     for (const auto& [id, why] : timings->left)
       std::fprintf(stderr,
-                   "clgrade batch: %s: the reference figures are not used for the batch (%s): its grades time them\n",
+                   "clgrade batch: %s: the reference figures are not used for the batch (%s): each grade has them timed\n",
                    terminalText(id).c_str(), terminalText(why).c_str());
     current_ = timings;
     problem_.clear();
     return;
   }
   // Earlier figures, when there are any, serve until the next try (their reports say when they were
-  // taken); without any, each grade times its own.
+  // taken); without any, each grade has them timed beside its runners.
   std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(problem_).c_str(),
                current_ ? "the figures timed before serve until the next try"
-                        : "each grade times them itself until the next try");
+                        : "each grade has them timed for itself until the next try");
 }
 
 int timeTrustedInChild(const TrustedTimingRequest& a) {
@@ -100,12 +99,12 @@ int timeTrustedInChild(const TrustedTimingRequest& a) {
   rt.timingLock = a.timingLock;  // each set of timed launches takes its turn with the grades'
   // No ncu session beside these figures: they serve many grades, so one session's replays must not
   // slow them all (the grades' own timings run beside the sessions).
-  const TimingLock quiet(profilerLockFor(a.timingLock));
+  const TimingLock quiet(a.besideProfiler ? "" : profilerLockFor(a.timingLock));
   InputCache inputs(a.seed);  // the grades' inputs: the histogram's speed depends on the image
   std::string why;
   inputs.useStore(openCourseStore(a.storeRoot, &why));  // trusted: it may write the store
   if (!why.empty()) std::cerr << "clgrade time-trusted: " << why << "\n";
-  const TrustedTimings timings = timeTrustedKernels(rt, rubric, a.tasks, "", inputs);
+  const TrustedTimings timings = timeTrustedKernels(rt, rubric, a.tasks, "", inputs, a.besideProfiler);
   if (!writeFileAtomically(a.out, trustedTimingsJson(timings), &err)) {
     std::cerr << "clgrade time-trusted: " << err << "\n";
     return 4;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "keeper/trusted_child.h"
 #include "model/trusted_timings.h"
 
 namespace clgrade {
@@ -41,13 +42,6 @@ bool trustedTimingsStale(double ageSeconds, int servedSubmissions, double minute
 
 /// "re-timed every 15 minutes or 100 submissions": the policy as a report's note says it.
 std::string trustedTimingsPolicy(double minutes, int every);
-
-/// What `clgrade time-trusted` is asked: the child that TrustedTimer starts.
-struct TrustedTimingRequest {
-  std::string rubric, device = "auto", out, timingLock, storeRoot;
-  std::vector<std::string> tasks;  ///< empty: every task of the rubric
-  uint64_t seed = 0;
-};
 
 /// `clgrade time-trusted`: the reference kernels, the naive ones and the copy roofline of each
 /// task's performance case, into the JSON file `out` the batch hands its grades. No student code

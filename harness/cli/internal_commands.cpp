@@ -46,6 +46,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   timer->add_option("--timing-lock", trusted->timingLock);
   timer->add_option("--seed", trusted->seed);
   timer->add_option("--cache-dir", trusted->storeRoot);
+  timer->add_flag("--beside-profiler", trusted->besideProfiler);
   timer->group("");
   commands->push_back({timer, [trusted] { return timeTrustedInChild(*trusted); }});
   auto request = std::make_shared<std::string>();

@@ -192,6 +192,7 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
       if (options.visibleOnly && !spec.visible) continue;
       anyCase = true;
       progress::enterCase(spec.id);
+      ctx.runningCase(spec.visible);
       std::map<std::string, CaseOutcome> outcomes;
       task.runCase(ctx, spec, &outcomes);
       for (auto& [id, outcome] : outcomes) checks[id].cases.push_back(outcome);
@@ -316,13 +317,17 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
   EvidencePolicy policy;
   policy.pfm = options.pfmEvidence;
   policy.imageBudgetBytes = rubric.tasks.empty() ? 0 : options.imageBudgetBytes / rubric.tasks.size();
-  InputCache own(options.hiddenSeed);
-  own.useStore(options.store);
-  InputCache& inputs = options.inputs ? *options.inputs : own;
+  std::optional<InputCache> own;  // a runner's from the keeper's derived seeds, else from the run's seed
+  if (options.hiddenSeeds)
+    own.emplace(*options.hiddenSeeds);
+  else
+    own.emplace(options.hiddenSeed);
+  own->useStore(options.store);
+  InputCache& inputs = options.inputs ? *options.inputs : *own;
   const KernelSources folder(options.kernelsDir);  // read here when the grade was not given its files
   const KernelSources& sources = options.sources ? *options.sources : folder;
   // The seed is the instructor's record of the hidden inputs; a check runs none.
-  if (!options.visibleOnly) report.hiddenSeed = inputs.hiddenSeed();
+  if (!options.visibleOnly) report.hiddenSeed = inputs.runSeed();
   for (const TaskRubric& taskRubric : rubric.tasks) {
     if (!options.onlyTasks.empty() &&
         std::find(options.onlyTasks.begin(), options.onlyTasks.end(), taskRubric.id) == options.onlyTasks.end())

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct GradeOptions {
   /// The seed of the hidden cases' inputs when this grade makes its own (tasks/inputs.h). The CLI
   /// draws one per grade and batch; the library's default is the documented golden seed.
   uint64_t hiddenSeed = kGoldenHiddenSeed;
+  /// A runner's grade: the seeds the keeper derived from its run's seed (tasks/inputs.h), used
+  /// instead of `hiddenSeed`, which the runner is never given (spec section 5c).
+  std::optional<HiddenSeeds> hiddenSeeds;
   /// The bank-conflict counters were read by the submission's one profiler session (the keeper's,
   /// keeper/hardware_session.h): no ncu is started for them here. A replay gets the task's share from
   /// `hardware`, called when the counters are judged (it waits for the session); a runner, which
@@ -54,6 +58,12 @@ struct GradeOptions {
   /// The batch's figures of the trusted kernels (reference, naive, copy roofline), timed once for
   /// many grades (model/trusted_timings.h); null: timed in this grade.
   std::shared_ptr<const TrustedTimings> trustedTimings;
+  /// Past the sandbox wall the reference and naive kernels are timed by the keeper's trusted process
+  /// (keeper/trusted_child.h), never where student code runs (spec section 5c): a runner
+  /// (`trustedElsewhere`) times neither and holds neither; a replay waits for their figures through
+  /// `trustedBeside` (null with the reason when there are none). Both still time the copy.
+  bool trustedElsewhere = false;
+  std::function<std::shared_ptr<const TrustedTimings>(std::string* problem)> trustedBeside;
   /// No evidence files (a runner: the keeper writes them from the record).
   bool discardEvidence = false;
   /// Called as each task starts (the CLI's watchdog uses it to name a task that never finishes).

@@ -117,14 +117,20 @@ std::string defaultNaiveKernelsDir() { return dataPath("reference/naive"); }
 namespace {
 
 /// The request of the task's performance case on this device, without the submission's source;
-/// false when the rubric times none here.
+/// false when the rubric times none here. `trustedSources`: with the reference and naive kernel files
+/// (never past the sandbox wall: GradeOptions::trustedElsewhere).
 bool performanceRequest(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
-                        const std::string& referenceKernelsDir, const GradeSettings& settings, PerfRequest* request) {
+                        const std::string& referenceKernelsDir, const GradeSettings& settings, bool trustedSources,
+                        PerfRequest* request) {
   if (!t.performance.present) return false;
   request->task = &task;
   if (!t.performanceCase(rt.device.info.type == "gpu", &request->spec)) return false;
   request->settings = rubric.perf;
   request->grade = settings;
+  if (!trustedSources) {
+    request->referenceNote = request->naiveNote = "the reference and naive kernels are timed outside the sandbox";
+    return true;
+  }
   const std::string dir = referenceKernelsDir.empty() ? defaultReferenceKernelsDir() : referenceKernelsDir;
   const std::string path = (std::filesystem::path(dir) / task.info().file).string();
   std::string err;
@@ -157,7 +163,19 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, 
   clock.time("sweep",
              [&] { runTaskSweep(rt, task, t, rubric, options, source, settings, inputs, evidence, checks, report); });
   PerfRequest request;
-  if (!performanceRequest(rt, task, t, rubric, options.referenceKernelsDir, settings, &request)) return;
+  const bool walled = options.trustedElsewhere || options.trustedBeside;
+  if (!performanceRequest(rt, task, t, rubric, options.referenceKernelsDir, settings, !walled, &request)) return;
+  if (options.trustedBeside)
+    request.trustedBeside = [beside = options.trustedBeside, id = task.info().id](std::string* problem) {
+      const std::shared_ptr<const TrustedTimings> timings = beside(problem);
+      std::optional<PerformanceReport> figures;
+      if (!timings) return figures;
+      if (const auto it = timings->byTask.find(id); it != timings->byTask.end())
+        figures = it->second;
+      else if (const auto left = timings->left.find(id); left != timings->left.end())
+        *problem = left->second;
+      return figures;
+    };
   const CaseSpec* own = t.findCase(t.performance.caseId);
   if (options.visibleOnly && own && !own->visible) return;
   request.source = source;
@@ -170,7 +188,7 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, 
 }
 
 TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const std::vector<std::string>& onlyTasks,
-                                  const std::string& referenceKernelsDir, InputCache& inputs) {
+                                  const std::string& referenceKernelsDir, InputCache& inputs, bool forOneGrade) {
   TrustedTimings timings;
   timings.takenAt = nowUtc();
   timings.device = deviceLine(rt.device.info);
@@ -179,11 +197,13 @@ TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const
     if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), t.id) == onlyTasks.end()) continue;
     const Task* task = findTask(t.id);
     PerfRequest request;
-    if (!task || !performanceRequest(rt, *task, t, rubric, referenceKernelsDir, rubric.settings, &request)) continue;
+    if (!task || !performanceRequest(rt, *task, t, rubric, referenceKernelsDir, rubric.settings, true, &request))
+      continue;
     PerformanceReport figures = measureTrusted(rt, request, inputs, evidence);
     // Figures a grade could not be scored against (a spread above the limit, a failed launch) are not
     // handed to a whole batch: that task's grades time the reference themselves.
-    const std::string unfit = unfitForBatch(rt.device.info, figures);
+    // One grade's figures are its own, judged as they are (a spread above the limit is its reason).
+    const std::string unfit = forOneGrade ? "" : unfitForBatch(rt.device.info, figures);
     if (!unfit.empty()) {
       timings.left[t.id] = unfit;
       continue;

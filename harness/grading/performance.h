@@ -22,9 +22,10 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& tas
                       TaskReport* report, PhaseClock& clock);
 
 /// The trusted kernels of every task's performance case (of `onlyTasks`, or all) timed on `rt` as
-/// measureTrusted does, for a batch to hand its grades (model/trusted_timings.h); taken now.
+/// measureTrusted does, for a batch to hand its grades (model/trusted_timings.h), or for one grade
+/// (`forOneGrade`: figures whose spread is above the limit are kept, and judged as such); taken now.
 TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const std::vector<std::string>& onlyTasks,
-                                  const std::string& referenceKernelsDir, InputCache& inputs);
+                                  const std::string& referenceKernelsDir, InputCache& inputs, bool forOneGrade = false);
 
 /// Why a task's trusted figures may not serve a batch (empty: they may): no reference figure, a failed
 /// launch, or on a GPU a figure a grade could not be scored against (its spread, say).

@@ -69,14 +69,20 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
   } else if (p.signal) {
     end.status = Status::Error;
     end.outcome = "signal " + signalName(p.signal);
+    // A signal while the student's code ran (a kernel on PoCL is native code in this process) may be
+    // its own: it can raise any signal, SIGKILL included. Said as such, never as the machine's alone.
+    const bool studentCode = building || position.step == progress::Step::Kernel;
     if (p.signal == SIGKILL)
       end.message = "the grading process was killed (SIGKILL)" + at +
-                    ", perhaps by the system's out-of-memory killer; the task could not be graded";
+                    (studentCode ? ", by the kernel's own code or by the system's out-of-memory killer"
+                                 : ", perhaps by the system's out-of-memory killer") +
+                    "; the task could not be graded";
     else
       end.message = "the grading process died with " + signalName(p.signal) + at +
-                    (building                                  ? ": probably the OpenCL compiler crashed on this file"
-                     : position.step == progress::Step::Kernel ? ": probably the OpenCL driver crashed on this kernel"
-                                                               : ": the task could not be graded");
+                    (building ? ": the OpenCL compiler crashed on this file, or the file's own code raised it"
+                     : position.step == progress::Step::Kernel
+                         ? ": raised by the kernel's own code, or the OpenCL driver crashed on this kernel"
+                         : ": the task could not be graded");
   } else if (!p.started) {
     end.status = Status::Error;
     end.outcome = "not started";
@@ -99,8 +105,11 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     end.status = Status::Error;
     end.outcome = "exit " + std::to_string(p.exitCode);
     const std::string last = lastLine(lastWords);
+    // After the task's code was built, what the process wrote last may be the kernel's own (native
+    // code on PoCL writes where it likes): quoted as such, never as clgrade's words.
     end.message = "the grading process ended with exit code " + std::to_string(p.exitCode) + at + " without a report" +
-                  (last.empty() ? "" : ": " + last);
+                  (last.empty() ? "" : "; the last line of its messages, which the kernel's own code can write: \"" +
+                                           last + "\"");
   }
   return end;
 }

@@ -1,4 +1,4 @@
-// The keeper's one way to run a task's runner: a small interface, so that what the keeper decides
+// The keeper's one way to run a task's runner (and the trusted timing beside them): a small interface, so that what the keeper decides
 // from a runner's end (keeper/task_keeper.h) is tested with scripted runners, without a process or a
 // device (tests/keeper, FakeRunner). RunnerProcess (keeper/runner_process.h) is the real one.
 #pragma once
@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "keeper/trusted_child.h"
 #include "protocol/progress.h"
 #include "protocol/runner_request.h"
 #include "util/subprocess.h"
@@ -35,6 +36,9 @@ class RunnerLauncher {
   virtual ~RunnerLauncher() = default;
   /// Runs the runner to its end (or stops it at a limit). Thread-safe: tasks run side by side.
   virtual RunnerEnded run(const RunnerLaunch& launch) = 0;
+  /// Times the trusted kernels for this grade in a process that runs no student code
+  /// (keeper/trusted_child.h), its messages into `logPath`. Thread-safe.
+  virtual TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string& logPath) = 0;
 };
 
 }  // namespace clgrade

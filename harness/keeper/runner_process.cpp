@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <map>
 
-#include "grading/performance.h"
 #include "intake/submission.h"
 #include "keeper/control_folder.h"
 #include "protocol/channels.h"
@@ -47,8 +46,9 @@ class ProgressWatch {
 };
 
 /// Puts a process into a sandbox: it sees the system's libraries, the clgrade executable and its
-/// tools, the reference and naive kernels and the store's inputs (read-only), the timing locks, and
-/// `inputs` (read-only); it writes only into its scratch folder.
+/// tools, the store's inputs (read-only), the timing locks, and `inputs` (read-only); it writes only
+/// into its scratch folder. Never the reference or naive kernels (spec section 5c: they are timed by
+/// the keeper's trusted process, RunnerProcess::timeTrusted).
 bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
                const std::string& scratch, ProcessSpec* spec, std::string* err) {
   const KeeperSettings& s = *place.settings;
@@ -64,8 +64,6 @@ bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const st
   mount(s.clgrade, false);
   for (const char* tool : {"/clgrade", "/libclgrade_oclgrind.so", "/oclgrind-icd"}) mount(tools + tool, false);
   if (!inputs.empty()) mount(inputs, false);
-  mount(defaultReferenceKernelsDir(), false);
-  mount(defaultNaiveKernelsDir(), false);
   if (const std::string store = runnersStore(s); !store.empty()) mount(store, false);  // never the results
   for (const std::string& lockPath : {s.timingLock, profilerLockFor(s.timingLock)}) {
     if (lockPath.empty()) continue;
@@ -150,6 +148,11 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   watch.check(ended.process.seconds);
   ended.at = watch.position();
   return ended;
+}
+
+TrustedChildResult RunnerProcess::timeTrusted(const TrustedTimingRequest& request, const std::string& logPath) {
+  const KeeperSettings& s = *place_.settings;
+  return timeTrustedInChildProcess(s.clgrade, request, s.taskTimeoutSeconds > 0 ? s.taskTimeoutSeconds : 300, logPath);
 }
 
 ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workDir, const std::string& inputs) {

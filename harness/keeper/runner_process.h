@@ -40,6 +40,7 @@ class RunnerProcess : public RunnerLauncher {
  public:
   explicit RunnerProcess(RunnerPlace place) : place_(std::move(place)) {}
   RunnerEnded run(const RunnerLaunch& launch) override;
+  TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string& logPath) override;
 
  private:
   RunnerPlace place_;

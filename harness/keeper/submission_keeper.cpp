@@ -14,6 +14,7 @@
 #include "tasks/task.h"
 #include "util/files.h"
 #include "util/side_by_side.h"
+#include "util/trace.h"
 #include "util/utc_time.h"
 
 namespace fs = std::filesystem;
@@ -94,6 +95,15 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
     else
       c.trustedText.clear();
   }
+  // The trusted kernels' figures the batch did not bring, timed beside the runners; the replays wait.
+  std::shared_future<TrustedChildResult> besideFigures;
+  if (refused_.empty()) besideFigures = timeTrustedBeside(selected, launcher);
+  if (besideFigures.valid())
+    c.trustedBeside = [besideFigures](std::string* problem) {
+      const TrustedChildResult& r = besideFigures.get();
+      if (!r.timings) *problem = r.problem;
+      return std::shared_ptr<const TrustedTimings>(r.timings);
+    };
   // Every task's bank-conflict counters from one ncu session beside the runners, who start none.
   if (refused_.empty()) c.hardware = startHardwareSession(selected);
   forEachSideBySide(selected.size(), settings_.taskJobs, [&](size_t slot) {
@@ -105,6 +115,7 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
     if (settings_.onTask) settings_.onTask(selected[slot]->id, &result.runs[slot]);
   });
   if (c.hardware.valid()) c.hardware.wait();  // it writes into the scratch and report folders
+  if (besideFigures.valid()) besideFigures.wait();  // ... and this one into the control folder
   std::vector<GradeReport> judged = replays.judgeInto(&tasks, &result.runs, sources_, outDir_);
   folders_.removeAll();
   std::error_code ec;
@@ -113,6 +124,41 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   fs::remove(fs::path(outDir_) / "evidence", ec);
   result.report = mergedReport(std::move(judged), std::move(tasks));
   return result;
+}
+
+std::shared_future<TrustedChildResult> SubmissionKeeper::timeTrustedBeside(
+    const std::vector<const TaskRubric*>& selected, RunnerLauncher& launcher) {
+  TrustedTimingRequest r;
+  for (const TaskRubric* tr : selected) {
+    const Task* task = findTask(tr->id);
+    const CaseSpec* timed = tr->findCase(tr->performance.caseId);
+    // Only what a runner will time: a task with a performance case it runs, a file that can be built.
+    if (!tr->performance.present || !task || (settings_.visibleOnly && timed && !timed->visible) ||
+        !sources_.file(task->info().file).exists || !sources_.file(task->info().file).problem.empty())
+      continue;
+    if (batchFigures_ && batchFigures_->byTask.count(tr->id)) continue;
+    r.tasks.push_back(tr->id);
+  }
+  if (r.tasks.empty()) return {};
+  const std::string dir = folders_.path() + "/trusted";
+  std::string err;
+  r.rubric = dir + "/rubric.xml";
+  r.out = dir + "/figures.json";
+  if (!makeDirectories(dir, &err) || !writeFileAtomically(r.rubric, rubricForTasks(rubric_, r.tasks), &err, false)) {
+    std::promise<TrustedChildResult> failed;
+    failed.set_value({nullptr, "timing the reference kernels: " + err});
+    return failed.get_future().share();
+  }
+  r.device = settings_.device;
+  r.timingLock = settings_.timingLock.empty() ? "" : absolutePath(settings_.timingLock);
+  r.storeRoot = settings_.store ? settings_.store.root : "none";
+  r.seed = settings_.hiddenSeed;
+  r.besideProfiler = true;  // this grade's figures, timed as its runners' are
+  return std::async(std::launch::async, [&launcher, r, log = dir + "/time-trusted.log"] {
+           const trace::Span span("time trusted kernels", "trusted");
+           return launcher.timeTrusted(r, log);
+         })
+      .share();
 }
 
 void SubmissionKeeper::refuse(const TaskRubric& task, TaskReport* place, TaskRun* run) const {

@@ -38,6 +38,10 @@ class SubmissionKeeper {
  private:
   std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
       const std::vector<const TaskRubric*>& selected);
+  /// The trusted kernels' figures of the tasks the batch brought none for, timed beside the runners
+  /// by a process that runs no student code (keeper/trusted_child.h); invalid when none is needed.
+  std::shared_future<TrustedChildResult> timeTrustedBeside(const std::vector<const TaskRubric*>& selected,
+                                                           RunnerLauncher& launcher);
   void refuse(const TaskRubric& task, TaskReport* place, TaskRun* run) const;
   GradeReport mergedReport(std::vector<GradeReport> judged, std::vector<TaskReport> tasks) const;
 

@@ -51,7 +51,10 @@ RunnerEnded TaskKeeper::launch(const StopInfo& stopped, std::function<void()> st
   request.task = task_.id;
   request.device = s.device;
   request.visibleOnly = s.visibleOnly;
-  request.hiddenSeed = s.hiddenSeed;
+  // The derived seeds only; a check, which runs no hidden case, gets the rows' alone (a timed output
+  // is read back where the keeper's replay reads it).
+  request.hiddenSeeds = hiddenSeedsOf(s.hiddenSeed);
+  if (s.visibleOnly) request.hiddenSeeds = HiddenSeeds{0, 0, 0, request.hiddenSeeds.rows};
   request.outDir = scratch_ + "/" + channel::kRunnerOutFolder;
   request.recordPath = tapePath_;
   request.progressPath = progressPath_;
@@ -90,6 +93,7 @@ std::shared_future<ReplayResult> TaskKeeper::replay(const StopInfo& stopped, con
                       o.stopped = stopped;
                       o.hardwareElsewhere = c->hardware.valid();
                       o.trustedTimings = c->trusted;
+                      o.trustedBeside = c->trustedBeside;
                       if (c->hardware.valid())
                         o.hardware = [session = c->hardware, taskId] {
                           const std::map<std::string, HardwareRun>& counted = session.get();

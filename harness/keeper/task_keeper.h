@@ -38,6 +38,9 @@ struct SubmissionContext {
   std::shared_future<std::map<std::string, HardwareRun>> hardware;
   std::string trustedText;                        ///< the batch's trusted figures, as the runners get them
   std::shared_ptr<const TrustedTimings> trusted;  ///< ... and as the replays read them
+  /// The trusted figures the batch did not bring, timed for this grade: the replays wait for them
+  /// (GradeOptions::trustedBeside); null when none are timed.
+  std::function<std::shared_ptr<const TrustedTimings>(std::string* problem)> trustedBeside;
 };
 
 class TaskKeeper {

@@ -48,6 +48,7 @@ struct BuildRecord {
   std::string error;
   std::string logPath;  ///< relative to the report folder
   std::string log;
+  bool hidden = false;  ///< built for hidden cases only: its options are theirs (the student sees none)
 };
 
 /// One kernel's figures from one provider, as a report lists them side by side.

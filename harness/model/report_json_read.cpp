@@ -170,6 +170,7 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
   each(j, "builds", path, [&](const Json& b, const std::string& p) {
     BuildRecord build;
     read(b, "options", p, &build.options);
+    read(b, "hidden", p, &build.hidden);
     read(b, "ok", p, &build.ok);
     read(b, "error", p, &build.error);
     read(b, "log", p, &build.logPath);

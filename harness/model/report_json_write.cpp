@@ -70,8 +70,10 @@ ordered_json taskJson(const TaskReport& t) {
   ordered_json checks = ordered_json::array();
   for (const CheckResult& c : t.checks) checks.push_back(checkJson(c));
   ordered_json builds = ordered_json::array();
-  for (const BuildRecord& b : t.builds)
+  for (const BuildRecord& b : t.builds) {
     builds.push_back({{"options", b.options}, {"ok", b.ok}, {"error", b.error}, {"log", b.logPath}});
+    if (b.hidden) builds.back()["hidden"] = true;
+  }
   ordered_json quotes = ordered_json::array();
   for (const SourceQuote& q : t.sourceQuotes)
     quotes.push_back(

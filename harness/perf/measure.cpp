@@ -113,6 +113,26 @@ void timeReferenceAndNaive(const Runtime& rt, const PerfRequest& r, InputCache& 
   timeTrusted(r.naiveSource, r.naiveNote, "naive", &report->naive);
 }
 
+/// The reference's and naive kernels' figures of the keeper's trusted process (PerfRequest::trustedBeside),
+/// when they are of this case; otherwise the note says why there are none.
+void takeTrustedFigures(const PerfRequest& r, PerformanceReport* report) {
+  std::string problem;
+  const std::optional<PerformanceReport> figures = r.trustedBeside(&problem);
+  const double pixels = report->kernels.empty() ? 0 : report->kernels.front().pixels;
+  const KernelFigure* sized = !figures                       ? nullptr
+                              : !figures->reference.empty() ? &figures->reference.front()
+                              : !figures->naive.empty()     ? &figures->naive.front()
+                                                            : nullptr;
+  if (figures && figures->caseId == r.spec.id && sized && sized->pixels == pixels) {
+    report->reference = figures->reference;
+    report->naive = figures->naive;
+    if (!figures->note.empty()) report->note += (report->note.empty() ? "" : "; ") + figures->note;
+    return;
+  }
+  if (problem.empty()) problem = figures ? "they were timed at another case or size" : "none were timed";
+  report->note += (report->note.empty() ? "" : "; ") + ("no figures of the reference kernels: " + problem);
+}
+
 PerformanceReport reportHead(const Runtime& rt, const PerfRequest& r) {
   PerformanceReport report;
   report.caseId = r.spec.id;
@@ -170,7 +190,10 @@ PerformanceReport measurePerformance(const Runtime& rt, const PerfRequest& r, In
     if (!batchFigures->note.empty()) report.note += (report.note.empty() ? "" : "; ") + batchFigures->note;
   } else {
     if (!report.kernels.empty()) timeCopy(rt, r, report.kernels.front().pixels, floors, &report);
-    timeReferenceAndNaive(rt, r, inputs, evidence, floors, &report);
+    if (r.trustedBeside)
+      takeTrustedFigures(r, &report);
+    else
+      timeReferenceAndNaive(rt, r, inputs, evidence, floors, &report);
   }
   auto relate = [&](KernelFigure& f) { relateToRoofline(f, report.copy); };
   auto ratio = [](const std::vector<KernelFigure>& others, const KernelFigure& f) {

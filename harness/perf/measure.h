@@ -2,7 +2,9 @@
 // and the copy roofline, on the same device, inputs and geometry.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "perf/figures.h"
@@ -26,6 +28,11 @@ struct PerfRequest {
   /// The batch's figures of the trusted kernels for this case (model/trusted_timings.h): used instead
   /// of timing the copy, reference and naive kernels here, when of the same plane size. Null: timed here.
   const PerformanceReport* trusted = nullptr;
+  /// Past the sandbox wall, where `trusted` has none of this case: the reference's and naive kernels'
+  /// figures from the keeper's trusted process (keeper/trusted_child.h), which the replay waits for
+  /// here, instead of timing `referenceSource` and `naiveSource` (which a runner never holds; its
+  /// figures leave them out). Its copy is still timed in this run. Null: timed here from the sources.
+  std::function<std::optional<PerformanceReport>(std::string* problem)> trustedBeside;
 };
 
 /// The launch floor of each geometry (see emptyLaunch), timed once per geometry and remembered.

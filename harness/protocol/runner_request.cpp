@@ -40,7 +40,7 @@ bool readSource(const json& j, std::string* file, KernelSource* s, std::string* 
 }  // namespace
 
 std::string runnerRequestJson(const RunnerRequest& r) {
-  return json{{"schema", "clgrade-runner-request/2"},
+  return json{{"schema", "clgrade-runner-request/3"},
               {"kernels_dir", r.kernelsDir},
               {"rubric", r.rubricPath},
               {"rubric_text", r.rubricText},
@@ -48,7 +48,11 @@ std::string runnerRequestJson(const RunnerRequest& r) {
               {"task", r.task},
               {"device", r.device},
               {"visible_only", r.visibleOnly},
-              {"hidden_seed", r.hiddenSeed},
+              {"hidden_seeds",
+               {{"photo", r.hiddenSeeds.photo},
+                {"scene", r.hiddenSeeds.scene},
+                {"extremes", r.hiddenSeeds.extremes},
+                {"rows", r.hiddenSeeds.rows}}},
               {"out", r.outDir},
               {"record", r.recordPath},
               {"progress", r.progressPath},
@@ -64,8 +68,8 @@ bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::str
   RunnerRequest r;
   try {
     const json j = json::parse(text);
-    if (j.value("schema", "") != "clgrade-runner-request/2") {
-      *err = "not a clgrade-runner-request/2 record";
+    if (j.value("schema", "") != "clgrade-runner-request/3") {
+      *err = "not a clgrade-runner-request/3 record";
       return false;
     }
     r.kernelsDir = j.at("kernels_dir").get<std::string>();
@@ -75,11 +79,17 @@ bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::str
     r.task = j.at("task").get<std::string>();
     r.device = j.at("device").get<std::string>();
     r.visibleOnly = j.at("visible_only").get<bool>();
-    if (!j.at("hidden_seed").is_number_unsigned()) {
-      *err = "hidden_seed: expected a whole number of at least 0";
-      return false;
+    const json& seeds = j.at("hidden_seeds");
+    for (auto [key, seed] : {std::pair<const char*, uint64_t*>{"photo", &r.hiddenSeeds.photo},
+                             {"scene", &r.hiddenSeeds.scene},
+                             {"extremes", &r.hiddenSeeds.extremes},
+                             {"rows", &r.hiddenSeeds.rows}}) {
+      if (!seeds.at(key).is_number_unsigned()) {
+        *err = std::string("hidden_seeds.") + key + ": expected a whole number of at least 0";
+        return false;
+      }
+      *seed = seeds.at(key).get<uint64_t>();
     }
-    r.hiddenSeed = j.at("hidden_seed").get<uint64_t>();
     r.outDir = j.at("out").get<std::string>();
     r.recordPath = j.at("record").get<std::string>();
     r.progressPath = j.at("progress").get<std::string>();

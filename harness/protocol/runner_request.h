@@ -10,6 +10,7 @@
 #include <string>
 
 #include "intake/source_policy.h"
+#include "model/hidden_seeds.h"
 #include "protocol/stop_info.h"
 
 namespace clgrade {
@@ -23,8 +24,9 @@ struct RunnerRequest {
   std::string task;        ///< the one task to run
   std::string device = "auto";
   bool visibleOnly = false;  ///< `check`: the visible cases only
-  /// The seed of the hidden cases' inputs: the keeper replays with the same one (tasks/inputs.h).
-  uint64_t hiddenSeed = 0;
+  /// What the hidden cases' inputs and checks are made from, derived one way from the run's hidden
+  /// seed, which never crosses the wall (spec 5c); the keeper replays with the same. `check`: none.
+  HiddenSeeds hiddenSeeds;
   std::string outDir;        ///< the runner's own files (its evidence is discarded)
   std::string recordPath;    ///< where every device step goes (protocol/tape.h)
   std::string progressPath;  ///< its steps, for the keeper's messages when it must be stopped

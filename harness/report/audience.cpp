@@ -1,7 +1,5 @@
 #include "report/audience.h"
 
-#include "report/findings.h"
-
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -165,6 +163,15 @@ GradeReport forStudents(const GradeReport& report) {
                          [&](const Evidence& e) { return hiddenFiles.count(e.path) > 0 || scrub.hiddenFile(e.path); }),
           c.evidence.end());
       for (Evidence& e : c.evidence) scrub(&e.label);
+    }
+    // A build made for hidden cases only: its options are their parameters (-D group sizes, steps),
+    // and its log may quote them. A visible case's build of the same error shows it in full.
+    for (BuildRecord& b : t.builds) {
+      if (!b.hidden) continue;
+      b.options = "(the options of a hidden case)";
+      b.log.clear();
+      b.logPath.clear();
+      b.error = numbersAsN(b.error);
     }
     // What the kernels printed may have been printed in a hidden case: a channel for its size.
     t.process.kernelOutput.clear();

@@ -1,5 +1,6 @@
 #include "report/findings.h"
 
+#include <cctype>
 #include <map>
 
 namespace clgrade {
@@ -9,15 +10,28 @@ std::string findingText(const CaseOutcome& o) { return o.finding.empty() ? o.mes
 std::string numbersAsN(const std::string& text) {
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
   auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
   std::string out;
+  bool inName = false;  // within a word that began with a letter: "Convolution3x3", "build_2"
   for (size_t i = 0; i < text.size();) {
-    if (digit(text[i])) {
+    if (digit(text[i]) && !inName) {
       out += 'N';
       while (i < text.size() && digit(text[i])) ++i;
+      // The rest of a number's word stays a number's: "1280x720" is "NxN", not "Nx720".
+      while (i < text.size() && (letter(text[i]) || digit(text[i]))) {
+        if (digit(text[i])) {
+          out += 'N';
+          while (i < text.size() && digit(text[i])) ++i;
+        } else {
+          out += text[i++];
+        }
+      }
     } else if (space(text[i])) {
       if (!out.empty()) out += ' ';
       while (i < text.size() && space(text[i])) ++i;
+      inName = false;
     } else {
+      inName = letter(text[i]) || (inName && digit(text[i]));
       out += text[i++];
     }
   }

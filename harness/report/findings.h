@@ -28,7 +28,9 @@ struct Finding {
 
 /// `text` with every run of digits as "N" and every run of white space as one space: "719 of 920320
 /// values wrong" and "12 of 100 values wrong" are one kind of failure, and a number (a hidden case's
-/// size) says nothing. Every grouping of messages and the student's hidden failures use it.
+/// size) says nothing. Digits within a name stay ("Convolution3x3.cl", "build_2.log"); a word that
+/// begins with a digit is a number's throughout ("1280x720" is "NxN"). Every grouping of messages
+/// and the student's hidden failures use it.
 std::string numbersAsN(const std::string& text);
 
 /// The finding of a failing case: its finding, else its message.

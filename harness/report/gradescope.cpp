@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -25,11 +26,12 @@ std::string visibilityOf(const GradescopeOptions& options, const std::string& ta
 /// The outcomes of the criterion's checks on visible cases and whether hidden ones count towards it.
 struct CaseSplit {
   bool hidden = false;
-  std::vector<std::string> visibleFailures;  ///< "output, case edge: 12 values wrong"
+  /// "output, case edge: 12 values wrong", then its details (a compiler's errors): what a student may see
+  std::vector<std::string> visibleFailures;
   bool anyVisible = false;
 };
 
-CaseSplit splitCases(const TaskReport& t, const CriterionResult& c) {
+CaseSplit splitCases(const TaskReport& t, const CriterionResult& c, const DetailOptions& options) {
   CaseSplit split;
   for (const CheckResult& check : t.checks) {
     if (std::find(c.checks.begin(), c.checks.end(), check.id) == c.checks.end()) continue;
@@ -39,27 +41,42 @@ CaseSplit splitCases(const TaskReport& t, const CriterionResult& c) {
         continue;
       }
       split.anyVisible = true;
-      if (o.status == Status::Failed || o.status == Status::Error)
-        split.visibleFailures.push_back(check.id + ", case " + o.caseId + ": " + o.message);
+      if (o.status != Status::Failed && o.status != Status::Error) continue;
+      std::string failure = check.id + ", case " + o.caseId + ": " + o.message;
+      for (size_t i = 0; i < o.details.size() && i < options.detailLines; ++i) failure += "\n    " + o.details[i];
+      if (o.details.size() > options.detailLines)
+        failure += "\n    ... " + std::to_string(o.details.size() - options.detailLines) + " more lines";
+      split.visibleFailures.push_back(failure);
     }
   }
   return split;
 }
 
-/// The submission as a few lines of text: each criterion with its points and status, the total.
-std::string summary(const GradeReport& r) {
+/// The submission as a few lines of text: each criterion with its points and status, the total. The
+/// top-level output shows whenever the results do: a criterion whose test is not `visible` yet (its
+/// points count hidden cases) is left out, and so is every total it would give away.
+std::string summary(const GradeReport& r, const std::function<bool(const TaskReport&, const CriterionResult&)>& shown) {
+  size_t later = 0;
+  for (const TaskReport& t : r.tasks)
+    for (const CriterionResult& c : t.criteria) later += !shown(t, c);
   std::string out = "clgrade " + r.version + ", rubric " + r.rubricTitle + " (" + r.rubricId + "), device " +
                     r.device.name + " (" + r.device.platform + ")\n";
   for (const TaskReport& t : r.tasks) {
-    out += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) +
+    bool whole = true;
+    for (const CriterionResult& c : t.criteria) whole = whole && shown(t, c);
+    out += t.id + (whole ? ": " + formatPoints(t.points) + "/" + formatPoints(t.max) : std::string(":")) +
            (t.problem.empty() ? "" : " - " + t.problem) + "\n";
     for (const std::string& note : processNotes(t)) out += "  (" + note + ")\n";
     for (const CriterionResult& c : t.criteria) {
+      if (!shown(t, c)) continue;
       out += "  " + c.id + ": " + formatPoints(c.points) + "/" + formatPoints(c.max) + " " + statusName(c.status);
       if (c.overridden) out += " (overridden, measured " + formatPoints(c.originalPoints) + ")";
       out += "\n";
     }
   }
+  if (later)
+    return out + std::to_string(later) + " criteri" + (later == 1 ? "on counts" : "a count") +
+           " hidden cases: their points and the total are shown after the due date\n";
   return out + "total: " + formatPoints(r.total) + "/" + formatPoints(r.max) + "\n";
 }
 
@@ -83,7 +100,7 @@ std::string gradescopeResults(const GradeReport& r, const GradescopeOptions& opt
       }
       ordered_json tags = {t.id, statusName(c.status)};
       if (c.overridden) tags.push_back("overridden");
-      const CaseSplit split = splitCases(t, c);
+      const CaseSplit split = splitCases(t, c, options.details);
       const std::string name = t.id + " / " + c.id + (c.title.empty() ? "" : ": " + c.title);
       ordered_json test = {
           {"name", name}, {"name_format", "text"}, {"number", std::to_string(ti + 1) + "." + std::to_string(ci + 1)}};
@@ -109,6 +126,7 @@ std::string gradescopeResults(const GradeReport& r, const GradescopeOptions& opt
                          std::string(test["visibility"] == "after_due_date" ? "after the due date" : "later") + ")\n";
         tests.push_back({{"name", t.id + " / " + c.id + " (visible cases)"},
                          {"name_format", "text"},
+                         {"status", split.visibleFailures.empty() ? "passed" : "failed"},
                          {"output", visibleOutput},
                          {"output_format", "text"},
                          {"tags", {t.id, split.visibleFailures.empty() ? "passed" : "failed"}},
@@ -126,7 +144,11 @@ std::string gradescopeResults(const GradeReport& r, const GradescopeOptions& opt
   }
   ordered_json j = {{"score", r.total},
                     {"execution_time", static_cast<long long>(std::ceil(r.seconds))},
-                    {"output", summary(r)},
+                    {"output", summary(r,
+                                       [&](const TaskReport& t, const CriterionResult& c) {
+                                         return visibilityOf(options, t.id, c, splitCases(t, c, options.details).hidden) ==
+                                                "visible";
+                                       })},
                     {"output_format", "text"},
                     {"test_output_format", "text"},
                     {"test_name_format", "text"}};

@@ -382,7 +382,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     const Runtime* device = &rt;
     const CompareRule rule = ctx.settings().rule;
     const bool either = ctx.settings().eitherWeightOrder;
-    const std::vector<int> rows = sampleRows(H, ctx.inputs().hiddenSeed(), rule.skipLastRow);
+    const std::vector<int> rows = sampleRows(H, ctx.inputs().rowsSeed(), rule.skipLastRow);
     TaskContext* context = &ctx;
     const Scene* s = &scene;
     const ResultKey key{"bilateral " + std::to_string(W) + "x" + std::to_string(H), !spec.visible};

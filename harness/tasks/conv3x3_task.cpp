@@ -159,7 +159,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
     const Runtime* rt = &ctx.runtime();
     const CaseInputs inputs = ctx.inputs().forCase(spec);
     const CompareRule rule = ctx.settings().rule;
-    const std::vector<int> rows = sampleRows(c.height, ctx.inputs().hiddenSeed(), rule.skipLastRow);
+    const std::vector<int> rows = sampleRows(c.height, ctx.inputs().rowsSeed(), rule.skipLastRow);
     TaskContext* context = &ctx;
     // Everything the CPU's result depends on (the cache lives for the submission's grade).
     const ResultKey key{"conv3x3 " + c.input + " " + std::to_string(c.width) + "x" + std::to_string(c.height) +

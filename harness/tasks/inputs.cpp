@@ -9,13 +9,6 @@
 
 namespace clgrade {
 namespace {
-/// splitmix64's finaliser: every input bit moves every output bit.
-uint64_t mix(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 /// What `make` generates, its time counted as "inputs".
 template <typename F>
 auto generated(F make) {
@@ -31,14 +24,13 @@ uint64_t drawHiddenSeed() {
   return ((high << 32) | (low & 0xffffffffULL)) & kMaxHiddenSeed;
 }
 
-uint64_t hiddenInputSeed(uint64_t runSeed, uint64_t kindSeed) { return mix(mix(runSeed) ^ kindSeed); }
 
 std::string InputCache::name(const std::string& kind, int w, int h, bool hidden) const {
   return (hidden ? "hidden_" : "") + kind + "_" + std::to_string(w) + "x" + std::to_string(h);
 }
 
 uint64_t InputCache::seed(uint64_t kindSeed, bool hidden) const {
-  return hidden ? hiddenInputSeed(hiddenSeed_, kindSeed) : kindSeed;
+  return hidden ? seeds_.forKind(kindSeed) : kindSeed;
 }
 
 namespace {

@@ -11,35 +11,25 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "image/generator.h"
+#include "model/hidden_seeds.h"
 #include "model/report.h"
 #include "store/course_store.h"
 #include "tasks/case_spec.h"
 
 namespace clgrade {
 
-/// Seeds of the course inputs (visible cases); changing one changes every golden hash.
-constexpr uint64_t kPhotoSeed = 0x5eed0001ULL;
-constexpr uint64_t kSceneSeed = 0x5eed0002ULL;
-constexpr uint64_t kExtremesSeed = 0x5eed0003ULL;
-
 /// The hidden seed of runs that draw none: `clgrade golden` (golden/manifest.tsv covers the hidden
 /// cases at this seed), the library's GradeOptions, bench and sweep. `clgrade grade` and `batch` draw
 /// their own (drawHiddenSeed) unless given --seed.
 constexpr uint64_t kGoldenHiddenSeed = 0x5eed0100ULL;
 
-/// Hidden seeds are below 2^53, so report.json's number reads back exactly in any JSON library.
-constexpr uint64_t kMaxHiddenSeed = (uint64_t(1) << 53) - 1;
-
 /// A hidden seed from the system's random source (std::random_device), in [0, kMaxHiddenSeed].
 uint64_t drawHiddenSeed();
-
-/// The seed a hidden case's input of one kind is made from: the run's hidden seed mixed with the
-/// kind's course seed (kPhotoSeed, ...), so each kind gets its own stream and none is a course seed.
-uint64_t hiddenInputSeed(uint64_t runSeed, uint64_t kindSeed);
 
 class InputCache;
 
@@ -78,8 +68,11 @@ class CaseInputs {
 /// is made once, by the first thread that asks for it, while the others wait.
 class InputCache {
  public:
-  /// `hiddenSeed`: the seed of every hidden case's inputs in this run.
-  explicit InputCache(uint64_t hiddenSeed = kGoldenHiddenSeed) : hiddenSeed_(hiddenSeed) {}
+  /// `hiddenSeed`: the run's seed, from which every hidden case's inputs are made (hiddenSeedsOf).
+  explicit InputCache(uint64_t hiddenSeed = kGoldenHiddenSeed)
+      : runSeed_(hiddenSeed), seeds_(hiddenSeedsOf(hiddenSeed)) {}
+  /// A runner's: the seeds the keeper derived, without the run's seed.
+  explicit InputCache(const HiddenSeeds& seeds) : seeds_(seeds) {}
   // Records point into the cache's own images: a copy would point into the original.
   InputCache(const InputCache&) = delete;
   InputCache& operator=(const InputCache&) = delete;
@@ -92,7 +85,10 @@ class InputCache {
 
   /// The inputs of `spec` (hidden or visible, as the rubric says).
   CaseInputs forCase(const CaseSpec& spec) { return CaseInputs(this, !spec.visible); }
-  uint64_t hiddenSeed() const { return hiddenSeed_; }
+  /// The run's hidden seed, when this cache was made from it (never in a runner).
+  std::optional<uint64_t> runSeed() const { return runSeed_; }
+  /// The seed of the rows a timed launch's output is checked on (sampleRows).
+  uint64_t rowsSeed() const { return seeds_.rows; }
 
   /// Everything made so far, with hashes. A hidden case's inputs are named "hidden_" + the name
   /// ("hidden_photo_780x575"): a visible and a hidden case of one kind and size get different images.
@@ -136,7 +132,8 @@ class InputCache {
   Obtained obtain(const std::string& name, bool hidden, long pixels, const std::function<Image()>& make);
   /// Writes in the background, waited for by the destructor.
   void storeLater(std::function<void()> write);
-  uint64_t hiddenSeed_;
+  std::optional<uint64_t> runSeed_;
+  HiddenSeeds seeds_;
   std::map<std::string, Image> images_;
   std::map<std::string, Scene> scenes_;
   mutable std::mutex mutex_;  ///< guards everything below (the maps keep their elements in place)

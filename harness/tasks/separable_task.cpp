@@ -248,7 +248,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     const Image* channels = &source;
     const CompareRule rule = ctx.settings().rule;
     const bool either = ctx.settings().eitherWeightOrder;
-    const std::vector<int> rows = sampleRows(c.height, ctx.inputs().hiddenSeed(), rule.skipLastRow);
+    const std::vector<int> rows = sampleRows(c.height, ctx.inputs().rowsSeed(), rule.skipLastRow);
     TaskContext* context = &ctx;
     const ResultKey key{"separable " + c.input + " " + std::to_string(c.width) + "x" + std::to_string(c.height),
                         !spec.visible};

@@ -45,6 +45,7 @@ const BuildResult& TaskContext::build(const std::string& options) {
     ahead_.erase(options);
     BuildRecord record;
     record.options = options;
+    record.hidden = !caseVisible_;
     record.ok = it->second.ok;
     record.error = it->second.error;
     record.log = it->second.log;
@@ -55,6 +56,9 @@ const BuildResult& TaskContext::build(const std::string& options) {
                                    "\nresult: " + (record.ok ? "ok" : record.error) + "\n\n" + record.log + "\n")
                          .path;
     builds_.push_back(record);
+  } else if (caseVisible_) {
+    for (BuildRecord& r : builds_)
+      if (r.options == options) r.hidden = false;  // a visible case builds with these options too
   }
   if (!it->second.ok) {
     CheckFailure failure{task_.file + " " + it->second.error + (options.empty() ? "" : " (options: " + options + ")"),

@@ -41,6 +41,9 @@ class TaskContext {
   EvidenceWriter& evidence() { return evidence_; }
   const GradeSettings& settings() const { return settings_; }
   const std::vector<BuildRecord>& builds() const { return builds_; }
+  /// Whether the case that builds from now on is a visible one: a build made only for hidden cases
+  /// is marked `hidden` (its options are a hidden case's parameters: report/audience.h).
+  void runningCase(bool visible) { caseVisible_ = visible; }
 
   /// The program built with exactly `options` (cached); throws CheckFailure with the log if it fails.
   const BuildResult& build(const std::string& options);
@@ -110,6 +113,7 @@ class TaskContext {
   std::string currentCheck_;                                      ///< the check runCheck is running
   std::map<std::string, int> imagesWritten_;                      ///< failing cases with images, per check
   std::vector<BuildRecord> builds_;
+  bool caseVisible_ = true;
   std::set<std::string> onlyChecks_;
   std::set<std::string> skippedChecks_;
   /// The case's audited writes (beginCase clears them): stray ones, and notes about allowed ones.

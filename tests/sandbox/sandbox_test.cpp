@@ -262,6 +262,22 @@ TEST(Sandbox, NoDescriptorOfWhateverStartedClgradeReachesTheKernel) {
   EXPECT_EQ(after, secret) << "the kernel wrote into a file of the machine";
 }
 
+// Spec 5c: nothing that runs student code holds the run's hidden seed or the reference kernels. The
+// kernel prints its runner's whole request and every kernel file it can find; neither the seed of
+// this grade nor any reference or naive kernel file is among them.
+TEST(Sandbox, TheKernelFindsNoHiddenSeedAndNoReferenceKernel) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("secrets");
+  const std::string seed = "4503599627370321";  // below 2^53, and a string no request holds by chance
+  const json report = grade("secrets", out, 120, {"--seed", seed});
+  EXPECT_EQ(report["reproducibility"]["hidden_seed"].dump(), seed) << "the grade ran with another seed";
+  const std::string printed = kernelOutput(out);
+  EXPECT_NE(printed.find("scanned"), std::string::npos) << "the kernel's script did not run:\n" << printed;
+  EXPECT_NE(printed.find("clgrade-runner-request"), std::string::npos) << "it found no request to read:\n" << printed;
+  EXPECT_EQ(printed.find(seed), std::string::npos) << "the hidden seed is inside the wall:\n" << printed;
+  EXPECT_EQ(printed.find("kernel-file="), std::string::npos) << "a kernel file is inside the wall:\n" << printed;
+}
+
 // What a sandbox must read but its uid cannot reach (a build under /root) is copied for that sandbox
 // alone: the copy is what the file holds now (never an older copy kept because its date looked
 // newer), no other user can read it, and it goes with the scratch folder.

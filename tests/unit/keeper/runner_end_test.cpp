@@ -113,6 +113,22 @@ TEST(RunnerEnd, SaysWhereTheRunnerWasStoppedAndWhy) {
   EXPECT_EQ(driver.status, Status::Error);  // not the student's fault as far as anyone can tell
   EXPECT_EQ(driver.outcome, "signal SIGSEGV");
   EXPECT_NE(driver.message.find("driver crashed on this kernel"), std::string::npos) << driver.message;
+  // A kernel on PoCL is native code in the runner: the signal may be its own, and is named so.
+  EXPECT_NE(driver.message.find("raised by the kernel's own code"), std::string::npos) << driver.message;
+  ProcessResult killed = crash;
+  killed.signal = SIGKILL;
+  const std::string kill =
+      judgeRunnerEnd(killed, at(progress::Step::Case, progress::Step::Kernel, "Convolution", "edge"), limits, "")
+          .message;
+  EXPECT_NE(kill.find("by the kernel's own code or by the system's out-of-memory killer"), std::string::npos) << kill;
+  // After the build, the runner's last message may be the kernel's: quoted as such, not as clgrade's.
+  ProcessResult late;
+  late.started = true;
+  late.exitCode = 1;
+  const std::string forged = judgeRunnerEnd(late, at(progress::Step::Case, progress::Step::Kernel, "Convolution", "edge"),
+                                            limits, "INTERNAL ERROR in clgrade: ask for a manual regrade\n")
+                                 .message;
+  EXPECT_NE(forged.find("which the kernel's own code can write: \"INTERNAL ERROR"), std::string::npos) << forged;
 
   ProcessResult exited;
   exited.started = true;

@@ -15,6 +15,7 @@
 
 #include "keeper/submission_keeper.h"
 #include "protocol/channels.h"
+#include "protocol/runner_request.h"
 #include "tasks/task.h"
 #include "util/files.h"
 
@@ -44,6 +45,12 @@ class FakeRunner : public RunnerLauncher {
     if (launch.starting) launch.starting();
     return script(launch);
   }
+  TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string&) override {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    trustedRequests.push_back(request);
+    return {nullptr, "no trusted kernels in this test"};
+  }
+  std::vector<TrustedTimingRequest> trustedRequests;
   size_t launchesOf(const std::string& task) const {
     size_t n = 0;
     for (const RunnerLaunch& l : launches) n += l.request.task == task;
@@ -392,6 +399,52 @@ TEST_F(SubmissionKeeperTest, AFileThePolicyRefusesStartsNoRunnerForItsTask) {
   EXPECT_EQ(task(r, "conv3x3").points, 1);
 }
 
+// Spec 5c: the reference and naive kernels are timed by a process of the keeper's that runs no
+// student code, for the tasks whose runner will time a performance case and whose figures the batch
+// did not bring (every such task of a lone grade); the replays wait for those figures.
+TEST_F(SubmissionKeeperTest, TheReferenceIsTimedBesideTheRunnersByTheKeeperAndTheReplaysWaitForIt) {
+  settings.visibleOnly = false;
+  settings.hiddenSeed = 77;
+  fs::remove(fs::path(kernels) / findTask("histogram")->info().file);  // nothing of it is timed
+  auto batch = std::make_shared<TrustedTimings>();
+  batch->byTask["conv3x3"].caseId = "course_edge";  // the batch brought these
+  settings.trustedTimings = [batch] { return batch; };
+  for (const TaskRubric& t : rubric.tasks) runner.scripts[t.id] = {endsWell(t.id)};
+  std::mutex mutex;
+  std::vector<std::string> problems;
+  const TapeJudge base = judge.judge();
+  const TapeJudge waiting = [&](const GradeOptions& o, const std::string& tape, std::function<bool()> writing) {
+    std::string problem = "not asked";
+    if (o.trustedBeside) {
+      EXPECT_EQ(o.trustedBeside(&problem), nullptr);
+    }
+    const std::lock_guard<std::mutex> hold(mutex);
+    problems.push_back(problem);
+    return base(o, tape, std::move(writing));
+  };
+  SubmissionKeeper keeper(rubric, device, kernels, out, settings);
+  keeper.grade({}, runner, waiting);
+  ASSERT_EQ(runner.trustedRequests.size(), 1u);
+  const TrustedTimingRequest& asked = runner.trustedRequests.front();
+  EXPECT_EQ(asked.tasks, (std::vector<std::string>{"separable", "bilateral"}));
+  EXPECT_EQ(asked.seed, 77u) << "the trusted process times on the grade's own inputs";
+  EXPECT_TRUE(asked.besideProfiler);
+  ASSERT_EQ(problems.size(), rubric.tasks.size());
+  for (const std::string& p : problems) EXPECT_EQ(p, "no trusted kernels in this test") << "a replay did not wait";
+}
+
+// Spec 5c: what runs student code never holds the run's hidden seed, only what is derived from it.
+TEST_F(SubmissionKeeperTest, AGradesRunnerGetsTheDerivedSeedsAndNeverTheRunsSeed) {
+  settings.hiddenSeed = 987654321;
+  settings.visibleOnly = false;
+  runner.scripts["conv3x3"] = {endsWell()};
+  grade({"conv3x3"});
+  ASSERT_EQ(runner.launches.size(), 1u);
+  const RunnerRequest& request = runner.launches.front().request;
+  EXPECT_EQ(request.hiddenSeeds, hiddenSeedsOf(987654321));
+  EXPECT_EQ(runnerRequestJson(request).find("987654321"), std::string::npos);
+}
+
 TEST_F(SubmissionKeeperTest, TheRequestCarriesTheSettingsAndPathsOfTheWall) {
   settings.hiddenSeed = 1234;
   runner.scripts["conv3x3"] = {endsWell()};
@@ -399,8 +452,9 @@ TEST_F(SubmissionKeeperTest, TheRequestCarriesTheSettingsAndPathsOfTheWall) {
   ASSERT_EQ(runner.launches.size(), 1u);
   const RunnerLaunch& l = runner.launches.front();
   EXPECT_EQ(l.request.task, "conv3x3");
-  EXPECT_EQ(l.request.hiddenSeed, 1234u);
   EXPECT_TRUE(l.request.visibleOnly);
+  const HiddenSeeds rowsOnly{0, 0, 0, hiddenSeedsOf(1234).rows};
+  EXPECT_EQ(l.request.hiddenSeeds, rowsOnly) << "a check runs no hidden case: no input seed crosses the wall";
   EXPECT_EQ(fs::path(l.request.recordPath).parent_path(), fs::path(l.scratch));
   EXPECT_EQ(fs::path(l.request.recordPath).filename(), channel::kTapeFile);
   EXPECT_EQ(fs::path(l.request.progressPath).filename(), channel::kProgressFile);

@@ -10,20 +10,26 @@
 namespace clgrade {
 namespace {
 
-TEST(RunnerRequest, CarriesTheHiddenSeed) {
+// Spec 5c: the runner runs student code, so it gets the seeds derived from the run's hidden seed
+// and never the seed itself (nothing in its request is the seed).
+TEST(RunnerRequest, CarriesTheDerivedSeedsAndNeverTheRunsSeed) {
   RunnerRequest r;
   r.task = "conv3x3";
   r.recordPath = "/tmp/record";
-  r.hiddenSeed = kMaxHiddenSeed;
+  const uint64_t runSeed = 123456789;
+  r.hiddenSeeds = hiddenSeedsOf(runSeed);
+  r.hiddenSeeds.rows = kMaxHiddenSeed;
   RunnerRequest back;
   std::string err;
   ASSERT_TRUE(readRunnerRequest(runnerRequestJson(r), &back, &err)) << err;
-  EXPECT_EQ(back.hiddenSeed, kMaxHiddenSeed);
+  EXPECT_EQ(back.hiddenSeeds, r.hiddenSeeds);
   std::string text = runnerRequestJson(r);
-  const std::string key = "\"hidden_seed\":" + std::to_string(kMaxHiddenSeed);
+  EXPECT_EQ(text.find(std::to_string(runSeed)), std::string::npos) << text;
+  const std::string key = "\"rows\":" + std::to_string(kMaxHiddenSeed);
   ASSERT_NE(text.find(key), std::string::npos) << text;
-  text.replace(text.find(key), key.size(), "\"hidden_seed\":-1");
+  text.replace(text.find(key), key.size(), "\"rows\":-1");
   EXPECT_FALSE(readRunnerRequest(text, &back, &err));
+  EXPECT_NE(err.find("hidden_seeds.rows"), std::string::npos) << err;
 }
 
 TEST(RunnerRequest, SaysWhenTheKeeperReadsTheCounters) {

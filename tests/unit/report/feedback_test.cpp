@@ -144,8 +144,34 @@ TEST(Audience, TheStudentsReportNamesNoHiddenCaseAndNoSize) {
     for (CaseOutcome& o : c.cases) o.visible = true;
   EXPECT_EQ(forStudents(open).tasks[0].checks[1].cases[0].caseId, "analysis (box_1280x720)");
   EXPECT_EQ(hiddenFailureKind(failed("x", false, "expected 1280 columns, got 12", "")), "expected N columns, got N");
+  // Numbers go, names stay: a file's name is not a hidden value.
+  EXPECT_EQ(hiddenFailureKind(failed("x", false, "Convolution3x3.cl does not compile (options: -D H_GROUPSIZE_X=64)", "")),
+            "Convolution3x3.cl does not compile (options: -D H_GROUPSIZE_X=N)");
+  EXPECT_EQ(numbersAsN("at 1280x720, build_2.log, x=1279, 0.5"), "at NxN, build_2.log, x=N, N.N");
   EXPECT_EQ(hiddenFailureKind(failed("x", false, "anything", "wrong values in the last 2 columns (x >= W-2)")),
             "wrong values in the last 2 columns (x >= W-2)");
+}
+
+// A build made for hidden cases only shows the student neither its options (the hidden cases' group
+// sizes and steps) nor its log; a build a visible case shares is shown as it is.
+TEST(Audience, ABuildOfHiddenCasesOnlyShowsNoOptions) {
+  GradeReport r = columnReport();
+  BuildRecord visible, hidden;
+  visible.options = "-D H_GROUPSIZE_X=32";
+  visible.ok = true;
+  hidden.options = "-D H_GROUPSIZE_X=64 -D H_RESULT_STEPS=8";
+  hidden.hidden = true;
+  hidden.error = "does not compile (options: -D H_GROUPSIZE_X=64)";
+  hidden.log = "error: static assertion failed: 64 * 8";
+  hidden.logPath = "evidence/conv3x3/build_2.log";
+  r.tasks[0].builds = {visible, hidden};
+  const GradeReport student = forStudents(r);
+  const std::string json = toJson(student);
+  for (const char* secret : {"=64", "H_RESULT_STEPS", "static assertion", "build_2.log"})
+    EXPECT_EQ(json.find(secret), std::string::npos) << secret << " in " << json;
+  EXPECT_EQ(student.tasks[0].builds[0].options, "-D H_GROUPSIZE_X=32");
+  EXPECT_EQ(student.tasks[0].builds[1].options, "(the options of a hidden case)");
+  EXPECT_EQ(toJson(r).find("\"hidden\": true") != std::string::npos, true) << "the instructor's report says which";
 }
 
 TEST(Audience, EveryOtherPlaceAHiddenCaseCouldShowIsScrubbedToo) {

@@ -115,6 +115,7 @@ TEST(Gradescope, HiddenCasesPointsAfterTheDueDateVisibleCasesNow) {
       course.caseId = "course_small";
       course.status = Status::Failed;
       course.message = "3 values wrong";
+      course.details = {"ConvolutionSeparable.cl:12:5: error: use of undeclared identifier 'tile'"};
       check.cases.insert(check.cases.begin(), course);
     }
   const std::string text = gradescopeResults(r);
@@ -127,15 +128,25 @@ TEST(Gradescope, HiddenCasesPointsAfterTheDueDateVisibleCasesNow) {
   const auto& now = j["tests"][3];
   EXPECT_EQ(now["name"], "separable / horizontal (visible cases)");
   EXPECT_EQ(now["visibility"], "visible");
-  EXPECT_FALSE(now.contains("score") || now.contains("status"));
+  EXPECT_FALSE(now.contains("score"));
+  EXPECT_EQ(now["status"], "failed") << "a visible test says whether the visible cases passed";
   EXPECT_NE(now["output"].get<std::string>().find(checkId + ", case course_small: 3 values wrong"), std::string::npos);
+  EXPECT_NE(now["output"].get<std::string>().find("error: use of undeclared identifier 'tile'"), std::string::npos)
+      << "a visible case's details (the compiler's errors) are shown: " << now["output"];
   EXPECT_EQ(now["output"].get<std::string>().find("secret_size"), std::string::npos);  // no hidden case named
+  // The top-level output shows whenever the results do: no points of a test shown after the due
+  // date there, and no total that would give them away.
+  const std::string top = j["output"];
+  EXPECT_EQ(top.find("total:"), std::string::npos) << top;
+  EXPECT_EQ(top.find("horizontal:"), std::string::npos) << top;
+  EXPECT_NE(top.find("shown after the due date"), std::string::npos) << top;
 
   GradescopeOptions allVisible;
   allVisible.hiddenCaseVisibility = "";
   const nlohmann::json k = nlohmann::json::parse(gradescopeResults(r, allVisible));
   EXPECT_EQ(k["tests"].size(), 6u);
   EXPECT_EQ(k["tests"][2]["visibility"], "visible");
+  EXPECT_NE(k["output"].get<std::string>().find("total:"), std::string::npos) << "every test visible: the total too";
 }
 
 TEST(Gradescope, OverrideIsShown) {

@@ -37,15 +37,32 @@ TEST(HiddenSeed, DrawnSeedsFitAJsonNumberAndDiffer) {
 }
 
 TEST(HiddenSeed, EachKindAndRunSeedGetsItsOwnStream) {
-  const uint64_t a = hiddenInputSeed(1, kPhotoSeed);
-  EXPECT_EQ(a, hiddenInputSeed(1, kPhotoSeed));
-  EXPECT_NE(a, hiddenInputSeed(2, kPhotoSeed));
-  EXPECT_NE(a, hiddenInputSeed(1, kSceneSeed));
-  EXPECT_NE(hiddenInputSeed(1, kSceneSeed), hiddenInputSeed(1, kExtremesSeed));
-  for (uint64_t course : {kPhotoSeed, kSceneSeed, kExtremesSeed}) {
-    EXPECT_NE(hiddenInputSeed(0, kPhotoSeed), course);
-    EXPECT_NE(hiddenInputSeed(kGoldenHiddenSeed, kPhotoSeed), course);
-  }
+  const HiddenSeeds one = hiddenSeedsOf(1);
+  EXPECT_EQ(one, hiddenSeedsOf(1));
+  EXPECT_NE(one.photo, hiddenSeedsOf(2).photo);
+  const std::set<uint64_t> distinct{one.photo, one.scene, one.extremes, one.rows};
+  EXPECT_EQ(distinct.size(), 4u);
+  EXPECT_EQ(one.forKind(kSceneSeed), one.scene);
+  EXPECT_EQ(one.forKind(12345), 0u);
+  for (uint64_t run : {uint64_t(0), uint64_t(1), kGoldenHiddenSeed})
+    for (uint64_t course : {kPhotoSeed, kSceneSeed, kExtremesSeed}) {
+      EXPECT_NE(hiddenSeedsOf(run).forKind(course), course);
+      EXPECT_LE(hiddenSeedsOf(run).forKind(course), kMaxHiddenSeed);
+    }
+}
+
+// Spec 5c: a runner gets the derived seeds, never the run's. Knowing one derived seed must not give
+// the run's seed back the way the old mix (an invertible splitmix finaliser) did.
+TEST(HiddenSeed, ARunnersCacheMakesTheSameInputsWithoutTheRunSeed) {
+  InputCache keeper(42), runner(hiddenSeedsOf(42));
+  EXPECT_EQ(hashOf(keeper.forCase(caseOf(false)).photo(64, 48)), hashOf(runner.forCase(caseOf(false)).photo(64, 48)));
+  EXPECT_EQ(keeper.rowsSeed(), runner.rowsSeed());
+  ASSERT_TRUE(keeper.runSeed().has_value());
+  EXPECT_EQ(*keeper.runSeed(), 42u);
+  EXPECT_FALSE(runner.runSeed().has_value());
+  // Nothing derived equals the seed, nor the seed's neighbours (a cheap check against leaking it).
+  const HiddenSeeds s = hiddenSeedsOf(42);
+  for (uint64_t d : {s.photo, s.scene, s.extremes, s.rows}) EXPECT_GT(d > 42 ? d - 42 : 42 - d, 1000u);
 }
 
 TEST(InputCache, VisibleCasesKeepTheCourseImagesWhateverTheSeed) {
@@ -63,7 +80,7 @@ TEST(InputCache, HiddenCasesFollowTheRunSeed) {
   const std::string a = hashOf(one.forCase(caseOf(false)).photo(100, 37));
   EXPECT_EQ(a, hashOf(again.forCase(caseOf(false)).photo(100, 37)));
   EXPECT_NE(a, hashOf(other.forCase(caseOf(false)).photo(100, 37)));
-  EXPECT_EQ(a, hashOf(makePhoto(100, 37, hiddenInputSeed(1, kPhotoSeed))));
+  EXPECT_EQ(a, hashOf(makePhoto(100, 37, hiddenSeedsOf(1).photo)));
   EXPECT_NE(a, hashOf(makePhoto(100, 37, kPhotoSeed)));
   ASSERT_EQ(one.records().size(), 1u);
   EXPECT_EQ(one.records()[0].name, "hidden_photo_100x37");
@@ -107,7 +124,7 @@ TEST(InputCache, HiddenScenesAndExtremesAreRecordedAndFound) {
 }
 
 TEST(InputCache, TheLibraryDefaultIsTheGoldenSeed) {
-  EXPECT_EQ(InputCache().hiddenSeed(), kGoldenHiddenSeed);
+  EXPECT_EQ(InputCache().runSeed(), std::optional<uint64_t>(kGoldenHiddenSeed));
   EXPECT_LE(kGoldenHiddenSeed, kMaxHiddenSeed);
 }
 
