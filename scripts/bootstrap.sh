@@ -26,6 +26,7 @@ cd "$(dirname "$0")/.."
 #   chromium                 a headless browser: the tests open report.html / summary.html and take screenshots
 #   bubblewrap               the sandbox (bwrap) every process that runs student code runs in: own namespaces,
 #                            an unprivileged uid, no network, a read-only system and one scratch folder
+#   libseccomp-dev           the sandbox's system-call filter (harness/sandbox/seccomp_filter.h), handed to bwrap
 #   slurm-wlm munge          the tests start a one-node Slurm cluster (slurmctld, slurmd, munged) and grade a
 #                            batch in shards through sbatch (clgrade slurm; tests/slurm)
 #   dpkg-dev                 dpkg-shlibdeps: the dependencies of the .deb that `cpack -G DEB` makes (tests/package)
@@ -33,7 +34,7 @@ cd "$(dirname "$0")/.."
 #   mmdebstrap               a fresh Debian 12 root file system: the tests run the Gradescope autograder in it (tests/deploy)
 #   podman runc              the tests build the container image of `clgrade package prairielearn` and run it (tests/deploy)
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
-          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libutf8proc-dev libarchive-dev libgtest-dev clinfo
+          nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libutf8proc-dev libarchive-dev libseccomp-dev libgtest-dev clinfo
           oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap slurm-wlm munge dpkg-dev libxml2-utils mmdebstrap podman runc)
 
 install_missing() {

@@ -57,6 +57,7 @@ bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const st
   SandboxSpec box;
   box.scratch = absolutePath(scratch);
   box.maxProcesses = s.sandboxProcesses;
+  box.memoryBytes = s.memoryLimitBytes;
   box.gpu = !s.cpuDevice;
   auto mount = [&](const std::string& path, bool writable) {
     if (fs::exists(path, ec)) box.mounts.push_back({absolutePath(path), writable});

@@ -8,12 +8,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <mutex>
 
+#include "sandbox/cgroup.h"
+#include "sandbox/seccomp_filter.h"
 #include "util/files.h"
 
 namespace fs = std::filesystem;
@@ -234,11 +237,15 @@ const SandboxSupport& sandboxSupport() {
     // request there held the hidden seed): gone with the first sandbox of this one.
     std::error_code staleEc;
     if (geteuid() == 0) fs::remove_all("/var/cache/clgrade/staging", staleEc);
-    char scratch[] = "/tmp/clgrade-probe-XXXXXX";
-    if (!mkdtemp(scratch)) {
-      support.reason = std::string("cannot make a scratch folder: ") + std::strerror(errno);
+    // In the system's temporary folder, TMPDIR honoured (a machine whose /tmp is read-only sets it).
+    std::error_code tmpEc;
+    std::string pattern = (fs::temp_directory_path(tmpEc) / "clgrade-probe-XXXXXX").string();
+    if (tmpEc || !mkdtemp(pattern.data())) {
+      support.reason = "cannot make a scratch folder in the temporary folder (" + pattern +
+                       "; set TMPDIR to a writable one): " + std::strerror(errno);
       return;
     }
+    const std::string scratch = pattern;
     SandboxSpec spec;
     spec.scratch = scratch;
     spec.env = {{"PATH", "/usr/bin:/bin"}};
@@ -301,7 +308,9 @@ std::string sandboxDescription(bool sandboxed) {
   const SandboxSupport& support = sandboxSupport();  // the probe decides g_hardened
   return "bubblewrap: own user, PID, network, IPC and UTS namespaces; " + support.identity + "; read-only system" +
          (g_hardened ? ", root and /dev, no nested user namespaces, /dev/shm of 64 MiB" : "") +
-         "; one scratch folder; process limit";
+         "; one scratch folder; process limit; a system-call filter (ptrace, namespaces, mounts, eBPF, "
+         "io_uring, keyrings ... refused); " +
+         cgroupDescription();
 }
 
 bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* err) {
@@ -394,6 +403,11 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   if (!bindFd(spec.scratch, spec.scratch, true)) return false;
   if (cache == spec.cache && !bindFd(spec.cache, spec.cache, true)) return false;
   if (g_hardened) a.insert(a.end(), {"--remount-ro", "/dev", "--remount-ro", "/"});
+  // The system-call filter (sandbox/seccomp_filter.h), applied by bwrap just before the program.
+  const int filter = seccompFilterFd(err);
+  if (filter < 0) return false;
+  fds->push_back(filter);
+  a.insert(a.end(), {"--seccomp", std::to_string(filter)});
   a.push_back("--clearenv");
   // The compiler caches (PoCL's, and NVIDIA's JIT cache of PTX) live in the cache it got.
   for (const auto& [k, v] : spec.env)
@@ -410,7 +424,26 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   // RLIMIT_NPROC counts every process of a uid: only a uid of the sandbox's own can carry it.
   process->limits.maxProcesses = uid >= 0 && spec.maxProcesses > 0 ? uint64_t(spec.maxProcesses) : 0;
   process->watchProcessTree = true;
-  process->heldWhileRunning = cacheLock;
+  std::shared_ptr<SandboxCgroup> group;
+  if (cgroupSupport().available) {
+    // A control group of its own: memory with tmpfs and shared memory, tasks, an equal CPU share.
+    CgroupLimits limits;
+    limits.memoryBytes = spec.memoryBytes ? spec.memoryBytes : process->memoryLimitBytes;
+    limits.maxTasks = spec.maxProcesses;
+    std::string why;
+    group = SandboxCgroup::make(limits, &why);
+    if (!group) {
+      *err = "the sandbox's control group: " + why;
+      return false;
+    }
+    process->joinGroups = group->procsFiles();
+    process->afterEnd = [group](ProcessResult* r) {
+      if (r->signal == SIGKILL && group->outOfMemory()) r->memoryExceeded = true;
+      r->peakResidentBytes = std::max(r->peakResidentBytes, group->peakBytes());
+    };
+  }
+  process->heldWhileRunning =
+      std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<SandboxCgroup>>>(cacheLock, group);
   // bwrap ends as its program did, a signal as exit code 128 + the signal.
   process->signalsAsExitCodes = true;
   process->maxTreeProcesses = spec.maxTreeProcesses;

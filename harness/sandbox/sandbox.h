@@ -41,6 +41,9 @@ struct SandboxSpec {
   int maxProcesses = 512;
   /// Processes (not threads) in the sandbox at which it is stopped: a grading run has a handful.
   int maxTreeProcesses = 64;
+  /// The memory of its control group (sandbox/cgroup.h), tmpfs and shared memory included; 0: the
+  /// process's resident-memory limit (ProcessSpec::memoryLimitBytes) as set when the sandbox is made.
+  uint64_t memoryBytes = 0;
 };
 
 /// Whether sandboxes can be made on this machine, and why not.

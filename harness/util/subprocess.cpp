@@ -234,9 +234,13 @@ void keepOnlyOwnDescriptors(const ExecImage& image, int out, int err) {
   closeRange(from, INT_MAX);
 }
 
-/// The child after fork: its own process group (so a time-out kills its children too), death with
-/// the parent, limits, outputs, environment; then the program. Async-signal-safe calls only.
-[[noreturn]] void becomeChild(const ProcessSpec& spec, const ExecImage& image, int out, int err, pid_t parent) {
+/// The child after fork: its control groups first (before it can start anything), its own process
+/// group (so a time-out kills its children too), death with the parent, limits, outputs,
+/// environment; then the program. Async-signal-safe calls only.
+[[noreturn]] void becomeChild(const ProcessSpec& spec, const ExecImage& image, int out, int err, pid_t parent,
+                              const std::vector<int>& groups) {
+  for (int fd : groups)
+    if (fd < 0 || write(fd, "0", 1) != 1) _exit(126);
   setpgid(0, 0);
   if (spec.dieWithParent) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -358,17 +362,25 @@ ProcessResult runProcess(const ProcessSpec& spec) {
   if (!openOutputs(spec, captures, &out, &err, &result.error)) return result;
   const ExecImage image(spec);
   const pid_t parent = getpid();
+  std::vector<int> groups;  // opened here: the child only writes
+  for (const std::string& file : spec.joinGroups) groups.push_back(open(file.c_str(), O_WRONLY | O_CLOEXEC));
+  auto closeGroups = [&groups] {
+    for (int fd : groups)
+      if (fd >= 0) close(fd);
+  };
 
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
     result.error = std::strerror(errno);
+    closeGroups();
     close(out);
     close(err);
     for (Capture& c : captures) c.close_();
     return result;
   }
-  if (pid == 0) becomeChild(spec, image, out, err, parent);
+  if (pid == 0) becomeChild(spec, image, out, err, parent, groups);
+  closeGroups();
   setpgid(pid, pid);  // also here: the child may not have run its own setpgid yet
   close(out);
   close(err);
@@ -388,6 +400,7 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     result.signal = result.exitCode - 128;
     result.exitCode = -1;
   }
+  if (spec.afterEnd) spec.afterEnd(&result);
   return result;
 }
 

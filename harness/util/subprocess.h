@@ -13,6 +13,8 @@
 
 namespace clgrade {
 
+struct ProcessResult;
+
 /// Limits set in the child with setrlimit before it starts (0: left as inherited).
 struct ResourceLimits {
   /// RLIMIT_FSIZE: the largest file the child may write. SIGXFSZ is ignored in the child, so a
@@ -68,6 +70,13 @@ struct ProcessSpec {
   /// The child reports its program's death by signal N as exit code 128 + N (bwrap does): it is
   /// read back as that signal.
   bool signalsAsExitCodes = false;
+  /// Control-group files (`cgroup.procs`) the child writes itself into before anything else, still
+  /// as the keeper's user (sandbox/cgroup.h); a child that cannot join one ends with exit code 126
+  /// and runs nothing: unbounded is never the fallback.
+  std::vector<std::string> joinGroups;
+  /// Called once the child was reaped, with what is known of its end (its group says whether its
+  /// out-of-memory killer ended it).
+  std::function<void(ProcessResult*)> afterEnd;
 };
 
 struct ProcessResult {

@@ -9,12 +9,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
 
+#include "sandbox/cgroup.h"
 #include "sandbox/sandbox.h"
 #include "util/files.h"
 #include "util/subprocess.h"
@@ -276,6 +278,83 @@ TEST(Sandbox, TheKernelFindsNoHiddenSeedAndNoReferenceKernel) {
   EXPECT_NE(printed.find("clgrade-runner-request"), std::string::npos) << "it found no request to read:\n" << printed;
   EXPECT_EQ(printed.find(seed), std::string::npos) << "the hidden seed is inside the wall:\n" << printed;
   EXPECT_EQ(printed.find("kernel-file="), std::string::npos) << "a kernel file is inside the wall:\n" << printed;
+}
+
+// Issue 27: system calls no grading run needs (tracing, kcmp, personality, keyrings, io_uring) are
+// refused from inside a kernel by the sandbox's filter; unfiltered each one answers otherwise.
+TEST(Sandbox, TheSystemCallFilterRefusesWhatNoGradingRunNeeds) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("syscall_filter");
+  const json report = grade("syscall_filter", out);
+  const std::string printed = kernelOutput(out);
+  ASSERT_NE(printed.find("filtered"), std::string::npos) << "the kernel did not run its calls:\n" << printed;
+  for (const char* call : {"ptrace", "kcmp", "personality", "keyctl", "io_uring_setup"})
+    EXPECT_NE(printed.find(std::string(call) + "=-1\n"), std::string::npos) << call << " was not refused:\n" << printed;
+  EXPECT_NE(report.value("sandbox", "").find("system-call filter"), std::string::npos) << report.value("sandbox", "");
+}
+
+/// Runs `script` with /bin/sh in a sandbox of `memory` bytes (its control group's limit).
+ProcessResult inSandbox(const fs::path& dir, const std::string& script, uint64_t memory) {
+  SandboxSpec box;
+  box.scratch = (dir / "scratch").string();
+  box.memoryBytes = memory;
+  box.env = {{"PATH", "/usr/bin:/bin"}};
+  fs::remove_all(box.scratch);
+  ProcessSpec p;
+  p.argv = {"/bin/sh", "-c", script};
+  p.stdoutPath = (dir / "out").string();
+  p.stderrPath = (dir / "err").string();
+  p.timeoutSeconds = 60;
+  std::string err;
+  EXPECT_TRUE(sandboxProcess(box, &p, &err)) << err;
+  return runProcess(p);
+}
+
+// Issue 27: a sandbox's control group holds its memory, what it puts in a tmpfs included (the
+// resident-size watch sees neither a file in memory nor a burst between two of its samples).
+TEST(Sandbox, ItsControlGroupBoundsMemoryTmpfsIncluded) {
+  SKIP_WITHOUT_SANDBOX();
+  if (!cgroupSupport().available) GTEST_SKIP() << cgroupSupport().reason;
+  const fs::path dir = outDir("cgroup_memory");
+  fs::create_directories(dir);
+  const ProcessResult burst = inSandbox(dir, "exec dd if=/dev/zero of=/dev/null bs=200M count=1", uint64_t(48) << 20);
+  EXPECT_TRUE(burst.memoryExceeded) << burst.describe();
+  const ProcessResult tmpfs =
+      inSandbox(dir, "exec dd if=/dev/zero of=/dev/shm/fill bs=1M count=60 2>&1", uint64_t(32) << 20);
+  EXPECT_TRUE(tmpfs.memoryExceeded) << tmpfs.describe();
+  EXPECT_LE(tmpfs.peakResidentBytes, uint64_t(33) << 20);
+  const ProcessResult within = inSandbox(dir, "exec dd if=/dev/zero of=/dev/shm/fill bs=1M count=8 2>&1", uint64_t(32) << 20);
+  EXPECT_TRUE(within.ok()) << within.describe();
+  EXPECT_NE(cgroupDescription().find("per sandbox"), std::string::npos) << cgroupDescription();
+}
+
+// A group's task limit holds whatever the uid (RLIMIT_NPROC counts per uid: a keeper that is not
+// root shares its own with every sandbox), and what is left in a group when it goes is killed.
+TEST(Sandbox, AControlGroupCountsItsTasks) {
+  if (!cgroupSupport().available) GTEST_SKIP() << cgroupSupport().reason;
+  const std::vector<std::string>& controllers = cgroupSupport().controllers;
+  if (std::find(controllers.begin(), controllers.end(), "pids") == controllers.end())
+    GTEST_SKIP() << cgroupDescription();
+  const fs::path dir = outDir("cgroup_tasks");
+  fs::create_directories(dir);
+  std::string err;
+  std::shared_ptr<SandboxCgroup> group = SandboxCgroup::make({0, 10}, &err);
+  ASSERT_TRUE(group) << err;
+  ProcessSpec p;
+  p.argv = {"/bin/sh", "-c", "n=0; for i in $(seq 30); do sleep 30 & n=$((n+1)); done; echo started; exit 0"};
+  p.joinGroups = group->procsFiles();
+  p.stdoutPath = (dir / "out").string();
+  p.stderrPath = (dir / "err").string();
+  p.timeoutSeconds = 60;
+  p.dieWithParent = false;
+  const ProcessResult r = runProcess(p);
+  std::string errors;
+  readFile((dir / "err").string(), &errors, nullptr);
+  EXPECT_NE(errors.find("fork"), std::string::npos) << "30 processes started in a group of 10 tasks: " << errors;
+  EXPECT_GT(processesWith("sleep 30"), 0) << "its sleeps should still be running in the group";
+  group.reset();  // kills what is left and removes the group
+  EXPECT_EQ(processesWith("sleep 30"), 0);
+  (void)r;
 }
 
 // What a sandbox must read but its uid cannot reach (a build under /root) is copied for that sandbox
