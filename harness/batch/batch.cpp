@@ -340,14 +340,16 @@ class Batch {
   void gradeOne(const std::string& name, const std::string& folderName) {
     std::error_code ec;
     if (isClassFileName(name)) {
+      std::string names;
+      for (const std::string& n : classTopLevelNames()) names += (names.empty() ? "" : ", ") + n;
       std::lock_guard<std::mutex> lock(mutex_);
       --running_;
       ++summary_.graded;
       ++summary_.notWritten;
       std::fprintf(stderr,
                    "%sclgrade batch: %s: not graded: a submission folder may not be named like a class file "
-                   "(class.json, gradebook.csv, summary.html are written into the output folder): rename it\n",
-                   tty_ ? "\r\033[K" : "", terminalText(name).c_str());
+                   "(%s are written into the output folder): rename it\n",
+                   tty_ ? "\r\033[K" : "", terminalText(name).c_str(), names.c_str());
       return;
     }
     const fs::path partial = out_ / ".partial" / stagingId(name);

@@ -13,6 +13,7 @@
 #include "batch/shard.h"
 #include "cli/command.h"
 #include "cli/usage.h"
+#include "report/outputs.h"
 #include "tasks/inputs.h"
 #include "util/files.h"
 #include "util/markup.h"
@@ -214,7 +215,7 @@ int slurmCommand(const SlurmArgs& a) {
       "\"$k\"); done\nexec " + quoted(clgrade) + " merge --out " + quoted(out.string()) + overrides +
       " \"${shards[@]}\"\n";
 
-  const fs::path arrayPath = out / "clgrade.sbatch", mergePath = out / "merge.sbatch";
+  const fs::path arrayPath = out / kSlurmArrayScript, mergePath = out / kSlurmMergeScript;
   for (const auto& [path, text] : {std::pair{arrayPath, array}, std::pair{mergePath, merge}}) {
     if (!writeFileAtomically(path.string(), text, &err)) {
       std::cerr << "clgrade slurm: " << terminalText(err) << "\n";

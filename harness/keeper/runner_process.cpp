@@ -141,11 +141,12 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   spec.monitor = [&watch](double t) { return watch.check(t); };
   if (launch.starting) launch.starting();
   const std::string name = "runner " + launch.request.task;
+  const long long from = trace::nowMicros();
   {
     const trace::Span span(name, "process");
     ended.process = runProcess(spec);
   }
-  trace::adoptChildTrace(launch.scratch + "/" + channel::kTraceFile, name);
+  trace::adoptChildTrace(launch.scratch + "/" + channel::kTraceFile, name, from, trace::nowMicros());
   watch.check(ended.process.seconds);
   ended.at = watch.position();
   return ended;
@@ -164,11 +165,12 @@ ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workD
     spec.timeoutSeconds = timeout;
     spec.stdoutPath = spec.stderrPath = logPath;
     ProcessResult ended;
+    const long long from = trace::nowMicros();
     {
       const trace::Span span("ncu session", "process");
       ended = runProcess(spec);
     }
-    trace::adoptChildTrace(workDir + "/" + channel::kTraceFile, "profiled hwcount");
+    trace::adoptChildTrace(workDir + "/" + channel::kTraceFile, "profiled hwcount", from, trace::nowMicros());
     return ended;
   };
 }

@@ -192,9 +192,17 @@ const std::vector<OutputFile>& outputFiles() {
   return files;
 }
 
-bool isClassFileName(const std::string& name) {
+std::vector<std::string> classTopLevelNames() {
+  std::vector<std::string> names;
   for (const OutputFile& f : outputFiles())
-    if (f.scope == OutputFile::Scope::Class && name == f.path) return true;
+    if (f.scope == OutputFile::Scope::Class) names.push_back(f.path);
+  names.insert(names.end(), {kSlurmArrayScript, kSlurmMergeScript});
+  return names;
+}
+
+bool isClassFileName(const std::string& name) {
+  for (const std::string& reserved : classTopLevelNames())
+    if (name == reserved) return true;
   return false;
 }
 

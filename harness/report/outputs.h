@@ -50,8 +50,15 @@ struct OutputFile {
 };
 const std::vector<OutputFile>& outputFiles();
 
-/// The names of the class files (class.json, gradebook.csv, summary.html): a submission of one of
-/// these names would shadow them (its report folder is <out>/<name>).
+/// The scripts `clgrade slurm` writes into the class folder.
+constexpr const char* kSlurmArrayScript = "clgrade.sbatch";
+constexpr const char* kSlurmMergeScript = "merge.sbatch";
+
+/// Every name clgrade writes at a class folder's top level: the class files of the table
+/// (class.json, gradebook.csv, summary.html) and the Slurm scripts (its own folders start with
+/// '.', which no submission's may). A submission of one of these names would shadow one, or be
+/// replaced by it (its report folder is <out>/<name>): it is not graded under it.
+std::vector<std::string> classTopLevelNames();
 bool isClassFileName(const std::string& name);
 
 /// Called once per submission right after `reportDir`/report.json is written (in a batch: inside the

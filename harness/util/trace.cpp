@@ -23,13 +23,6 @@ std::string tracePath() {
   return std::string(v && *v == '/' ? v : "");
 }
 
-/// Microseconds on CLOCK_MONOTONIC, which every process of the machine shares (bwrap makes no time
-/// namespace), so the keeper's spans and its runners' line up.
-long long nowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 /// Appends one event; a trace file is a JSON array whose closing bracket may be left out.
 void append(const nlohmann::json& event) {
   const int fd = ::open(tracePath().c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -60,6 +53,13 @@ bool count(const nlohmann::json& v) { return v.is_number_integer() && v.get<long
 
 bool enabled() { return !tracePath().empty(); }
 
+// CLOCK_MONOTONIC, which every process of the machine shares (bwrap makes no time namespace), so the
+// keeper's spans and its runners' line up.
+long long nowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 Span::Span(std::string name, const char* category) : name_(std::move(name)), category_(category) {
   if (enabled()) start_ = nowMicros();
 }
@@ -80,7 +80,7 @@ std::map<std::string, std::string> childEnvironment(const std::string& file) {
   return {{kVariable, file}};
 }
 
-void adoptChildTrace(const std::string& file, const std::string& label) {
+void adoptChildTrace(const std::string& file, const std::string& label, long long fromMicros, long long toMicros) {
   if (!enabled()) return;
   // The child owns its scratch folder: no link is followed, no FIFO waited on, nothing over 64 MiB read.
   std::string text;
@@ -104,8 +104,10 @@ void adoptChildTrace(const std::string& file, const std::string& label) {
         !count(e.value("ts", nlohmann::json())) || !count(e.value("dur", nlohmann::json())) ||
         !count(e.value("tid", nlohmann::json())))
       continue;
+    const long long ts = e["ts"].get<long long>(), dur = e["dur"].get<long long>();
+    if ((fromMicros >= 0 && ts < fromMicros) || (toMicros >= 0 && (dur > toMicros || ts > toMicros - dur))) continue;
     append({{"name", e["name"]},
-            {"cat", e["cat"]},
+            {"cat", "sandboxed:" + e["cat"].get<std::string>()},
             {"ph", "X"},
             {"ts", e["ts"]},
             {"dur", e["dur"]},

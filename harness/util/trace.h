@@ -36,8 +36,15 @@ class Span {
 /// empty when this process does not trace.
 std::map<std::string, std::string> childEnvironment(const std::string& file);
 
+/// Microseconds on the clock every span uses (CLOCK_MONOTONIC, shared by every process of the machine).
+long long nowMicros();
+
 /// Copies the spans a child wrote into `file` into this process's trace as process `label`, keeping
-/// only well-formed spans with short plain names; removes `file`.
-void adoptChildTrace(const std::string& file, const std::string& label);
+/// only well-formed spans with short plain names that lie within [`fromMicros`, `toMicros`] (when
+/// the child ran, nowMicros; -1: no bound), at most 100000; removes `file`. What a sandboxed child
+/// wrote is the student's code's to forge: its spans keep their category under "sandboxed:", so a
+/// reader of the timeline never takes them for the keeper's own.
+void adoptChildTrace(const std::string& file, const std::string& label, long long fromMicros = -1,
+                     long long toMicros = -1);
 
 }  // namespace clgrade::trace

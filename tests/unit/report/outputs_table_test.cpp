@@ -25,6 +25,9 @@ TEST(OutputsTable, ClassFileNamesComeFromTheTable) {
   for (const std::string& name : classFiles) EXPECT_TRUE(isClassFileName(name)) << name;
   EXPECT_FALSE(isClassFileName("alice"));
   EXPECT_FALSE(isClassFileName(kReportHtml)) << "a submission's file is not a class file";
+  // Issue 27: submissions named like the Slurm scripts replaced them.
+  EXPECT_TRUE(isClassFileName("clgrade.sbatch"));
+  EXPECT_TRUE(isClassFileName("merge.sbatch"));
 }
 
 TEST(OutputsTable, AGradeWritesItsSubmissionRowsForItsAudience) {

@@ -88,9 +88,16 @@ TEST_F(Trace, AChildsSpansAreCheckedBeforeTheyAreTakenOver) {
         << "\n"
         << R"({"name":"extra","cat":"phase","ph":"X","ts":10,"dur":5,"pid":1,"tid":2,"args":{"x":1}},)"
         << "\n"
+        // Forged times: before the child started, past its end, a duration that overflows.
+        << R"({"name":"before","cat":"phase","ph":"X","ts":2,"dur":5,"pid":1,"tid":2},)"
+        << "\n"
+        << R"({"name":"after","cat":"phase","ph":"X","ts":90,"dur":20,"pid":1,"tid":2},)"
+        << "\n"
+        << R"({"name":"huge","cat":"phase","ph":"X","ts":10,"dur":9223372036854775807,"pid":1,"tid":2},)"
+        << "\n"
         << "not json at all\n";
   }
-  trace::adoptChildTrace(child, "runner separable");
+  trace::adoptChildTrace(child, "runner separable", 5, 100);
   EXPECT_FALSE(fs::exists(child));
   const nlohmann::json e = events(file_);
   ASSERT_EQ(e.size(), 3u) << e.dump();
@@ -98,6 +105,7 @@ TEST_F(Trace, AChildsSpansAreCheckedBeforeTheyAreTakenOver) {
   EXPECT_EQ(e[0]["args"]["name"], "runner separable");
   const auto pid = e[0]["pid"];
   EXPECT_EQ(e[1]["name"], "timing");
+  EXPECT_EQ(e[1]["cat"], "sandboxed:phase") << "a sandboxed child's span is never taken for the keeper's";
   EXPECT_EQ(e[1]["pid"], pid);  // the child's own pid is not kept: namespaces repeat them
   EXPECT_EQ(e[2]["name"], "extra");
   EXPECT_FALSE(e[2].contains("args"));
