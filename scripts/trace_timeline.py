@@ -37,7 +37,7 @@ def main():
             if cat not in cats or (cat == "lock" and e["dur"] < 200000):
                 continue
             start = (e["ts"] - t0) / 1e6
-            print(f"  {start:7.2f} .. {start + e['dur'] / 1e6:7.2f}  {e['dur'] / 1e6:6.2f} s  {e['cat']:8} {e['name']}")
+            print(f"  {start:7.2f} .. {start + e['dur'] / 1e6:7.2f}  {e['dur'] / 1e6:6.2f} s  {cat:8} {e['name']}")
     print("== sums (s)")
     for (who, name), s in sorted(sums.items(), key=lambda kv: -kv[1])[:40]:
         print(f"  {s:7.2f}  {who}: {name}")

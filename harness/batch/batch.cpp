@@ -201,17 +201,17 @@ class Batch {
     // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
     TrustedTimerSettings timer;
     timer.clgrade = settings_.clgrade;
-    timer.rubricPath = rubric_.path;
-    timer.device = settings_.device;
-    timer.tasks = o_.onlyTasks;
-    timer.hiddenSeed = settings_.hiddenSeed;
-    timer.timingLock = settings_.timingLock;
-    timer.file = (out_ / ".trusted-timings.json").string();
+    timer.request = {rubric_.path,
+                     settings_.device,
+                     (out_ / ".trusted-timings.json").string(),
+                     settings_.timingLock,
+                     settings_.store ? settings_.store.root : "none",
+                     o_.onlyTasks,
+                     settings_.hiddenSeed};
     timer.logPath = (out_ / ".trusted-timings.log").string();
     timer.minutes = o_.retimeMinutes;
     timer.every = o_.retimeEvery;
     if (settings_.taskTimeoutSeconds > 0) timer.timeoutSeconds = settings_.taskTimeoutSeconds;
-    timer.storeRoot = settings_.store ? settings_.store.root : "none";
     trusted_ = std::make_unique<TrustedTimer>(timer);
     settings_.trustedTimings = [this] { return trusted_->current(); };
     const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";

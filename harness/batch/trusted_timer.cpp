@@ -48,15 +48,7 @@ void TrustedTimer::retime() {
   tried_ = true;
   served_ = 0;
   taken_ = std::chrono::steady_clock::now();
-  TrustedTimingRequest request;
-  request.rubric = s_.rubricPath;
-  request.device = s_.device;
-  request.out = s_.file;
-  request.timingLock = s_.timingLock;
-  request.storeRoot = s_.storeRoot;
-  request.tasks = s_.tasks;
-  request.seed = s_.hiddenSeed;
-  TrustedChildResult child = timeTrustedInChildProcess(s_.clgrade, request, s_.timeoutSeconds, s_.logPath);
+  TrustedChildResult child = timeTrustedInChildProcess(s_.clgrade, s_.request, s_.timeoutSeconds, s_.logPath);
   if (!child.timings) {
     problem_ = child.problem + " (for the batch)";
   } else {

@@ -23,17 +23,14 @@ constexpr int kRetimeEvery = 100;
 
 struct TrustedTimerSettings {
   std::string clgrade;  ///< the executable (`clgrade time-trusted`)
-  std::string rubricPath;
-  std::string device = "auto";
-  std::vector<std::string> tasks;  ///< empty: every task of the rubric
-  uint64_t hiddenSeed = 0;         ///< the batch's: the same inputs as the grades
-  std::string timingLock;          ///< the batch's: its timed launches take turns with the grades'
-  std::string file;                ///< where the figures are written (the batch's output folder)
+  /// What the child is asked: the batch's rubric, device, tasks (empty: every task of the rubric),
+  /// hidden seed (the same inputs as the grades), timing lock (its timed launches take turns with the
+  /// grades'), the file the figures are written to (in the batch's output folder) and the store.
+  TrustedTimingRequest request;
   std::string logPath;
   double minutes = kRetimeMinutes;  ///< timed again when older (0: no age limit)
   int every = kRetimeEvery;         ///< timed again after serving this many submissions (0: no count limit)
   double timeoutSeconds = 300;      ///< the child's limit (the batch's task limit): jobs wait for it
-  std::string storeRoot;            ///< --cache-dir of the batch (store/course_store.h; "" the default)
 };
 
 /// True when figures taken `ageSeconds` ago, already handed to `servedSubmissions` grades, must be

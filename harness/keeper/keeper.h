@@ -65,6 +65,9 @@ struct KeeperSettings {
   /// The batch's figures of the trusted kernels (model/trusted_timings.h), asked once per submission
   /// as its grade starts; none (or null): each grade times them itself.
   std::function<std::shared_ptr<const TrustedTimings>()> trustedTimings;
+  /// Without the batch's: the trusted figures a grade had timed are kept on the machine and serve the
+  /// grades after it for kReuseTrustedMinutes (keeper/trusted_cache.h); `grade` and `check` set it.
+  bool reuseTrustedFigures = false;
   /// Called as each task's runner starts (`run` null) and when it has ended (its run; the keeper's
   /// verdicts come later), from the thread that runs it: tasks side by side call it at once.
   std::function<void(const std::string& task, const TaskRun* run)> onTask;

@@ -7,9 +7,11 @@
 
 #include "grading/grader.h"
 #include "grading/hardware.h"
+#include "grading/performance.h"
 #include "intake/source_policy.h"
 #include "keeper/hardware_session.h"
 #include "keeper/task_keeper.h"
+#include "keeper/trusted_cache.h"
 #include "sandbox/sandbox.h"
 #include "tasks/task.h"
 #include "util/files.h"
@@ -71,6 +73,8 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   std::vector<TaskReport> tasks(selected.size());
   result.runs.resize(selected.size());
   Replays replays;
+  const std::vector<std::string> timed = timedTasks(selected);
+  if (refused_.empty()) reuseKeptFigures(timed);
   InputCache inputs(settings_.hiddenSeed);  // made once for the replays of every task of this submission
   inputs.hashAhead();
   inputs.useStore(settings_.store);
@@ -115,7 +119,10 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
     if (settings_.onTask) settings_.onTask(selected[slot]->id, &result.runs[slot]);
   });
   if (c.hardware.valid()) c.hardware.wait();  // it writes into the scratch and report folders
-  if (besideFigures.valid()) besideFigures.wait();  // ... and this one into the control folder
+  if (besideFigures.valid()) {
+    besideFigures.wait();  // ... and this one into the control folder
+    keepFigures(besideFigures.get(), timed);
+  }
   std::vector<GradeReport> judged = replays.judgeInto(&tasks, &result.runs, sources_, outDir_);
   folders_.removeAll();
   std::error_code ec;
@@ -126,18 +133,49 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   return result;
 }
 
+std::vector<std::string> SubmissionKeeper::timedTasks(const std::vector<const TaskRubric*>& selected) const {
+  std::vector<std::string> tasks;
+  for (const TaskRubric* tr : selected) {
+    const CaseSpec* timed = tr->findCase(tr->performance.caseId);
+    if (tr->performance.present && findTask(tr->id) && !(settings_.visibleOnly && timed && !timed->visible))
+      tasks.push_back(tr->id);
+  }
+  return tasks;
+}
+
+void SubmissionKeeper::reuseKeptFigures(const std::vector<std::string>& tasks) {
+  if (batchFigures_ || !settings_.reuseTrustedFigures || tasks.empty()) return;
+  const std::string key = trustedFiguresKey(rubric_, tasks, device_.info, settings_.hiddenSeed);
+  std::shared_ptr<const TrustedTimings> kept = keptTrustedFigures(key);
+  bool all = kept != nullptr;
+  for (const std::string& t : tasks) all = all && kept->byTask.count(t);
+  if (all)
+    batchFigures_ = kept;
+  else
+    reuseKey_ = key;
+}
+
+void SubmissionKeeper::keepFigures(const TrustedChildResult& timed, const std::vector<std::string>& tasks) const {
+  if (reuseKey_.empty() || !timed.timings) return;
+  for (const std::string& t : tasks) {
+    const auto it = timed.timings->byTask.find(t);
+    // Figures that could not serve a batch (a spread above the limit) serve no later grade either.
+    if (it == timed.timings->byTask.end() || !unfitForBatch(device_.info, it->second).empty()) return;
+  }
+  keepTrustedFigures(reuseKey_, *timed.timings);
+}
+
 std::shared_future<TrustedChildResult> SubmissionKeeper::timeTrustedBeside(
     const std::vector<const TaskRubric*>& selected, RunnerLauncher& launcher) {
   TrustedTimingRequest r;
-  for (const TaskRubric* tr : selected) {
-    const Task* task = findTask(tr->id);
-    const CaseSpec* timed = tr->findCase(tr->performance.caseId);
-    // Only what a runner will time: a task with a performance case it runs, a file that can be built.
-    if (!tr->performance.present || !task || (settings_.visibleOnly && timed && !timed->visible) ||
-        !sources_.file(task->info().file).exists || !sources_.file(task->info().file).problem.empty())
-      continue;
-    if (batchFigures_ && batchFigures_->byTask.count(tr->id)) continue;
-    r.tasks.push_back(tr->id);
+  for (const std::string& id : timedTasks(selected)) {
+    const Task* task = findTask(id);
+    const KernelSource& file = sources_.file(task->info().file);
+    // Only what a runner will time (a file that can be built), unless the figures are to be kept for
+    // the grades after this one.
+    if (reuseKey_.empty() && (!file.exists || !file.problem.empty())) continue;
+    if (batchFigures_ && batchFigures_->byTask.count(id)) continue;
+    r.tasks.push_back(id);
   }
   if (r.tasks.empty()) return {};
   const std::string dir = folders_.path() + "/trusted";

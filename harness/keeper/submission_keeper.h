@@ -42,6 +42,13 @@ class SubmissionKeeper {
   /// by a process that runs no student code (keeper/trusted_child.h); invalid when none is needed.
   std::shared_future<TrustedChildResult> timeTrustedBeside(const std::vector<const TaskRubric*>& selected,
                                                            RunnerLauncher& launcher);
+  /// The tasks of `selected` whose performance case a runner times (a check: a visible one).
+  std::vector<std::string> timedTasks(const std::vector<const TaskRubric*>& selected) const;
+  /// Figures kept on the machine by an earlier grade for exactly `tasks` (keeper/trusted_cache.h),
+  /// taken as the batch's; sets `reuseKey_` where this grade's figures are to be kept instead.
+  void reuseKeptFigures(const std::vector<std::string>& tasks);
+  /// Keeps the figures timed beside this grade when they cover `tasks` and all are fit to serve.
+  void keepFigures(const TrustedChildResult& timed, const std::vector<std::string>& tasks) const;
   void refuse(const TaskRubric& task, TaskReport* place, TaskRun* run) const;
   GradeReport mergedReport(std::vector<GradeReport> judged, std::vector<TaskReport> tasks) const;
 
@@ -51,6 +58,7 @@ class SubmissionKeeper {
   KeeperSettings settings_;
   std::string kernelsProblem_, refused_;
   std::shared_ptr<const TrustedTimings> batchFigures_;
+  std::string reuseKey_;  ///< where this grade's trusted figures are kept ("" none)
   std::chrono::steady_clock::time_point start_;
   std::string startedAt_;
   KernelSources sources_;  ///< the submission's files, read once

@@ -27,8 +27,8 @@ TEST(TrustedTimer, TimedAgainWhenOldOrAfterEnoughSubmissions) {
 TEST(TrustedTimer, NoFiguresWhenTheTimingProcessFails) {
   TrustedTimerSettings s;
   s.clgrade = "/nonexistent/clgrade";
-  s.rubricPath = "rubric.xml";
-  s.file = ::testing::TempDir() + "trusted_missing.json";
+  s.request.rubric = "rubric.xml";
+  s.request.out = ::testing::TempDir() + "trusted_missing.json";
   s.logPath = ::testing::TempDir() + "trusted_missing.log";
   TrustedTimer timer(s);
   EXPECT_EQ(timer.current(), nullptr);

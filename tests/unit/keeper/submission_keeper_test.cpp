@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <csignal>
 #include <filesystem>
 #include <functional>
@@ -48,8 +49,21 @@ class FakeRunner : public RunnerLauncher {
   TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string&) override {
     const std::lock_guard<std::mutex> hold(mutex_);
     trustedRequests.push_back(request);
-    return {nullptr, "no trusted kernels in this test"};
+    if (!giveFigures) return {nullptr, "no trusted kernels in this test"};
+    auto timings = std::make_shared<TrustedTimings>();
+    timings->takenAt = "2026-11-26T12:00:00Z";
+    for (const std::string& task : request.tasks) {
+      PerformanceReport& figures = timings->byTask[task];
+      figures.caseId = "timed";
+      figures.measured = true;
+      figures.copy.kernel = "copy";
+      KernelFigure reference;
+      reference.kernel = "reference of " + task;
+      figures.reference = {reference};
+    }
+    return {timings, ""};
   }
+  bool giveFigures = false;
   std::vector<TrustedTimingRequest> trustedRequests;
   size_t launchesOf(const std::string& task) const {
     size_t n = 0;
@@ -431,6 +445,27 @@ TEST_F(SubmissionKeeperTest, TheReferenceIsTimedBesideTheRunnersByTheKeeperAndTh
   EXPECT_TRUE(asked.besideProfiler);
   ASSERT_EQ(problems.size(), rubric.tasks.size());
   for (const std::string& p : problems) EXPECT_EQ(p, "no trusted kernels in this test") << "a replay did not wait";
+}
+
+// A lone grade's trusted figures serve the grades after it on this machine (as a batch's serve its
+// grades, for 15 minutes): the next grade starts no trusted process and hands them to its runners.
+TEST_F(SubmissionKeeperTest, ALoneGradesTrustedFiguresServeTheGradesAfterIt) {
+  settings.reuseTrustedFigures = true;
+  device.info.name = "fake device " + std::to_string(::getpid()) + "-" + std::to_string(std::time(nullptr));
+  runner.giveFigures = true;
+  for (const TaskRubric& t : rubric.tasks) runner.scripts[t.id] = {endsWell(t.id), endsWell(t.id), endsWell(t.id)};
+  grade();
+  ASSERT_EQ(runner.trustedRequests.size(), 1u);
+  for (const RunnerLaunch& l : runner.launches) EXPECT_TRUE(l.request.trustedTimings.empty());
+  runner.launches.clear();
+  grade();
+  EXPECT_EQ(runner.trustedRequests.size(), 1u) << "the figures kept by the first grade were timed again";
+  ASSERT_FALSE(runner.launches.empty());
+  for (const RunnerLaunch& l : runner.launches)
+    EXPECT_NE(l.request.trustedTimings.find("for an earlier grade"), std::string::npos) << l.request.trustedTimings;
+  // Another task selection is another key: timed for itself.
+  grade({"conv3x3"});
+  EXPECT_EQ(runner.trustedRequests.size(), 2u);
 }
 
 // Spec 5c: what runs student code never holds the run's hidden seed, only what is derived from it.
