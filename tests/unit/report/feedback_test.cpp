@@ -125,6 +125,9 @@ TEST(Audience, TheStudentsReportNamesNoHiddenCaseAndNoSize) {
   for (const char* secret : {"box_1280x720", "920320", "1280", "719 of"})
     EXPECT_EQ(json.find(secret), std::string::npos) << secret << " in " << json;
   EXPECT_NE(json.find("hidden-1"), std::string::npos);
+  EXPECT_EQ(student.tasks[0].checks[1].cases[0].caseId, "the simulator's run") << "not a hidden case of its own";
+  EXPECT_EQ(student.tasks[0].checks[1].cases[0].message,
+            "the simulator's run failed: wrong values in the last column (x = W-1)");
   EXPECT_NE(json.find("a hidden case failed: wrong values in the last column (x = W-1)"), std::string::npos);
   EXPECT_FALSE(student.hiddenSeed);
   EXPECT_TRUE(student.inputs.empty());
