@@ -313,6 +313,32 @@ std::string sandboxDescription(bool sandboxed) {
          cgroupDescription();
 }
 
+namespace {
+
+/// A control group of the sandbox's own (sandbox/cgroup.h), which `process` joins as it starts:
+/// memory with tmpfs and shared memory, tasks, an equal CPU share. Its out-of-memory kill is the
+/// process's memory limit.
+bool joinOwnGroup(const SandboxSpec& spec, ProcessSpec* process, std::shared_ptr<SandboxCgroup>* group,
+                  std::string* err) {
+  CgroupLimits limits;
+  limits.memoryBytes = spec.memoryBytes ? spec.memoryBytes : process->memoryLimitBytes;
+  limits.maxTasks = spec.maxProcesses;
+  std::string why;
+  *group = SandboxCgroup::make(limits, &why);
+  if (!*group) {
+    *err = "the sandbox's control group: " + why;
+    return false;
+  }
+  process->joinGroups = (*group)->procsFiles();
+  process->afterEnd = [kept = *group](ProcessResult* r) {
+    if (r->signal == SIGKILL && kept->outOfMemory()) r->memoryExceeded = true;
+    r->peakResidentBytes = std::max(r->peakResidentBytes, kept->peakBytes());
+  };
+  return true;
+}
+
+}  // namespace
+
 bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* err) {
   // Whether this machine's sandboxes mount their own /proc is the probe's finding: made first.
   if (!g_probing) (void)sandboxSupport();
@@ -425,23 +451,7 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   process->limits.maxProcesses = uid >= 0 && spec.maxProcesses > 0 ? uint64_t(spec.maxProcesses) : 0;
   process->watchProcessTree = true;
   std::shared_ptr<SandboxCgroup> group;
-  if (cgroupSupport().available) {
-    // A control group of its own: memory with tmpfs and shared memory, tasks, an equal CPU share.
-    CgroupLimits limits;
-    limits.memoryBytes = spec.memoryBytes ? spec.memoryBytes : process->memoryLimitBytes;
-    limits.maxTasks = spec.maxProcesses;
-    std::string why;
-    group = SandboxCgroup::make(limits, &why);
-    if (!group) {
-      *err = "the sandbox's control group: " + why;
-      return false;
-    }
-    process->joinGroups = group->procsFiles();
-    process->afterEnd = [group](ProcessResult* r) {
-      if (r->signal == SIGKILL && group->outOfMemory()) r->memoryExceeded = true;
-      r->peakResidentBytes = std::max(r->peakResidentBytes, group->peakBytes());
-    };
-  }
+  if (cgroupSupport().available && !joinOwnGroup(spec, process, &group, err)) return false;
   process->heldWhileRunning =
       std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<SandboxCgroup>>>(cacheLock, group);
   // bwrap ends as its program did, a signal as exit code 128 + the signal.

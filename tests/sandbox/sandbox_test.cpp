@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "sandbox/cgroup.h"
@@ -341,7 +342,7 @@ TEST(Sandbox, AControlGroupCountsItsTasks) {
   std::shared_ptr<SandboxCgroup> group = SandboxCgroup::make({0, 10}, &err);
   ASSERT_TRUE(group) << err;
   ProcessSpec p;
-  p.argv = {"/bin/sh", "-c", "n=0; for i in $(seq 30); do sleep 30 & n=$((n+1)); done; echo started; exit 0"};
+  p.argv = {"/bin/sh", "-c", "for i in $(seq 30); do sleep 31.75 & done; echo started; exit 0"};
   p.joinGroups = group->procsFiles();
   p.stdoutPath = (dir / "out").string();
   p.stderrPath = (dir / "err").string();
@@ -351,9 +352,11 @@ TEST(Sandbox, AControlGroupCountsItsTasks) {
   std::string errors;
   readFile((dir / "err").string(), &errors, nullptr);
   EXPECT_NE(errors.find("fork"), std::string::npos) << "30 processes started in a group of 10 tasks: " << errors;
-  EXPECT_GT(processesWith("sleep 30"), 0) << "its sleeps should still be running in the group";
+  EXPECT_GT(processesWith("sleep 31.75"), 0) << "its sleeps should still be running in the group";
   group.reset();  // kills what is left and removes the group
-  EXPECT_EQ(processesWith("sleep 30"), 0);
+  for (int i = 0; i < 100 && processesWith("sleep 31.75") > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // killed, perhaps not yet reaped
+  EXPECT_EQ(processesWith("sleep 31.75"), 0);
   (void)r;
 }
 
