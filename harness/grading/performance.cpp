@@ -201,8 +201,8 @@ TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const
       continue;
     PerformanceReport figures = measureTrusted(rt, request, inputs, evidence);
     // Figures a grade could not be scored against (a spread above the limit, a failed launch) are not
-    // handed to a whole batch: that task's grades time the reference themselves.
-    // One grade's figures are its own, judged as they are (a spread above the limit is its reason).
+    // handed to a whole batch (each of that task's grades has them timed for itself); one grade's
+    // figures are its own, judged as they are (a spread above the limit is its reason).
     const std::string unfit = forOneGrade ? "" : unfitForBatch(rt.device.info, figures);
     if (!unfit.empty()) {
       timings.left[t.id] = unfit;

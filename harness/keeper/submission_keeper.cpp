@@ -130,7 +130,25 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   for (const TaskRun& r : result.runs) fs::remove(fs::path(outDir_) / "evidence" / r.task, ec);  // only when empty
   fs::remove(fs::path(outDir_) / "evidence", ec);
   result.report = mergedReport(std::move(judged), std::move(tasks));
+  if (besideFigures.valid()) markUntimedReference(besideFigures.get(), &result.report);
   return result;
+}
+
+void SubmissionKeeper::markUntimedReference(const TrustedChildResult& timed, GradeReport* report) const {
+  // On a CPU device speed is never graded: nothing is lost there.
+  if (timed.timings || device_.info.type != "gpu") return;
+  for (TaskReport& t : report->tasks) {
+    const auto tr = std::find_if(rubric_.tasks.begin(), rubric_.tasks.end(),
+                                 [&t](const TaskRubric& r) { return r.id == t.id; });
+    if (tr == rubric_.tasks.end() || !t.machineFault.empty()) continue;
+    for (const Criterion& c : tr->criteria) {
+      if (c.kernels.empty()) continue;  // not a speed criterion
+      for (const CriterionResult& r : t.criteria)
+        if (r.id == c.id && r.status == Status::NotMeasured && !r.overridden)
+          t.machineFault = "its speed could not be judged: the reference kernels, timed by clgrade outside the "
+                           "sandbox, could not be timed on this machine (" + timed.problem + ")";
+    }
+  }
 }
 
 std::vector<std::string> SubmissionKeeper::timedTasks(const std::vector<const TaskRubric*>& selected) const {

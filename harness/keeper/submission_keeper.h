@@ -47,6 +47,9 @@ class SubmissionKeeper {
   /// Figures kept on the machine by an earlier grade for exactly `tasks` (keeper/trusted_cache.h),
   /// taken as the batch's; sets `reuseKey_` where this grade's figures are to be kept instead.
   void reuseKeptFigures(const std::vector<std::string>& tasks);
+  /// A speed criterion left unmeasured because the trusted process failed is the machine's fault, not
+  /// the student's (a GPU grade: its tasks are not graded, and a batch grades them again).
+  void markUntimedReference(const TrustedChildResult& timed, GradeReport* report) const;
   /// Keeps the figures timed beside this grade when they cover `tasks` and all are fit to serve.
   void keepFigures(const TrustedChildResult& timed, const std::vector<std::string>& tasks) const;
   void refuse(const TaskRubric& task, TaskReport* place, TaskRun* run) const;

@@ -3,7 +3,10 @@
 #include <sys/stat.h>
 
 #include <ctime>
+#include <filesystem>
 
+#include "grading/performance.h"
+#include "tasks/task.h"
 #include "util/cache_home.h"
 #include "util/files.h"
 #include "util/sha256.h"
@@ -24,7 +27,13 @@ std::string trustedFiguresKey(const Rubric& rubric, const std::vector<std::strin
         if (const CaseSpec* timed = t.findCase(t.performance.caseId); timed && !timed->visible) hidden = true;
   std::string text = buildId() + "\n" + device.platform + "\n" + device.platformVersion + "\n" + device.name + "\n" +
                      device.driver + "\n" + device.version + "\n" + rubricForTasks(rubric, tasks) + "\n";
-  for (const std::string& id : tasks) text += id + "\n";
+  // The trusted kernels themselves: an instructor who edits a reference kernel gets it timed anew.
+  for (const std::string& id : tasks) {
+    text += id + "\n";
+    if (const Task* task = findTask(id))
+      for (const std::string& dir : {defaultReferenceKernelsDir(), defaultNaiveKernelsDir()})
+        text += sha256File((std::filesystem::path(dir) / task->info().file).string()) + "\n";
+  }
   if (hidden) text += "seed " + std::to_string(hiddenSeed) + "\n";
   return sha256Hex(text);
 }

@@ -20,9 +20,9 @@ namespace clgrade {
 /// The figures are timed again once they are this old.
 constexpr double kReuseTrustedMinutes = 15;
 
-/// What the figures depend on: clgrade's build, the device (its platform, name, driver and size, not
-/// its clocks of the moment), the rubric's part of `tasks`, and the seed when one of their performance
-/// cases is hidden.
+/// What the figures depend on: clgrade's build, the device (its platform, name, driver and version,
+/// not its clocks of the moment), the rubric's part of `tasks`, the reference and naive kernel files,
+/// and the seed when one of their performance cases is hidden.
 std::string trustedFiguresKey(const Rubric& rubric, const std::vector<std::string>& tasks, const DeviceInfo& device,
                               uint64_t hiddenSeed);
 

@@ -468,6 +468,38 @@ TEST_F(SubmissionKeeperTest, ALoneGradesTrustedFiguresServeTheGradesAfterIt) {
   EXPECT_EQ(runner.trustedRequests.size(), 2u);
 }
 
+// Issue 27: on a GPU, a speed criterion left unmeasured because the trusted process could not time
+// the reference kernels is the machine's fault: the task is not graded (no student's 0 for it).
+TEST_F(SubmissionKeeperTest, AReferenceThatCouldNotBeTimedIsAMachineFaultOnAGpu) {
+  std::vector<std::string> problems;
+  ASSERT_TRUE(loadRubric(std::string(CLGRADE_SOURCE_DIR) + "/rubrics/gpu/four_tasks_speed.xml", &rubric, &problems));
+  settings.visibleOnly = false;
+  for (const TaskRubric& t : rubric.tasks) runner.scripts[t.id] = {endsWell(t.id), endsWell(t.id)};
+  const TapeJudge base = judge.judge();
+  const TapeJudge unmeasuredSpeed = [&](const GradeOptions& o, const std::string& tape, std::function<bool()> writing) {
+    ReplayResult r = base(o, tape, std::move(writing));
+    for (TaskReport& t : r.graded.tasks) {
+      CriterionResult speed;
+      speed.id = "speed";
+      speed.status = Status::NotMeasured;
+      speed.message = "no figures of the reference kernels";
+      t.criteria.push_back(speed);
+    }
+    return r;
+  };
+  for (const char* type : {"cpu", "gpu"}) {
+    device.info.type = type;
+    SubmissionKeeper keeper(rubric, device, kernels, out, settings);
+    const SubmissionResult r = keeper.grade({"conv3x3"}, runner, unmeasuredSpeed);
+    if (std::string(type) == "cpu") {
+      EXPECT_EQ(r.report.machineFault(), "") << "speed is never graded on a CPU device";
+    } else {
+      EXPECT_NE(r.report.machineFault().find("the reference kernels"), std::string::npos) << r.report.machineFault();
+      EXPECT_NE(r.report.machineFault().find("no trusted kernels in this test"), std::string::npos);
+    }
+  }
+}
+
 // Spec 5c: what runs student code never holds the run's hidden seed, only what is derived from it.
 TEST_F(SubmissionKeeperTest, AGradesRunnerGetsTheDerivedSeedsAndNeverTheRunsSeed) {
   settings.hiddenSeed = 987654321;
