@@ -51,7 +51,13 @@ install_missing() {
 }
 
 build() {
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  # CI (CI=true) builds without debug information: the same -O2 and NDEBUG, about 40 % less time per
+  # file and a far smaller link, on a run whose build was 12 of its 20 minutes.
+  local flags=()
+  if [ "${CI:-}" = true ]; then
+    flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
+  fi
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo "${flags[@]}"
   cmake --build build -j"$(nproc)"
 }
 
