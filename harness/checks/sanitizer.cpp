@@ -141,11 +141,16 @@ SanitizerLog parseOclgrindLog(const std::string& text) {
       current.kernel = t.substr(8);
     } else if (t.rfind("At line ", 0) == 0) {
       const int n = std::atoi(t.c_str() + 8);
+      // "At line 42 (column 23) of Convolution3x3.cl:"
+      const size_t of = t.find(") of ");
+      const std::string file = of == std::string::npos || t.back() != ':' ? "" : t.substr(of + 5, t.size() - of - 6);
       if (atLines++ == 0) {
         current.line = n;
+        current.file = file;
         pendingCodeFor = "first";
       } else {
         current.otherLine = n;
+        current.otherFile = file;
         pendingCodeFor = "second";
       }
     } else if (!pendingCodeFor.empty()) {

@@ -13,8 +13,10 @@ struct SanitizerFinding {
   std::string kernel;
   int line = 0;       ///< source line of the (first) access
   std::string code;   ///< that line's text
+  std::string file;   ///< the file that line is in, as the compiler named it
   int otherLine = 0;  ///< races: the second access
   std::string otherCode;
+  std::string otherFile;
   long count = 1;  ///< how many times Oclgrind reported it (one per address)
 
   bool isRace() const;

@@ -12,6 +12,7 @@
 #include "cl/device_step.h"
 #include "cl/runtime.h"
 #include "intake/source_policy.h"
+#include "intake/source_quotes.h"
 #include "sandbox/sandbox.h"
 #include "tasks/task_context.h"
 #include "util/files.h"
@@ -124,6 +125,29 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& s
   return out;
 }
 
+/// Oclgrind quotes a finding's line by its number in the text it compiled, which holds clgrade's
+/// prelude (compiler_identity.h) and #line directives before the file's lines: before, every quote
+/// was another line's. The line numbers are right (the compiler follows #line), so each line is
+/// quoted from the file the finding names, as the source policy expanded it.
+void quoteFromFiles(const std::string& source, const std::string& mainFile, SanitizerLog* log) {
+  KernelSource expanded;
+  expanded.text = source;
+  const FileLines files = linesByFile(expanded, mainFile);
+  auto quote = [&](const std::string& file, int line, std::string* code) {
+    for (const auto& [name, lines] : files) {
+      if (name != (file.empty() ? mainFile : file)) continue;
+      const auto it = lines.find(line);
+      *code = it == lines.end() ? "" : it->second;
+      const size_t start = code->find_first_not_of(" \t");
+      *code = start == std::string::npos ? "" : code->substr(start);
+    }
+  };
+  for (SanitizerFinding& f : log->findings) {
+    if (f.line > 0) quote(f.file, f.line, &f.code);
+    if (f.otherLine > 0) quote(f.otherFile, f.otherLine, &f.otherCode);
+  }
+}
+
 }  // namespace
 
 AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& source, const Rubric& rubric,
@@ -156,6 +180,7 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
   std::string err;
   writeFileAtomically(reportDir + "/" + run.logPath, log, nullptr);
   run.sanitizer = parseOclgrindLog(log);
+  if (const Task* known = findTask(task.id)) quoteFromFiles(source, known->info().file, &run.sanitizer);
   if (!ok) {
     run.message = "the simulator run failed: " + failure;
     return run;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "intake/missing_kernel_file.h"
+#include "intake/pp_lexer.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
@@ -19,6 +20,8 @@ namespace fs = std::filesystem;
 
 namespace clgrade {
 namespace {
+
+using namespace pp;  // the lexer
 
 /// A preprocessing directive that reads a file, found by scanning the source the way the C
 /// preprocessor reads it: trigraphs, backslash-newline splices, comments and literals.
@@ -29,162 +32,6 @@ struct IncludeDirective {
   std::string refusal;              ///< why it is refused before any file is looked at; empty if not
   bool probe = false;               ///< not an #include but another way to make the compiler look for a file
 };
-
-struct PhysicalChar {
-  char c;
-  int line;
-};
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
-bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-/// Phases 1 and 2: trigraphs replaced, backslash-newline splices removed, each character with its line.
-std::vector<PhysicalChar> splice(const std::string& t) {
-  static const std::string_view trigraphFrom = "=(/)'<!>-", trigraphTo = "#[\\]^{|}~";
-  std::vector<PhysicalChar> chars;
-  chars.reserve(t.size());
-  int line = 1;
-  for (size_t i = 0; i < t.size();) {
-    char c = t[i];
-    size_t len = 1;
-    if (c == '?' && i + 2 < t.size() && t[i + 1] == '?' && trigraphFrom.find(t[i + 2]) != std::string_view::npos) {
-      c = trigraphTo[trigraphFrom.find(t[i + 2])];
-      len = 3;
-    }
-    if (c == '\\') {
-      const size_t j = i + len;
-      if (j < t.size() && t[j] == '\n') {
-        ++line;
-        i = j + 1;
-        continue;
-      }
-      if (j + 1 < t.size() && t[j] == '\r' && t[j + 1] == '\n') {
-        ++line;
-        i = j + 2;
-        continue;
-      }
-    }
-    chars.push_back({c, line});
-    if (c == '\n') ++line;
-    i += len;
-  }
-  return chars;
-}
-
-/// A comment-free logical line: what the preprocessor tokenizes, with the physical lines it came from.
-struct LogicalLine {
-  std::string text;
-  int firstLine = 1, lastLine = 1;
-};
-
-/// Phase 3: logical lines with comments replaced by a space (literals kept as written).
-std::vector<LogicalLine> logicalLines(const std::string& text) {
-  const std::vector<PhysicalChar> chars = splice(text);
-  std::vector<LogicalLine> lines;
-  std::string logical;
-  int first = 1;
-  enum { Normal, Block, Line, Literal } state = Normal;
-  char quote = 0;
-  auto endLine = [&](int last) {
-    lines.push_back({logical, first, last});
-    logical.clear();
-  };
-  for (size_t i = 0; i < chars.size(); ++i) {
-    const char c = chars[i].c;
-    const char next = i + 1 < chars.size() ? chars[i + 1].c : '\0';
-    if (logical.empty() && state != Block) first = chars[i].line;
-    switch (state) {
-      case Normal:
-        if (c == '\n') {
-          endLine(chars[i].line);
-        } else if (c == '/' && next == '*') {
-          state = Block;
-          ++i;
-        } else if (c == '/' && next == '/') {
-          state = Line;
-          ++i;
-        } else {
-          if (c == '"' || c == '\'') {
-            state = Literal;
-            quote = c;
-          }
-          logical += c;
-        }
-        break;
-      case Block:
-        if (c == '*' && next == '/') {
-          state = Normal;
-          logical += ' ';
-          ++i;
-        }
-        break;
-      case Line:
-        if (c == '\n') {
-          state = Normal;
-          endLine(chars[i].line);
-        }
-        break;
-      case Literal:
-        if (c == '\n') {  // an unterminated literal ends with its line
-          state = Normal;
-          endLine(chars[i].line);
-        } else {
-          logical += c;
-          if (c == '\\' && next != '\n' && next != '\0') {
-            logical += next;
-            ++i;
-          } else if (c == quote) {
-            state = Normal;
-          }
-        }
-        break;
-    }
-  }
-  if (!logical.empty()) endLine(chars.empty() ? 1 : chars.back().line);
-  return lines;
-}
-
-/// A preprocessing token, roughly: enough to tell identifiers, literals and `##` apart.
-struct Token {
-  enum Kind { Identifier, Literal, Punctuator, EndOfDirective } kind;
-  std::string text;
-  size_t line = 0;  ///< index into the logical lines
-};
-
-/// Phase 3's tokens of one comment-free logical line (pp-numbers and other characters dropped, since
-/// no file probe is spelled with them).
-void tokenize(const std::string& line, size_t lineIndex, std::vector<Token>* out) {
-  for (size_t p = 0; p < line.size();) {
-    const char c = line[p];
-    if (c == '_' || std::isalpha(static_cast<unsigned char>(c))) {
-      size_t q = p;
-      while (q < line.size() && isIdent(line[q])) ++q;
-      out->push_back({Token::Identifier, line.substr(p, q - p), lineIndex});
-      p = q;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      // A pp-number ("1e5", "0x1fu") is one token: its letters never start an identifier.
-      size_t q = p + 1;
-      while (q < line.size() && (isIdent(line[q]) || line[q] == '.' ||
-                                 ((line[q] == '+' || line[q] == '-') && std::strchr("eEpP", line[q - 1]))))
-        ++q;
-      p = q;
-    } else if (c == '"' || c == '\'') {
-      size_t q = p + 1;
-      while (q < line.size() && line[q] != c) q += line[q] == '\\' ? 2 : 1;
-      q = std::min(q + 1, line.size());
-      out->push_back({Token::Literal, line.substr(p, q - p), lineIndex});
-      p = q;
-    } else if (line.compare(p, 2, "##") == 0 || line.compare(p, 4, "%:%:") == 0) {
-      out->push_back({Token::Punctuator, "##", lineIndex});
-      p += line[p] == '#' ? 2 : 4;
-    } else if (isSpace(c)) {
-      ++p;
-    } else {
-      out->push_back({Token::Punctuator, std::string(1, c), lineIndex});
-      ++p;
-    }
-  }
-}
 
 /// Identifiers that make the compiler look for a file by name: C23 and clang's builtins, answered in
 /// #if, so a kernel could learn which files the grading machine has.

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "intake/compiler_identity.h"
 #include "util/work_time.h"
 
 namespace clgrade {
@@ -30,8 +31,9 @@ std::vector<std::string> headOf(const std::string& log, size_t maxLines) {
 
 std::string TaskContext::namedSource() const {
   // The compiler names the student's file in its messages, not the driver's temporary copy (PoCL's
-  // cache path); the line numbers stay the file's.
-  return "#line 1 \"" + task_.file + "\"\n" + source_;
+  // cache path); the line numbers stay the file's. Every device (the simulator's too) compiles it
+  // without the compilers' identifying macros (spec 5c).
+  return hideCompilerIdentity(source_, task_.file);
 }
 
 const BuildResult& TaskContext::build(const std::string& options) {
@@ -49,6 +51,12 @@ const BuildResult& TaskContext::build(const std::string& options) {
     record.ok = it->second.ok;
     record.error = it->second.error;
     record.log = it->second.log;
+    if (!record.ok) {
+      // A kernel that uses a hidden macro as a value fails alike everywhere: say why.
+      if (const std::string note = hiddenMacroNote(named); !note.empty())
+        record.log += (record.log.empty() ? "" : "\n") + note;
+      it->second.log = record.log;
+    }
     const std::string path = "evidence/" + task_.id + "/build_" + std::to_string(builds_.size() + 1) + ".log";
     record.logPath = evidence_
                          .text(path, "build log",

@@ -46,6 +46,10 @@ TEST(Sanitizer, MissingBarrierBecomesOneFindingWithBothLines) {
   EXPECT_EQ(f.line, 49);
   EXPECT_EQ(f.otherLine, 63);
   EXPECT_EQ(f.code, "tile[i] = v;");
+  // The file each access is in: clgrade quotes the line from that file (Oclgrind quotes the compiled
+  // text's line of that number, which clgrade's prelude and #line directives shift).
+  EXPECT_EQ(f.file, "input.cl");
+  EXPECT_EQ(f.otherFile, "input.cl");
   EXPECT_EQ(f.count, 2);
   EXPECT_TRUE(f.isRace());
   EXPECT_TRUE(log.truncated);

@@ -1,0 +1,40 @@
+// Spec 5c: the simulated build sees the same compiler-identifying macros as the graded device's
+// build, or neither sees any. The simulator (Oclgrind) and the graded devices (PoCL, NVIDIA) are
+// different compilers, and a kernel that tests `__clang_major__` (or `__SPIR__`, `__x86_64__`,
+// `__NV_CL_C_VERSION`, `__OPENCL_VERSION__`, `cl_nv_...`) can use local memory where it is analysed and
+// global memory where it is graded. So clgrade puts a prelude before every kernel source it compiles,
+// on every device: `#undef` for each such name, then `#line 1`, so the compiler's line numbers stay
+// the file's. The same text reaches the simulator and the device; neither sees who compiles it.
+//
+// Which names: C reserves `__x` and `_X` identifiers for the implementation, and every compiler's,
+// target's and vendor's predefined macro is spelled that way; OpenCL's extension macros are `cl_*`.
+// The prelude hides every such name the source spells (in code, in a directive, in a macro body),
+// and a fixed list of well-known ones always, for names a kernel pastes together with `##`. It never
+// hides what the language needs: the qualifiers and keywords spelled `__x`, `__LINE__` and its kin,
+// `__builtin_*` functions, `__FAST_RELAXED_MATH__` (set by the build options, the same everywhere)
+// and `__kernel_exec`. A kernel that uses a hidden name as a value gets "undeclared identifier" on
+// every device alike; the build log then names the hidden macros (hiddenMacroNote).
+//
+// What this cannot hide: behaviour (a builtin function whose last bits differ between compilers).
+// The technique rules judge the analysed runs' outputs as well, and NVIDIA's counters the device's
+// own code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace clgrade {
+
+/// The compiler-identifying predefined macros `source` names, and the well-known ones, sorted.
+std::vector<std::string> compilerIdentityNames(const std::string& source);
+
+/// `source` with the prelude before it (see above), its line numbers those of `fileName` (when given:
+/// the compiler names that file in its messages). Idempotent: a source that already starts with the
+/// prelude is returned as it is.
+std::string hideCompilerIdentity(const std::string& source, const std::string& fileName = "");
+
+/// One line for a build log when the built text starts with the prelude and its source spells a
+/// hidden name: which, and why they are hidden; empty otherwise.
+std::string hiddenMacroNote(const std::string& built);
+
+}  // namespace clgrade

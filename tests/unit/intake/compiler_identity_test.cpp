@@ -1,0 +1,47 @@
+// The prelude that hides the compilers' identifying macros from every build (spec 5c).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "intake/compiler_identity.h"
+
+namespace clgrade {
+namespace {
+
+bool hides(const std::string& built, const std::string& name) {
+  return built.find("\n#undef " + name + "\n") != std::string::npos;
+}
+
+TEST(CompilerIdentity, HidesTheReservedNamesASourceSpellsAndTheWellKnownOnes) {
+  const std::string source =
+      "#if __clang_major__ < 15 && defined(__MY_VENDOR_X__) && cl_vendor_feature\n#define TILE 1\n#endif\n"
+      "__kernel void k(__global float* d) { d[0] = _Secret; }\n";
+  const std::string built = hideCompilerIdentity(source, "k.cl");
+  for (const char* name : {"__clang_major__", "__MY_VENDOR_X__", "cl_vendor_feature", "_Secret",
+                           // not spelled, hidden all the same: a kernel may paste them together with ##
+                           "__SPIR__", "__x86_64__", "__NV_CL_C_VERSION", "__OPENCL_VERSION__", "cl_khr_fp64"})
+    EXPECT_TRUE(hides(built, name)) << name;
+  // What the language needs stays: qualifiers, builtin macros, what the build options define.
+  for (const char* name : {"__kernel", "__global", "__LINE__", "__FAST_RELAXED_MATH__", "TILE", "d"})
+    EXPECT_FALSE(hides(built, name)) << name;
+  // The file's own lines follow, numbered from 1 in its name.
+  EXPECT_NE(built.find("\n#line 1 \"k.cl\"\n" + source), std::string::npos);
+  EXPECT_EQ(hideCompilerIdentity(built, "k.cl"), built);  // idempotent
+}
+
+TEST(CompilerIdentity, CommentsAndLiteralsAreNotNames) {
+  const std::string built = hideCompilerIdentity("// __in_a_comment__\nconstant char* s = \"__in_a_string__\";\n");
+  EXPECT_FALSE(hides(built, "__in_a_comment__"));
+  EXPECT_FALSE(hides(built, "__in_a_string__"));
+}
+
+TEST(CompilerIdentity, AFailedBuildsNoteNamesWhatTheSourceSpelled) {
+  EXPECT_EQ(hiddenMacroNote("__kernel void k() {}"), "");  // no prelude
+  EXPECT_EQ(hiddenMacroNote(hideCompilerIdentity("__kernel void k() {}")), "");  // nothing of its own hidden
+  const std::string note = hiddenMacroNote(hideCompilerIdentity("int v = __OPENCL_VERSION__;"));
+  EXPECT_NE(note.find("spec 5c"), std::string::npos) << note;
+  EXPECT_NE(note.find("__OPENCL_VERSION__"), std::string::npos) << note;
+}
+
+}  // namespace
+}  // namespace clgrade
