@@ -16,7 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-AccessCounts accesses(const json& j) { return {j.value("loads", 0L), j.value("stores", 0L), j.value("atomics", 0L)}; }
+AccessCounts accesses(const json& j) {
+  return {j.value("loads", 0L), j.value("stores", 0L), j.value("atomics", 0L), j.value("load_bytes", -1L)};
+}
 
 BankTally tally(const json& j) {
   return {j.value("requests", 0L), j.value("wavefronts", 0L), j.value("conflicts", 0L)};
@@ -51,6 +53,7 @@ std::vector<CounterRow> counterRows(const CounterReport& r) {
                      {"global_stores", double(k.global.stores)},
                      {"global_atomics", double(k.global.atomics)},
                      {"constant_loads", double(k.constant.loads)}}});
+    if (k.global.loadBytes >= 0) rows.back().values.push_back({"global_load_bytes", double(k.global.loadBytes)});
   }
   return rows;
 }

@@ -12,6 +12,7 @@ namespace clgrade {
 
 struct AccessCounts {
   long loads = 0, stores = 0, atomics = 0;
+  long loadBytes = -1;  ///< bytes the loads read (hardware: the 32-byte sectors they asked for); < 0: not counted
 };
 
 /// Warp requests to local memory, the wavefronts they took, and the conflicts:

@@ -290,6 +290,12 @@ CounterReport hardwareAccessReport(const HardwareRun& run, const std::string& de
     k.invocations = c.launches;
     k.local.loads = std::lround(c.sharedLoadInstructions);
     k.local.stores = std::lround(c.sharedStoreInstructions);
+    // For the per-tap rules: what global reads cost here is whole 32-byte sectors.
+    if (c.globalLoadSectors >= 0) k.global.loadBytes = std::lround(c.globalLoadSectors * 32);
+    k.workGroups = c.workGroups;
+    k.groupSize[0] = c.groupSize[0];
+    k.groupSize[1] = c.groupSize[1];
+    if (c.groupSize[0] > 0) k.groupSize[2] = 1;
     report.notes[k.name] = std::to_string(k.local.loads) + " shared load and " + std::to_string(k.local.stores) +
                            " shared store warp instructions";
     report.kernels.push_back(k);

@@ -414,8 +414,11 @@ class BilateralTask : public TypedTask<SeparableConfig> {
 
   void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
                    const SeparableConfig& c, CaseOutcome* o) const override {
-    (void)checkId, (void)spec, (void)c;
-    judgeLocalReads(counters, {"DiscontinuityHorizontal", "DiscontinuityVertical"}, o);
+    (void)checkId, (void)spec;
+    judgeNeighboursFromLocal(counters,
+                             {{"DiscontinuityHorizontal", true, c.hSteps, c.width, c.height},
+                              {"DiscontinuityVertical", false, c.vSteps, c.width, c.height}},
+                             o);
   }
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,

@@ -149,20 +149,67 @@ bool judgeTileReadsFromHardware(const GlobalReads& reads, const std::string& ker
   return false;
 }
 
-void judgeLocalReads(const CounterReport& counters, const std::vector<std::string>& kernels, CaseOutcome* o) {
+namespace {
+
+/// The most bytes of global memory a discontinuity kernel reads when it reads its tiles and halos
+/// twice over (inside the image, or once as launched where that is more) and its flag words once;
+/// 0 when the group size or the image is not known.
+long neighbourByteLimit(const KernelCounters& k, const NeighbourKernel& kernel) {
+  const long gx = k.groupSize[0], gy = k.groupSize[1];
+  if (gx <= 0 || gy <= 0 || k.workGroups <= 0 || kernel.width <= 0 || kernel.height <= 0 || kernel.steps <= 0)
+    return 0;
+  const long cols = kernel.horizontal ? gx * kernel.steps : gx, rows = kernel.horizontal ? gy : gy * kernel.steps;
+  const long w = kernel.width, h = kernel.height;
+  const long across = (w + cols - 1) / cols, down = (h + rows - 1) / rows;
+  const long groupsPerLaunch = across * down;
+  const long launches = std::max(1L, k.workGroups / groupsPerLaunch);
+  // One pixel of halo on both sides of each group's tile along the pass, where it is in the image.
+  const long inImage = kernel.horizontal ? (w + 2 * (across - 1)) * h : w * (h + 2 * (down - 1));
+  const long launched = groupsPerLaunch * (kernel.horizontal ? (cols + 2) * rows : cols * (rows + 2));
+  constexpr long kPixelBytes = 16, kFlagBytes = 4, kSectorBytes = 32;
+  const long tileRows = groupsPerLaunch * (kernel.horizontal ? rows : rows + 2);  // each may start inside a sector
+  return launches * (kPixelBytes * std::max(2 * inImage, launched) + kFlagBytes * w * h + kSectorBytes * tileRows);
+}
+
+}  // namespace
+
+void judgeNeighboursFromLocal(const CounterReport& counters, const std::vector<NeighbourKernel>& kernels,
+                              CaseOutcome* o) {
   o->status = Status::Passed;
-  std::string without;
-  for (const std::string& name : kernels) {
-    const KernelCounters* k = ran(counters, name, o);
+  std::string without, uncounted;
+  for (const NeighbourKernel& kernel : kernels) {
+    const KernelCounters* k = ran(counters, kernel.name, o);
     if (!k) return;
     describe(counters, *k, o);
-    if (k->local.loads == 0) without += (without.empty() ? "" : ", ") + name;
+    if (k->local.loads == 0) {
+      without += (without.empty() ? "" : ", ") + kernel.name;
+      continue;
+    }
+    const long limit = neighbourByteLimit(*k, kernel);
+    if (k->global.loadBytes < 0 || limit == 0) {
+      uncounted += (uncounted.empty() ? "" : ", ") + kernel.name;
+      continue;
+    }
+    o->details.push_back("  " + kernel.name + ": " + std::to_string(k->global.loadBytes) +
+                         " bytes read from global memory; its tiles with their halo, read twice, and its flags: " +
+                         std::to_string(limit));
+    if (k->global.loadBytes > limit && o->status == Status::Passed) {
+      o->status = Status::Failed;
+      o->message = kernel.name + " reads " + std::to_string(k->global.loadBytes) + " bytes of global memory, more " +
+                   "than twice the tiles and halos of its " + std::to_string(k->workGroups) + " work-groups (" +
+                   std::to_string(limit) + "): each pixel must read its neighbours' normals and depths from the " +
+                   "local tile, not from global memory (a local load beside global reads is not the technique)";
+    }
   }
   if (!without.empty()) {
     o->status = Status::Failed;
     o->message = without + " read no local memory: the normals and depths are read straight from global memory";
-  } else {
-    o->message = "every discontinuity kernel reads its tile from local memory";
+  } else if (o->status == Status::Passed && !uncounted.empty()) {
+    o->status = Status::NotMeasured;
+    o->message = "the global reads or the work-groups of " + uncounted + " were not counted, so whether the " +
+                 "neighbours come from a local tile is not measured";
+  } else if (o->status == Status::Passed) {
+    o->message = "every discontinuity kernel reads its neighbours from a local tile";
   }
 }
 

@@ -41,8 +41,28 @@ long tileSectorLimit(long gx, long gy, int halo, int elementBytes, long groups);
 bool judgeTileReadsFromHardware(const GlobalReads& reads, const std::string& kernel, int halo, int elementBytes,
                                 CaseOutcome* o);
 
-/// Every kernel named reads local memory (its tile).
-void judgeLocalReads(const CounterReport& counters, const std::vector<std::string>& kernels, CaseOutcome* outcome);
+/// A discontinuity kernel, the pixels one work-item of it covers (`steps` along x when horizontal,
+/// else along y) and the image it ran on.
+struct NeighbourKernel {
+  std::string name;
+  bool horizontal = true;
+  int steps = 1;
+  long width = 0, height = 0;
+};
+
+/// Every kernel named reads its neighbours from a local tile, counted per tap like task 1's tile
+/// (spec 5c): it reads local memory, and its global reads are at most twice its tiles with their
+/// halo of one pixel, in bytes (16 per normal and depth; plus 4 per pixel for the flag word the
+/// vertical kernel ORs into). A kernel that reads its neighbours from global memory reads three pixels
+/// for each it computes, whatever local loads it makes beside. The tiles are counted inside the image
+/// (at 100 x 37 the launched groups cover half as many pixels again, which would let three reads per
+/// pixel pass), or as launched where that is more (a kernel that loads its whole tile, clamped, is
+/// not penalised for it). In bytes, so that a tile loaded one component at a time counts as one
+/// loaded as a float4. On hardware the bytes are the 32-byte sectors asked for (one more per tile
+/// row, for rows that start inside a sector); not measured where the reads or the work-groups were
+/// not counted.
+void judgeNeighboursFromLocal(const CounterReport& counters, const std::vector<NeighbourKernel>& kernels,
+                              CaseOutcome* outcome);
 
 /// What the histogram's technique rule needs to know of the case the counts come from.
 struct HistogramShape {

@@ -37,7 +37,8 @@ std::string triple(const BankTally& t) {
 
 std::string counts(const AccessCounts& c) {
   std::ostringstream out;
-  out << "{\"loads\": " << c.loads << ", \"stores\": " << c.stores << ", \"atomics\": " << c.atomics << "}";
+  out << "{\"loads\": " << c.loads << ", \"stores\": " << c.stores << ", \"atomics\": " << c.atomics
+      << ", \"load_bytes\": " << c.loadBytes << "}";
   return out.str();
 }
 

@@ -206,13 +206,13 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   // async_work_group_copy: Oclgrind has the group copy element by element, with no lane and so no
   // request to pair. Counted as accesses (a kernel that fills its tile so does use local memory),
   // not as bank requests.
-  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t) override {
-    countAccess(memory, AccessKind::Load, nullptr);
+  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t size) override {
+    countAccess(memory, AccessKind::Load, nullptr, size);
   }
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t,
                    const uint8_t*) override {
-    countAccess(memory, AccessKind::Store, nullptr);
+    countAccess(memory, AccessKind::Store, nullptr, 0);
   }
 
   // An atomic is reported as an atomic load and then an atomic store (no store when a cmpxchg
@@ -233,19 +233,20 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   }
 
   /// Adds the access to its address space's counts; true if it was to local memory.
-  static bool countAccess(const oclgrind::Memory* memory, AccessKind kind, const llvm::Instruction* instruction) {
+  static bool countAccess(const oclgrind::Memory* memory, AccessKind kind, const llvm::Instruction* instruction,
+                          size_t bytes) {
     if (!worker.kernel) return false;
     switch (memory->getAddressSpace()) {
       case oclgrind::AddrSpaceGlobal:
       case oclgrind::AddrSpaceConstant:
         // Oclgrind keeps __constant buffers in its global memory: the pointer says which it was.
         if (pointerSpace(instruction) == oclgrind::AddrSpaceConstant)
-          worker.group.constant.count(kind);
+          worker.group.constant.count(kind, bytes);
         else
-          worker.group.global.count(kind);
+          worker.group.global.count(kind, bytes);
         return false;
       case oclgrind::AddrSpaceLocal:
-        worker.group.local.count(kind);
+        worker.group.local.count(kind, bytes);
         return true;
       default:
         return false;  // private memory
@@ -255,7 +256,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   void access(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, AccessKind kind, size_t address,
               size_t size) {
     const llvm::Instruction* instruction = workItem->getCurrentInstruction();
-    if (!countAccess(memory, kind, instruction)) return;
+    if (!countAccess(memory, kind, instruction, size)) return;
     const uint32_t lane = laneOf(workItem);
     if (!instruction) return;
     const LoopState::Frames& frames = framesOf(workItem, instruction->getParent());

@@ -25,10 +25,11 @@ void BankTally::add(const BankTally& other) {
   conflicts += other.conflicts;
 }
 
-void AccessCounts::count(AccessKind kind) {
+void AccessCounts::count(AccessKind kind, size_t bytes) {
   switch (kind) {
     case AccessKind::Load:
       ++loads;
+      loadBytes += bytes;
       break;
     case AccessKind::Store:
       ++stores;
@@ -41,6 +42,7 @@ void AccessCounts::count(AccessKind kind) {
 
 void AccessCounts::add(const AccessCounts& other) {
   loads += other.loads;
+  loadBytes += other.loadBytes;
   stores += other.stores;
   atomics += other.atomics;
 }

@@ -34,7 +34,8 @@ struct AccessCounts {
   uint64_t loads = 0;
   uint64_t stores = 0;
   uint64_t atomics = 0;
-  void count(AccessKind kind);
+  uint64_t loadBytes = 0;  ///< bytes those loads read: a float4 is one load, or four of one float each
+  void count(AccessKind kind, size_t bytes);
   void add(const AccessCounts& other);
 };
 

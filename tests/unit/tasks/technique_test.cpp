@@ -100,15 +100,49 @@ TEST(Technique, DiscontinuityNeedsLocalReadsInBothKernels) {
   h.name = "DiscontinuityHorizontal";
   h.local.loads = 100;
   v.name = "DiscontinuityVertical";
+  for (KernelCounters* k : {&h, &v}) {
+    k->workGroups = 10;
+    k->groupSize[0] = 16, k->groupSize[1] = 4, k->groupSize[2] = 1;
+    k->global.loadBytes = 0;
+  }
   r.kernels = {h, v};
+  const std::vector<NeighbourKernel> kernels{{"DiscontinuityHorizontal", true, 2, 64, 20},
+                                             {"DiscontinuityVertical", false, 2, 64, 20}};
   CaseOutcome o;
-  judgeLocalReads(r, {"DiscontinuityHorizontal", "DiscontinuityVertical"}, &o);
+  judgeNeighboursFromLocal(r, kernels, &o);
   EXPECT_EQ(o.status, Status::Failed);
   EXPECT_EQ(o.message.rfind("DiscontinuityVertical read no local memory", 0), 0u) << o.message;
   r.kernels[1].local.loads = 5;
   CaseOutcome ok;
-  judgeLocalReads(r, {"DiscontinuityHorizontal", "DiscontinuityVertical"}, &ok);
-  EXPECT_EQ(ok.status, Status::Passed);
+  judgeNeighboursFromLocal(r, kernels, &ok);
+  EXPECT_EQ(ok.status, Status::Passed) << ok.message;
+}
+
+// Spec 5c: a local load beside neighbours read from global memory is not the technique. Groups of
+// 16 x 4 with 2 steps at 100 x 37: tiles of 32 x 4 pixels of 16 bytes, 4 x 10 groups a launch, whose
+// tiles cover 128 x 40 pixels: counted as launched, three reads per image pixel would pass.
+TEST(Technique, DiscontinuityNeighboursReadFromGlobalMemoryFailWhateverTheLocalLoads) {
+  KernelCounters h;
+  h.name = "DiscontinuityHorizontal";
+  h.local.loads = 128;  // one dummy local load per work-item... or many
+  h.workGroups = 40;
+  h.groupSize[0] = 16, h.groupSize[1] = 4, h.groupSize[2] = 1;
+  const long pixels = 100 * 37;
+  const std::vector<NeighbourKernel> kernel{{"DiscontinuityHorizontal", true, 2, 100, 37}};
+  h.global.loadBytes = pixels * 3 * 16;  // each pixel and its two neighbours from global memory
+  CaseOutcome global;
+  judgeNeighboursFromLocal(withKernel(h), kernel, &global);
+  EXPECT_EQ(global.status, Status::Failed);
+  EXPECT_NE(global.message.find("neighbours' normals and depths from the local tile"), std::string::npos)
+      << global.message;
+  h.global.loadBytes = 40 * 34 * 4 * 16;  // every launched tile and its halo, once (clamped reads)
+  CaseOutcome tiled;
+  judgeNeighboursFromLocal(withKernel(h), kernel, &tiled);
+  EXPECT_EQ(tiled.status, Status::Passed) << tiled.message;
+  h.global.loadBytes = -1;  // not counted (hardware without the sector metric): never a silent pass
+  CaseOutcome uncounted;
+  judgeNeighboursFromLocal(withKernel(h), kernel, &uncounted);
+  EXPECT_EQ(uncounted.status, Status::NotMeasured) << uncounted.message;
 }
 
 TEST(Technique, LocalHistogramMergesOncePerBinAndGroup) {
