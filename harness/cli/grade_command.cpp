@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "grading/drawn_analysis.h"
 #include "cl/device.h"
 #include "cli/command.h"
 #include "cli/platform_results.h"
@@ -253,7 +254,9 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
     report.sumPoints();
   } else {
     try {
-      report = gradeSubmission(runtime, rubric, options);
+      // As the keeper does: a grade judges the technique at a case drawn from its hidden seed too.
+      report = gradeSubmission(runtime, visibleOnly ? rubric : withDrawnAnalysis(rubric, hiddenSeedsOf(hiddenSeed)),
+                               options);
     } catch (const TapeMismatch& e) {
       std::cerr << "clgrade: " << terminalText(e.what()) << "\n";
       return kOutput;

@@ -56,6 +56,8 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   commands->push_back({runner, [request] { return runTask(*request); }});
   struct AnalyzeArgs {
     std::string source, rubric, task, out;
+    bool drawn = false;
+    std::vector<uint64_t> seeds;
   };
   auto analyze = std::make_shared<AnalyzeArgs>();
   CLI::App* simulator = app.add_subcommand("analyze", "(internal) run a task's analysis case on Oclgrind");
@@ -63,9 +65,17 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   simulator->add_option("--rubric", analyze->rubric, "the rubric's part for the task")->required();
   simulator->add_option("--task", analyze->task)->required();
   simulator->add_option("--out", analyze->out)->required();
+  simulator->add_flag("--drawn", analyze->drawn, "the drawn analysis case instead of the rubric's");
+  simulator->add_option("--hidden-seeds", analyze->seeds, "the hidden inputs' seeds: photo scene extremes rows")
+      ->expected(4);
   simulator->group("");
-  commands->push_back(
-      {simulator, [analyze] { return analyzeInChild(analyze->source, analyze->rubric, analyze->task, analyze->out); }});
+  commands->push_back({simulator, [analyze] {
+                         std::optional<HiddenSeeds> seeds;
+                         if (analyze->seeds.size() == 4)
+                           seeds = HiddenSeeds{analyze->seeds[0], analyze->seeds[1], analyze->seeds[2], analyze->seeds[3]};
+                         return analyzeInChild(analyze->source, analyze->rubric, analyze->task, analyze->out,
+                                               analyze->drawn, seeds);
+                       }});
   // A submission's archive, unpacked in a sandbox for grade and check (intake/archive_submission.h).
   auto unpack = std::make_shared<std::pair<std::string, std::string>>();
   CLI::App* unpacker = app.add_subcommand("unpack", "(internal) unpack a submission's archive into a folder");

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <sstream>
 
@@ -42,7 +43,7 @@ struct SimulatorOutput {
 /// a sandbox: its scratch folder), never the kernels folder nor the rubric file.
 SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& source, const Rubric& rubric,
                                const TaskRubric& task, const std::string& reportDir, const std::string& countersPath,
-                               const std::string& logPath, bool sandboxed) {
+                               const std::string& logPath, bool sandboxed, const std::vector<std::string>& caseArgs) {
   SimulatorOutput out;
   const std::string clgrade = toolsDir + "/clgrade";
   const std::string plugin = toolsDir + "/libclgrade_oclgrind.so";
@@ -84,12 +85,16 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& s
       {"CLGRADE_BANKS", std::to_string(rubric.settings.banks)},
       {"CLGRADE_BANK_BYTES", std::to_string(rubric.settings.bankBytes)},
       {"CLGRADE_WARP_SIZE", std::to_string(rubric.settings.warpSize)},
-      {"OCLGRIND_DATA_RACES", "1"},  // out-of-bounds checks are always on
   };
-  if (rubric.settings.uninitializedCheck) env["OCLGRIND_UNINITIALIZED"] = "1";
+  // The sanitizers' findings are read from the rubric's analysis case only (one defect is reported
+  // once): the drawn case's run counts, and skips the race detector, a good part of its cost.
+  const bool drawn = std::find(caseArgs.begin(), caseArgs.end(), "--drawn") != caseArgs.end();
+  if (!drawn) env["OCLGRIND_DATA_RACES"] = "1";  // out-of-bounds checks are always on
+  if (rubric.settings.uninitializedCheck && !drawn) env["OCLGRIND_UNINITIALIZED"] = "1";
   ProcessSpec spec;
   spec.argv = {clgrade,    "analyze", "--source", sourcePath, "--rubric",
                rubricPath, "--task",  task.id,    "--out",    reportDir};
+  spec.argv.insert(spec.argv.end(), caseArgs.begin(), caseArgs.end());
   spec.env = env;
   spec.timeoutSeconds = rubric.settings.analysisTimeoutSeconds;
   spec.stderrPath = reportDir + "/" + logPath;
@@ -107,6 +112,7 @@ SimulatorOutput spawnSimulator(const std::string& toolsDir, const std::string& s
     box.env = openclEnvironment(scratch, env);
     spec.argv = {whole(clgrade), "analyze", "--source", sourcePath, "--rubric",
                  rubricPath,     "--task",  task.id,    "--out",    scratch + "/out"};
+    spec.argv.insert(spec.argv.end(), caseArgs.begin(), caseArgs.end());
     if (!sandboxProcess(box, &spec, &err)) {
       out.failure = err;
       fs::remove_all(scratch, ec);
@@ -151,12 +157,19 @@ void quoteFromFiles(const std::string& source, const std::string& mainFile, Sani
 }  // namespace
 
 AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& source, const Rubric& rubric,
-                        const TaskRubric& task, const std::string& reportDir) {
+                        const TaskRubric& task, const std::string& reportDir, bool drawn,
+                        const std::optional<HiddenSeeds>& seeds) {
   AnalysisRun run;
-  const std::string dir = "evidence/" + task.id;
+  const std::string dir = "evidence/" + task.id, suffix = drawn ? "_drawn" : "";
   makeDirectories(reportDir + "/" + dir, nullptr);
-  const std::string countersPath = reportDir + "/" + dir + "/counters.json";
-  run.logPath = dir + "/simulator.log";
+  const std::string countersPath = reportDir + "/" + dir + "/counters" + suffix + ".json";
+  run.logPath = dir + "/simulator" + suffix + ".log";
+  std::vector<std::string> caseArgs;
+  if (drawn) caseArgs.push_back("--drawn");
+  if (seeds) {
+    caseArgs.push_back("--hidden-seeds");
+    for (uint64_t s : {seeds->photo, seeds->scene, seeds->extremes, seeds->rows}) caseArgs.push_back(std::to_string(s));
+  }
   // The simulator interprets the kernels (it runs none natively), so it is not a step of the runner:
   // the keeper starts it in a sandbox of its own while it replays; a runner leaves it out (its
   // verdicts are thrown away). Graded in one process (--in-process), it runs here unsandboxed.
@@ -167,7 +180,7 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
     return run;
   }
   const SimulatorOutput out =
-      spawnSimulator(toolsDir, source, rubric, task, reportDir, countersPath, run.logPath, rt.replaying());
+      spawnSimulator(toolsDir, source, rubric, task, reportDir, countersPath, run.logPath, rt.replaying(), caseArgs);
   const bool available = out.available, ok = out.ok, hasCounters = out.hasCounters;
   const std::string &unavailable = out.unavailable, &failure = out.failure, &log = out.log, &counters = out.counters;
   run.seconds = out.seconds;
@@ -222,17 +235,24 @@ bool needed(const TaskRubric& t, const std::string& id) {
   return false;
 }
 
-/// One outcome of the simulator run, named after the analysis case.
-CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run) {
+/// One outcome of a simulator run, named after its case: the rubric's analysis case, or the drawn
+/// one ("analysis (analysis_drawn at 256x32)"; students see either as "the simulator's run").
+CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run, bool drawn = false) {
   CaseOutcome o;
-  o.caseId = "analysis (" + t.analysis.caseId +
-             (t.analysis.width > 0 ? " at " + std::to_string(t.analysis.width) + "x" + std::to_string(t.analysis.height)
-                                   : std::string()) +
-             ")";
-  // The analysis case is one of the rubric's cases (often a hidden one): as visible as it is.
-  o.visible = true;
-  for (const CaseSpec& spec : t.cases)
-    if (spec.id == t.analysis.caseId) o.visible = spec.visible;
+  CaseSpec spec;
+  if (drawn && t.drawnAnalysisCase(&spec)) {
+    o.caseId = "analysis (" + t.analysis.drawnCaseId + " at " + spec.params["width"] + "x" + spec.params["height"] + ")";
+    o.visible = false;
+  } else {
+    o.caseId = "analysis (" + t.analysis.caseId +
+               (t.analysis.width > 0 ? " at " + std::to_string(t.analysis.width) + "x" + std::to_string(t.analysis.height)
+                                     : std::string()) +
+               ")";
+    // The analysis case is one of the rubric's cases (often a hidden one): as visible as it is.
+    o.visible = true;
+    for (const CaseSpec& c : t.cases)
+      if (c.id == t.analysis.caseId) o.visible = c.visible;
+  }
   if (!run.logPath.empty()) o.evidence.push_back({"simulator log (Oclgrind)", run.logPath});
   return o;
 }
@@ -275,6 +295,90 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
 
 }  // namespace
 
+namespace {
+
+/// The technique outcome of one simulator run for a simulated check.
+CaseOutcome techniqueOutcome(const Task& task, const TaskRubric& taskRubric, const CheckInfo& ci, const CaseSpec& spec,
+                             const AnalysisRun& run, bool drawn) {
+  CaseOutcome o = analysisOutcome(taskRubric, run, drawn);
+  if (!needed(taskRubric, ci.id)) {
+    o.status = Status::NotMeasured;
+    o.message = "no criterion of the rubric needs it";
+  } else if (run.outcome == AnalysisRun::Outcome::Unavailable) {
+    o.status = Status::NotMeasured;
+    o.message = run.message;
+  } else if (run.outcome == AnalysisRun::Outcome::Failed) {
+    o.status = Status::Error;
+    o.message = run.message;
+  } else {
+    task.judgeSimulation(ci.id, run.counters, spec, &o);
+    o.evidence.push_back({"simulated counters (JSON)",
+                          "evidence/" + taskRubric.id + "/counters" + (drawn ? "_drawn" : "") + ".json"});
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", run.seconds);
+    o.timings.push_back(std::string("simulator run: ") + seconds + " s");
+  }
+  return o;
+}
+
+/// True for a check that judges a case's values on the device (not counted, swept or derived).
+bool valueCheck(const CheckInfo& ci) { return !ci.simulated && !ci.swept && !ci.fromOtherChecks; }
+
+/// The simulated run's value outcomes, added to their checks like any case's (spec 5b: every size a
+/// kernel is analysed at is checked), so a kernel cannot behave at the simulator's size only. Only when
+/// its kernels ran there (the child judged their writes): a file the simulator cannot build (inline
+/// assembly, say) is the simulated checks' matter, not a wrong value.
+void addSimulatedValues(const Task& task, const TaskRubric& taskRubric, const AnalysisRun& run, bool drawn,
+                        bool visible, std::map<std::string, CheckResult>* checks) {
+  if (run.outputs.count(strayWritesCheck().id) == 0) return;
+  for (const CheckInfo& ci : task.info().checks) {
+    const auto judged = run.outputs.find(ci.id);
+    if (!valueCheck(ci) || judged == run.outputs.end()) continue;
+    const Status s = judged->second.first;
+    if (s != Status::Passed && s != Status::Failed && s != Status::Error) continue;
+    CaseOutcome o = analysisOutcome(taskRubric, run, drawn);
+    o.caseId += ", simulated";
+    o.visible = visible;
+    o.status = s;
+    o.message = "in the simulator: " + judged->second.second;
+    if (const auto f = run.findings.find(ci.id); f != run.findings.end()) o.finding = f->second;
+    (*checks)[ci.id].cases.push_back(o);
+  }
+}
+
+/// Spec 5c: the technique counts at the drawn case only where that run computed the right values,
+/// and the device, on the same input, did too (else the analysed code is not the graded code).
+void requireRightValues(const Task& task, const AnalysisRun& run, const std::string& drawnCaseId,
+                        const std::map<std::string, CheckResult>& checks, CaseOutcome* o) {
+  if (o->status != Status::Passed) return;
+  for (const CheckInfo& ci : task.info().checks) {
+    if (!valueCheck(ci)) continue;
+    const auto simulated = run.outputs.find(ci.id);
+    if (simulated != run.outputs.end() &&
+        (simulated->second.first == Status::Failed || simulated->second.first == Status::Error)) {
+      o->status = Status::Failed;
+      o->message = "the technique counts only where the result is right (spec 5c), and the simulator's run of the "
+                   "drawn case computed wrong values: " + ci.id + ": " + simulated->second.second;
+      return;
+    }
+  }
+  for (const CheckInfo& ci : task.info().checks) {
+    if (!valueCheck(ci)) continue;
+    const auto device = checks.find(ci.id);
+    if (device == checks.end()) continue;
+    for (const CaseOutcome& c : device->second.cases) {
+      if (c.caseId != drawnCaseId || (c.status != Status::Failed && c.status != Status::Error)) continue;
+      o->status = Status::Failed;
+      o->message = "the device computed wrong values at the drawn case where the simulator's run of the same "
+                   "input was right, so the analysed code is not what was graded (spec 5c): " + ci.id + ": " +
+                   c.message;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                         const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                         std::vector<CounterRow>* rows) {
@@ -292,48 +396,35 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
     }
     return;
   }
-  const AnalysisRun run = runAnalysis(rt, folders.tools, folders.source, rubric, taskRubric, folders.report);
-  for (const CheckInfo* ci : simulated) {
-    CaseOutcome o = analysisOutcome(taskRubric, run);
-    if (!needed(taskRubric, ci->id)) {
-      o.status = Status::NotMeasured;
-      o.message = "no criterion of the rubric needs it";
-    } else if (run.outcome == AnalysisRun::Outcome::Unavailable) {
-      o.status = Status::NotMeasured;
-      o.message = run.message;
-    } else if (run.outcome == AnalysisRun::Outcome::Failed) {
-      o.status = Status::Error;
-      o.message = run.message;
-    } else {
-      task.judgeSimulation(ci->id, run.counters, spec, &o);
-      o.evidence.push_back({"simulated counters (JSON)", "evidence/" + taskRubric.id + "/counters.json"});
-      char seconds[32];
-      std::snprintf(seconds, sizeof seconds, "%.1f", run.seconds);
-      o.timings.push_back(std::string("simulator run: ") + seconds + " s");
-    }
-    (*checks)[ci->id].cases = {o};
-  }
-  // The analysis case's values are checked like any case (spec 5b: every size a kernel is
-  // analysed at is checked), so a kernel cannot behave at the simulator's size only. Only when its
-  // kernels ran there (the child judged their writes): a file the simulator cannot build (inline
-  // assembly, say) is the simulated checks' matter, not a wrong value.
-  const bool kernelsRan = run.outputs.count(strayWritesCheck().id) > 0;
-  for (const CheckInfo& ci : task.info().checks) {
-    if (!kernelsRan) break;
-    const auto judged = run.outputs.find(ci.id);
-    if (ci.simulated || ci.swept || ci.fromOtherChecks || judged == run.outputs.end()) continue;
-    const Status s = judged->second.first;
-    if (s != Status::Passed && s != Status::Failed && s != Status::Error) continue;
-    CaseOutcome o = analysisOutcome(taskRubric, run);
-    o.caseId += ", simulated";
-    o.visible = spec.visible;
-    o.status = s;
-    o.message = "in the simulator: " + judged->second.second;
-    if (const auto f = run.findings.find(ci.id); f != run.findings.end()) o.finding = f->second;
-    (*checks)[ci.id].cases.push_back(o);
-  }
+  // Spec 5c: in a grade the technique is judged at a second case as well, drawn from the hidden seed
+  // (size and input): a kernel cannot keep its technique for the rubric's analysis size. Both runs
+  // go side by side (each a process of its own).
+  CaseSpec drawnSpec;
+  const bool drawn = folders.hiddenSeeds && taskRubric.drawnAnalysisCase(&drawnSpec);
+  std::future<AnalysisRun> drawnRun;
+  if (drawn)
+    drawnRun = std::async(std::launch::async, [&] {
+      return runAnalysis(rt, folders.tools, folders.source, rubric, taskRubric, folders.report, true, folders.hiddenSeeds);
+    });
+  const AnalysisRun run =
+      runAnalysis(rt, folders.tools, folders.source, rubric, taskRubric, folders.report, false, folders.hiddenSeeds);
+  for (const CheckInfo* ci : simulated) (*checks)[ci->id].cases = {techniqueOutcome(task, taskRubric, *ci, spec, run, false)};
+  addSimulatedValues(task, taskRubric, run, false, spec.visible, checks);
   if (run.outcome != AnalysisRun::Outcome::Unavailable) applySanitizer(task, taskRubric, rubric, run, checks);
   if (run.outcome == AnalysisRun::Outcome::Ran) *rows = counterRows(run.counters);
+  if (!drawn) return;
+  const AnalysisRun second = drawnRun.get();
+  for (const CheckInfo* ci : simulated) {
+    CaseOutcome o = techniqueOutcome(task, taskRubric, *ci, drawnSpec, second, true);
+    if (needed(taskRubric, ci->id)) requireRightValues(task, second, taskRubric.analysis.drawnCaseId, *checks, &o);
+    (*checks)[ci->id].cases.push_back(o);
+  }
+  addSimulatedValues(task, taskRubric, second, true, false, checks);
+  if (second.outcome == AnalysisRun::Outcome::Ran)
+    for (CounterRow row : counterRows(second.counters)) {
+      row.provider += " at the drawn case";
+      rows->push_back(row);
+    }
 }
 
 }  // namespace clgrade

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checks/sanitizer.h"
 #include "cl/runtime.h"
 #include "counters/counters.h"
+#include "model/hidden_seeds.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
@@ -32,8 +34,11 @@ struct AnalysisRun {
 /// `source` is the task's kernel file as the source policy read it (its includes expanded): the
 /// child gets it and the rubric's part for the task as files, and reads neither the kernels folder
 /// nor the rubric file.
+/// `drawn`: the drawn analysis case (TaskRubric::drawnAnalysisCase), its files named "_drawn";
+/// `seeds`: the grade's hidden seeds, so that a hidden case's inputs are the device's (none: golden).
 AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const std::string& source, const Rubric& rubric,
-                        const TaskRubric& task, const std::string& reportDir);
+                        const TaskRubric& task, const std::string& reportDir, bool drawn = false,
+                        const std::optional<HiddenSeeds>& seeds = std::nullopt);
 
 /// The folders a simulator or hardware run works with.
 struct AnalysisFolders {
@@ -41,6 +46,9 @@ struct AnalysisFolders {
   std::string kernels;  ///< the submission (the profiler session's hwcount reads it)
   std::string source;   ///< the task's kernel file as the source policy read it: what the simulator runs
   std::string report;   ///< where evidence goes
+  /// A grade's hidden seeds: the simulator's hidden cases get the inputs the device graded, and the
+  /// drawn analysis case runs (spec 5c). None in a check: the golden inputs, no drawn case.
+  std::optional<HiddenSeeds> hiddenSeeds;
 };
 
 /// Runs the simulator for a task with an <analysis> case: judges the simulated checks a criterion

@@ -209,8 +209,12 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   // A replayed record that no longer fits (its runner was stopped mid-way) is thrown away whatever
   // follows (keeper/task_keeper.cpp): the simulator and the timings are not run for it.
   if (rt.replaying() && !rt.tape->broken().empty()) return report;
-  const AnalysisFolders folders{options.toolsDir.empty() ? toolsFolder() : options.toolsDir, options.kernelsDir, source,
-                                options.outDir};
+  AnalysisFolders folders;
+  folders.tools = options.toolsDir.empty() ? toolsFolder() : options.toolsDir;
+  folders.kernels = options.kernelsDir;
+  folders.source = source;
+  folders.report = options.outDir;
+  if (!options.visibleOnly) folders.hiddenSeeds = inputs.seeds();  // a check runs no hidden case on the device
   simulatorPhase(rt, task, taskRubric, rubric, folders, ctx, notRun, skipped, clock, &checks, &report);
   if (notRun.empty() && options.stopped.performanceStopped.empty()) {
     progress::note(progress::Step::Performance, "");

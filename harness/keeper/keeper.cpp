@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "grading/drawn_analysis.h"
 #include "keeper/replay.h"
 #include "keeper/runner_process.h"
 #include "keeper/submission_keeper.h"
@@ -27,11 +28,14 @@ uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes) { return 2 * memoryLimi
 SubmissionResult keepSubmission(const Rubric& rubric, const DeviceEntry& device, const std::string& kernelsDir,
                                 const std::string& outDir, const std::vector<std::string>& onlyTasks,
                                 const KeeperSettings& settings, const std::string& kernelsProblem) {
-  SubmissionKeeper keeper(rubric, device, kernelsDir, outDir, settings, kernelsProblem);
+  // A grade judges the technique at a case drawn from its hidden seed too (spec 5c): every party (the
+  // runners, the simulator, the replays) reads the rubric with that case in it.
+  const Rubric graded = settings.visibleOnly ? rubric : withDrawnAnalysis(rubric, hiddenSeedsOf(settings.hiddenSeed));
+  SubmissionKeeper keeper(graded, device, kernelsDir, outDir, settings, kernelsProblem);
   RunnerProcess runners(keeper.place());
-  const TapeJudge judge = [&rubric, &device](const GradeOptions& options, const std::string& tape,
+  const TapeJudge judge = [&graded, &device](const GradeOptions& options, const std::string& tape,
                                              std::function<bool()> writing) {
-    return replayTape(rubric, device, options, tape, std::move(writing));
+    return replayTape(graded, device, options, tape, std::move(writing));
   };
   return keeper.grade(onlyTasks, runners, judge);
 }

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "grading/drawn_analysis.h"
 #include "grading/performance.h"
 #include "tasks/task.h"
 #include "util/cache_home.h"
@@ -26,7 +27,8 @@ std::string trustedFiguresKey(const Rubric& rubric, const std::vector<std::strin
       if (t.id == id)
         if (const CaseSpec* timed = t.findCase(t.performance.caseId); timed && !timed->visible) hidden = true;
   std::string text = buildId() + "\n" + device.platform + "\n" + device.platformVersion + "\n" + device.name + "\n" +
-                     device.driver + "\n" + device.version + "\n" + rubricForTasks(rubric, tasks) + "\n";
+                     device.driver + "\n" + device.version + "\n" +
+                     withoutDrawnAnalysis(rubricForTasks(rubric, tasks)) + "\n";
   // The trusted kernels themselves: an instructor who edits a reference kernel gets it timed anew.
   for (const std::string& id : tasks) {
     text += id + "\n";

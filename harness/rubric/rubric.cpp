@@ -36,6 +36,15 @@ bool TaskRubric::analysisCase(CaseSpec* spec) const {
   return false;
 }
 
+bool TaskRubric::drawnAnalysisCase(CaseSpec* spec) const {
+  if (!analysis.present || analysis.drawnCaseId.empty()) return false;
+  const CaseSpec* drawn = findCase(analysis.drawnCaseId);
+  if (!drawn) return false;
+  *spec = *drawn;
+  spec->id = "analysis_drawn";
+  return true;
+}
+
 const CaseSpec* TaskRubric::findCase(const std::string& id) const {
   for (const CaseSpec& c : cases)
     if (c.id == id) return &c;
@@ -417,6 +426,7 @@ void readAnalysis(const XMLElement* child, TaskRubric* t, Problems& problems) {
   t->analysis.present = true;
   t->analysis.line = child->GetLineNum();
   t->analysis.caseId = child->Attribute("case") ? child->Attribute("case") : "";
+  t->analysis.drawnCaseId = child->Attribute("drawn") ? child->Attribute("drawn") : "";
   const bool sized = child->Attribute("width") || child->Attribute("height");
   t->analysis.width = readCount(child, "width", 0, problems, kMaxSide, sized);
   t->analysis.height = readCount(child, "height", 0, problems, kMaxSide, sized);
@@ -436,6 +446,8 @@ void checkTask(const Task* task, const TaskRubric* t, Problems& problems) {
       problems.add(t->analysis.line, "<analysis case=\"" + t->analysis.caseId + "\"> names no case of this task");
     else if (task && !task->validateCase(spec, &err))
       problems.add(t->analysis.line, err);
+    if (!t->analysis.drawnCaseId.empty() && !t->drawnAnalysisCase(&spec))
+      problems.add(t->analysis.line, "<analysis drawn=\"" + t->analysis.drawnCaseId + "\"> names no case of this task");
   }
   checkPerformanceAndSweep(task, *t, problems);
   if (task) {

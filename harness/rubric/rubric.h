@@ -73,6 +73,9 @@ struct AnalysisSpec {
   std::string caseId;
   int width = 0, height = 0;  ///< 0: the case's own
   int line = 0;
+  /// A second case the technique is judged at (drawn="id"): the course configuration at a size and
+  /// input drawn from the grade's hidden seed (grading/drawn_analysis.h adds it); empty: none.
+  std::string drawnCaseId;
 };
 
 struct TaskRubric {
@@ -87,6 +90,9 @@ struct TaskRubric {
   double maxPoints() const;
   /// The analysis case: the named case with the analysis size, id "analysis". False without <analysis>.
   bool analysisCase(CaseSpec* spec) const;
+  /// The drawn analysis case (AnalysisSpec::drawnCaseId) at its own size, id "analysis_drawn"; false
+  /// when there is none.
+  bool drawnAnalysisCase(CaseSpec* spec) const;
   /// The performance case, id "performance"; `gpu` false keeps the case's own size. False without <performance>.
   bool performanceCase(bool gpu, CaseSpec* spec) const;
   /// The named case, or nullptr.

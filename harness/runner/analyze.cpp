@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "checks/evidence.h"
 #include "cl/runtime.h"
@@ -14,13 +15,13 @@
 
 namespace clgrade {
 
-bool analysisCase(const Rubric& rubric, const std::string& taskId, AnalysisInput* in, std::string* err) {
+bool analysisCase(const Rubric& rubric, const std::string& taskId, AnalysisInput* in, std::string* err, bool drawn) {
   const TaskRubric* taskRubric = nullptr;
   for (const TaskRubric& t : rubric.tasks)
     if (t.id == taskId) taskRubric = &t;
   in->task = findTask(taskId);
-  if (!taskRubric || !in->task || !taskRubric->analysisCase(&in->spec)) {
-    *err = "the rubric has no <analysis> for task '" + taskId + "'";
+  if (!taskRubric || !in->task || !(drawn ? taskRubric->drawnAnalysisCase(&in->spec) : taskRubric->analysisCase(&in->spec))) {
+    *err = std::string("the rubric has no ") + (drawn ? "drawn " : "") + "<analysis> for task '" + taskId + "'";
     return false;
   }
   return true;
@@ -37,9 +38,11 @@ bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const st
 }
 
 std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const Rubric& rubric,
-                                                   const AnalysisInput& in, const std::string& evidenceDir) {
+                                                   const AnalysisInput& in, const std::string& evidenceDir,
+                                                   const HiddenSeeds* seeds) {
   EvidenceWriter evidence(evidenceDir);
-  InputCache inputs;
+  std::optional<InputCache> golden, hidden;
+  InputCache& inputs = seeds ? hidden.emplace(*seeds) : golden.emplace();
   TaskContext ctx(runtime, in.task->info(), in.source, evidence, inputs, rubric.settings);
   std::map<std::string, CaseOutcome> outcomes;
   in.task->runCase(ctx, in.spec, &outcomes);
@@ -50,7 +53,7 @@ std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const
 }
 
 int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath, const std::string& taskId,
-                   const std::string& reportDir) {
+                   const std::string& reportDir, bool drawn, const std::optional<HiddenSeeds>& seeds) {
   AnalysisInput in;
   DeviceEntry device;
   std::string err, text;
@@ -62,7 +65,7 @@ int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath,
     std::cerr << "clgrade analyze: the rubric cannot be used: " << (problems.empty() ? err : problems.front()) << "\n";
     return 2;
   }
-  if (!analysisCase(rubric, taskId, &in, &err) || !readFile(sourcePath, &in.source, &err, kMaxSourceBytes) ||
+  if (!analysisCase(rubric, taskId, &in, &err, drawn) || !readFile(sourcePath, &in.source, &err, kMaxSourceBytes) ||
       !chooseDevice("oclgrind", &device, &err)) {
     std::cerr << "clgrade analyze: " << err << "\n";
     return 3;
@@ -71,7 +74,8 @@ int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath,
   runtime.guardBands = false;  // Oclgrind must see reads and writes past a buffer
   // The outcomes on the simulator go to its log: Oclgrind is strict, its view helps a person.
   const std::map<std::string, CaseOutcome> outcomes =
-      runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/simulator");
+      runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + (drawn ? "/simulator_drawn" : "/simulator"),
+                      seeds ? &*seeds : nullptr);
   // For the keeper: one line per check, "id<TAB>status<TAB>message" (the message on one line).
   if (const char* path = std::getenv("CLGRADE_OUTCOMES_OUT")) {
     std::string text;

@@ -9,10 +9,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cl/runtime.h"
+#include "model/hidden_seeds.h"
 #include "model/report.h"
 #include "rubric/rubric.h"
 
@@ -33,8 +35,10 @@ struct AnalysisInput {
   std::string source;  ///< the task's kernel file
 };
 
-/// Finds the task and its analysis case in `rubric`; false with a message.
-bool analysisCase(const Rubric& rubric, const std::string& taskId, AnalysisInput* in, std::string* err);
+/// Finds the task and its analysis case in `rubric` (`drawn`: its drawn analysis case); false with a
+/// message.
+bool analysisCase(const Rubric& rubric, const std::string& taskId, AnalysisInput* in, std::string* err,
+                  bool drawn = false);
 
 /// The same, with the task's file read from `kernelsDir` under the source policy (hwcount, in the
 /// profiler session's sandbox).
@@ -43,14 +47,18 @@ bool analysisInput(const std::string& kernelsDir, const Rubric& rubric, const st
 
 /// Runs the analysis case on `runtime`, evidence under `evidenceDir`; the outcomes go to stderr,
 /// which the parent keeps as the run's log, and are returned by check id.
+/// `seeds`: the grade's, so that a hidden case's inputs are the ones the device graded (spec 5c);
+/// nullptr: the golden seed's (a check, which runs no hidden case on the device).
 std::map<std::string, CaseOutcome> runAnalysisCase(const Runtime& runtime, const Rubric& rubric,
-                                                   const AnalysisInput& in, const std::string& evidenceDir);
+                                                   const AnalysisInput& in, const std::string& evidenceDir,
+                                                   const HiddenSeeds* seeds = nullptr);
 
 /// The child's side (`clgrade analyze`): runs the task's analysis case on the Oclgrind device, from
 /// the files the keeper wrote into its sandbox: the task's kernel file as the keeper's source policy
 /// read it (`sourcePath`) and the rubric's part for the task (`rubricPath`). Returns a process exit code.
 int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath, const std::string& taskId,
-                   const std::string& reportDir);
+                   const std::string& reportDir, bool drawn = false,
+                   const std::optional<HiddenSeeds>& seeds = std::nullopt);
 
 /// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with each distinct
 /// launch replayed through CUDA (cl/launch_signature.h: a pass repeated on the next channel once). Returns a process

@@ -412,6 +412,8 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     return launches;
   }
 
+  std::array<int, 2> wholeGroupsOf(const SeparableConfig& c) const override { return clgrade::wholeGroupsOf(c); }
+
   void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
                    const SeparableConfig& c, CaseOutcome* o) const override {
     (void)checkId, (void)spec;

@@ -89,6 +89,8 @@ class InputCache {
   std::optional<uint64_t> runSeed() const { return runSeed_; }
   /// The seed of the rows a timed launch's output is checked on (sampleRows).
   uint64_t rowsSeed() const { return seeds_.rows; }
+  /// What the hidden cases' inputs are made from.
+  const HiddenSeeds& seeds() const { return seeds_; }
 
   /// Everything made so far, with hashes. A hidden case's inputs are named "hidden_" + the name
   /// ("hidden_photo_780x575"): a visible and a hidden case of one kind and size get different images.

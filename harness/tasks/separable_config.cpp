@@ -1,6 +1,7 @@
 #include "tasks/separable_config.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "tasks/task_context.h"
 
@@ -73,6 +74,11 @@ Geometry horizontalGeometry(int width, int height, std::array<size_t, 2> group, 
 
 Geometry verticalGeometry(int width, int height, std::array<size_t, 2> group, int steps) {
   return {{roundUp(width, group[0]), roundUp(ceilDiv(height, steps), group[1])}, {group[0], group[1]}};
+}
+
+std::array<int, 2> wholeGroupsOf(const SeparableConfig& c) {
+  const int hRun = c.hGroup[0] * c.hSteps, vRun = c.vGroup[1] * c.vSteps;
+  return {std::lcm(hRun, c.vGroup[0]), std::lcm(c.hGroup[1], vRun)};
 }
 
 }  // namespace clgrade

@@ -27,6 +27,11 @@ struct SeparableConfig {
   int rows(std::array<size_t, 2> hGroupUsed, std::array<size_t, 2> vGroupUsed) const;
 };
 
+/// The smallest image both passes cover with whole work-groups: a width of whole horizontal
+/// runs (group width x steps) and whole vertical groups, a height of whole horizontal groups and whole
+/// vertical runs (group height x steps).
+std::array<int, 2> wholeGroupsOf(const SeparableConfig& c);
+
 /// Reads a whole case (readSeparableConfig + unknown parameters); false with "case 'id': ..." in *err.
 bool readSeparableCase(const CaseSpec& spec, const SeparableConfig& defaults, SeparableConfig* c, std::string* err);
 

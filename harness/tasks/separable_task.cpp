@@ -197,6 +197,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
   }
 
   std::vector<std::string> optionsOf(const SeparableConfig& c) const override { return {c.buildOptions()}; }
+  std::array<int, 2> wholeGroupsOf(const SeparableConfig& c) const override { return clgrade::wholeGroupsOf(c); }
 
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec,
                                           const SeparableConfig& c) const override {

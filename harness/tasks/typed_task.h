@@ -61,6 +61,12 @@ class TypedTask : public Task {
     outcome->message = unreadable(spec, err);
   }
 
+  std::array<int, 2> wholeGroupsSize(const CaseSpec& spec) const final {
+    Case c;
+    std::string err;
+    return readCase(spec, &c, &err) ? wholeGroupsOf(c) : Task::wholeGroupsSize(spec);
+  }
+
   std::vector<std::pair<std::string, std::string>> referenceOutputs(InputCache& inputs,
                                                                     const CaseSpec& spec) const final {
     Case c;
@@ -82,6 +88,11 @@ class TypedTask : public Task {
   virtual std::vector<std::string> optionsOf(const Case& c) const {
     (void)c;
     return {};
+  }
+  /// Task::wholeGroupsSize of a read case (the spec's TILE_X x TILE_Y of task 1 by default).
+  virtual std::array<int, 2> wholeGroupsOf(const Case& c) const {
+    (void)c;
+    return {32, 16};
   }
   /// The launches to time, in launch order (none by default).
   virtual std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const Case& c) const {
