@@ -42,7 +42,9 @@ TEST(DrawnAnalysis, EachTechniqueTaskGetsAHiddenCourseCaseOfWholeGroupsDrawnFrom
     EXPECT_LE(long(w) * h, 100 * 37 * 3 / 2) << t.id;
     // The course configuration's other parameters.
     for (const auto& [name, value] : course.params) {
-      if (name != "width" && name != "height") EXPECT_EQ(spec.params.at(name), value) << t.id << " " << name;
+      if (name != "width" && name != "height") {
+        EXPECT_EQ(spec.params.at(name), value) << t.id << " " << name;
+      }
     }
   }
   // The same seeds, the same rubric (a runner, the keeper, a resumed batch); it is not added twice.
