@@ -414,6 +414,16 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
   if (run.outcome == AnalysisRun::Outcome::Ran) *rows = counterRows(run.counters);
   if (!drawn) return;
   const AnalysisRun second = drawnRun.get();
+  if (second.outcome == AnalysisRun::Outcome::Unavailable) {
+    // No simulator here (a GPU machine without Oclgrind): the hardware counters judge the analysis
+    // case's run alone; the drawn case is graded on the device all the same. Said, never hidden.
+    for (const CheckInfo* ci : simulated)
+      for (CaseOutcome& o : (*checks)[ci->id].cases)
+        o.details.push_back("the technique at the drawn case (" + drawnSpec.params["width"] + "x" +
+                            drawnSpec.params["height"] + ") is judged by the simulator only, which is not here: " +
+                            second.message);
+    return;
+  }
   for (const CheckInfo* ci : simulated) {
     CaseOutcome o = techniqueOutcome(task, taskRubric, *ci, drawnSpec, second, true);
     if (needed(taskRubric, ci->id)) requireRightValues(task, second, taskRubric.analysis.drawnCaseId, *checks, &o);

@@ -87,7 +87,10 @@ Rubric withDrawnAnalysis(const Rubric& rubric, const HiddenSeeds& seeds) {
     drawn->SetAttribute("visible", "false");
     drawn->SetAttribute("width", size[0]);
     drawn->SetAttribute("height", size[1]);
-    taskElement->InsertAfterChild(courseElement, drawn);
+    // After the rubric's own cases: they keep their order (and their share of the evidence crops).
+    tinyxml2::XMLElement* lastCase = courseElement;
+    for (tinyxml2::XMLElement* c = courseElement; c; c = c->NextSiblingElement("case")) lastCase = c;
+    taskElement->InsertAfterChild(lastCase, drawn);
     analysisElement->SetAttribute("drawn", kDrawnAnalysisCase);
     added = true;
   }

@@ -141,13 +141,19 @@ TEST(HardwareRule, ReportRowOnlyForARun) {
   EXPECT_NE(rows[0].provider.find(kDevice), std::string::npos);
 }
 
-// The discontinuity technique: the hardware's shared load counts through bilateral's own rule.
+// The discontinuity technique: the hardware's shared load counts and global sectors through bilateral's
+// own rule (spec 5c: the neighbours from the tile), at the course configuration (1280 x 720, groups of
+// 32 x 4, 4 steps: 10 x 180 horizontal and 40 x 45 vertical groups).
 TEST(HardwareRule, SharedLoadsDecideTheDiscontinuityRuleOfTheTask) {
   const Task* task = findTask("bilateral");
   ASSERT_NE(task, nullptr);
   HardwareRun run;
   run.outcome = HardwareRun::Outcome::Ran;
   run.counts = {{"DiscontinuityHorizontal", 1, 0, 0, 40, 24}, {"DiscontinuityVertical", 1, 0, 0, 0, 0}};
+  const long pixelSectors = 1280L * 720 * 16 / 32;  // each pixel's normal and depth, once
+  run.counts[0].globalLoadSectors = pixelSectors, run.counts[0].workGroups = 10 * 180;
+  run.counts[1].globalLoadSectors = pixelSectors + 1280L * 720 * 4 / 32, run.counts[1].workGroups = 40 * 45;
+  for (HardwareCounts& c : run.counts) c.groupSize[0] = 32, c.groupSize[1] = 4;
   CaseOutcome o = notSimulated();
   task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
   EXPECT_EQ(o.status, Status::Failed);
@@ -159,6 +165,17 @@ TEST(HardwareRule, SharedLoadsDecideTheDiscontinuityRuleOfTheTask) {
   o = notSimulated();
   task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
   EXPECT_EQ(o.status, Status::Passed) << o.message;
+  // Each pixel and both neighbours from global memory, shared loads beside: not the technique.
+  run.counts[0].globalLoadSectors = 3 * pixelSectors;
+  o = notSimulated();
+  task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
+  EXPECT_EQ(o.status, Status::Failed) << o.message;
+  EXPECT_NE(o.message.find("DiscontinuityHorizontal reads"), std::string::npos) << o.message;
+  // Sectors not counted (an older ncu): not measured, never a pass.
+  run.counts[0].globalLoadSectors = -1;
+  o = notSimulated();
+  task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
+  EXPECT_EQ(o.status, Status::NotMeasured) << o.message;
 }
 
 // The 3x3 tile on hardware: the taps from the tile (global sectors beyond the first of each request
