@@ -140,12 +140,16 @@ void quoteFromFiles(const std::string& source, const std::string& mainFile, Sani
   expanded.text = source;
   const FileLines files = linesByFile(expanded, mainFile);
   auto quote = [&](const std::string& file, int line, std::string* code) {
+    // A file the expansion does not name (a path of the simulator's own): the main file's line.
+    const bool known = std::any_of(files.begin(), files.end(), [&](const auto& f) { return f.first == file; });
+    const std::string& wanted = known ? file : mainFile;
+    code->clear();
     for (const auto& [name, lines] : files) {
-      if (name != (file.empty() ? mainFile : file)) continue;
+      if (name != wanted) continue;
       const auto it = lines.find(line);
-      *code = it == lines.end() ? "" : it->second;
-      const size_t start = code->find_first_not_of(" \t");
-      *code = start == std::string::npos ? "" : code->substr(start);
+      if (it == lines.end()) continue;
+      const size_t start = it->second.find_first_not_of(" \t");
+      *code = start == std::string::npos ? "" : it->second.substr(start);
     }
   };
   for (SanitizerFinding& f : log->findings) {
@@ -419,9 +423,8 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
     // case's run alone; the drawn case is graded on the device all the same. Said, never hidden.
     for (const CheckInfo* ci : simulated)
       for (CaseOutcome& o : (*checks)[ci->id].cases)
-        o.details.push_back("the technique at the drawn case (" + drawnSpec.params["width"] + "x" +
-                            drawnSpec.params["height"] + ") is judged by the simulator only, which is not here: " +
-                            second.message);
+        o.details.push_back("the technique at the drawn case is judged by the simulator only, which is not here: " +
+                            second.message);  // no size: the analysis case may be a visible one
     return;
   }
   for (const CheckInfo* ci : simulated) {

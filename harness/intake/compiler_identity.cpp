@@ -97,6 +97,10 @@ std::set<std::string> spelled(const std::string& source) {
 
 }  // namespace
 
+bool pasteCouldBuildAMacro(const std::string& name) {
+  return name.size() > 1 && name[0] == '_' && !needed().count(name);
+}
+
 std::vector<std::string> compilerIdentityNames(const std::string& source) {
   std::set<std::string> names = spelled(source);
   names.insert(wellKnown().begin(), wellKnown().end());
@@ -104,7 +108,7 @@ std::vector<std::string> compilerIdentityNames(const std::string& source) {
 }
 
 std::string hideCompilerIdentity(const std::string& source, const std::string& fileName) {
-  if (startsWith(source, kMarker)) return source;
+  // Never "already hidden": a source that starts with the marker line is the student's own text.
   std::string prelude = kMarker;
   for (const std::string& name : spelled(source)) prelude += " " + name;
   prelude += "\n";

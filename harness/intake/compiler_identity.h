@@ -28,9 +28,14 @@ namespace clgrade {
 /// The compiler-identifying predefined macros `source` names, and the well-known ones, sorted.
 std::vector<std::string> compilerIdentityNames(const std::string& source);
 
+/// True for an identifier a `##` could start a reserved name with (it begins with an underscore and
+/// is none of the language's own spellings): the source policy refuses token pasting in a source that
+/// spells one, since the pasted name (`__SIZEOF_INT ## 128__`) would not be in the prelude.
+bool pasteCouldBuildAMacro(const std::string& name);
+
 /// `source` with the prelude before it (see above), its line numbers those of `fileName` (when given:
-/// the compiler names that file in its messages). Idempotent: a source that already starts with the
-/// prelude is returned as it is.
+/// the compiler names that file in its messages). Always added: a source that starts with the
+/// prelude's first line is still the student's text.
 std::string hideCompilerIdentity(const std::string& source, const std::string& fileName = "");
 
 /// One line for a build log when the built text starts with the prelude and its source spells a

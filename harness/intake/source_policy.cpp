@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "intake/compiler_identity.h"
 #include "intake/missing_kernel_file.h"
 #include "intake/pp_lexer.h"
 #include "util/files.h"
@@ -31,6 +32,7 @@ struct IncludeDirective {
   std::string name;                 ///< the quoted file name
   std::string refusal;              ///< why it is refused before any file is looked at; empty if not
   bool probe = false;               ///< not an #include but another way to make the compiler look for a file
+  bool explained = false;           ///< the refusal says what to do itself (no advice about #include)
 };
 
 /// Identifiers that make the compiler look for a file by name: C23 and clang's builtins, answered in
@@ -187,6 +189,19 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
         break;
       }
   }
+  // `##` can build a compiler's predefined macro that the prelude does not hide (spec 5c): every
+  // reserved name starts with an underscore, so its first piece is an identifier of the source that does.
+  if (firstPaste < tokens.size())
+    for (const std::string& name : identifiers)
+      if (pasteCouldBuildAMacro(name)) {
+        refuse(tokens[firstPaste].line,
+               "token pasting (##) in a source that spells " + terminalText(name) +
+                   " could build a compiler's predefined macro, which clgrade hides from every build so that "
+                   "the simulator and the graded device compile the same code (spec 5c); rename the identifiers "
+                   "that start with an underscore");
+        found.back().explained = true;
+        break;
+      }
   std::stable_sort(found.begin(), found.end(),
                    [](const IncludeDirective& a, const IncludeDirective& b) { return a.firstLine < b.firstLine; });
   return found;
@@ -261,7 +276,8 @@ struct Expander {
       const std::string at = here + (where.empty() ? "" : " (included from " + where + ")") + ": " + d.spelling;
       std::string problem;
       fs::path target;
-      if (!d.refusal.empty()) return at + " is refused: " + d.refusal + (d.probe ? probeAdvice() : advice());
+      if (!d.refusal.empty())
+        return at + " is refused: " + d.refusal + (d.explained ? "" : d.probe ? probeAdvice() : advice());
       if ((problem = resolve(d.name, self, &target)).size()) return at + " is refused: " + problem + advice();
       if (stack.size() > size_t(kMaxIncludeDepth))
         return at + " is refused: includes nest deeper than " + std::to_string(kMaxIncludeDepth) + " levels";

@@ -179,6 +179,19 @@ TEST_F(SourcePolicy, HarmlessPragmasAndPastingAreAccepted) {
   EXPECT_EQ(s.text, text);
 }
 
+// Spec 5c: every build hides the compilers' predefined macros the source names; one pasted together
+// with ## is not named, so pasting in a source that spells a name starting with an underscore (the
+// first piece of any reserved name) is refused, saying why and what to do.
+TEST_F(SourcePolicy, PastingThatCouldBuildAPredefinedMacroIsRefused) {
+  write("kernels/k.cl", "#define C(a, b) a##b\n#if C(__SIZEOF_INT, 128__)\n#define TILE 1\n#endif\n");
+  const KernelSource s = load();
+  EXPECT_NE(s.problem.find("k.cl line 1: #define C(a, b) a##b is refused: token pasting (##) in a source that "
+                           "spells __SIZEOF_INT could build a compiler's predefined macro"),
+            std::string::npos)
+      << s.problem;
+  EXPECT_EQ(s.problem.find("#include"), std::string::npos) << s.problem;  // no advice about includes
+}
+
 TEST_F(SourcePolicy, IncludeInsideCommentsAndStringsIsNotADirective) {
   write("kernels/k.cl",
         "// #include \"/etc/passwd\"\n/* #include \"/etc/passwd\" */\nconstant char* s = \"#include </x>\";\n"
