@@ -231,14 +231,6 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
 
 namespace {
 
-/// True when a criterion of the task needs check `id`.
-bool needed(const TaskRubric& t, const std::string& id) {
-  for (const Criterion& c : t.criteria)
-    for (const std::string& check : c.checks)
-      if (check == id) return true;
-  return false;
-}
-
 /// One outcome of a simulator run, named after its case: the rubric's analysis case, or the drawn
 /// one ("analysis (analysis_drawn at 256x32)"; students see either as "the simulator's run").
 CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run, bool drawn = false) {
@@ -305,7 +297,7 @@ namespace {
 CaseOutcome techniqueOutcome(const Task& task, const TaskRubric& taskRubric, const CheckInfo& ci, const CaseSpec& spec,
                              const AnalysisRun& run, bool drawn) {
   CaseOutcome o = analysisOutcome(taskRubric, run, drawn);
-  if (!needed(taskRubric, ci.id)) {
+  if (!taskRubric.needsCheck(ci.id)) {
     o.status = Status::NotMeasured;
     o.message = "no criterion of the rubric needs it";
   } else if (run.outcome == AnalysisRun::Outcome::Unavailable) {
@@ -429,7 +421,7 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
   }
   for (const CheckInfo* ci : simulated) {
     CaseOutcome o = techniqueOutcome(task, taskRubric, *ci, drawnSpec, second, true);
-    if (needed(taskRubric, ci->id)) requireRightValues(task, second, taskRubric.analysis.drawnCaseId, *checks, &o);
+    if (taskRubric.needsCheck(ci->id)) requireRightValues(task, second, taskRubric.analysis.drawnCaseId, *checks, &o);
     (*checks)[ci->id].cases.push_back(o);
   }
   addSimulatedValues(task, taskRubric, second, true, false, checks);

@@ -13,10 +13,8 @@ namespace {
 
 /// Whether a criterion of the task needs a check the simulator counts (a technique criterion).
 bool judgesTechnique(const Task& task, const TaskRubric& t) {
-  for (const Criterion& c : t.criteria)
-    for (const std::string& id : c.checks)
-      for (const CheckInfo& ci : task.info().checks)
-        if (ci.simulated && (id == ci.id || id.rfind(ci.id + "@", 0) == 0)) return true;
+  for (const CheckInfo& ci : task.info().checks)
+    if (ci.simulated && t.needsCheck(ci.id)) return true;
   return false;
 }
 

@@ -322,21 +322,10 @@ void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, cons
   o->timings.push_back(seconds);
 }
 
-namespace {
-
-/// True when a criterion of the task needs check `id` (an extra profiled run is not made for nothing).
-bool neededCheck(const TaskRubric& t, const std::string& id) {
-  for (const Criterion& c : t.criteria)
-    if (std::find(c.checks.begin(), c.checks.end(), id) != c.checks.end()) return true;
-  return false;
-}
-
-}  // namespace
-
 std::vector<std::string> atomicsKernelsToCount(const Task& task, const TaskRubric& taskRubric) {
   std::vector<std::string> kernels;
   for (const CheckInfo& ci : task.info().checks)
-    if (ci.hardware.kind == HardwareRule::Kind::AtomicsPerWorkItem && neededCheck(taskRubric, ci.id) &&
+    if (ci.hardware.kind == HardwareRule::Kind::AtomicsPerWorkItem && taskRubric.needsCheck(ci.id) &&
         std::find(kernels.begin(), kernels.end(), ci.hardware.kernel) == kernels.end())
       kernels.push_back(ci.hardware.kernel);
   return kernels;
@@ -357,7 +346,7 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
   const bool haveSpec = taskRubric.analysisCase(&spec);
   if ((given || run.outcome != HardwareRun::Outcome::Unavailable) && haveSpec) {
     for (const CheckInfo& ci : task.info().checks) {
-      if (ci.hardware.kind != HardwareRule::Kind::AtomicsPerWorkItem || !neededCheck(taskRubric, ci.id)) continue;
+      if (ci.hardware.kind != HardwareRule::Kind::AtomicsPerWorkItem || !taskRubric.needsCheck(ci.id)) continue;
       const std::vector<CaseOutcome>& cases = (*checks)[ci.id].cases;
       if (std::none_of(cases.begin(), cases.end(),
                        [](const CaseOutcome& o) { return o.status == Status::NotMeasured; }))

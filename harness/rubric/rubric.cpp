@@ -45,6 +45,12 @@ bool TaskRubric::drawnAnalysisCase(CaseSpec* spec) const {
   return true;
 }
 
+bool TaskRubric::needsCheck(const std::string& id) const {
+  for (const Criterion& c : criteria)
+    if (std::find(c.checks.begin(), c.checks.end(), id) != c.checks.end()) return true;
+  return false;
+}
+
 const CaseSpec* TaskRubric::findCase(const std::string& id) const {
   for (const CaseSpec& c : cases)
     if (c.id == id) return &c;

@@ -97,6 +97,8 @@ struct TaskRubric {
   bool performanceCase(bool gpu, CaseSpec* spec) const;
   /// The named case, or nullptr.
   const CaseSpec* findCase(const std::string& id) const;
+  /// Whether a criterion (or deduction) of the task names check `id`.
+  bool needsCheck(const std::string& id) const;
 };
 
 struct Rubric {
