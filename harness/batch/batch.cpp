@@ -20,11 +20,13 @@
 #include "batch/trusted_timer.h"
 #include "grading/grader.h"
 #include "intake/submission.h"
+#include "keeper/control_folder.h"
 #include "keeper/runner_end.h"
 #include "model/report_json.h"
 #include "report/outputs.h"
 #include "report/overrides.h"
 #include "report/text.h"
+#include "sandbox/sandbox.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
@@ -197,7 +199,7 @@ class Batch {
     settings_ = o_.keeper;
     if (!settings_.memoryLimitBytes)
       settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
-    if (settings_.timingLock.empty()) settings_.timingLock = (out_ / ".timing.lock").string();
+    if (settings_.timingLock.empty()) settings_.timingLock = ownTimingLock();
     // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
     TrustedTimerSettings timer;
     timer.clgrade = settings_.clgrade;
@@ -239,12 +241,22 @@ class Batch {
     }
     for (const std::string& p : problems) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(p).c_str());
     fs::remove_all(out_ / ".partial", ec);
+    if (!lockFolder_.empty()) fs::remove_all(lockFolder_, ec);
     summary_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     close(lockFd_);
     return summary_;
   }
 
  private:
+  /// The timing lock every job's runners share: in the results folder, or where the sandboxes can
+  /// reach it when they cannot reach that (a results folder below a private one, `mktemp -d`).
+  std::string ownTimingLock() {
+    const std::string inside = (out_ / ".timing.lock").string();
+    if (!settings_.sandbox || sandboxCanReach(inside)) return inside;
+    lockFolder_ = makeReachableTempFolder("clgrade-batch");
+    return lockFolder_.empty() ? inside : lockFolder_ + "/timing.lock";
+  }
+
   /// A completed submission with tasks killed from outside, graded once more on this run.
   struct Retry {
     GradeReport report;              ///< what its folder holds
@@ -525,6 +537,7 @@ class Batch {
   std::unique_ptr<TrustedTimer> trusted_;
   fs::path out_;
   int lockFd_ = -1;
+  std::string lockFolder_;  ///< the timing lock's folder outside the results folder ("" none)
   int jobs_ = 1;
   std::vector<SubmissionName> todo_;
   std::vector<std::string> shareNames_;  ///< in shard mode: the shard's submissions, sorted

@@ -26,15 +26,21 @@ ControlFolder::ControlFolder(const std::string& outDir, bool sandboxed)
   makeDirectories(control_, nullptr);
 }
 
+std::string makeReachableTempFolder(const std::string& stem) {
+  std::error_code ec;
+  std::string pattern = (fs::temp_directory_path(ec) / (stem + "-XXXXXX")).string();
+  if (ec || !mkdtemp(pattern.data())) return "";
+  chmod(pattern.c_str(), 0711);
+  return pattern;
+}
+
 std::string ControlFolder::reachableFolder() {
   const std::string inside = absolutePath(control_);
   if (!sandboxed_ || sandboxCanReach(inside + "/file")) return inside;
-  std::error_code ec;
-  std::string pattern = (fs::temp_directory_path(ec) / "clgrade-scratch-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) return inside;
-  chmod(pattern.c_str(), 0755);
-  made_.push_back(pattern);
-  return pattern;
+  const std::string made = makeReachableTempFolder("clgrade-scratch");
+  if (made.empty()) return inside;
+  made_.push_back(made);
+  return made;
 }
 
 std::string ControlFolder::scratchFor(const std::string& name) {

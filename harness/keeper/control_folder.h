@@ -13,6 +13,11 @@ namespace clgrade {
 /// An absolute, normal form of `path` (the sandbox starts in its scratch folder).
 std::string absolutePath(const std::string& path);
 
+/// A new folder `<stem>-XXXXXX` under the system's temporary folder (TMPDIR) that a sandbox's uid
+/// can pass through but not list (mode 0711), for what the sandboxes use when the report folder is
+/// out of their reach (a results folder below a private one); "" when none can be made.
+std::string makeReachableTempFolder(const std::string& stem);
+
 class ControlFolder {
  public:
   /// Makes `outDir` and an empty `outDir`/.clgrade.
