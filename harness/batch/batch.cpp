@@ -22,6 +22,8 @@
 #include "intake/submission.h"
 #include "keeper/control_folder.h"
 #include "keeper/runner_end.h"
+#include "keeper/runner_process.h"
+#include "keeper/sandbox_probe.h"
 #include "model/report_json.h"
 #include "report/outputs.h"
 #include "report/overrides.h"
@@ -223,6 +225,18 @@ class Batch {
     // Folder names are the students' text: escaped for the terminal.
     for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
     for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
+    // Before the first submission: the tasks' sandbox sees the device and reaches every path, or
+    // nothing is graded (every submission would be a machine fault).
+    if (!todo_.empty()) {
+      summary_.machineFault = probeSandbox();
+      if (!summary_.machineFault.empty()) {
+        fs::remove_all(out_ / ".partial", ec);
+        if (!lockFolder_.empty()) fs::remove_all(lockFolder_, ec);
+        close(lockFd_);
+        return summary_;
+      }
+      settings_.sandboxProbed = true;
+    }
     writeClass();
     start_ = start;
     std::vector<std::thread> workers;
@@ -255,6 +269,21 @@ class Batch {
     if (!settings_.sandbox || sandboxCanReach(inside)) return inside;
     lockFolder_ = makeReachableTempFolder("clgrade-batch");
     return lockFolder_.empty() ? inside : lockFolder_ + "/timing.lock";
+  }
+
+  /// The keeper's probe (keeper/sandbox_probe.h) once for the whole batch, in a sandbox like every
+  /// runner's; "" when it saw the device and every path.
+  std::string probeSandbox() {
+    const fs::path dir = out_ / ".probe";
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    makeDirectories((dir / "kernels").string(), nullptr);  // names the probe's (unused) PoCL cache
+    ControlFolder folders(dir.string(), settings_.sandbox);
+    RunnerProcess launcher(RunnerPlace{&settings_, (dir / "kernels").string()});
+    const std::string fault = probeRunnerSandbox(rubric_, device_.info, settings_, folders, launcher);
+    folders.removeAll();
+    fs::remove_all(dir, ec);
+    return fault;
   }
 
   /// A completed submission with tasks killed from outside, graded once more on this run.

@@ -59,6 +59,9 @@ struct BatchSummary {
   std::vector<std::string> notWrittenFiles;
   double seconds = 0;
   std::string error;                             ///< why the batch could not run at all (empty when it ran)
+  /// A fault of the machine found before the first submission (the tasks' sandbox cannot see the
+  /// device or reach a path): nothing was graded (exit 3).
+  std::string machineFault;
   std::vector<std::string> skipped, collisions;  ///< SubmissionList's messages, said at the start
 };
 

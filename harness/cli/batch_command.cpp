@@ -78,6 +78,11 @@ int batchCommand(const BatchArgs& args) {
     std::cerr << "clgrade batch: " << terminalText(summary.error) << "\n";
     return kUsage;
   }
+  if (!summary.machineFault.empty()) {
+    std::cerr << "clgrade batch: nothing graded: a fault of this machine, not of the submissions: "
+              << terminalText(summary.machineFault) << "; fix it and run the batch again\n";
+    return kNoDevice;
+  }
   std::cout << "graded " << summary.graded << " submission(s) (" << summary.alreadyDone << " already graded, "
             << summary.stopped << " with a task stopped or crashed) in " << summary.seconds
             << " s; class results: " << terminalText((std::filesystem::path(options.outDir) / "class.json").string())

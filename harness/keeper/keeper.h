@@ -54,6 +54,9 @@ struct KeeperSettings {
   /// lock so that the runners' timings and profiler sessions take turns (util/timing_lock.h).
   int taskJobs = 1;
   std::string toolsDir;  ///< CLGRADE_TOOLS_DIR for the runners (empty: inherited)
+  /// The sandbox was probed for this run already (a batch probes once before its first submission,
+  /// keeper/sandbox_probe.h): its grades do not probe again.
+  bool sandboxProbed = false;
   /// Every runner runs in a bubblewrap sandbox (sandbox/sandbox.h). Off only by --no-sandbox;
   /// where no sandbox can be made and it is on, no task is graded.
   bool sandbox = true;

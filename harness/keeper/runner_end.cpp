@@ -89,16 +89,18 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     end.message = "the grading process could not start: " + p.error;
     end.machineFault = true;
   } else if (!position.valid && (p.exitCode == kRunnerBadRequest || p.exitCode == kRunnerNoDevice ||
-                                 p.exitCode == kRunnerCannotRecord || p.exitCode == 126 || p.exitCode == 127)) {
+                                 p.exitCode == kRunnerCannotRecord || p.exitCode == kRunnerCannotReach ||
+                                 p.exitCode == 126 || p.exitCode == 127)) {
     // Before the task's code was built: nothing of the submission had run. Its own words are the
     // machine's here (the loader's, the OpenCL loader's), quoted as the grading process's.
     end.status = Status::Error;
     end.outcome = "exit " + std::to_string(p.exitCode);
     const std::string last = lastLine(lastWords);
     end.message = "the grading process could not get ready on this machine (exit code " + std::to_string(p.exitCode) +
-                  (p.exitCode == kRunnerNoDevice ? ": it found no OpenCL device in its sandbox"
-                   : p.exitCode == 127           ? ": a program or shared library it needs was not found"
-                                                 : "") +
+                  (p.exitCode == kRunnerNoDevice      ? ": it did not find the grade's OpenCL device in its sandbox"
+                   : p.exitCode == kRunnerCannotReach ? ": a path it needs cannot be reached in its sandbox"
+                   : p.exitCode == 127                ? ": a program or shared library it needs was not found"
+                                                      : "") +
                   ")" + (last.empty() ? "" : "; it said: " + last);
     end.machineFault = true;
   } else {

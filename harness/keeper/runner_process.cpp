@@ -140,7 +140,7 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   ProgressWatch watch(launch.request.progressPath, s.buildTimeoutSeconds);
   spec.monitor = [&watch](double t) { return watch.check(t); };
   if (launch.starting) launch.starting();
-  const std::string name = "runner " + launch.request.task;
+  const std::string name = launch.request.probe ? "runner (sandbox probe)" : "runner " + launch.request.task;
   const long long from = trace::nowMicros();
   {
     const trace::Span span(name, "process");

@@ -10,6 +10,7 @@
 #include "grading/performance.h"
 #include "intake/source_policy.h"
 #include "keeper/hardware_session.h"
+#include "keeper/sandbox_probe.h"
 #include "keeper/task_keeper.h"
 #include "keeper/trusted_cache.h"
 #include "sandbox/sandbox.h"
@@ -73,6 +74,11 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   std::vector<TaskReport> tasks(selected.size());
   result.runs.resize(selected.size());
   Replays replays;
+  // Nothing is graded where the tasks' sandbox cannot see the device or reach what runners need.
+  if (refused_.empty() && !settings_.sandboxProbed && !selected.empty()) {
+    machineFault_ = probeRunnerSandbox(rubric_, device_.info, settings_, folders_, launcher);
+    refused_ = machineFault_;
+  }
   const std::vector<std::string> timed = timedTasks(selected);
   if (refused_.empty()) reuseKeptFigures(timed);
   InputCache inputs(settings_.hiddenSeed);  // made once for the replays of every task of this submission
@@ -84,6 +90,7 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   c.outDir = outDir_;
   c.sources = &sources_;
   c.settings = settings_;
+  c.deviceIdentity = deviceIdentity(device_.info);
   c.folders = &folders_;
   c.launcher = &launcher;
   c.judge = judge;
@@ -219,9 +226,10 @@ std::shared_future<TrustedChildResult> SubmissionKeeper::timeTrustedBeside(
 
 void SubmissionKeeper::refuse(const TaskRubric& task, TaskReport* place, TaskRun* run) const {
   run->task = task.id;
-  run->outcome = "refused";
+  run->outcome = machineFault_.empty() ? "refused" : "not started";
   run->message = refused_;
   *place = unfinishedTask(task, sources_, kernelsProblem_.empty() ? Status::Error : Status::Failed, refused_);
+  place->machineFault = machineFault_;
   place->process.recorded = true;
   place->process.outcome = run->outcome;
 }

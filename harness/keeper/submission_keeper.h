@@ -60,6 +60,7 @@ class SubmissionKeeper {
   std::string kernelsDir_, outDir_;
   KeeperSettings settings_;
   std::string kernelsProblem_, refused_;
+  std::string machineFault_;  ///< the sandbox probe's finding: no task is graded
   std::shared_ptr<const TrustedTimings> batchFigures_;
   std::string reuseKey_;  ///< where this grade's trusted figures are kept ("" none)
   std::chrono::steady_clock::time_point start_;

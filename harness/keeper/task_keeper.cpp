@@ -50,6 +50,7 @@ RunnerEnded TaskKeeper::launch(const StopInfo& stopped, std::function<void()> st
   }
   request.task = task_.id;
   request.device = s.device;
+  request.expectedDevice = c_.deviceIdentity;
   request.visibleOnly = s.visibleOnly;
   // The derived seeds only; a check, which runs no hidden case, gets the rows' alone (a timed output
   // is read back where the keeper's replay reads it).

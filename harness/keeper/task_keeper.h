@@ -29,6 +29,7 @@ struct SubmissionContext {
   std::string kernelsDir, outDir;
   const KernelSources* sources = nullptr;  ///< the submission's files, read once by the keeper
   KeeperSettings settings;                 ///< as applied: the memory limit and timing lock filled in
+  std::string deviceIdentity;              ///< the keeper's device: every runner must see this one
   ControlFolder* folders = nullptr;
   RunnerLauncher* launcher = nullptr;
   TapeJudge judge;

@@ -21,4 +21,11 @@ struct DeviceInfo {
   size_t timerResolutionNs = 0;  ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION
 };
 
+/// What tells one device from another where a grade runs: its platform, name and driver. A runner
+/// must see the device its keeper chose (`--device auto` can choose another where its sandbox holds
+/// other ICD files: then its figures would be another device's).
+inline std::string deviceIdentity(const DeviceInfo& d) {
+  return d.platform + " / " + d.name + " (driver " + d.driver + ")";
+}
+
 }  // namespace clgrade

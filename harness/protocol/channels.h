@@ -38,6 +38,7 @@ enum RunnerExit {
   kRunnerBadRequest = 2,    ///< the request or the rubric it names cannot be read
   kRunnerNoDevice = 3,      ///< the device of the request cannot be opened
   kRunnerCannotRecord = 4,  ///< the tape cannot be written
+  kRunnerCannotReach = 5,   ///< a path of the request cannot be read or written in the sandbox
 };
 
 }  // namespace clgrade

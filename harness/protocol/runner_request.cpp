@@ -40,13 +40,15 @@ bool readSource(const json& j, std::string* file, KernelSource* s, std::string* 
 }  // namespace
 
 std::string runnerRequestJson(const RunnerRequest& r) {
-  return json{{"schema", "clgrade-runner-request/3"},
+  return json{{"schema", "clgrade-runner-request/4"},
               {"kernels_dir", r.kernelsDir},
               {"rubric", r.rubricPath},
               {"rubric_text", r.rubricText},
               {"source", sourceJson(r.sourceFile, r.source)},
               {"task", r.task},
               {"device", r.device},
+              {"expected_device", r.expectedDevice},
+              {"probe", r.probe},
               {"visible_only", r.visibleOnly},
               {"hidden_seeds",
                {{"photo", r.hiddenSeeds.photo},
@@ -68,8 +70,8 @@ bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::str
   RunnerRequest r;
   try {
     const json j = json::parse(text);
-    if (j.value("schema", "") != "clgrade-runner-request/3") {
-      *err = "not a clgrade-runner-request/3 record";
+    if (j.value("schema", "") != "clgrade-runner-request/4") {
+      *err = "not a clgrade-runner-request/4 record";
       return false;
     }
     r.kernelsDir = j.at("kernels_dir").get<std::string>();
@@ -78,6 +80,8 @@ bool readRunnerRequest(const std::string& text, RunnerRequest* request, std::str
     if (!readSource(j.at("source"), &r.sourceFile, &r.source, err)) return false;
     r.task = j.at("task").get<std::string>();
     r.device = j.at("device").get<std::string>();
+    r.expectedDevice = j.at("expected_device").get<std::string>();
+    r.probe = j.at("probe").get<bool>();
     r.visibleOnly = j.at("visible_only").get<bool>();
     const json& seeds = j.at("hidden_seeds");
     for (auto [key, seed] : {std::pair<const char*, uint64_t*>{"photo", &r.hiddenSeeds.photo},

@@ -23,6 +23,12 @@ struct RunnerRequest {
   KernelSource source;     ///< ... as the keeper's source policy read it
   std::string task;        ///< the one task to run
   std::string device = "auto";
+  /// The keeper's device (deviceIdentity): the runner ends with kRunnerNoDevice when the device it
+  /// opens is another. Empty: any.
+  std::string expectedDevice;
+  /// The keeper's probe before anything is graded (keeper/sandbox_probe.h): open the device and
+  /// every path of the request, build and run nothing, write an empty tape.
+  bool probe = false;
   bool visibleOnly = false;  ///< `check`: the visible cases only
   /// What the hidden cases' inputs and checks are made from, derived one way from the run's hidden
   /// seed, which never crosses the wall (spec 5c); the keeper replays with the same. `check`: none.

@@ -1,5 +1,11 @@
 // `clgrade run-task REQUEST`: a task's runner, inside the sandbox (runner/runner.h).
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <iostream>
 #include <memory>
@@ -15,8 +21,42 @@
 #include "runner/runner.h"
 #include "util/files.h"
 #include "util/install_layout.h"
+#include "util/timing_lock.h"
 
 namespace clgrade {
+
+namespace {
+
+/// The keeper's probe (RunnerRequest::probe): every path a task's runner uses, opened as a runner
+/// opens it, in its sandbox. Says the first it cannot reach.
+int probePaths(const RunnerRequest& request) {
+  auto unreachable = [](const std::string& what, const std::string& path) {
+    std::cerr << "clgrade: " << what << " " << path << " cannot be reached in the sandbox: " << std::strerror(errno)
+              << "\n";
+    return kRunnerCannotReach;
+  };
+  if (!request.inputStore.empty()) {
+    DIR* folder = opendir(request.inputStore.c_str());
+    if (!folder) return unreachable("the course's inputs folder", request.inputStore);
+    closedir(folder);
+  }
+  // The locks are opened as TimingLock opens them (one that does not open takes no turn).
+  for (const std::string& lock : {request.timingLock, profilerLockFor(request.timingLock)}) {
+    if (lock.empty()) continue;
+    const int fd = ::open(lock.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return unreachable("the timing lock", lock);
+    ::close(fd);
+  }
+  std::string err;
+  if (!makeDirectories(request.outDir, &err)) {
+    std::cerr << "clgrade: " << err << "\n";
+    return kRunnerCannotReach;
+  }
+  progress::note(progress::Step::Done, "");
+  return kRunnerOk;
+}
+
+}  // namespace
 
 /// A task's runner: the one task of the request graded on the device with every device step
 /// recorded; its verdicts are thrown away (the keeper replays the record and judges). Nothing goes
@@ -39,6 +79,11 @@ int runTask(const std::string& requestPath) {
   DeviceEntry device;
   if (!chooseDevice(request.device, &device, &err)) {
     std::cerr << "clgrade: " << err << "\n";
+    return kRunnerNoDevice;
+  }
+  if (!request.expectedDevice.empty() && deviceIdentity(device.info) != request.expectedDevice) {
+    std::cerr << "clgrade: the OpenCL device in this sandbox is " << deviceIdentity(device.info)
+              << ", not the grade's device " << request.expectedDevice << "\n";
     return kRunnerNoDevice;
   }
   // On a GPU the submission's profiler session (the keeper's, at the default priority) is the longest
@@ -74,6 +119,10 @@ int runTask(const std::string& requestPath) {
   if (!tape) {
     std::cerr << "clgrade run-task: " << err << "\n";
     return kRunnerCannotRecord;
+  }
+  if (request.probe) {
+    tape->close();
+    return probePaths(request);
   }
   gradeSubmission(Runtime(device, tape), rubric, options);
   progress::note(progress::Step::Done, "");

@@ -28,14 +28,25 @@ namespace {
 using Script = std::function<RunnerEnded(const RunnerLaunch&)>;
 
 /// Plays each task's launches from its scripts, in order; records every launch.
+ProcessResult exited(int code);
+
 class FakeRunner : public RunnerLauncher {
  public:
   std::map<std::string, std::vector<Script>> scripts;
   RunnerEnded run(const RunnerLaunch& launch) override {
     Script script;
+    if (launch.request.probe) {  // the keeper's probe of the sandbox, before any task's runner
+      {
+        const std::lock_guard<std::mutex> hold(mutex_);
+        probes.push_back(launch);
+        order.push_back("probe");
+      }
+      return probe ? probe(launch) : RunnerEnded{exited(0), {}};
+    }
     {
       const std::lock_guard<std::mutex> hold(mutex_);
       launches.push_back(launch);
+      order.push_back(launch.request.task);
       const size_t n = launchesOf(launch.request.task) - 1;
       std::vector<Script>& mine = scripts[launch.request.task];
       EXPECT_LT(n, mine.size()) << "no script for launch " << n + 1 << " of " << launch.request.task;
@@ -71,6 +82,9 @@ class FakeRunner : public RunnerLauncher {
     return n;
   }
   std::vector<RunnerLaunch> launches;
+  std::vector<RunnerLaunch> probes;
+  std::vector<std::string> order;  ///< "probe" and the tasks, as their runners started
+  Script probe;  ///< how the probe ends (none: well)
 
  private:
   std::mutex mutex_;
@@ -384,15 +398,59 @@ TEST_F(SubmissionKeeperTest, ARunnerWithoutTheDeviceIsAMachineFaultOnlyBeforeThe
     return RunnerEnded{exited(kRunnerNoDevice), building};
   }};
   const SubmissionResult r = grade({"conv3x3", "histogram"});
-  EXPECT_NE(task(r, "conv3x3").machineFault.find("found no OpenCL device"), std::string::npos)
+  EXPECT_NE(task(r, "conv3x3").machineFault.find("did not find the grade's OpenCL device"), std::string::npos)
       << task(r, "conv3x3").machineFault;
   EXPECT_TRUE(task(r, "histogram").machineFault.empty()) << "exit 3 after a build is the kernel's";
   EXPECT_EQ(r.report.machineFault().rfind("conv3x3: ", 0), 0u);
 }
 
+// Issue 27, item 3: before anything is graded, one runner in the tasks' sandbox opens the device and
+// every path and runs nothing; every task's runner must then see the keeper's device.
+TEST_F(SubmissionKeeperTest, TheSandboxIsProbedOnceBeforeAnyRunnerAndEveryRunnerIsToldTheDevice) {
+  runner.scripts["conv3x3"] = {endsWell()};
+  runner.scripts["histogram"] = {endsWell()};
+  grade({"conv3x3", "histogram"});
+  ASSERT_EQ(runner.probes.size(), 1u);
+  EXPECT_EQ(runner.order.front(), "probe");
+  const RunnerRequest& probe = runner.probes.front().request;
+  EXPECT_TRUE(probe.probe);
+  EXPECT_EQ(probe.expectedDevice, deviceIdentity(device.info));
+  EXPECT_TRUE(probe.source.text.empty()) << "the probe builds no kernel";
+  ASSERT_EQ(runner.launches.size(), 2u);
+  for (const RunnerLaunch& l : runner.launches) {
+    EXPECT_FALSE(l.request.probe);
+    EXPECT_EQ(l.request.expectedDevice, deviceIdentity(device.info));
+  }
+  // A batch probed before its first submission: its grades do not probe again.
+  runner.scripts["conv3x3"].push_back(endsWell());
+  settings.sandboxProbed = true;
+  grade({"conv3x3"});
+  EXPECT_EQ(runner.probes.size(), 1u);
+}
+
+// Before: a sandbox without the keeper's device (ICD files it did not hold) made every task an error
+// worth 0. Now the probe finds it first: no runner starts, no task is graded, the machine is named.
+TEST_F(SubmissionKeeperTest, AProbeThatCannotSeeTheDeviceGradesNothingAndBlamesTheMachine) {
+  runner.probe = [](const RunnerLaunch& l) {
+    writeFileAtomically(l.stderrPath, "clgrade: the OpenCL device in this sandbox is PoCL / cpu, not the grade's\n",
+                        nullptr);
+    return RunnerEnded{exited(kRunnerNoDevice), {}};
+  };
+  const SubmissionResult r = grade();
+  EXPECT_TRUE(runner.launches.empty());
+  ASSERT_EQ(r.report.tasks.size(), rubric.tasks.size());
+  for (const TaskReport& t : r.report.tasks) {
+    EXPECT_NE(t.machineFault.find("did not find the grade's OpenCL device"), std::string::npos) << t.machineFault;
+    EXPECT_NE(t.machineFault.find("in this sandbox is PoCL / cpu"), std::string::npos) << t.machineFault;
+    expectErrors(t);
+  }
+  EXPECT_FALSE(r.report.machineFault().empty());
+}
+
 TEST_F(SubmissionKeeperTest, ARefusedSubmissionStartsNoRunner) {
   const SubmissionResult r = grade({}, "kernels/ is a link to a folder outside the submission");
   EXPECT_TRUE(runner.launches.empty());
+  EXPECT_TRUE(runner.probes.empty());
   EXPECT_TRUE(judge.judged.empty());
   ASSERT_EQ(r.report.tasks.size(), rubric.tasks.size());
   for (const TaskRun& run : r.runs) EXPECT_EQ(run.outcome, "refused");

@@ -1,0 +1,63 @@
+#include "keeper/sandbox_probe.h"
+
+#include <filesystem>
+
+#include "keeper/runner_process.h"
+#include "protocol/channels.h"
+#include "util/files.h"
+#include "util/trace.h"
+
+namespace fs = std::filesystem;
+
+namespace clgrade {
+namespace {
+
+std::string lastLineOf(const std::string& path) {
+  std::string text;
+  readFile(path, &text, nullptr, size_t(1) << 20);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  const size_t nl = text.rfind('\n');
+  std::string line = nl == std::string::npos ? text : text.substr(nl + 1);
+  return line.size() > 300 ? line.substr(0, 297) + "..." : line;
+}
+
+}  // namespace
+
+std::string probeRunnerSandbox(const Rubric& rubric, const DeviceInfo& device, const KeeperSettings& settings,
+                               ControlFolder& folders, RunnerLauncher& launcher) {
+  if (rubric.tasks.empty()) return "";
+  const trace::Span span("sandbox probe", "process");
+  RunnerLaunch l;
+  l.scratch = folders.scratchFor("probe");
+  l.requestPath = folders.path() + "/probe.request.json";
+  l.stdoutPath = folders.path() + "/probe.stdout";
+  l.stderrPath = folders.path() + "/probe.stderr";
+  RunnerRequest& r = l.request;
+  r.probe = true;
+  r.task = rubric.tasks.front().id;  // a request the runner reads like any; no kernel file in it
+  r.rubricPath = absolutePath(rubric.path);
+  r.rubricText = rubricForTask(rubric, r.task);
+  r.device = settings.device;
+  r.expectedDevice = deviceIdentity(device);
+  r.visibleOnly = true;
+  r.outDir = l.scratch + "/" + channel::kRunnerOutFolder;
+  r.recordPath = l.scratch + "/" + channel::kTapeFile;
+  r.progressPath = l.scratch + "/" + channel::kProgressFile;
+  r.timingLock = settings.timingLock.empty() ? "" : absolutePath(settings.timingLock);
+  r.inputStore = runnersStore(settings);
+  const RunnerEnded ended = launcher.run(l);
+  const ProcessResult& p = ended.process;
+  std::error_code ec;
+  const std::string said = lastLineOf(l.stderrPath);
+  fs::remove_all(l.scratch, ec);
+  if (p.ok()) return "";
+  std::string why = !p.started ? "it could not start: " + p.error
+                    : p.exitCode == kRunnerNoDevice ? "it did not find the grade's OpenCL device"
+                    : p.exitCode == kRunnerCannotReach ? "a path the runners need cannot be reached"
+                                                       : p.describe();
+  return "the sandbox the tasks run in does not work on this machine (a probe before grading, which runs no "
+         "student code: " +
+         why + (said.empty() ? "" : "; it said: " + said) + ")";
+}
+
+}  // namespace clgrade
