@@ -25,6 +25,10 @@ struct HardwareRun {
   /// The task's atomics runs (runAtomicCounts) made by the submission's profiler session beside its
   /// counters (hardware_session.h), one per kernel it was asked for.
   std::vector<AtomicsRun> atomics;
+  /// Not counted for the machine's reasons, before any kernel ran: the profiler session could not
+  /// start (its sandbox, ncu or a library it needs missing: exit 126/127), or the counters are not
+  /// permitted to this user (ERR_NVGPUCTRPERM). A technique left unjudged by it is not a grade.
+  bool machineFault = false;
 };
 
 /// ncu: $CLGRADE_NCU, else on PATH, else under /usr/local/cuda or /opt/nvidia/nsight-compute.

@@ -1,11 +1,13 @@
 #include "keeper/hardware_session.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <future>
 #include <iostream>
 #include <set>
 
 #include "protocol/profiler_files.h"
+#include "tasks/task.h"
 #include "util/files.h"
 #include "util/timing_lock.h"
 
@@ -79,6 +81,8 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
   const bool parsed = parseNcuCsv(csv, &counts, &err);
   Session session;
   session.ended = p.ok();
+  // Ends no kernel can cause: the kernels run on the GPU, never as this process's code.
+  const bool machine = !p.started || p.exitCode == 126 || p.exitCode == 127;
   for (const std::string& task : tasks) {
     const std::string dir = "evidence/" + task;
     makeDirectories(r.reportDir + "/" + dir, nullptr);
@@ -119,6 +123,8 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
         }
         share.atomics.push_back(atomics);
       }
+    share.machineFault = share.outcome == HardwareRun::Outcome::Unavailable ||
+                         (share.outcome == HardwareRun::Outcome::Failed && machine);
     session.byTask[task] = share;
   }
   return session;
@@ -160,6 +166,40 @@ std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& requ
     byTask[task] = again;
   }
   return byTask;
+}
+
+namespace {
+
+/// Whether criterion `c` of `task` names a check the simulator or the counters judge (a technique).
+bool namesTechnique(const Task& task, const Criterion& c) {
+  for (const std::string& named : c.checks) {
+    const std::string id = named.substr(0, named.find('@'));
+    for (const CheckInfo& ci : task.info().checks)
+      if (ci.id == id && ci.simulated) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void markUncountedTechnique(const Rubric& rubric, const std::map<std::string, HardwareRun>& counted,
+                            GradeReport* report) {
+  for (TaskReport& t : report->tasks) {
+    const auto run = counted.find(t.id);
+    const Task* task = findTask(t.id);
+    const auto tr = std::find_if(rubric.tasks.begin(), rubric.tasks.end(),
+                                 [&t](const TaskRubric& r) { return r.id == t.id; });
+    if (run == counted.end() || !run->second.machineFault || !t.machineFault.empty() || !task ||
+        tr == rubric.tasks.end())
+      continue;
+    for (const Criterion& c : tr->criteria) {
+      if (!namesTechnique(*task, c)) continue;
+      for (const CriterionResult& r : t.criteria)
+        if (r.id == c.id && r.status == Status::NotMeasured && !r.overridden)
+          t.machineFault = "its technique could not be judged: the hardware counters (ncu) could not be taken on "
+                           "this machine (" + run->second.message + ")";
+    }
+  }
 }
 
 std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(const SessionRequest& request,

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "grading/hardware.h"
+#include "model/report.h"
+#include "rubric/rubric.h"
 #include "util/subprocess.h"
 
 namespace clgrade {
@@ -50,6 +52,12 @@ std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& requ
 std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(const SessionRequest& request,
                                                                             ProfiledRunner run,
                                                                             const std::string& timingLock);
+
+/// A task whose technique criterion was left unmeasured because its counters failed for the
+/// machine's reasons (HardwareRun::machineFault: no simulator judged it either) is not graded: its
+/// TaskReport::machineFault says why, and a batch grades it again (issue 27, item 3).
+void markUncountedTechnique(const Rubric& rubric, const std::map<std::string, HardwareRun>& counted,
+                            GradeReport* report);
 
 /// The part of one session's counts and CSV that belongs to `task` (names without the prefix).
 HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task);

@@ -138,6 +138,7 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   fs::remove(fs::path(outDir_) / "evidence", ec);
   result.report = mergedReport(std::move(judged), std::move(tasks));
   if (besideFigures.valid()) markUntimedReference(besideFigures.get(), &result.report);
+  if (c.hardware.valid()) markUncountedTechnique(rubric_, c.hardware.get(), &result.report);
   return result;
 }
 

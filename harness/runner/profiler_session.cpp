@@ -57,6 +57,7 @@ int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, c
   std::cout << fileText(log);
   if (p.ok()) return 0;
   std::cerr << "clgrade hwsession: the counters' run: " << p.describe() << "\n";
+  if (!p.started) return 127;  // ncu itself could not start: the machine's (keeper/hardware_session.h)
   return p.exitCode != 0 ? p.exitCode : 4;
 }
 

@@ -7,6 +7,8 @@
 #include <filesystem>
 
 #include "keeper/hardware_session.h"
+#include "model/report.h"
+#include "rubric/rubric.h"
 #include "protocol/profiler_files.h"
 #include "protocol/tape.h"
 #include "util/files.h"
@@ -193,6 +195,73 @@ TEST(HardwareSession, AnAtomicsRunStoppedWithTheSessionIsMadeAgain) {
   ASSERT_EQ(histogram.atomics.size(), 1u);
   EXPECT_EQ(histogram.atomics[0].message, "counted again");
   EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Ran);
+}
+
+// Issue 27, item 3: counters the machine could not take are not a student's 0.
+TEST(HardwareSession, ASessionThatCannotStartOrHasNoPermissionIsTheMachinesFault) {
+  Fixture f;
+  auto counted = runHardwareSession(f.request, [](const std::vector<std::string>&, double, const std::string&) {
+    ProcessResult p;
+    p.error = "bwrap: execvp ncu: No such file or directory";
+    return p;
+  });
+  for (const std::string task : {"separable", "bilateral"}) {
+    EXPECT_EQ(counted.at(task).outcome, HardwareRun::Outcome::Failed);
+    EXPECT_TRUE(counted.at(task).machineFault) << task;
+    EXPECT_NE(counted.at(task).message.find("could not start"), std::string::npos) << counted.at(task).message;
+  }
+  Fixture g;
+  counted = runHardwareSession(g.request, g.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access "
+                                      "NVIDIA GPU Performance Counters on the target device 0.\n"),
+                          true);
+  }));
+  EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Unavailable);
+  EXPECT_TRUE(counted.at("separable").machineFault);
+}
+
+TEST(HardwareSession, ASessionAKernelStoppedIsNotTheMachines) {
+  Fixture f;
+  const auto counted = runHardwareSession(f.request, f.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string("==PROF== Connected\n"), false);  // timed out
+  }));
+  for (const std::string task : {"separable", "bilateral"}) {
+    EXPECT_EQ(counted.at(task).outcome, HardwareRun::Outcome::Failed);
+    EXPECT_FALSE(counted.at(task).machineFault) << task;
+  }
+}
+
+TEST(HardwareSession, ATechniqueLeftUnmeasuredByTheMachinesCountersIsNotGraded) {
+  Rubric rubric;
+  std::vector<std::string> problems;
+  ASSERT_TRUE(loadRubric(std::string(CLGRADE_SOURCE_DIR) + "/rubrics/four_tasks.xml", &rubric, &problems));
+  auto taskWith = [](const std::string& id, const std::string& criterion, Status status) {
+    TaskReport t;
+    t.id = id;
+    CriterionResult r;
+    r.id = criterion;
+    r.status = status;
+    t.criteria.push_back(r);
+    return t;
+  };
+  GradeReport report;
+  report.tasks = {taskWith("histogram", "local_memory", Status::NotMeasured),
+                  taskWith("conv3x3", "convolution", Status::NotMeasured),
+                  taskWith("bilateral", "discontinuity_local_memory", Status::Passed)};
+  GradeReport kernelsDoing = report;
+  HardwareRun fault;
+  fault.outcome = HardwareRun::Outcome::Unavailable;
+  fault.machineFault = true;
+  fault.message = "ncu has no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM)";
+  markUncountedTechnique(rubric, {{"histogram", fault}, {"conv3x3", fault}, {"bilateral", fault}}, &report);
+  EXPECT_NE(report.tasks[0].machineFault.find("ERR_NVGPUCTRPERM"), std::string::npos) << "its technique is unjudged";
+  EXPECT_TRUE(report.tasks[1].machineFault.empty()) << "an output criterion: not the counters'";
+  EXPECT_TRUE(report.tasks[2].machineFault.empty()) << "judged anyway (the simulator)";
+  HardwareRun stopped = fault;
+  stopped.outcome = HardwareRun::Outcome::Failed;
+  stopped.machineFault = false;
+  markUncountedTechnique(rubric, {{"histogram", stopped}}, &kernelsDoing);
+  EXPECT_TRUE(kernelsDoing.tasks[0].machineFault.empty()) << "the counters failed for the kernel's reasons";
 }
 
 }  // namespace
