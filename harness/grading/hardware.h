@@ -26,8 +26,9 @@ struct HardwareRun {
   /// counters (hardware_session.h), one per kernel it was asked for.
   std::vector<AtomicsRun> atomics;
   /// Not counted for the machine's reasons, before any kernel ran: the profiler session could not
-  /// start (its sandbox, ncu or a library it needs missing: exit 126/127), or the counters are not
-  /// permitted to this user (ERR_NVGPUCTRPERM). A technique left unjudged by it is not a grade.
+  /// start (its sandbox, ncu or a library it needs missing: exit 126/127), ncu failed before the
+  /// profiled process connected, or the counters are not permitted to this user (ERR_NVGPUCTRPERM).
+  /// A technique left unjudged by it is not a grade.
   bool machineFault = false;
 };
 

@@ -81,8 +81,14 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
   const bool parsed = parseNcuCsv(csv, &counts, &err);
   Session session;
   session.ended = p.ok();
-  // Ends no kernel can cause: the kernels run on the GPU, never as this process's code.
-  const bool machine = !p.started || p.exitCode == 126 || p.exitCode == 127;
+  // Ends no kernel can cause: the kernels run on the GPU, never as this process's code; or ncu ended
+  // by itself with an error before the profiled process connected to it (no "==PROF==" line), that
+  // is before a kernel was built (markUncountedTechnique also asks that the task's runner built and ran
+  // the same kernels on the same device).
+  const bool connected = csv.find("==PROF==") != std::string::npos || log.find("==PROF==") != std::string::npos;
+  const bool machine = !p.started || p.exitCode == 126 || p.exitCode == 127 ||
+                       (p.exitCode != 0 && !connected && !p.signal && !p.timedOut && !p.memoryExceeded &&
+                        !p.tooManyProcesses && p.stoppedBy.empty());
   for (const std::string& task : tasks) {
     const std::string dir = "evidence/" + task;
     makeDirectories(r.reportDir + "/" + dir, nullptr);
@@ -189,8 +195,11 @@ void markUncountedTechnique(const Rubric& rubric, const std::map<std::string, Ha
     const Task* task = findTask(t.id);
     const auto tr = std::find_if(rubric.tasks.begin(), rubric.tasks.end(),
                                  [&t](const TaskRubric& r) { return r.id == t.id; });
+    // The task's runner built and ran its kernels on this device: a session that failed on the same
+    // kernels before they ran is the machine's doing.
+    const bool ranWell = !t.process.recorded || t.process.outcome == "ok" || t.process.outcome == "ok after a rerun";
     if (run == counted.end() || !run->second.machineFault || !t.machineFault.empty() || !task ||
-        tr == rubric.tasks.end())
+        tr == rubric.tasks.end() || !ranWell)
       continue;
     for (const Criterion& c : tr->criteria) {
       if (!namesTechnique(*task, c)) continue;

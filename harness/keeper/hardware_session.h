@@ -53,8 +53,9 @@ std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(cons
                                                                             ProfiledRunner run,
                                                                             const std::string& timingLock);
 
-/// A task whose technique criterion was left unmeasured because its counters failed for the
-/// machine's reasons (HardwareRun::machineFault: no simulator judged it either) is not graded: its
+/// A task whose runner ran well and whose technique criterion was left unmeasured because its
+/// counters failed for the machine's reasons (HardwareRun::machineFault: no simulator judged it
+/// either) is not graded: its
 /// TaskReport::machineFault says why, and a batch grades it again (issue 27, item 3).
 void markUncountedTechnique(const Rubric& rubric, const std::map<std::string, HardwareRun>& counted,
                             GradeReport* report);

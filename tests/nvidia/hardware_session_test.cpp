@@ -218,6 +218,16 @@ TEST(HardwareSession, ASessionThatCannotStartOrHasNoPermissionIsTheMachinesFault
   }));
   EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Unavailable);
   EXPECT_TRUE(counted.at("separable").machineFault);
+  // ncu that ends with an error before the profiled process connects (a broken installation).
+  Fixture h;
+  counted = runHardwareSession(h.request, [&h](const std::vector<std::string>&, double, const std::string&) {
+    h.calls.push_back({});
+    ProcessResult p;
+    p.started = true;
+    p.exitCode = 1;
+    return p;
+  });
+  EXPECT_TRUE(counted.at("bilateral").machineFault) << counted.at("bilateral").message;
 }
 
 TEST(HardwareSession, ASessionAKernelStoppedIsNotTheMachines) {
@@ -262,6 +272,10 @@ TEST(HardwareSession, ATechniqueLeftUnmeasuredByTheMachinesCountersIsNotGraded) 
   stopped.machineFault = false;
   markUncountedTechnique(rubric, {{"histogram", stopped}}, &kernelsDoing);
   EXPECT_TRUE(kernelsDoing.tasks[0].machineFault.empty()) << "the counters failed for the kernel's reasons";
+  kernelsDoing.tasks[0].process.recorded = true;
+  kernelsDoing.tasks[0].process.outcome = "signal SIGSEGV";
+  markUncountedTechnique(rubric, {{"histogram", fault}}, &kernelsDoing);
+  EXPECT_TRUE(kernelsDoing.tasks[0].machineFault.empty()) << "its own runner did not run well either";
 }
 
 }  // namespace
