@@ -62,6 +62,7 @@ struct ChildLimitArgs {
   double taskTimeout = 300;
   double buildTimeout = 120;
   double taskMemoryMiB = 0;
+  double taskDiskMiB = 4096;
   bool noSandbox = false;  ///< run student code without bubblewrap (recorded in the report)
   int taskJobs = 0;        ///< --task-jobs; 0: every task at once on a GPU, one at a time on a CPU device
   std::string cacheDir;    ///< --cache-dir: the store's root ("" the default, "none" no store)

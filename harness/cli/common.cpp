@@ -89,6 +89,11 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
                   "jobs, at most 8192)")
       ->capture_default_str()
       ->check(between(0, 1 << 20, "MiB"));
+  sub->add_option("--task-disk", args->taskDiskMiB,
+                  "MiB of disk one task's scratch folder and compiler cache may take before it is stopped (0: no "
+                  "limit; a grading run writes a few hundred)")
+      ->capture_default_str()
+      ->check(between(0, 1 << 24, "MiB"));
   sub->add_option("--task-jobs", args->taskJobs,
                   "tasks of one submission graded at once, their timings taking turns (0: every task on a GPU, "
                   "one at a time on a CPU device, whose cores one task already uses)")
@@ -111,6 +116,7 @@ KeeperSettings keeperSettings(const ChildLimitArgs& args, const std::string& dev
   s.taskTimeoutSeconds = args.taskTimeout;
   s.buildTimeoutSeconds = args.buildTimeout;
   s.memoryLimitBytes = static_cast<uint64_t>(args.taskMemoryMiB * 1048576.0);
+  s.scratchQuotaBytes = static_cast<uint64_t>(args.taskDiskMiB * 1048576.0);
   s.cpuDevice = device.info.type == "cpu";
   s.evidenceCases = args.evidenceCases;
   s.pfmEvidence = args.pfm;

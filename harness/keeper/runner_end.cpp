@@ -55,6 +55,12 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     end.outcome = "build time";
     end.message = "the compiler ran longer than " + seconds(s.buildTimeoutSeconds) + " s" + at +
                   ": the task was stopped (a macro or loop-unrolling bomb?)";
+  } else if (p.stoppedBy == "disk") {
+    // Only native code writes files on a CPU device (PoCL): the kernel's own, not the grading's.
+    end.status = Status::Failed;
+    end.outcome = "disk";
+    end.message = "wrote more than " + std::to_string(s.scratchQuotaBytes >> 20) + " MiB into its scratch folder" + at +
+                  " (a grading run writes far less: the kernel's own code wrote files): the task was stopped";
   } else if (p.tooManyProcesses) {
     end.status = Status::Failed;
     end.outcome = "processes";

@@ -21,6 +21,7 @@ struct RunnerLimits {
   double taskTimeoutSeconds = 300;
   double buildTimeoutSeconds = 120;
   uint64_t memoryLimitBytes = 0;
+  uint64_t scratchQuotaBytes = 0;
 };
 
 /// A stopped or dead runner's task: its status, the outcome word of report.json's `process`, and a

@@ -45,6 +45,25 @@ class ProgressWatch {
   double since_ = 0;
 };
 
+/// Says when the folders a runner writes (its scratch folder, its PoCL cache) take more disk than
+/// its quota, every quarter second (a walk over a handful of files).
+class DiskWatch {
+ public:
+  DiskWatch(std::vector<std::string> folders, uint64_t quota) : folders_(std::move(folders)), quota_(quota) {}
+  std::string check(double t) {
+    if (!quota_ || t - last_ < 0.25) return "";
+    last_ = t;
+    uint64_t used = 0;
+    for (const std::string& f : folders_) used += diskUsageBytes(f, quota_);
+    return used > quota_ ? "disk" : "";
+  }
+
+ private:
+  std::vector<std::string> folders_;
+  uint64_t quota_;
+  double last_ = -1;
+};
+
 /// Puts a process into a sandbox: it sees the system's libraries, the clgrade executable and its
 /// tools, the store's inputs (read-only), the timing locks, and `inputs` (read-only); it writes only
 /// into its scratch folder. Never the reference or naive kernels (spec section 5c: they are timed by
@@ -138,7 +157,11 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   std::error_code ec;
   fs::remove(launch.request.progressPath, ec);
   ProgressWatch watch(launch.request.progressPath, s.buildTimeoutSeconds);
-  spec.monitor = [&watch](double t) { return watch.check(t); };
+  DiskWatch disk({launch.scratch, submissionCacheDir(place_.kernelsDir)}, s.scratchQuotaBytes);
+  spec.monitor = [&watch, &disk](double t) {
+    const std::string build = watch.check(t);
+    return build.empty() ? disk.check(t) : build;
+  };
   if (launch.starting) launch.starting();
   const std::string name = launch.request.probe ? "runner (sandbox probe)" : "runner " + launch.request.task;
   const long long from = trace::nowMicros();

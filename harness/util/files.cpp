@@ -141,6 +141,18 @@ bool writeFileAtomically(const std::string& path, const std::string& bytes, std:
   return true;
 }
 
+uint64_t diskUsageBytes(const std::string& folder, uint64_t stopAbove) {
+  uint64_t bytes = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(folder, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    struct stat st;
+    if (lstat(it->path().c_str(), &st) == 0) bytes += uint64_t(st.st_blocks) * 512;
+    if (stopAbove && bytes > stopAbove) break;
+  }
+  return bytes;
+}
+
 bool makeDirectories(const std::string& path, std::string* err) {
   std::error_code ec;
   fs::create_directories(path, ec);

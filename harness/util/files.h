@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace clgrade {
@@ -22,6 +23,10 @@ bool readUntrustedFile(const std::string& path, size_t limitBytes, std::string* 
 /// `sync` false: no fsync (a cache whose files are checked when read: after a crash a torn file
 /// fails its check, and writing a 200 MB file then takes 0.1 s instead of seconds).
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* err, bool sync = true);
+
+/// The disk the files below `folder` take (allocated blocks, so a sparse file counts what it holds),
+/// links not followed; the walk stops once the sum is above `stopAbove` (0: never).
+uint64_t diskUsageBytes(const std::string& folder, uint64_t stopAbove = 0);
 
 /// Creates a directory and its parents; true if it exists afterwards.
 bool makeDirectories(const std::string& path, std::string* err);

@@ -158,6 +158,20 @@ TEST(Sandbox, ForkBombIsContained) {
   EXPECT_TRUE(runProcess(probe).ok());
 }
 
+// Issue 27, item 1: a runner filling its scratch folder made another submission's results
+// unwritable. Its scratch folder and cache have a quota: the task is stopped above it, and its
+// files go with it.
+TEST(Sandbox, AKernelFillingTheDiskIsStoppedAtItsQuota) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("disk_filler");
+  const json report = grade("disk_filler", out, 60, {"--task-disk", "64"});
+  const json& task = report["tasks"][0];
+  EXPECT_EQ(task["points"], 0.0);
+  EXPECT_EQ(task["process"].value("outcome", ""), "disk") << task["process"].dump();
+  EXPECT_NE(task.dump().find("more than 64 MiB into its scratch folder"), std::string::npos) << task.dump();
+  EXPECT_LT(diskUsageBytes(out.string()), uint64_t(32) << 20) << "the filler's files were left behind";
+}
+
 TEST(Sandbox, NoNetwork) {
   SKIP_WITHOUT_SANDBOX();
   // The kernel connects to 127.0.0.1:47613; the test listens there on the grading machine.
