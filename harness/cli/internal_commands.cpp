@@ -22,6 +22,12 @@ struct ChildArgs {
   std::vector<std::string> tasks;  ///< one or more (hwcount: one profiler session)
 };
 
+/// Four numbers given as --hidden-seeds (photo scene extremes rows); none otherwise.
+std::optional<HiddenSeeds> seedsOf(const std::vector<uint64_t>& n) {
+  if (n.size() != 4) return std::nullopt;
+  return HiddenSeeds{n[0], n[1], n[2], n[3]};
+}
+
 CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs* args) {
   CLI::App* sub = app.add_subcommand(name, help);
   sub->add_option("kernels-dir", args->kernelsDir)->required();
@@ -70,11 +76,8 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
       ->expected(4);
   simulator->group("");
   commands->push_back({simulator, [analyze] {
-                         std::optional<HiddenSeeds> seeds;
-                         if (analyze->seeds.size() == 4)
-                           seeds = HiddenSeeds{analyze->seeds[0], analyze->seeds[1], analyze->seeds[2], analyze->seeds[3]};
                          return analyzeInChild(analyze->source, analyze->rubric, analyze->task, analyze->out,
-                                               analyze->drawn, seeds);
+                                               analyze->drawn, seedsOf(analyze->seeds));
                        }});
   // A submission's archive, unpacked in a sandbox for grade and check (intake/archive_submission.h).
   auto unpack = std::make_shared<std::pair<std::string, std::string>>();
@@ -108,6 +111,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
     std::string ncu, clgrade, kernelsDir, rubric, out, csv;
     std::vector<std::string> tasks, atomics;
     double timeout = 300;
+    std::vector<uint64_t> seeds;
   };
   auto session = std::make_shared<SessionArgs>();
   CLI::App* profiler = app.add_subcommand("hwsession", "(internal) a submission's ncu counters and atomics runs");
@@ -120,22 +124,27 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   profiler->add_option("--task", session->tasks)->required();
   profiler->add_option("--atomics", session->atomics);
   profiler->add_option("--timeout", session->timeout);
+  profiler->add_option("--hidden-seeds", session->seeds, "count the drawn analysis cases on these hidden inputs")
+      ->expected(4);
   profiler->group("");
   commands->push_back(
       {profiler, [session] {
          const std::string self = session->clgrade.empty() ? toolsFolder() + "/clgrade" : session->clgrade;
          return profilerSessionInChild(session->ncu, self, session->kernelsDir, session->rubric, session->tasks,
-                                       session->atomics, session->out, session->csv, session->timeout);
+                                       session->atomics, session->out, session->csv, session->timeout,
+                                       seedsOf(session->seeds));
        }});
   auto hw = std::make_shared<ChildArgs>();
   auto prefixed = std::make_shared<bool>(false);
+  auto hwSeeds = std::make_shared<std::vector<uint64_t>>();
   CLI::App* hwcount =
       addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get());
   hwcount->add_flag("--prefixed", *prefixed, "name kernels <task>__<kernel> even for one task");
-  commands->push_back({hwcount, [hw, prefixed] {
+  hwcount->add_option("--hidden-seeds", *hwSeeds, "also the drawn analysis cases, on these hidden inputs")->expected(4);
+  commands->push_back({hwcount, [hw, prefixed, hwSeeds] {
                          Rubric rubric;
                          if (!loadRubricOrComplain(hw->rubric, &rubric)) return int(kUsage);
-                         return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out, *prefixed);
+                         return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out, *prefixed, seedsOf(*hwSeeds));
                        }});
 }
 

@@ -344,11 +344,13 @@ void addSimulatedValues(const Task& task, const TaskRubric& taskRubric, const An
 
 /// Spec 5c: the technique counts at the drawn case only where that run computed the right values,
 /// and the device, on the same input, did too (else the analysed code is not the graded code).
-void requireRightValues(const Task& task, const AnalysisRun& run, const std::string& drawnCaseId,
+void requireRightValues(const Task& task, const TaskRubric& taskRubric, const std::string& techniqueCheck,
+                        const AnalysisRun& run, const std::string& drawnCaseId,
                         const std::map<std::string, CheckResult>& checks, CaseOutcome* o) {
   if (o->status != Status::Passed) return;
+  const std::set<std::string> gated = valuesOfTechnique(task, taskRubric, techniqueCheck);
   for (const CheckInfo& ci : task.info().checks) {
-    if (!valueCheck(ci)) continue;
+    if (!valueCheck(ci) || !gated.count(ci.id)) continue;
     const auto simulated = run.outputs.find(ci.id);
     if (simulated != run.outputs.end() &&
         (simulated->second.first == Status::Failed || simulated->second.first == Status::Error)) {
@@ -358,22 +360,45 @@ void requireRightValues(const Task& task, const AnalysisRun& run, const std::str
       return;
     }
   }
-  for (const CheckInfo& ci : task.info().checks) {
-    if (!valueCheck(ci)) continue;
-    const auto device = checks.find(ci.id);
-    if (device == checks.end()) continue;
-    for (const CaseOutcome& c : device->second.cases) {
-      if (c.caseId != drawnCaseId || (c.status != Status::Failed && c.status != Status::Error)) continue;
-      o->status = Status::Failed;
-      o->message = "the device computed wrong values at the drawn case where the simulator's run of the same "
-                   "input was right, so the analysed code is not what was graded (spec 5c): " + ci.id + ": " +
-                   c.message;
-      return;
-    }
+  std::string wrong;
+  if (deviceWrongAt(task, drawnCaseId, gated, checks, &wrong)) {
+    o->status = Status::Failed;
+    o->message = "the device computed wrong values at the drawn case where the simulator's run of the same "
+                 "input was right, so the analysed code is not what was graded (spec 5c): " + wrong;
   }
 }
 
 }  // namespace
+
+std::set<std::string> valuesOfTechnique(const Task& task, const TaskRubric& taskRubric,
+                                        const std::string& techniqueCheck) {
+  auto plain = [](const std::string& named) { return named.substr(0, named.find('@')); };
+  std::set<std::string> named, values;
+  for (const Criterion& c : taskRubric.criteria)
+    if (std::any_of(c.checks.begin(), c.checks.end(), [&](const std::string& n) { return plain(n) == techniqueCheck; }))
+      for (const std::string& n : c.checks) named.insert(plain(n));
+  for (const CheckInfo& ci : task.info().checks)
+    if (valueCheck(ci) && named.count(ci.id)) values.insert(ci.id);
+  if (values.empty())
+    for (const CheckInfo& ci : task.info().checks)
+      if (valueCheck(ci)) values.insert(ci.id);
+  return values;
+}
+
+bool deviceWrongAt(const Task& task, const std::string& caseId, const std::set<std::string>& valueChecks,
+                   const std::map<std::string, CheckResult>& checks, std::string* what) {
+  for (const CheckInfo& ci : task.info().checks) {
+    if (!valueCheck(ci) || !valueChecks.count(ci.id)) continue;
+    const auto device = checks.find(ci.id);
+    if (device == checks.end()) continue;
+    for (const CaseOutcome& c : device->second.cases)
+      if (c.caseId == caseId && (c.status == Status::Failed || c.status == Status::Error)) {
+        *what = ci.id + ": " + c.message;
+        return true;
+      }
+  }
+  return false;
+}
 
 void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                         const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
@@ -421,7 +446,8 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
   }
   for (const CheckInfo* ci : simulated) {
     CaseOutcome o = techniqueOutcome(task, taskRubric, *ci, drawnSpec, second, true);
-    if (taskRubric.needsCheck(ci->id)) requireRightValues(task, second, taskRubric.analysis.drawnCaseId, *checks, &o);
+    if (taskRubric.needsCheck(ci->id))
+      requireRightValues(task, taskRubric, ci->id, second, taskRubric.analysis.drawnCaseId, *checks, &o);
     (*checks)[ci->id].cases.push_back(o);
   }
   addSimulatedValues(task, taskRubric, second, true, false, checks);

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,18 @@ struct AnalysisFolders {
   /// drawn analysis case runs (spec 5c). None in a check: the golden inputs, no drawn case.
   std::optional<HiddenSeeds> hiddenSeeds;
 };
+
+/// The value checks whose results technique check `techniqueCheck` must get right (spec 5c): those its
+/// criteria name beside it (tile_load: output; discontinuity_local_memory: discontinuity; local_memory:
+/// local), every value check of the task where they name none. A wrong filter pass is not the
+/// discontinuity kernels' technique's matter.
+std::set<std::string> valuesOfTechnique(const Task& task, const TaskRubric& taskRubric,
+                                        const std::string& techniqueCheck);
+
+/// Spec 5c: whether the device computed wrong values at case `caseId` in one of `valueChecks`, with
+/// `what` naming the check and its message. A technique counts at the drawn case only where not.
+bool deviceWrongAt(const Task& task, const std::string& caseId, const std::set<std::string>& valueChecks,
+                   const std::map<std::string, CheckResult>& checks, std::string* what);
 
 /// Runs the simulator for a task with an <analysis> case: judges the simulated checks a criterion
 /// needs (adding their outcomes to `checks`), applies the sanitizers' findings to the device checks,

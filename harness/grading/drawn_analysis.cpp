@@ -31,14 +31,18 @@ uint64_t drawFor(const HiddenSeeds& seeds, const std::string& taskId) {
   return std::stoull(digest.substr(0, 15), nullptr, 16);
 }
 
-/// The drawn size: whole multiples of `unit`, at most `budget` pixels, not the analysis case's size;
-/// two work-groups or more across and down where the budget allows (a tile's halo then crosses group
-/// boundaries both ways), else two or more in all.
-bool drawSize(std::array<int, 2> unit, long budget, std::array<int, 2> avoid, uint64_t draw, std::array<int, 2>* size) {
+/// The drawn size: whole multiples of `unit` plus the course case's own remainder `rest` (its partial
+/// work-groups, and so its rows' padding: 780 x 575 leaves 12 x 15 over 32 x 16, and a row of 780
+/// floats is padded to 800 where one of 768 is not), at most `budget` pixels, not the analysis case's
+/// size; two work-groups or more across and down where the budget allows (a tile's halo then crosses
+/// group boundaries both ways), else two or more in all. A defect the course configuration's shape
+/// hides (a halo read from the padding) is a hidden case's matter (spec 5), not the drawn case's.
+bool drawSize(std::array<int, 2> unit, std::array<int, 2> rest, long budget, std::array<int, 2> avoid, uint64_t draw,
+              std::array<int, 2>* size) {
   std::vector<std::array<int, 2>> tiers[3];  // both ways, one way, a single group
   for (int a = 1; a <= 64; ++a)
     for (int b = 1; b <= 64; ++b) {
-      const long w = long(a) * unit[0], h = long(b) * unit[1];
+      const long w = long(a) * unit[0] + rest[0], h = long(b) * unit[1] + rest[1];
       if (w * h > budget || w > 4096 || h > 4096 || (w == avoid[0] && h == avoid[1])) continue;
       tiers[a >= 2 && b >= 2 ? 0 : a * b >= 2 ? 1 : 2].push_back({int(w), int(h)});
     }
@@ -70,9 +74,12 @@ Rubric withDrawnAnalysis(const Rubric& rubric, const HiddenSeeds& seeds) {
     if (course == t->cases.end()) continue;
     const std::array<int, 2> avoid{param(analysis, "width"), param(analysis, "height")};
     const std::array<int, 2> unit = task->wholeGroupsSize(*course);
-    const long budget = std::max(long(unit[0]) * unit[1], long(avoid[0]) * avoid[1] * 3 / 2);
+    if (unit[0] < 1 || unit[1] < 1) continue;
+    const std::array<int, 2> rest{param(*course, "width") % unit[0], param(*course, "height") % unit[1]};
+    const long budget =
+        std::max(long(unit[0] + rest[0]) * (unit[1] + rest[1]), long(avoid[0]) * avoid[1] * 3 / 2);
     std::array<int, 2> size{0, 0};
-    if (unit[0] < 1 || unit[1] < 1 || !drawSize(unit, budget, avoid, drawFor(seeds, t->id), &size)) continue;
+    if (!drawSize(unit, rest, budget, avoid, drawFor(seeds, t->id), &size)) continue;
     // The course case's element, as the rubric wrote it, at the drawn size and hidden.
     tinyxml2::XMLElement* courseElement = nullptr;
     for (tinyxml2::XMLElement* c = taskElement->FirstChildElement("case"); c && !courseElement;

@@ -331,6 +331,69 @@ std::vector<std::string> atomicsKernelsToCount(const Task& task, const TaskRubri
   return kernels;
 }
 
+namespace {
+
+/// Spec 5c, on a machine without the simulator: the technique at a grade's drawn analysis case,
+/// judged from its counters (the same session's, HardwareRun::drawnCounts) by each check's hardware
+/// rule, and counted only where the device computed the right values there. A check the simulator
+/// judged at the drawn case keeps that outcome; atomics at the drawn case are not counted (said).
+void judgeDrawnWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
+                            const HardwareRun& run, std::map<std::string, CheckResult>* checks) {
+  CaseSpec spec;
+  if (!run.drawnAsked || run.outcome != HardwareRun::Outcome::Ran || !taskRubric.drawnAnalysisCase(&spec)) return;
+  const std::string prefix = "analysis (" + taskRubric.analysis.drawnCaseId + " at ";
+  const std::string caseId = prefix + spec.params["width"] + "x" + spec.params["height"] + ")";
+  HardwareRun drawn = run;
+  drawn.counts = run.drawnCounts;
+  const std::string device = rt.device.info.name;
+  for (const CheckInfo& ci : task.info().checks) {
+    if (!ci.simulated || !taskRubric.needsCheck(ci.id)) continue;
+    std::vector<CaseOutcome>& cases = (*checks)[ci.id].cases;
+    if (std::any_of(cases.begin(), cases.end(), [&](const CaseOutcome& c) { return c.caseId.rfind(prefix, 0) == 0; }))
+      continue;
+    const HardwareRule& rule = ci.hardware;
+    if (rule.kind != HardwareRule::Kind::AccessCounts && rule.kind != HardwareRule::Kind::StoreConflicts) {
+      for (CaseOutcome& c : cases)
+        c.details.push_back("the technique at the drawn case: " + ci.id +
+                            " is judged by the simulator only there, which is not here (the counters judge " +
+                            "the rubric's analysis case)");
+      continue;
+    }
+    // The simulator's absence was said on each outcome; the counters answer it now.
+    for (CaseOutcome& c : cases)
+      c.details.erase(std::remove_if(c.details.begin(), c.details.end(),
+                                     [](const std::string& d) {
+                                       return d.rfind("the technique at the drawn case is judged by the simulator", 0) == 0;
+                                     }),
+                      c.details.end());
+    CaseOutcome o;
+    o.caseId = caseId;
+    o.visible = false;
+    o.status = Status::NotMeasured;
+    if (run.drawnCounts.empty()) {
+      o.status = Status::Error;
+      o.message = "ncu counted no launch of the drawn case's kernels (see hardware.log)";
+    } else if (rule.kind == HardwareRule::Kind::AccessCounts) {
+      task.judgeSimulation(ci.id, hardwareAccessReport(drawn, device), spec, &o);
+      o.message += " (shared-memory instructions counted by ncu on " + device + " at the drawn case)";
+    } else {
+      judgeStoreConflictsFromHardware(rule, drawn.counts, rubric.settings.hardwareConflictTolerance, &o);
+    }
+    std::string wrong;
+    if (o.status == Status::Passed &&
+        deviceWrongAt(task, taskRubric.analysis.drawnCaseId, valuesOfTechnique(task, taskRubric, ci.id), *checks,
+                      &wrong)) {
+      o.status = Status::Failed;
+      o.message = "the technique counts only where the result is right (spec 5c), and the device computed wrong "
+                  "values at the drawn case: " + wrong;
+    }
+    if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (ncu CSV)", run.logPath});
+    cases.push_back(o);
+  }
+}
+
+}  // namespace
+
 void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& taskRubric, const Rubric& rubric,
                        const AnalysisFolders& folders, std::map<std::string, CheckResult>* checks,
                        std::vector<CounterRow>* counters, const HardwareRun* given) {
@@ -340,6 +403,14 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
   if (run.outcome == HardwareRun::Outcome::Unavailable && rt.device.info.type != "gpu") return;  // nothing to say
   const std::vector<CounterRow> rows = hardwareRows(run, rt.device.info.name);
   counters->insert(counters->end(), rows.begin(), rows.end());
+  if (given && !run.drawnCounts.empty()) {
+    HardwareRun drawn = run;
+    drawn.counts = run.drawnCounts;
+    for (CounterRow row : hardwareRows(drawn, rt.device.info.name)) {
+      row.provider += " at the drawn case";
+      counters->push_back(row);
+    }
+  }
   // No simulator here: checks on atomics get their own ncu run, counting atomics per work-item.
   std::map<std::string, AtomicsRun> atomics;  // by check id
   CaseSpec spec;                              // the analysis case: the hardware counted what it ran
@@ -411,7 +482,7 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
       if (rule.kind == HardwareRule::Kind::StoreConflicts && o.status == Status::NotMeasured)
         judgeStoreConflictsFromHardware(rule, run.counts, rubric.settings.hardwareConflictTolerance, &o);
     }
-  }
+  }  if (given) judgeDrawnWithHardware(rt, task, taskRubric, rubric, run, checks);
 }
 
 void judgeStoreConflictsFromHardware(const HardwareRule& rule, const std::vector<HardwareCounts>& counts,

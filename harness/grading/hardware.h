@@ -30,7 +30,15 @@ struct HardwareRun {
   /// profiled process connected, or the counters are not permitted to this user (ERR_NVGPUCTRPERM).
   /// A technique left unjudged by it is not a grade.
   bool machineFault = false;
+  /// A grade's drawn analysis case (spec 5c), counted in the same session under kernel names with
+  /// hardwareDrawnPrefix: whether it was asked (the session had the grade's hidden seeds), and its
+  /// launches' counts.
+  bool drawnAsked = false;
+  std::vector<HardwareCounts> drawnCounts;
 };
+
+/// How the profiler session names the kernels of a task's drawn analysis case: drawn_<task>__.
+inline std::string hardwareDrawnPrefix(const std::string& task) { return "drawn_" + task + "__"; }
 
 /// ncu: $CLGRADE_NCU, else on PATH, else under /usr/local/cuda or /opt/nvidia/nsight-compute.
 std::string findNcu();

@@ -34,7 +34,9 @@ std::string csvShare(const std::string& csv, const std::string& task, const std:
     at = end + 1;
     bool other = false;
     for (const std::string& t : tasks)
-      if (t != task && line.find("\"" + prefixOf(t)) != std::string::npos) other = true;
+      if (t != task && (line.find("\"" + prefixOf(t)) != std::string::npos ||
+                        line.find("\"" + hardwareDrawnPrefix(t)) != std::string::npos))
+        other = true;
     if (!other) kept += line + "\n";
   }
   return kept;
@@ -63,6 +65,10 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       r.clgrade,   "hwsession",  r.kernelsDir, "--ncu",      r.ncu,
       "--clgrade", r.clgrade,    "--rubric",   r.rubricPath, "--out",
       r.workDir,   "--log-file", csvPath,      "--timeout",  std::to_string(r.timeoutSeconds)};
+  if (r.seeds) {
+    argv.push_back("--hidden-seeds");
+    for (uint64_t s : {r.seeds->photo, r.seeds->scene, r.seeds->extremes, r.seeds->rows}) argv.push_back(std::to_string(s));
+  }
   for (const std::string& t : tasks) {
     argv.push_back("--task");
     argv.push_back(t);
@@ -94,6 +100,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
     makeDirectories(r.reportDir + "/" + dir, nullptr);
     // Kernels are named <task>__<kernel> whatever the number of tasks (hwcount --prefixed).
     HardwareRun share = sessionShare(counts, task);
+    share.drawnAsked = r.seeds.has_value();
     share.logPath = dir + "/ncu.csv";
     share.seconds = p.seconds;
     writeFileAtomically(r.reportDir + "/" + share.logPath, csvShare(csv, task, tasks), nullptr);
@@ -140,12 +147,13 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
 
 HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task) {
   HardwareRun share;
-  const std::string prefix = prefixOf(task);
+  const std::string prefix = prefixOf(task), drawn = hardwareDrawnPrefix(task);
   for (const HardwareCounts& c : all) {
-    if (!startsWith(c.kernel, prefix)) continue;
+    const bool ofDrawn = startsWith(c.kernel, drawn);
+    if (!ofDrawn && !startsWith(c.kernel, prefix)) continue;
     HardwareCounts own = c;
-    own.kernel = c.kernel.substr(prefix.size());
-    share.counts.push_back(own);
+    own.kernel = c.kernel.substr(ofDrawn ? drawn.size() : prefix.size());
+    (ofDrawn ? share.drawnCounts : share.counts).push_back(own);
   }
   share.outcome = HardwareRun::Outcome::Ran;
   return share;

@@ -11,10 +11,12 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "grading/hardware.h"
+#include "model/hidden_seeds.h"
 #include "model/report.h"
 #include "rubric/rubric.h"
 #include "util/subprocess.h"
@@ -40,6 +42,8 @@ struct SessionRequest {
   std::string logDir;     ///< where the keeper keeps the profiled process's output
   std::string reportDir;  ///< each task's ncu.csv and hardware.log go to evidence/<task>/ here
   double timeoutSeconds = 300;
+  /// A grade's hidden seeds: each task's drawn analysis case is counted too (a check has none).
+  std::optional<HiddenSeeds> seeds;
 };
 
 /// The session's counts per task, each as the task's own run would have given them (evidence files

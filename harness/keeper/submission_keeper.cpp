@@ -275,6 +275,7 @@ std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHa
   r.logDir = folders_.path();
   r.reportDir = outDir_;
   r.timeoutSeconds = settings_.taskTimeoutSeconds;
+  if (!settings_.visibleOnly) r.seeds = hiddenSeedsOf(settings_.hiddenSeed);  // the drawn cases too
   return clgrade::startHardwareSession(r, profiledRunner(place(), r.workDir, inputs), settings_.timingLock);
 }
 

@@ -8,6 +8,7 @@
 #include "cl/launch_signature.h"
 #include "counters/nvidia/replay.h"
 #include "grading/analysis.h"
+#include "grading/hardware.h"
 #include "runner/runner.h"
 
 namespace clgrade {
@@ -64,8 +65,8 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 }
 
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
-                   const std::string& reportDir, bool prefixed) {
-  if (taskIds.size() == 1 && !prefixed) return hwcountInChild(kernelsDir, rubric, taskIds.front(), reportDir);
+                   const std::string& reportDir, bool prefixed, const std::optional<HiddenSeeds>& seeds) {
+  if (taskIds.size() == 1 && !prefixed && !seeds) return hwcountInChild(kernelsDir, rubric, taskIds.front(), reportDir);
   DeviceEntry device;
   std::string err;
   std::unique_ptr<PtxReplay> replay;
@@ -89,6 +90,16 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     named->setEntryPrefix(taskId + "__");
     observer->nextTask();
     runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/hardware");
+    // Spec 5c: a grade's drawn analysis case too, on the grade's hidden inputs, its kernels named
+    // drawn_<task>__<kernel> (hardwareDrawnPrefix).
+    AnalysisInput drawn;
+    std::string none;
+    if (seeds && analysisCase(rubric, taskId, &drawn, &none, true)) {
+      drawn.source = in.source;
+      named->setEntryPrefix(hardwareDrawnPrefix(taskId));
+      observer->nextTask();
+      runAnalysisCase(runtime, rubric, drawn, reportDir + "/evidence/" + taskId + "/hardware_drawn", &*seeds);
+    }
   }
   return observer->failures ? 4 : exit;
 }

@@ -25,7 +25,8 @@ std::string fileText(const std::string& path) {
 int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
                            const std::string& rubricPath, const std::vector<std::string>& tasks,
                            const std::vector<std::string>& atomics, const std::string& workDir,
-                           const std::string& csvPath, double timeoutSeconds) {
+                           const std::string& csvPath, double timeoutSeconds,
+                           const std::optional<HiddenSeeds>& seeds) {
   // The atomics runs beside the counters: ncu makes the two processes' profiled launches take turns
   // on the GPU (its lock file in this sandbox's /tmp) while their starts and builds overlap. One
   // process per task's counters as well was slower on an H100 (12.2 s against 10.2 s in a check).
@@ -50,6 +51,10 @@ int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, c
   for (const std::string& t : tasks) {
     argv.push_back("--task");
     argv.push_back(t);
+  }
+  if (seeds) {
+    argv.push_back("--hidden-seeds");
+    for (uint64_t s : {seeds->photo, seeds->scene, seeds->extremes, seeds->rows}) argv.push_back(std::to_string(s));
   }
   const std::string log = workDir + "/counters.log";
   const ProcessResult p = runProcess(argv, {}, timeoutSeconds, log, log);

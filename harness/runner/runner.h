@@ -69,16 +69,21 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 /// `clgrade hwcount` of several tasks in one process (one profiler session): each task's kernels run
 /// as `<task>__<kernel>` (PtxReplay::setEntryPrefix); one task alone runs them under their own names
 /// unless `prefixed` (a session whose tasks run in processes of their own merges their rows).
+/// `seeds` (a grade's): each task's drawn analysis case as well, on those hidden inputs, its kernels
+/// named drawn_<task>__<kernel>.
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
-                   const std::string& reportDir, bool prefixed = false);
+                   const std::string& reportDir, bool prefixed = false,
+                   const std::optional<HiddenSeeds>& seeds = std::nullopt);
 
 /// The sandboxed side (`clgrade hwsession`): the counters of `tasks` under ncu, written to `csvPath`,
 /// and beside them each atomics run of `atomics` ("task:kernel"), its bytes (profileAtomics) in
-/// atomicsRecordPath(workDir, task, kernel). Prints the counters' ncu output; returns an exit code
+/// atomicsRecordPath(workDir, task, kernel); `seeds` (a grade's): the counters of each task's drawn
+/// analysis case too (hwcountInChild). Prints the counters' ncu output; returns an exit code
 /// (the counters' run: 0 when it ended well).
 int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
                            const std::string& rubricPath, const std::vector<std::string>& tasks,
                            const std::vector<std::string>& atomics, const std::string& workDir,
-                           const std::string& csvPath, double timeoutSeconds);
+                           const std::string& csvPath, double timeoutSeconds,
+                           const std::optional<HiddenSeeds>& seeds = std::nullopt);
 
 }  // namespace clgrade

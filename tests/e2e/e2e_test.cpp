@@ -17,6 +17,7 @@
 #include <tinyxml2.h>
 
 #include "../test_env.h"
+#include "grading/drawn_analysis.h"
 #include "grading/grader.h"
 #include "grading/performance.h"
 #include "model/report_json.h"
@@ -107,7 +108,9 @@ TEST_P(Sample, GradesAsExpected) {
   options.kernelsDir = dir + "/kernels";
   options.outDir = out;
   if (test::hiddenSeed()) options.hiddenSeed = *test::hiddenSeed();  // else the golden seed: deterministic
-  const GradeReport report = gradeSubmission(runtime(), rubric, options);
+  // As a grade does (spec 5c): the technique judged at a case drawn from the hidden seed as well.
+  const GradeReport report =
+      gradeSubmission(runtime(), withDrawnAnalysis(rubric, hiddenSeedsOf(options.hiddenSeed)), options);
   ASSERT_TRUE(writeFileAtomically(out + "/report.json", toJson(report), &err)) << err;
 
   for (const TaskReport& t : report.tasks) {

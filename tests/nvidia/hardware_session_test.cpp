@@ -197,6 +197,47 @@ TEST(HardwareSession, AnAtomicsRunStoppedWithTheSessionIsMadeAgain) {
   EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Ran);
 }
 
+// Spec 5c: a grade's session counts each task's drawn analysis case too (drawn_<task>__<kernel>),
+// asked with the hidden seeds; its rows are the task's drawn counts, never another task's.
+TEST(HardwareSession, AGradesSessionCountsTheDrawnCaseUnderItsOwnNames) {
+  Fixture f;
+  f.request.seeds = HiddenSeeds{1, 2, 3, 4};
+  std::vector<std::string> argv;
+  const auto counted =
+      runHardwareSession(f.request, [&](const std::vector<std::string>& a, double t, const std::string& log) {
+        argv = a;
+        return f.runner([](const std::vector<std::string>&) {
+          return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0) +
+                                    launch(1, "drawn_separable__ConvVertical", 4) +
+                                    launch(2, "bilateral__ConvVertical", 96) +
+                                    launch(3, "drawn_bilateral__ConvVertical", 32),
+                                true);
+        })(a, t, log);
+      });
+  const std::string joined = [&] {
+    std::string j;
+    for (const std::string& a : argv) j += a + " ";
+    return j;
+  }();
+  EXPECT_NE(joined.find("--hidden-seeds 1 2 3 4 "), std::string::npos) << joined;
+  const HardwareRun& separable = counted.at("separable");
+  EXPECT_TRUE(separable.drawnAsked);
+  ASSERT_EQ(separable.counts.size(), 1u);
+  ASSERT_EQ(separable.drawnCounts.size(), 1u);
+  EXPECT_EQ(separable.drawnCounts[0].kernel, "ConvVertical");
+  EXPECT_EQ(separable.drawnCounts[0].sharedStoreConflicts, 4);
+  EXPECT_EQ(counted.at("bilateral").drawnCounts.at(0).sharedStoreConflicts, 32);
+  std::string csv;
+  ASSERT_TRUE(readFile(f.request.reportDir + "/" + separable.logPath, &csv, nullptr));
+  EXPECT_EQ(csv.find("bilateral__"), std::string::npos) << "another task's drawn rows";
+  // A check's session (no seeds) asks for no drawn case.
+  Fixture g;
+  const auto checked = runHardwareSession(g.request, g.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string(kHeader) + launch(0, "separable__ConvVertical", 0), true);
+  }));
+  EXPECT_FALSE(checked.at("separable").drawnAsked);
+}
+
 // Issue 27, item 3: counters the machine could not take are not a student's 0.
 TEST(HardwareSession, ASessionThatCannotStartOrHasNoPermissionIsTheMachinesFault) {
   Fixture f;
