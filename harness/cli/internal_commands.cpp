@@ -137,13 +137,19 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   auto hw = std::make_shared<ChildArgs>();
   auto prefixed = std::make_shared<bool>(false);
   auto hwSeeds = std::make_shared<std::vector<uint64_t>>();
+  auto drawnOnly = std::make_shared<bool>(false);
   CLI::App* hwcount =
       addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get());
   hwcount->add_flag("--prefixed", *prefixed, "name kernels <task>__<kernel> even for one task");
   hwcount->add_option("--hidden-seeds", *hwSeeds, "also the drawn analysis cases, on these hidden inputs")->expected(4);
-  commands->push_back({hwcount, [hw, prefixed, hwSeeds] {
+  hwcount->add_flag("--drawn", *drawnOnly, "one task's drawn analysis case alone (needs --hidden-seeds)");
+  commands->push_back({hwcount, [hw, prefixed, hwSeeds, drawnOnly] {
                          Rubric rubric;
                          if (!loadRubricOrComplain(hw->rubric, &rubric)) return int(kUsage);
+                         if (*drawnOnly) {
+                           if (hw->tasks.size() != 1 || !seedsOf(*hwSeeds)) return int(kUsage);
+                           return hwcountInChild(hw->kernelsDir, rubric, hw->tasks.front(), hw->out, seedsOf(*hwSeeds));
+                         }
                          return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out, *prefixed, seedsOf(*hwSeeds));
                        }});
 }

@@ -128,15 +128,15 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
 
 std::string profileAtomics(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
                            const std::string& rubricPath, const std::string& taskId, const std::string& kernel,
-                           const std::string& outDir, double timeoutSeconds) {
-  const std::string dir = outDir + "/evidence/" + taskId;
-  const std::string log = dir + "/atomics.log", source = dir + "/atomics_source.csv",
-                    launch = dir + "/atomics_launch.csv", base = dir + "/atomics", ncuReport = base + ".ncu-rep";
+                           const std::string& outDir, double timeoutSeconds, const std::optional<HiddenSeeds>& drawn) {
+  const std::string dir = outDir + "/evidence/" + taskId, name = drawn ? "/atomics_drawn" : "/atomics";
+  const std::string log = dir + name + ".log", source = dir + name + "_source.csv",
+                    launch = dir + name + "_launch.csv", base = dir + name, ncuReport = base + ".ncu-rep";
   makeDirectories(dir, nullptr);
   std::error_code ec;
   // ncu refuses to overwrite a report, and a stale one must not be read as this run's.
   for (const std::string& path : {ncuReport, log, source, launch}) fs::remove(path, ec);
-  const ProcessResult p = runProcess({ncu,
+  std::vector<std::string> argv{ncu,
                                       "--clock-control",
                                       "none",
                                       "--section",
@@ -157,8 +157,12 @@ std::string profileAtomics(const std::string& ncu, const std::string& clgrade, c
                                       "--task",
                                       taskId,
                                       "--out",
-                                      outDir},
-                                     {}, timeoutSeconds, log, log);
+                                      outDir};
+  if (drawn) {
+    argv.insert(argv.end(), {"--drawn", "--hidden-seeds"});
+    for (uint64_t s : {drawn->photo, drawn->scene, drawn->extremes, drawn->rows}) argv.push_back(std::to_string(s));
+  }
+  const ProcessResult p = runProcess(argv, {}, timeoutSeconds, log, log);
   std::string out = tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(log));
   if (!fs::exists(ncuReport, ec)) return out + tape::u64(0);
   // The two pages at once: each ncu start costs about a second.
@@ -191,14 +195,14 @@ AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const
 }
 
 AtomicsRun readAtomicsRun(const std::string& recorded, const std::string& reportDir, const std::string& taskId,
-                          const std::string& kernel) {
+                          const std::string& kernel, bool drawn) {
   AtomicsRun run;
   run.kernel = kernel;
-  const std::string dir = "evidence/" + taskId;
-  const std::string logPath = dir + "/atomics.log";
-  const std::string sourcePath = dir + "/atomics_source.csv";
-  const std::string launchPath = dir + "/atomics_launch.csv";
-  const std::string ncuReportPath = dir + "/atomics.ncu-rep";
+  const std::string dir = "evidence/" + taskId, name = drawn ? "/atomics_drawn" : "/atomics";
+  const std::string logPath = dir + name + ".log";
+  const std::string sourcePath = dir + name + "_source.csv";
+  const std::string launchPath = dir + name + "_launch.csv";
+  const std::string ncuReportPath = dir + name + ".ncu-rep";
   size_t at = 0;
   const bool ran = tape::readU64(recorded, &at) != 0;
   run.message = tape::readStr(recorded, &at);
@@ -352,7 +356,11 @@ void judgeDrawnWithHardware(const Runtime& rt, const Task& task, const TaskRubri
     if (std::any_of(cases.begin(), cases.end(), [&](const CaseOutcome& c) { return c.caseId.rfind(prefix, 0) == 0; }))
       continue;
     const HardwareRule& rule = ci.hardware;
-    if (rule.kind != HardwareRule::Kind::AccessCounts && rule.kind != HardwareRule::Kind::StoreConflicts) {
+    const auto atomics = std::find_if(run.drawnAtomics.begin(), run.drawnAtomics.end(),
+                                      [&](const AtomicsRun& a) { return a.kernel == rule.kernel; });
+    const bool countsAtomics = rule.kind == HardwareRule::Kind::AtomicsPerWorkItem && atomics != run.drawnAtomics.end();
+    if (rule.kind != HardwareRule::Kind::AccessCounts && rule.kind != HardwareRule::Kind::StoreConflicts &&
+        !countsAtomics) {
       for (CaseOutcome& c : cases)
         c.details.push_back("the technique at the drawn case: " + ci.id +
                             " is judged by the simulator only there, which is not here (the counters judge " +
@@ -370,7 +378,13 @@ void judgeDrawnWithHardware(const Runtime& rt, const Task& task, const TaskRubri
     o.caseId = caseId;
     o.visible = false;
     o.status = Status::NotMeasured;
-    if (run.drawnCounts.empty()) {
+    if (countsAtomics) {
+      judgeAtomicsFromHardware(task, ci.id, spec, *atomics, device, &o);
+      if (o.status == Status::NotMeasured && atomics->outcome == HardwareRun::Outcome::Failed) {  // in a session that counted
+        o.status = Status::Error;
+        o.message = "the atomics at the drawn case could not be counted: " + atomics->message;
+      }
+    } else if (run.drawnCounts.empty()) {
       o.status = Status::Error;
       o.message = "ncu counted no launch of the drawn case's kernels (see hardware.log)";
     } else if (rule.kind == HardwareRule::Kind::AccessCounts) {

@@ -3,6 +3,8 @@
 // program's PTX, because ncu does not see OpenCL kernels.
 #pragma once
 
+#include <optional>
+
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "counters/nvidia/ncu_csv.h"
 #include "counters/nvidia/ncu_source.h"
 #include "grading/analysis.h"
+#include "model/hidden_seeds.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
@@ -35,6 +38,7 @@ struct HardwareRun {
   /// launches' counts.
   bool drawnAsked = false;
   std::vector<HardwareCounts> drawnCounts;
+  std::vector<AtomicsRun> drawnAtomics;  ///< the atomics runs at the drawn case, one per kernel
 };
 
 /// How the profiler session names the kernels of a task's drawn analysis case: drawn_<task>__.
@@ -74,14 +78,17 @@ AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const
 /// The run itself (ncu and its two exports), where the kernels run: a runner's device step, or the
 /// keeper's profiler session in its sandbox. Files go below `outDir`; the bytes returned are what
 /// readAtomicsRun reads.
+/// `drawn` (a grade's hidden seeds): the task's drawn analysis case instead, its files named
+/// atomics_drawn*.
 std::string profileAtomics(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
                            const std::string& rubricPath, const std::string& taskId, const std::string& kernel,
-                           const std::string& outDir, double timeoutSeconds);
+                           const std::string& outDir, double timeoutSeconds,
+                           const std::optional<HiddenSeeds>& drawn = std::nullopt);
 
 /// The run from profileAtomics's bytes, its evidence files written below `reportDir`. The bytes come
 /// from a sandbox: bytes that do not read throw TapeMismatch.
 AtomicsRun readAtomicsRun(const std::string& recorded, const std::string& reportDir, const std::string& taskId,
-                          const std::string& kernel);
+                          const std::string& kernel, bool drawn = false);
 
 /// The kernels whose atomics the task's rubric needs counted per work-item (its checks with an
 /// AtomicsPerWorkItem rule that a criterion uses): what the profiler session counts for it.

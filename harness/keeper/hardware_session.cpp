@@ -55,6 +55,27 @@ struct Session {
   std::set<std::string> atomicsLeft;  ///< tasks whose atomics run left no record (stopped with the session)
 };
 
+/// The atomics run of `kernel` at the task's drawn case, beside the analysis case's in the session.
+AtomicsRun drawnAtomicsRun(const SessionRequest& r, const std::string& task, const std::string& kernel,
+                           const ProcessResult& session) {
+  std::string bytes;
+  AtomicsRun atomics;
+  atomics.kernel = kernel;
+  if (!readUntrustedFile(atomicsRecordPath(r.workDir, task, kernel + ".drawn"), size_t(512) << 20, &bytes)) {
+    atomics.outcome = HardwareRun::Outcome::Failed;
+    atomics.message = "the profiler session left no atomics run of " + kernel + " at the drawn case" +
+                      (session.ok() ? "" : " (the session: " + session.describe() + ")");
+    return atomics;
+  }
+  try {
+    return readAtomicsRun(bytes, r.reportDir, task, kernel, true);
+  } catch (const std::exception& e) {
+    atomics.outcome = HardwareRun::Outcome::Failed;
+    atomics.message = std::string("the atomics run's output at the drawn case does not read: ") + e.what();
+  }
+  return atomics;
+}
+
 /// One ncu session over `tasks`: the runs by task (Failed, with the reason, where it has none).
 Session oneSession(const SessionRequest& r, const std::vector<std::string>& tasks, const ProfiledRunner& run) {
   std::error_code ec;
@@ -77,6 +98,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
         argv.push_back("--atomics");
         argv.push_back(t + ":" + k);
         fs::remove(atomicsRecordPath(r.workDir, t, k), ec);
+        fs::remove(atomicsRecordPath(r.workDir, t, k + ".drawn"), ec);
       }
   }
   const ProcessResult p = run(argv, r.timeoutSeconds, logPath);
@@ -135,6 +157,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
           }
         }
         share.atomics.push_back(atomics);
+        if (r.seeds) share.drawnAtomics.push_back(drawnAtomicsRun(r, task, kernel, p));
       }
     share.machineFault = share.outcome == HardwareRun::Outcome::Unavailable ||
                          (share.outcome == HardwareRun::Outcome::Failed && machine);

@@ -47,12 +47,13 @@ class ReplayObserver : public LaunchObserver {
 }  // namespace
 
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
-                   const std::string& reportDir) {
+                   const std::string& reportDir, const std::optional<HiddenSeeds>& drawn) {
   AnalysisInput in;
   DeviceEntry device;
   std::string err;
   std::unique_ptr<PtxReplay> replay;
-  if (!analysisInput(kernelsDir, rubric, taskId, &in, &err) || !chooseDevice("gpu", &device, &err) ||
+  if (!analysisInput(kernelsDir, rubric, taskId, &in, &err) ||
+      (drawn && !analysisCase(rubric, taskId, &in, &err, true)) || !chooseDevice("gpu", &device, &err) ||
       !(replay = PtxReplay::open(&err))) {
     std::cerr << "clgrade hwcount: " << err << "\n";
     return 3;
@@ -60,7 +61,8 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   Runtime runtime(device);
   auto observer = std::make_shared<ReplayObserver>(std::move(replay));
   runtime.observer = observer;
-  runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/hardware");
+  runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + (drawn ? "/hardware_drawn" : "/hardware"),
+                  drawn ? &*drawn : nullptr);
   return observer->failures ? 4 : 0;
 }
 

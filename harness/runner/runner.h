@@ -63,8 +63,10 @@ int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath,
 /// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with each distinct
 /// launch replayed through CUDA (cl/launch_signature.h: a pass repeated on the next channel once). Returns a process
 /// exit code.
+/// `drawn` (a grade's hidden seeds): the task's drawn analysis case instead, on those inputs (the
+/// histogram's atomics run at the drawn case).
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
-                   const std::string& reportDir);
+                   const std::string& reportDir, const std::optional<HiddenSeeds>& drawn = std::nullopt);
 
 /// `clgrade hwcount` of several tasks in one process (one profiler session): each task's kernels run
 /// as `<task>__<kernel>` (PtxReplay::setEntryPrefix); one task alone runs them under their own names

@@ -159,6 +159,35 @@ TEST(HardwareSession, AtomicsRunsGoBesideTheCountersAndTheirOutputIsChecked) {
   EXPECT_NE(histogram.atomics[1].message.find("does not read"), std::string::npos) << histogram.atomics[1].message;
 }
 
+// A grade's session runs each atomics kernel at the drawn case too; its record is read as the
+// task's drawn atomics (a check's session asks for none).
+TEST(HardwareSession, AGradesAtomicsRunsCountTheDrawnCaseToo) {
+  Fixture f;
+  f.request.tasks = {"histogram"};
+  f.request.atomics["histogram"] = {"compute_histogram_local_memory"};
+  f.request.seeds = HiddenSeeds{5, 6, 7, 8};
+  ProfiledRunner counters = f.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string(kHeader) + launch(0, "histogram__compute_histogram_local_memory", 0) +
+                              launch(1, "drawn_histogram__compute_histogram_local_memory", 0),
+                          true);
+  });
+  const auto counted =
+      runHardwareSession(f.request, [&](const std::vector<std::string>& argv, double t, const std::string& log) {
+        writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory"),
+                            tape::u64(0) + tape::str("the analysis case's"), nullptr);
+        writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory.drawn"),
+                            tape::u64(0) + tape::str("the drawn case's"), nullptr);
+        return counters(argv, t, log);
+      });
+  const HardwareRun& histogram = counted.at("histogram");
+  ASSERT_EQ(histogram.atomics.size(), 1u);
+  EXPECT_EQ(histogram.atomics[0].message, "the analysis case's");
+  ASSERT_EQ(histogram.drawnAtomics.size(), 1u);
+  EXPECT_EQ(histogram.drawnAtomics[0].kernel, "compute_histogram_local_memory");
+  EXPECT_EQ(histogram.drawnAtomics[0].message, "the drawn case's");
+  EXPECT_EQ(histogram.drawnCounts.size(), 1u);
+}
+
 TEST(HardwareSession, AtomicsRunsLeftBehindAreSaidSo) {
   Fixture f;
   f.request.tasks = {"histogram"};
