@@ -579,8 +579,9 @@ std::vector<pid_t> runnersUnder(const fs::path& under) {
     const auto endsWith = [](const std::string& s, const std::string& tail) {
       return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
     };
+    // A task's runner, not the batch's sandbox probe before it (keeper/sandbox_probe.h).
     if (argv.size() >= 3 && endsWith(argv[0], "clgrade") && argv[1] == "run-task" &&
-        argv[2].rfind(under.string(), 0) == 0)
+        argv[2].rfind(under.string(), 0) == 0 && !endsWith(argv[2], "probe.request.json"))
       pids.push_back(pid_t(std::stol(pid)));
   }
   return pids;
