@@ -1,8 +1,16 @@
 // The histogram's local_atomics check judged from hardware atomics: the counts ncu gives (parsed
 // from the captured H100 pages) go through the task's own simulated rule, not a second copy of it.
+#include <unistd.h>
+
+#include <cstdio>
+
 #include <gtest/gtest.h>
 
+#include "cl/device.h"
+#include "grading/drawn_analysis.h"
 #include "grading/hardware.h"
+#include "protocol/tape.h"
+#include "rubric/rubric.h"
 #include "tasks/task.h"
 #include "tasks/technique.h"
 #include "util/files.h"
@@ -285,6 +293,59 @@ TEST(HardwareRule, TileSectorLimitCountsRowsAndMisalignment) {
   // 32 x 16 with a halo of 1: 18 rows of 34 floats (136 bytes: 5 sectors, 6 when misaligned), twice.
   EXPECT_EQ(tileSectorLimit(32, 16, 1, 4, 1), 2 * 18 * 6);
   EXPECT_EQ(tileSectorLimit(128, 2, 1, 4, 19), 2 * 4 * 18 * 19);
+}
+
+// Spec 5c on a GPU without the simulator: the drawn case is judged from its own counts (the
+// session's drawn_<task>__ rows and atomics run at the drawn case), beside the analysis case's.
+TEST(HardwareRule, TheDrawnCaseIsJudgedFromItsOwnCounts) {
+  Rubric shipped;
+  std::vector<std::string> problems;
+  ASSERT_TRUE(loadRubric(std::string(CLGRADE_SOURCE_DIR) + "/rubrics/four_tasks.xml", &shipped, &problems));
+  const Rubric rubric = withDrawnAnalysis(shipped, hiddenSeedsOf(7));
+  const TaskRubric* histogram = nullptr;
+  for (const TaskRubric& t : rubric.tasks)
+    if (t.id == "histogram") histogram = &t;
+  ASSERT_NE(histogram, nullptr);
+  const Task* task = findTask("histogram");
+  std::string err;
+  // A replaying runtime launches nothing; it only asks a device for its alignment (any will do).
+  const std::vector<DeviceEntry> devices = listDevices(&err);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL device: " << err;
+  DeviceEntry device = devices.front();
+  device.info.name = kDevice;
+  device.info.type = "gpu";
+  const std::string tapePath = ::testing::TempDir() + "/empty-" + std::to_string(::getpid()) + ".tape";
+  const std::shared_ptr<Tape> recorded = Tape::recorder(tapePath, &err);
+  ASSERT_TRUE(recorded) << err;
+  recorded->close();
+  const std::shared_ptr<Tape> tape = Tape::player(tapePath, &err);
+  ASSERT_TRUE(tape) << err;
+  const Runtime replaying(device, tape);
+  auto judged = [&](const AtomicsRun& drawnAtomics) {
+    std::map<std::string, CheckResult> checks;
+    checks["local_atomics"].cases = {notSimulated()};
+    HardwareRun run;
+    run.outcome = HardwareRun::Outcome::Ran;
+    run.drawnAsked = true;
+    run.drawnAtomics = {drawnAtomics};
+    std::vector<CounterRow> rows;
+    judgeWithHardware(replaying, *task, *histogram, rubric, AnalysisFolders{}, &checks, &rows, &run);
+    for (const CaseOutcome& o : checks["local_atomics"].cases)
+      if (o.caseId.rfind("analysis (analysis_drawn at ", 0) == 0) return o;
+    ADD_FAILURE() << "no drawn outcome";
+    return CaseOutcome{};
+  };
+  const AtomicsRun globalOnly = ran(0, 3000, 12);  // global atomics only at the drawn case
+  CaseOutcome o = judged(globalOnly);
+  EXPECT_EQ(o.status, Status::Failed) << o.message;
+  EXPECT_NE(o.message.find("uses no local atomics"), std::string::npos) << o.message;
+  EXPECT_FALSE(o.visible);
+  AtomicsRun failed = globalOnly;
+  failed.outcome = HardwareRun::Outcome::Failed;
+  failed.message = "ncu profiled no launch";
+  o = judged(failed);
+  EXPECT_EQ(o.status, Status::Error) << o.message;
+  std::remove(tapePath.c_str());
 }
 
 }  // namespace
