@@ -45,8 +45,8 @@ class ProgressWatch {
   double since_ = 0;
 };
 
-/// Says when the folders a runner writes (its scratch folder, its PoCL cache) take more disk than
-/// its quota, every quarter second (a walk over a handful of files).
+/// Says when the folders a runner writes (its scratch folder) take more disk than its quota, every
+/// quarter second (a walk over a handful of files).
 class DiskWatch {
  public:
   DiskWatch(std::vector<std::string> folders, uint64_t quota) : folders_(std::move(folders)), quota_(quota) {}
@@ -157,7 +157,9 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   std::error_code ec;
   fs::remove(launch.request.progressPath, ec);
   ProgressWatch watch(launch.request.progressPath, s.buildTimeoutSeconds);
-  DiskWatch disk({launch.scratch, submissionCacheDir(place_.kernelsDir)}, s.scratchQuotaBytes);
+  // The scratch folder only: the PoCL cache is shared by the submission's tasks side by side and kept
+  // across its grades, so one task's bytes there would stop the others.
+  DiskWatch disk({launch.scratch}, s.scratchQuotaBytes);
   spec.monitor = [&watch, &disk](double t) {
     const std::string build = watch.check(t);
     return build.empty() ? disk.check(t) : build;

@@ -43,7 +43,7 @@ int probePaths(const RunnerRequest& request) {
   // The locks are opened as TimingLock opens them (one that does not open takes no turn).
   for (const std::string& lock : {request.timingLock, profilerLockFor(request.timingLock)}) {
     if (lock.empty()) continue;
-    const int fd = ::open(lock.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(lock.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return unreachable("the timing lock", lock);
     ::close(fd);
   }
