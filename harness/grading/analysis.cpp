@@ -170,10 +170,7 @@ AnalysisRun runAnalysis(const Runtime& rt, const std::string& toolsDir, const st
   run.logPath = dir + "/simulator" + suffix + ".log";
   std::vector<std::string> caseArgs;
   if (drawn) caseArgs.push_back("--drawn");
-  if (seeds) {
-    caseArgs.push_back("--hidden-seeds");
-    for (uint64_t s : {seeds->photo, seeds->scene, seeds->extremes, seeds->rows}) caseArgs.push_back(std::to_string(s));
-  }
+  if (seeds) for (const std::string& a : hiddenSeedsArgs(*seeds)) caseArgs.push_back(a);
   // The simulator interprets the kernels (it runs none natively), so it is not a step of the runner:
   // the keeper starts it in a sandbox of its own while it replays; a runner leaves it out (its
   // verdicts are thrown away). Graded in one process (--in-process), it runs here unsandboxed.

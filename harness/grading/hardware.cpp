@@ -159,8 +159,8 @@ std::string profileAtomics(const std::string& ncu, const std::string& clgrade, c
                                       "--out",
                                       outDir};
   if (drawn) {
-    argv.insert(argv.end(), {"--drawn", "--hidden-seeds"});
-    for (uint64_t s : {drawn->photo, drawn->scene, drawn->extremes, drawn->rows}) argv.push_back(std::to_string(s));
+    argv.push_back("--drawn");
+    for (const std::string& a : hiddenSeedsArgs(*drawn)) argv.push_back(a);
   }
   const ProcessResult p = runProcess(argv, {}, timeoutSeconds, log, log);
   std::string out = tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(log));

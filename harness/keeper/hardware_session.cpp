@@ -86,10 +86,8 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       r.clgrade,   "hwsession",  r.kernelsDir, "--ncu",      r.ncu,
       "--clgrade", r.clgrade,    "--rubric",   r.rubricPath, "--out",
       r.workDir,   "--log-file", csvPath,      "--timeout",  std::to_string(r.timeoutSeconds)};
-  if (r.seeds) {
-    argv.push_back("--hidden-seeds");
-    for (uint64_t s : {r.seeds->photo, r.seeds->scene, r.seeds->extremes, r.seeds->rows}) argv.push_back(std::to_string(s));
-  }
+  if (r.seeds)
+    for (const std::string& a : hiddenSeedsArgs(*r.seeds)) argv.push_back(a);
   for (const std::string& t : tasks) {
     argv.push_back("--task");
     argv.push_back(t);

@@ -16,7 +16,8 @@ std::string seconds(double s) {
   return buffer;
 }
 
-/// The last non-empty line of a runner's stderr, clipped.
+}  // namespace
+
 std::string lastLine(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
   const size_t nl = text.rfind('\n');
@@ -24,8 +25,6 @@ std::string lastLine(std::string text) {
   if (line.size() > 300) line = line.substr(0, 297) + "...";
   return line;
 }
-
-}  // namespace
 
 RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& position, const RunnerLimits& s,
                          const std::string& lastWords) {

@@ -35,6 +35,9 @@ struct RunnerEnd {
   /// 126 and 127) before any code of the task was built or run (its progress file says nowhere).
   bool machineFault = false;
 };
+/// The last line of what a process wrote (at most 300 characters), for a message that quotes it.
+std::string lastLine(std::string text);
+
 RunnerEnd judgeRunnerEnd(const ProcessResult& runner, const progress::Position& at, const RunnerLimits& limits,
                          const std::string& lastWords);
 

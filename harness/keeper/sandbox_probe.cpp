@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "keeper/runner_end.h"
 #include "keeper/runner_process.h"
 #include "protocol/channels.h"
 #include "util/files.h"
@@ -10,19 +11,6 @@
 namespace fs = std::filesystem;
 
 namespace clgrade {
-namespace {
-
-std::string lastLineOf(const std::string& path) {
-  std::string text;
-  readFile(path, &text, nullptr, size_t(1) << 20);
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
-  const size_t nl = text.rfind('\n');
-  std::string line = nl == std::string::npos ? text : text.substr(nl + 1);
-  return line.size() > 300 ? line.substr(0, 297) + "..." : line;
-}
-
-}  // namespace
-
 std::string probeRunnerSandbox(const Rubric& rubric, const DeviceInfo& device, const KeeperSettings& settings,
                                ControlFolder& folders, RunnerLauncher& launcher) {
   if (rubric.tasks.empty()) return "";
@@ -48,7 +36,9 @@ std::string probeRunnerSandbox(const Rubric& rubric, const DeviceInfo& device, c
   const RunnerEnded ended = launcher.run(l);
   const ProcessResult& p = ended.process;
   std::error_code ec;
-  const std::string said = lastLineOf(l.stderrPath);
+  std::string said;
+  readFile(l.stderrPath, &said, nullptr, size_t(1) << 20);
+  said = lastLine(said);
   fs::remove_all(l.scratch, ec);
   if (p.ok()) return "";
   std::string why = !p.started ? "it could not start: " + p.error

@@ -17,6 +17,11 @@ uint64_t derivedSeed(uint64_t runSeed, const std::string& purpose) {
 
 }  // namespace
 
+std::vector<std::string> hiddenSeedsArgs(const HiddenSeeds& s) {
+  return {"--hidden-seeds", std::to_string(s.photo), std::to_string(s.scene), std::to_string(s.extremes),
+          std::to_string(s.rows)};
+}
+
 HiddenSeeds hiddenSeedsOf(uint64_t runSeed) {
   HiddenSeeds s;
   s.photo = derivedSeed(runSeed, "photo");

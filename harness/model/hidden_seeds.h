@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace clgrade {
 
@@ -28,5 +30,8 @@ struct HiddenSeeds {
   }
 };
 HiddenSeeds hiddenSeedsOf(uint64_t runSeed);
+
+/// The seeds as a child's command line takes them: "--hidden-seeds" photo scene extremes rows.
+std::vector<std::string> hiddenSeedsArgs(const HiddenSeeds& seeds);
 
 }  // namespace clgrade

@@ -58,10 +58,8 @@ int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, c
     argv.push_back("--task");
     argv.push_back(t);
   }
-  if (seeds) {
-    argv.push_back("--hidden-seeds");
-    for (uint64_t s : {seeds->photo, seeds->scene, seeds->extremes, seeds->rows}) argv.push_back(std::to_string(s));
-  }
+  if (seeds)
+    for (const std::string& a : hiddenSeedsArgs(*seeds)) argv.push_back(a);
   const std::string log = workDir + "/counters.log";
   const ProcessResult p = runProcess(argv, {}, timeoutSeconds, log, log);
   for (std::future<void>& run : runs) run.get();
