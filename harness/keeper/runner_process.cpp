@@ -65,7 +65,7 @@ class DiskWatch {
 };
 
 /// Puts a process into a sandbox: it sees the system's libraries, the clgrade executable and its
-/// tools, the store's inputs (read-only), the timing locks, and `inputs` (read-only); it writes only
+/// tools, the store's inputs, the timing locks and `inputs` (all read-only); it writes only
 /// into its scratch folder. Never the reference or naive kernels (spec section 5c: they are timed by
 /// the keeper's trusted process, RunnerProcess::timeTrusted).
 bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
@@ -89,7 +89,9 @@ bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const st
     if (lockPath.empty()) continue;
     std::FILE* lock = std::fopen(lockPath.c_str(), "a");  // bwrap binds what exists
     if (lock) std::fclose(lock);
-    mount(lockPath, true);
+    // Read-only: flock needs no write, and a writable lock (owned by the sandbox's uid where the
+    // keeper is not root) would be a file outside the scratch quota that every runner shares.
+    mount(lockPath, false);
   }
   // PoCL's compiler cache belongs to this submission folder only (its kernels and clgrade's own), and
   // is kept across its grades: a kernel that writes into it changes no other student's results.

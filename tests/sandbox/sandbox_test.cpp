@@ -172,6 +172,18 @@ TEST(Sandbox, AKernelFillingTheDiskIsStoppedAtItsQuota) {
   EXPECT_LT(diskUsageBytes(out.string()), uint64_t(32) << 20) << "the filler's files were left behind";
 }
 
+// Issue 27, item 1: the timing locks every runner of a grade opens are outside the scratch quota;
+// bound writable, a kernel could fill the disk through them. Read-only: flock needs no write.
+TEST(Sandbox, TheTimingLocksAreReadOnlyInside) {
+  SKIP_WITHOUT_SANDBOX();
+  const fs::path out = outDir("lock_writer");
+  grade("lock_writer", out, 60, {"--task-jobs", "2"});  // tasks side by side: the grade's own lock
+  const std::string printed = kernelOutput(out);
+  EXPECT_NE(printed.find("lock=/"), std::string::npos) << "the kernel found no timing lock:\n" << printed;
+  EXPECT_NE(printed.find("done"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("WROTE"), std::string::npos) << "the kernel wrote into a lock:\n" << printed;
+}
+
 TEST(Sandbox, NoNetwork) {
   SKIP_WITHOUT_SANDBOX();
   // The kernel connects to 127.0.0.1:47613; the test listens there on the grading machine.
