@@ -90,7 +90,8 @@ void addChildLimitOptions(CLI::App* sub, ChildLimitArgs* args, const std::string
       ->capture_default_str()
       ->check(between(0, 1 << 20, "MiB"));
   sub->add_option("--task-disk", args->taskDiskMiB,
-                  "MiB of disk one task's scratch folder (its /tmp and HOME) may take before it is stopped (0: no "
+                  "MiB of disk one task may write (its scratch folder, its /tmp and HOME, and compiler cache) before it "
+                  "is stopped (0: no "
                   "limit; a grading run writes a few hundred)")
       ->capture_default_str()
       ->check(between(0, 1 << 24, "MiB"));

@@ -42,8 +42,8 @@ struct KeeperSettings {
   /// RLIMIT_FSIZE: the largest file a runner writes. Its record holds every buffer it read back: the
   /// separable task with its RESULT_STEPS sweep records about 300 MB.
   uint64_t fileSizeLimitBytes = uint64_t(2) << 30;
-  /// The disk one runner's scratch folder (its /tmp and HOME) may take: a runner above it is stopped
-  /// (checked every quarter second). A grading run writes a few
+  /// The disk one runner may write: its scratch folder (its /tmp and HOME) and what its submission's
+  /// PoCL cache grows by while it runs; a runner above it is stopped (checked every quarter second). A grading run writes a few
   /// hundred MB at most (the separable task's record); only a kernel's own native code writes more.
   uint64_t scratchQuotaBytes = uint64_t(4) << 30;
   size_t outputLimitBytes = size_t(1) << 20;  ///< a task's stdout (kernel printf) kept in the report folder

@@ -58,7 +58,7 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     // Only native code writes files on a CPU device (PoCL): the kernel's own, not the grading's.
     end.status = Status::Failed;
     end.outcome = "disk";
-    end.message = "wrote more than " + std::to_string(s.scratchQuotaBytes >> 20) + " MiB into its scratch folder" + at +
+    end.message = "wrote more than " + std::to_string(s.scratchQuotaBytes >> 20) + " MiB into its scratch folder and compiler cache" + at +
                   " (a grading run writes far less: the kernel's own code wrote files): the task was stopped";
   } else if (p.tooManyProcesses) {
     end.status = Status::Failed;

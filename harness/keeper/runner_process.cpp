@@ -45,22 +45,27 @@ class ProgressWatch {
   double since_ = 0;
 };
 
-/// Says when the folders a runner writes (its scratch folder) take more disk than its quota, every
-/// quarter second (a walk over a handful of files).
+/// Says when what a runner wrote takes more disk than its quota, every quarter second (a walk over
+/// a few files): its scratch folder, and what its submission's PoCL cache grew by while it ran (the
+/// cache is kept across the submission's grades, and only one sandbox at a time holds it).
 class DiskWatch {
  public:
-  DiskWatch(std::vector<std::string> folders, uint64_t quota) : folders_(std::move(folders)), quota_(quota) {}
+  DiskWatch(std::string scratch, std::string cache, uint64_t quota)
+      : scratch_(std::move(scratch)),
+        cache_(std::move(cache)),
+        quota_(quota),
+        cacheBefore_(quota ? diskUsageBytes(cache_) : 0) {}
   std::string check(double t) {
     if (!quota_ || t - last_ < 0.25) return "";
     last_ = t;
-    uint64_t used = 0;
-    for (const std::string& f : folders_) used += diskUsageBytes(f, quota_);
+    const uint64_t cache = diskUsageBytes(cache_, cacheBefore_ + quota_);
+    const uint64_t used = diskUsageBytes(scratch_, quota_) + (cache > cacheBefore_ ? cache - cacheBefore_ : 0);
     return used > quota_ ? "disk" : "";
   }
 
  private:
-  std::vector<std::string> folders_;
-  uint64_t quota_;
+  std::string scratch_, cache_;
+  uint64_t quota_, cacheBefore_;
   double last_ = -1;
 };
 
@@ -159,9 +164,8 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   std::error_code ec;
   fs::remove(launch.request.progressPath, ec);
   ProgressWatch watch(launch.request.progressPath, s.buildTimeoutSeconds);
-  // The scratch folder only: the PoCL cache is shared by the submission's tasks side by side and kept
-  // across its grades, so one task's bytes there would stop the others.
-  DiskWatch disk({launch.scratch}, s.scratchQuotaBytes);
+  const std::string cache = submissionCacheDir(place_.kernelsDir);
+  DiskWatch disk(launch.scratch, cache, s.scratchQuotaBytes);
   spec.monitor = [&watch, &disk](double t) {
     const std::string build = watch.check(t);
     return build.empty() ? disk.check(t) : build;
@@ -174,6 +178,8 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
     ended.process = runProcess(spec);
   }
   trace::adoptChildTrace(launch.scratch + "/" + channel::kTraceFile, name, from, trace::nowMicros());
+  // The cache outlives the grade: what a kernel filled it with would stay, and grow with each grade.
+  if (ended.process.stoppedBy == "disk") fs::remove_all(cache, ec);
   watch.check(ended.process.seconds);
   ended.at = watch.position();
   return ended;

@@ -19,6 +19,7 @@
 
 #include "sandbox/cgroup.h"
 #include "sandbox/sandbox.h"
+#include "util/cache_home.h"
 #include "util/files.h"
 #include "util/subprocess.h"
 
@@ -168,8 +169,19 @@ TEST(Sandbox, AKernelFillingTheDiskIsStoppedAtItsQuota) {
   const json& task = report["tasks"][0];
   EXPECT_EQ(task["points"], 0.0);
   EXPECT_EQ(task["process"].value("outcome", ""), "disk") << task["process"].dump();
-  EXPECT_NE(task.dump().find("more than 64 MiB into its scratch folder"), std::string::npos) << task.dump();
+  EXPECT_NE(task.dump().find("more than 64 MiB into its scratch folder and compiler cache"), std::string::npos) << task.dump();
   EXPECT_LT(diskUsageBytes(out.string()), uint64_t(32) << 20) << "the filler's files were left behind";
+  // The same through the compiler cache, the one writable folder the grades of a submission keep.
+  const fs::path cached = outDir("cache_filler");
+  const json viaCache = grade("cache_filler", cached, 60, {"--task-disk", "64"});
+  EXPECT_EQ(viaCache["tasks"][0]["process"].value("outcome", ""), "disk") << viaCache["tasks"][0]["process"].dump();
+  const fs::path cacheRoot = fs::path(cacheHome()) / "clgrade" / "pocl";
+  uint64_t cacheLeft = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(cacheRoot, ec))
+    for (const auto& file : fs::directory_iterator(entry.path(), ec))
+      if (file.path().filename().string().rfind("fill", 0) == 0) cacheLeft += diskUsageBytes(file.path().string());
+  EXPECT_EQ(cacheLeft, 0u) << "the filler's files were left in the compiler cache";
 }
 
 // Issue 27, item 1: the timing locks every runner of a grade opens are outside the scratch quota;
