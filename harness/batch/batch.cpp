@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "batch/class_entry.h"
+#include "batch/completion_marker.h"
 #include "batch/shard.h"
 #include "batch/trusted_timer.h"
 #include "grading/grader.h"
@@ -26,9 +27,11 @@
 #include "keeper/sandbox_probe.h"
 #include "model/report_json.h"
 #include "report/outputs.h"
+#include "report/override_ledger.h"
 #include "report/overrides.h"
 #include "report/text.h"
 #include "sandbox/sandbox.h"
+#include "util/cache_home.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
@@ -107,21 +110,6 @@ std::string pointsText(double p) {
 
 std::string dumpJson(const ordered_json& j) { return classFileText(j); }
 
-/// The completion marker of a submission folder: what it was graded with (a grade: with which hidden
-/// inputs too).
-ordered_json marker(const Rubric& rubric, const BatchOptions& o, const std::string& name) {
-  ordered_json m{{"schema", "clgrade-batch-entry/1"},
-                 {"submission", name},
-                 {"rubric_sha256", rubric.sha256},
-                 {"mode", o.keeper.visibleOnly ? "check" : "grade"},
-                 {"tasks", o.onlyTasks}};
-  if (!o.keeper.visibleOnly) m["hidden_seed"] = o.keeper.hiddenSeed;
-  return m;
-}
-
-/// What a marker must match for its folder to count as complete.
-const char* const kMarkerKeys[] = {"schema", "rubric_sha256", "mode", "tasks", "hidden_seed"};
-
 /// Whether `inner` is `outer` or lies inside it (both as the file system resolves them).
 bool isInside(const fs::path& inner, const fs::path& outer) {
   std::error_code ec;
@@ -174,6 +162,15 @@ class Batch {
     fs::create_directories(out_ / ".partial", ec);
 
     SubmissionList list = listSubmissions(o_.submissionsDir, out_.string());
+    if (!checkNames(list.submissions, o_.regrade, "--regrade") ||
+        !checkNames(list.submissions, o_.confirmOverrides, "--confirm-overrides"))
+      return summary_;
+    confirm_.insert(o_.confirmOverrides.begin(), o_.confirmOverrides.end());
+    if (std::string why; !ledger_.load((out_ / kOverrideLedgerFile).string(), &why)) {
+      summary_.error = why + ": remove it to record the overrides afresh";
+      close(lockFd_);
+      return summary_;
+    }
     if (o_.shard.active()) {
       // This shard's share only; the skipped folders and collisions are still said (by every shard).
       std::vector<SubmissionName> share;
@@ -187,11 +184,17 @@ class Batch {
     summary_.collisions = list.collisions;
     std::vector<std::string> names;
     for (const SubmissionName& s : list.submissions) names.push_back(s.name);
+    markerSettings_ = {rubric_.sha256, o_.keeper.visibleOnly, o_.onlyTasks, 0, buildId()};
     // One seed for every submission: --seed, else the one this folder's batch started with, else a new one.
     std::optional<uint64_t> seed = o_.hiddenSeed ? o_.hiddenSeed : startedSeed(names);
     o_.keeper.hiddenSeed = seed ? *seed : drawHiddenSeed();
+    markerSettings_.hiddenSeed = o_.keeper.hiddenSeed;
+    const std::set<std::string> regrade(o_.regrade.begin(), o_.regrade.end());
     for (const SubmissionName& s : list.submissions) {
-      if (!o_.force && complete(s.name)) {
+      // What is graded is hashed before it is graded: files changed meanwhile differ from the marker.
+      content_[s.name] = submissionContentSha256(
+          resolveSubmission((fs::path(o_.submissionsDir) / s.folder).string()).kernelsDir);
+      if (!o_.regradeAll && !regrade.count(s.name) && complete(s.name)) {
         ++summary_.alreadyDone;
       } else {
         todo_.push_back(s);
@@ -248,7 +251,11 @@ class Batch {
     if (!writeClass()) summary_.notWrittenFiles.push_back(classWriteError_);
     const ordered_json classJson = classResults();
     std::vector<std::string> problems, errors;
-    if (!o_.shard.active()) writeClassOutputs(out_.string(), classJson, &errors, o_.overrides, &problems, o_.audience);
+    if (!o_.shard.active())
+      writeClassOutputs(out_.string(), classJson, &errors, classOverrides(), &problems, o_.audience);
+    sayStaleOverrides();
+    ledger_.keepOnly(o_.overrides);
+    if (std::string why; !ledger_.save((out_ / kOverrideLedgerFile).string(), &why)) errors.push_back(why);
     for (const std::string& e : errors) {
       std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(e).c_str());
       summary_.notWrittenFiles.push_back(e);
@@ -299,16 +306,20 @@ class Batch {
     std::string text;
     if (!readFile((dir / "batch.json").string(), &text, nullptr)) return false;
     try {
-      // Graded with this rubric, mode, task filter and hidden seed (the name is not compared: a folder
-      // name that is not UTF-8 is stored with U+FFFD).
-      const ordered_json stored = ordered_json::parse(text), wanted = marker(rubric_, o_, name);
-      for (const char* key : kMarkerKeys)
-        if (stored.contains(key) != wanted.contains(key) || (wanted.contains(key) && stored[key] != wanted[key]))
-          return false;
+      const ordered_json stored = ordered_json::parse(text), wanted = marker(name);
+      if (const std::string why = whyGradeAgain(stored, wanted); !why.empty()) {
+        // A resubmission is news to the instructor; a whole class graded again for another rubric or
+        // build is said once, by the count of those graded.
+        if (why == "its files changed since it was graded") {
+          std::fprintf(stderr, "clgrade batch: %s: %s: graded again\n", terminalText(name).c_str(), why.c_str());
+          ++summary_.changed;
+        }
+        return false;
+      }
       GradeReport report;
       std::string why;
       if (!readReportFile((dir / "report.json").string(), &report, &why)) return false;
-      entries_[name] = classEntry(name, report);
+      entries_[name] = classEntry(name, report, overridesFor(name, report));
       // A task killed from outside (the out-of-memory killer) is graded once more; until then the
       // class results keep what this folder holds.
       const std::vector<std::string> retry = tasksToRetryOnResume(report);
@@ -334,23 +345,75 @@ class Batch {
       std::string text;
       if (!readFile((out_ / name / "batch.json").string(), &text, nullptr)) continue;
       try {
-        const ordered_json stored = ordered_json::parse(text), wanted = marker(rubric_, o_, name);
-        bool same = stored.contains("hidden_seed") && stored["hidden_seed"].is_number_unsigned() &&
-                    stored["hidden_seed"].get<uint64_t>() <= kMaxHiddenSeed;
-        for (const char* key : kMarkerKeys)
-          same = same && (std::string(key) == "hidden_seed" || (stored.contains(key) && stored[key] == wanted[key]));
-        if (same) return stored["hidden_seed"].get<uint64_t>();
+        if (const auto seed = seedOfBatch(ordered_json::parse(text), marker(name))) return seed;
       } catch (const nlohmann::json::exception&) {
       }
     }
     return std::nullopt;
   }
 
+  /// The stale overrides, where the instructor looks at the end of the run.
+  void sayStaleOverrides() {
+    int count = 0;
+    for (const auto& [name, messages] : stale_)
+      for (const std::string& m : messages) {
+        std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(name).c_str(), terminalText(m).c_str());
+        ++count;
+      }
+    summary_.staleOverrides = count;
+  }
+
+  /// The completion marker of submission `name` as this batch grades it now.
+  ordered_json marker(const std::string& name) const {
+    const auto content = content_.find(name);
+    return completionMarker(markerSettings_, name, content == content_.end() ? "" : content->second);
+  }
+
+  /// --regrade and --confirm-overrides name only submissions of this batch: a typo would keep that
+  /// student's old grade. (Every shard checks them against the whole class: each acts on its share.)
+  bool checkNames(const std::vector<SubmissionName>& submissions, const std::vector<std::string>& names,
+                  const std::string& option) {
+    std::set<std::string> known;
+    for (const SubmissionName& s : submissions) known.insert(s.name);
+    for (const std::string& name : names)
+      if (!known.count(name)) {
+        summary_.error = option + " " + name + ": no submission of that name in " + o_.submissionsDir;
+        close(lockFd_);
+        return false;
+      }
+    return true;
+  }
+
   /// The submission's class.json entry with the instructor's overrides applied, as every other
   /// output shows it (report.json itself keeps what was measured).
-  ordered_json classEntry(const std::string& name, GradeReport report) const {
-    applyOverrides(o_.overrides, name, &report);
-    return classJsonEntry(name, report);
+  ordered_json classEntry(const std::string& name, GradeReport report, const std::vector<Override>& overrides) const {
+    applyOverrides(overrides, name, &report);
+    ordered_json entry = classJsonEntry(name, report);
+    const auto stale = stale_.find(name);
+    if (stale != stale_.end() && !stale->second.empty()) entry["stale_overrides"] = stale->second;
+    return entry;
+  }
+
+  /// The overrides of `name` that apply to its `report`, by the ledger (report/override_ledger.h);
+  /// the stale ones are kept aside for class.json and said at the end.
+  std::vector<Override> overridesFor(const std::string& name, const GradeReport& report) {
+    std::vector<std::string> stale;
+    std::vector<Override> now = ledger_.current(o_.overrides, name, report, confirm_.count(name) > 0, &stale);
+    std::lock_guard<std::mutex> lock(overridesMutex_);
+    applied_[name] = now;
+    stale_[name] = stale;
+    return now;
+  }
+
+  /// Every override the class outputs apply: those current for each submission, and those naming no
+  /// submission of the batch (writeClassOutputs says so).
+  std::vector<Override> classOverrides() const {
+    std::vector<Override> all;
+    std::lock_guard<std::mutex> lock(overridesMutex_);
+    for (const auto& [name, list] : applied_) all.insert(all.end(), list.begin(), list.end());
+    for (const Override& o : o_.overrides)
+      if (!content_.count(o.submission)) all.push_back(o);
+    return all;
   }
 
   bool next(SubmissionName* s) {
@@ -411,13 +474,14 @@ class Batch {
       notGraded(name, fault);
       return;
     }
+    const std::vector<Override> overrides = overridesFor(name, g.report);
     // Every output, not only report.json: a submission whose Gradescope file could not be written is
     // not complete (no marker), so the batch says so, exits 4, and a resume grades it again.
     bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err) &&
-                   writeSubmissionOutputs(partial.string(), g.report, &err, {o_.overrides, name, o_.audience});
+                   writeSubmissionOutputs(partial.string(), g.report, &err, {overrides, name, o_.audience});
     // The marker last: a folder without it is never taken as complete.
     written =
-        written && writeFileAtomically((partial / "batch.json").string(), dumpJson(marker(rubric_, o_, name)), &err);
+        written && writeFileAtomically((partial / "batch.json").string(), dumpJson(marker(name)), &err);
     if (written) {
       const fs::path old = out_ / ".partial" / (stagingId(name) + "-old");
       fs::remove_all(old, ec);
@@ -437,7 +501,7 @@ class Batch {
     ++summary_.graded;
     if (stoppedTasks) ++summary_.stopped;
     if (written) {
-      entries_[name] = classEntry(name, g.report);
+      entries_[name] = classEntry(name, g.report, overrides);
       writeClass();
     } else {
       ++summary_.notWritten;
@@ -566,6 +630,13 @@ class Batch {
   std::unique_ptr<TrustedTimer> trusted_;
   fs::path out_;
   int lockFd_ = -1;
+  OverrideLedger ledger_;
+  std::set<std::string> confirm_;  ///< --confirm-overrides
+  mutable std::mutex overridesMutex_;
+  std::map<std::string, std::vector<Override>> applied_;     ///< the overrides applied to each submission
+  std::map<std::string, std::vector<std::string>> stale_;   ///< its stale overrides, one message each
+  MarkerSettings markerSettings_;
+  std::map<std::string, std::string> content_;  ///< each submission's files' hash, taken before grading
   std::string lockFolder_;  ///< the timing lock's folder outside the results folder ("" none)
   int jobs_ = 1;
   std::vector<SubmissionName> todo_;

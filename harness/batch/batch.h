@@ -25,7 +25,13 @@ struct BatchOptions {
   std::string submissionsDir;
   std::string outDir;
   int jobs = 0;                        ///< 0: defaultJobs(device)
-  bool force = false;                  ///< regrade submissions that are already complete
+  /// A folder of <out> whose completion marker (batch/completion_marker.h) matches is kept; these are
+  /// graded again all the same: every submission, or those named (each must be one of the batch's).
+  bool regradeAll = false;
+  std::vector<std::string> regrade;
+  /// Submissions whose overrides are applied to their current grade although they are stale
+  /// (report/override_ledger.h): the instructor looked at the regrade and keeps the overrides.
+  std::vector<std::string> confirmOverrides;
   std::vector<std::string> onlyTasks;  ///< empty: every task of the rubric
   KeeperSettings keeper;               ///< memoryLimitBytes 0: defaultTaskMemoryBytes(jobs)
   /// The seed of the hidden cases' inputs, one for the whole batch (keeper.hiddenSeed is set from
@@ -50,6 +56,8 @@ struct BatchOptions {
 struct BatchSummary {
   int submissions = 0;  ///< subfolders found (in shard mode: those of the shard)
   int alreadyDone = 0;  ///< complete from an earlier run (kept)
+  int changed = 0;      ///< graded before, but their files changed since (resubmissions), graded again
+  int staleOverrides = 0;  ///< overrides not applied: written for another grade of their submission
   int graded = 0;       ///< graded by this run
   int stopped = 0;      ///< graded, but some task timed out, crashed or hit a limit
   int notWritten = 0;   ///< graded, but the results could not be written

@@ -22,7 +22,9 @@ struct BatchArgs {
   std::string device = "auto";
   std::vector<std::string> tasks;
   int jobs = 0;
-  bool force = false;
+  bool regradeAll = false;
+  std::vector<std::string> regrade;
+  std::vector<std::string> confirmOverrides;
   bool visibleOnly = false;
   ChildLimitArgs limits;
   std::string overrides;
@@ -66,7 +68,9 @@ int batchCommand(const BatchArgs& args) {
   if (!args.overrides.empty() && !loadOverridesOrComplain(args.overrides, &options.overrides)) return kUsage;
   options.audience = audienceOf(args.audience);
   options.jobs = args.jobs;
-  options.force = args.force;
+  options.regradeAll = args.regradeAll;
+  options.regrade = args.regrade;
+  options.confirmOverrides = args.confirmOverrides;
   options.onlyTasks = args.tasks;
   options.keeper = keeperSettings(args.limits, args.device, device, args.visibleOnly);
   options.hiddenSeed = args.seed;
@@ -84,6 +88,7 @@ int batchCommand(const BatchArgs& args) {
     return kNoDevice;
   }
   std::cout << "graded " << summary.graded << " submission(s) (" << summary.alreadyDone << " already graded, "
+            << summary.changed << " changed since graded, "
             << summary.stopped << " with a task stopped or crashed) in " << summary.seconds
             << " s; class results: " << terminalText((std::filesystem::path(options.outDir) / "class.json").string())
             << "\n";
@@ -96,6 +101,10 @@ int batchCommand(const BatchArgs& args) {
               << " submission(s) were not written (see above)\n";
   for (const std::string& e : summary.notWrittenFiles)
     std::cerr << "clgrade batch: not written: " << terminalText(e) << "\n";
+  if (summary.staleOverrides)
+    std::cerr << "clgrade batch: " << summary.staleOverrides
+              << " stale override(s) not applied (see above and summary.html): confirm them with --confirm-overrides "
+                 "NAME or remove them from the overrides file\n";
   if (summary.notGraded)
     std::cerr << "clgrade batch: " << summary.notGraded
               << " submission(s) not graded: a fault of this machine kept a task from running (see above and "
@@ -120,10 +129,17 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
       ->check(between(0, 1024, "submissions at once"));
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
+  sub->add_option("--confirm-overrides", args->confirmOverrides,
+                  "apply this submission's overrides to its current grade although they were written for an "
+                  "earlier one (a resubmission or regrade made them stale; repeatable)");
   addAudienceOption(sub, &args->audience,
                     "who each submission's files are for: both (default: report.html for the instructor, "
                     "report.student.html, Gradescope and PrairieLearn files for students), student or instructor");
-  sub->add_flag("--force", args->force, "grade again the submissions already graded in the results folder");
+  sub->add_option("--regrade", args->regrade,
+                  "grade this submission again although its results are complete and its files unchanged "
+                  "(repeatable; a changed submission is graded again without it)");
+  sub->add_flag("--regrade-all,--force", args->regradeAll,
+                "grade every submission again, those already graded in the results folder too");
   sub->add_option("--task", args->tasks, "grade only this task of the rubric (repeatable)");
   sub->add_flag("--visible-only", args->visibleOnly, "the visible cases only (as check)");
   sub->add_option("--retime-minutes", args->retimeMinutes,

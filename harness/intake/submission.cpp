@@ -55,25 +55,31 @@ std::string submissionName(const std::string& dir) {
   return p.filename().string();
 }
 
-std::string submissionCacheDir(const std::string& kernelsDir) {
-  std::error_code ec;
-  std::string identity = fs::absolute(kernelsDir, ec).lexically_normal().string();
+std::string submissionContentSha256(const std::string& kernelsDir) {
   // The files below it, in name order, each name with its bytes' hash (a kernels folder is small:
   // the policy refuses sources over its limit; at most 64 MiB are read here).
+  std::error_code ec;
   std::vector<fs::path> files;
   for (auto it = fs::recursive_directory_iterator(kernelsDir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec))
     if (it->is_regular_file(ec) && !it->is_symlink(ec)) files.push_back(it->path());
   std::sort(files.begin(), files.end());
+  std::string listing;
   size_t budget = size_t(64) << 20;
   for (const fs::path& f : files) {
     std::string bytes;
     if (budget == 0 || !readFile(f.string(), &bytes, nullptr, budget)) bytes = "(unread)";
     budget -= std::min(budget, bytes.size());
-    identity += "\n" + f.lexically_relative(kernelsDir).string() + " " + sha256Hex(bytes);
+    listing += f.lexically_relative(kernelsDir).string() + " " + sha256Hex(bytes) + "\n";
   }
-  const std::string key = sha256Hex(identity).substr(0, 24);
-  return cacheHome() + "/clgrade/pocl/" + key;
+  return sha256Hex(listing);
+}
+
+std::string submissionCacheDir(const std::string& kernelsDir) {
+  std::error_code ec;
+  const std::string identity =
+      fs::absolute(kernelsDir, ec).lexically_normal().string() + "\n" + submissionContentSha256(kernelsDir);
+  return cacheHome() + "/clgrade/pocl/" + sha256Hex(identity).substr(0, 24);
 }
 
 }  // namespace clgrade

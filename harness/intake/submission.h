@@ -19,6 +19,11 @@ SubmissionFolder resolveSubmission(const std::string& dir);
 /// `dir` is a kernels/ folder ("submissions/alice/kernels" and "submissions/alice" are both "alice").
 std::string submissionName(const std::string& dir);
 
+/// What a grade of the folder reads, as one hash: the names (relative to it) and bytes of every file
+/// below it, links not followed. The same for the same files wherever the folder lies; a batch keys a
+/// submission's result on it, so a resubmission is graded again.
+std::string submissionContentSha256(const std::string& kernelsDir);
+
 /// The PoCL compiler cache of one submission folder as it is now, kept across its grades:
 /// <cache home>/clgrade/pocl/<hash of the folder's absolute path and of its files' names and bytes>. A
 /// kernel (native code on PoCL) can write into its cache; keyed by content, what it leaves there reaches

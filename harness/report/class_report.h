@@ -16,6 +16,8 @@ struct ClassEntry {
   std::string problem;  ///< why there is no report (the grade crashed, report.json unreadable)
   std::string
       reportHtml;  ///< its report.html relative to the folder of summary.html ("alice/report.html"); empty: no link
+  /// Overrides of it not applied: written for another grade of it (report/override_ledger.h).
+  std::vector<std::string> staleOverrides;
 };
 
 /// The columns of a class: each task (in order of first appearance over the graded reports) with its

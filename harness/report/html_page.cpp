@@ -32,6 +32,7 @@ dl.meta dd { margin: 0; }
 .badge.st-error { background: var(--error); }
 .badge.st-not_measured { background: var(--nm); }
 .badge.override { background: #bf8700; }
+.badge.stale { background: #cf222e; }
 tr.st-passed td:first-child { border-left: 4px solid var(--passed); }
 tr.st-failed td:first-child { border-left: 4px solid var(--failed); }
 tr.st-error td:first-child { border-left: 4px solid var(--error); }

@@ -1,5 +1,7 @@
 #include "report/outputs.h"
 
+#include "report/override_ledger.h"
+
 #include <filesystem>
 #include <functional>
 
@@ -10,6 +12,7 @@
 #include "report/gradescope.h"
 #include "report/html_report.h"
 #include "report/junit.h"
+#include "report/override_ledger.h"
 #include "report/prairielearn.h"
 #include "report/summary_html.h"
 #include "util/files.h"
@@ -163,6 +166,8 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
         e.problem = "not graded: " + fault;  // the machine's fault: no report, no total
       } else if (readReportFile(dir + "/report.json", &e.report, &why)) {
         e.graded = true;
+        for (const auto& m : s.value("stale_overrides", nlohmann::ordered_json::array()))
+          if (m.is_string()) e.staleOverrides.push_back(m.get<std::string>());
         applyOverrides(overrides, e.submission, &e.report, problems);
         e.reportHtml = e.submission + "/" + kReportHtml;
         if (!writeAll(dir, e.report, e.submission, audience, &why)) failed(why);
@@ -196,7 +201,7 @@ std::vector<std::string> classTopLevelNames() {
   std::vector<std::string> names;
   for (const OutputFile& f : outputFiles())
     if (f.scope == OutputFile::Scope::Class) names.push_back(f.path);
-  names.insert(names.end(), {kSlurmArrayScript, kSlurmMergeScript});
+  names.insert(names.end(), {kSlurmArrayScript, kSlurmMergeScript, kOverrideLedgerFile});
   return names;
 }
 

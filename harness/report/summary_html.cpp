@@ -457,6 +457,8 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
                      esc(formatPoints(cr.points)) + " (measured " + esc(formatPoints(cr.originalPoints)) + ")" +
                      (cr.overrideComment.empty() ? "" : " " + esc(cr.overrideComment)) + "</div>";
     }
+    for (const std::string& stale : e.staleOverrides)
+      notes += "<div><span class=\"badge stale\">stale override</span> " + esc(stale) + "</div>";
     if (!e.graded) notes = "<span class=\"problem\">not graded: " + esc(e.problem) + "</span>" + notes;
     out += "<td class=\"num\"><strong>" +
            (e.graded ? esc(formatPoints(e.report.total)) + " / " + esc(formatPoints(e.report.max)) : std::string()) +
