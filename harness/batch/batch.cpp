@@ -163,7 +163,8 @@ class Batch {
 
     SubmissionList list = listSubmissions(o_.submissionsDir, out_.string());
     if (!checkNames(list.submissions, o_.regrade, "--regrade") ||
-        !checkNames(list.submissions, o_.confirmOverrides, "--confirm-overrides"))
+        !checkNames(list.submissions, o_.confirmOverrides, "--confirm-overrides") ||
+        !checkOverrideNames(list.submissions))
       return summary_;
     confirm_.insert(o_.confirmOverrides.begin(), o_.confirmOverrides.end());
     if (std::string why; !ledger_.load((out_ / kOverrideLedgerFile).string(), &why)) {
@@ -350,6 +351,20 @@ class Batch {
       }
     }
     return std::nullopt;
+  }
+
+  /// An override naming no submission of the class is refused before anything is graded (a typo in a
+  /// name would leave that student's grade unadjusted), unless the instructor allows it.
+  bool checkOverrideNames(const std::vector<SubmissionName>& submissions) {
+    if (o_.allowUnknownOverrides) return true;
+    std::vector<std::string> names;
+    for (const SubmissionName& s : submissions) names.push_back(s.name);
+    const std::vector<std::string> unknown = unknownOverrideSubmissions(o_.overrides, names);
+    if (unknown.empty()) return true;
+    for (const std::string& m : unknown) summary_.error += (summary_.error.empty() ? "" : "\n") + m;
+    summary_.error += "\n(--allow-unknown-overrides grades the class all the same, those overrides not applied)";
+    close(lockFd_);
+    return false;
   }
 
   /// The stale overrides, where the instructor looks at the end of the run.

@@ -39,6 +39,8 @@ struct BatchOptions {
   /// resumed batch grades everyone on the same inputs; else one drawn (drawHiddenSeed).
   std::optional<uint64_t> hiddenSeed;
   std::vector<Override> overrides;  ///< the instructor's adjustments, merged into every output
+  /// Grade the class although an override names no submission of it (else a usage error: a typo).
+  bool allowUnknownOverrides = false;
   /// Who the outputs are for (report/outputs.h): empty, both (report.html and report.student.html).
   std::optional<Audience> audience;
   /// Active: grade only the submissions of this shard (batch/shard.h). class.json then lists the

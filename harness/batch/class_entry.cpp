@@ -1,5 +1,7 @@
 #include "batch/class_entry.h"
 
+#include "report/class_report.h"
+
 namespace clgrade {
 
 using nlohmann::ordered_json;
@@ -29,7 +31,7 @@ ordered_json classJsonEntry(const std::string& submission, const GradeReport& re
                      {"points", t.points},
                      {"max", t.max},
                      {"status", statusName(taskStatus(t))},
-                     {"problem", t.problem},
+                     {"problem", taskProblem(t)},
                      {"criteria", criteria}});
   }
   return {{"submission", submission}, {"total", report.total}, {"max", report.max}, {"tasks", tasks}};

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "batch/batch.h"
 #include "batch/shard.h"
@@ -25,6 +26,7 @@ struct BatchArgs {
   bool regradeAll = false;
   std::vector<std::string> regrade;
   std::vector<std::string> confirmOverrides;
+  bool allowUnknownOverrides = false;
   bool visibleOnly = false;
   ChildLimitArgs limits;
   std::string overrides;
@@ -71,6 +73,7 @@ int batchCommand(const BatchArgs& args) {
   options.regradeAll = args.regradeAll;
   options.regrade = args.regrade;
   options.confirmOverrides = args.confirmOverrides;
+  options.allowUnknownOverrides = args.allowUnknownOverrides;
   options.onlyTasks = args.tasks;
   options.keeper = keeperSettings(args.limits, args.device, device, args.visibleOnly);
   options.hiddenSeed = args.seed;
@@ -79,7 +82,8 @@ int batchCommand(const BatchArgs& args) {
   options.retimeEvery = args.retimeEvery;
   const BatchSummary summary = runBatch(rubric, device, options);
   if (!summary.error.empty()) {
-    std::cerr << "clgrade batch: " << terminalText(summary.error) << "\n";
+    std::istringstream lines(summary.error);  // one message a line
+    for (std::string line; std::getline(lines, line);) std::cerr << "clgrade batch: " << terminalText(line) << "\n";
     return kUsage;
   }
   if (!summary.machineFault.empty()) {
@@ -132,6 +136,8 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--confirm-overrides", args->confirmOverrides,
                   "apply this submission's overrides to its current grade although they were written for an "
                   "earlier one (a resubmission or regrade made them stale; repeatable)");
+  sub->add_flag("--allow-unknown-overrides", args->allowUnknownOverrides,
+                "grade the class although an override names no submission of it (else exit 2: a typo)");
   addAudienceOption(sub, &args->audience,
                     "who each submission's files are for: both (default: report.html for the instructor, "
                     "report.student.html, Gradescope and PrairieLearn files for students), student or instructor");

@@ -82,19 +82,30 @@ void compilerPlaces(const std::string& log, std::vector<Place>* out) {
     const size_t inLine = std::string_view(log).substr(start, stop - start).find("error:");
     const size_t error = inLine == std::string_view::npos ? std::string::npos : start + inLine;
     if (error != std::string::npos) {
-      // The "name:line[:column]:" just before "error:" (or "fatal error:").
-      for (size_t colon = log.find(':', start); colon != std::string::npos && colon < error;
+      // Clang's "name:line[:column]: error: text" (or "fatal error:"), else PoCL's own
+      // "error: name:line[:column]: text": the first "name:line" of a source before or after it.
+      const size_t afterError = error + 6;
+      bool found = false;
+      for (size_t colon = log.find(':', start); !found && colon != std::string::npos && colon < stop;
            colon = log.find(':', colon + 1)) {
+        if (colon == error + 5) continue;  // the colon of "error:"
         size_t nameStart = colon;
         while (nameStart > start && isNameChar(log[nameStart - 1])) --nameStart;
         const std::string name = log.substr(nameStart, colon - nameStart);
         size_t after = 0;
         const int line = numberAt(log, colon + 1, &after);
         if (line <= 0 || !endsWithSourceSuffix(name)) continue;
-        std::string text = log.substr(error + 6, std::min<size_t>(stop - error - 6, 200));
+        // The text after "error:", or after the place that follows it ("7:57: text").
+        size_t from = afterError;
+        if (colon > error) {
+          from = after;
+          if (from < stop && log[from] == ':') numberAt(log, from + 1, &from);
+          if (from < stop && log[from] == ':') ++from;
+        }
+        std::string text = log.substr(from, std::min<size_t>(stop - std::min(stop, from), 200));
         while (!text.empty() && text.front() == ' ') text.erase(0, 1);
         out->push_back({name, line, "build: error: " + firstLine(text)});
-        break;
+        found = true;
       }
     }
     start = stop + 1;

@@ -24,4 +24,24 @@ std::vector<ClassColumn> classColumns(const std::vector<ClassEntry>& entries) {
   return columns;
 }
 
+std::string taskProblem(const TaskReport& task) {
+  if (!task.problem.empty()) return task.problem;
+  for (const BuildRecord& b : task.builds) {
+    if (b.ok) continue;
+    for (const SourceQuote& q : task.sourceQuotes)
+      if (q.why.rfind("build: error: ", 0) == 0)
+        return "does not compile: " + q.file + ":" + std::to_string(q.line) + ": " + q.why.substr(14);
+    return "does not compile: " + b.error;
+  }
+  return "";
+}
+
+std::string submissionProblems(const GradeReport& report) {
+  std::string out;
+  for (const TaskReport& t : report.tasks)
+    if (const std::string problem = taskProblem(t); !problem.empty())
+      out += (out.empty() ? "" : "; ") + t.id + ": " + problem;
+  return out;
+}
+
 }  // namespace clgrade

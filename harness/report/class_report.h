@@ -31,4 +31,12 @@ struct ClassColumn {
 };
 std::vector<ClassColumn> classColumns(const std::vector<ClassEntry>& entries);
 
+/// What kept a task from being graded as a whole, in a few words for a gradebook: its problem (a
+/// missing file, a runner stopped), else "does not compile: Convolution3x3.cl:7: expected ';' ..." when
+/// a build failed; "" when none.
+std::string taskProblem(const TaskReport& task);
+
+/// Each task's problem as "conv3x3: does not compile: ...", joined with "; " ("" when none).
+std::string submissionProblems(const GradeReport& report);
+
 }  // namespace clgrade

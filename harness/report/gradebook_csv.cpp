@@ -53,7 +53,7 @@ std::string gradebookCsv(const std::vector<ClassEntry>& entries, const Gradebook
     row.push_back(e.graded ? formatPoints(e.report.total) : "");
     row.push_back(e.graded ? formatPoints(e.report.max) : "");
     row.push_back(guarded(cleanText(overrides), options));
-    row.push_back(guarded(cleanText(e.graded ? std::string() : e.problem), options));
+    row.push_back(guarded(cleanText(e.graded ? submissionProblems(e.report) : e.problem), options));
     csv += csvRow(row);
   }
   return csv;

@@ -448,8 +448,8 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
         for (const TaskReport& t : e.report.tasks)
           if (t.id == c.task) task = &t;
       out += "<td class=\"num\">" + (task ? esc(formatPoints(task->points)) : std::string()) + "</td>";
-      if (task && !task->problem.empty())
-        notes += "<div><small>" + esc(task->id + ": " + task->problem) + "</small></div>";
+      if (const std::string problem = task ? taskProblem(*task) : ""; !problem.empty())
+        notes += "<div><small>" + esc(task->id + ": " + problem) + "</small></div>";
       if (task)
         for (const CriterionResult& cr : task->criteria)
           if (cr.overridden)

@@ -4,7 +4,8 @@
 # the seed are those it was graded with: a student who resubmits is graded again, the others are
 # kept; --regrade grades a named student again; an instructor's override written for the first
 # grade is stale after the resubmission (not applied, said in the output, class.json and
-# summary.html) until --confirm-overrides; an unknown name is a usage error.
+# summary.html) until --confirm-overrides; an unknown name is a usage error, in the options and in the
+# overrides file (issue 28, item 2).
 set -u
 clgrade=$1 reference=$2 template=$3 out=$4
 fail() { echo "clgrade-test: FAILED: $*" >&2; exit 1; }
@@ -46,4 +47,14 @@ batch --regrade dave; rc=$?
 [ $rc = 2 ] && grep -q -- "--regrade dave: no submission of that name" "$out/batch.log" || { cat "$out/batch.log"; fail "--regrade dave: exit $rc"; }
 batch --confirm-overrides dave; rc=$?
 [ $rc = 2 ] || fail "--confirm-overrides dave: exit $rc"
+# An override naming nobody of the class (a typo) is refused before anything is graded, unless allowed.
+printf 'submission,task,criterion,points\neve,histogram,global_atomics,1\n' > "$out/overrides.csv"
+batch; rc=$?
+[ $rc = 2 ] && grep -q "overrides.csv:2: no submission 'eve' in this batch" "$out/batch.log" \
+  || { cat "$out/batch.log"; fail "an override of an unknown student: exit $rc"; }
+batch --allow-unknown-overrides || { cat "$out/batch.log"; fail "--allow-unknown-overrides: exit $?"; }
+# A late student whose kernel does not compile: graded, and the gradebook's problem column says where.
+mkdir -p "$out/class/dan" && printf 'kernel void f(global int* a) {\n  a[0] = 1\n}\n' > "$out/class/dan/histogram.cl"
+batch --allow-unknown-overrides || { cat "$out/batch.log"; fail "batch with dan: exit $?"; }
+row dan | grep -q "histogram: does not compile: histogram.cl:2: expected ';'" || { row dan; fail "dan's compile error is not the gradebook's problem"; }
 echo "clgrade-test: a class through a semester"

@@ -343,6 +343,25 @@ TEST(SourceQuotes, CompilerErrorsAndSimulatorLinesAreQuotedFromTheirFiles) {
   EXPECT_NE(htmlReport(back).find("<mark>    3    a[0] = f()</mark>"), std::string::npos);
 }
 
+// PoCL's build log puts the place after "error:" ("error: Convolution3x3.cl:7:57: expected ';' ..."):
+// a kernel that did not compile was quoted nowhere.
+TEST(SourceQuotes, PoclsErrorFirstLinesAreQuotedToo) {
+  KernelSource source;
+  source.present = true;
+  source.fileBytes = "kernel void K(global float* a) {\n  a[0] = 1\n}\n";
+  source.text = source.fileBytes;
+  TaskReport t;
+  t.file = "Convolution3x3.cl";
+  BuildRecord b;
+  b.ok = false;
+  b.log = "error: Convolution3x3.cl:2:11: expected ';' at end of declaration\n";
+  t.builds = {b};
+  const std::vector<SourceQuote> quotes = quoteSource(source, t);
+  ASSERT_EQ(quotes.size(), 1u);
+  EXPECT_EQ(quotes[0].line, 2);
+  EXPECT_EQ(quotes[0].why, "build: error: expected ';' at end of declaration");
+}
+
 TEST(SourceQuotes, HostileLogsAndDirectivesCostLittleAndQuoteLittle) {
   // Megabyte lines (a compiler echoing a kernel line, a student's own #line directives) are parsed in
   // one pass: no recursion per character, no line table as long as a directive's number.
