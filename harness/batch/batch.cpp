@@ -20,6 +20,7 @@
 #include "batch/shard.h"
 #include "batch/trusted_timer.h"
 #include "grading/grader.h"
+#include "intake/archive_submission.h"
 #include "intake/submission.h"
 #include "keeper/control_folder.h"
 #include "keeper/runner_end.h"
@@ -31,6 +32,7 @@
 #include "report/overrides.h"
 #include "report/text.h"
 #include "sandbox/sandbox.h"
+#include "util/archive.h"
 #include "util/cache_home.h"
 #include "util/files.h"
 #include "util/markup.h"
@@ -53,39 +55,53 @@ SubmissionList listSubmissions(const std::string& dir, const std::string& exclud
   SubmissionList list;
   std::error_code ec;
   const fs::path excluded = exclude.empty() ? fs::path() : fs::weakly_canonical(exclude, ec);
-  std::map<std::string, std::vector<std::string>> byName;  // normalised name -> the folders that have it
+  std::map<std::string, std::vector<std::string>> byName;  // normalised name -> the entries that have it
+  bool archives = false;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string folder = it->path().filename().string();
+    const std::string entry = it->path().filename().string();
     std::error_code e2;
-    if (folder.empty() || !fs::is_directory(it->path(), e2)) continue;
-    if (!excluded.empty() && fs::weakly_canonical(it->path(), e2) == excluded) continue;
-    if (folder[0] == '.') {
-      list.skipped.push_back("'" + folder +
-                             "': skipped: a hidden folder (its name starts with '.'); rename it to "
-                             "grade it");
+    if (entry.empty() || (!excluded.empty() && fs::weakly_canonical(it->path(), e2) == excluded)) continue;
+    const bool folder = fs::is_directory(it->path(), e2);
+    const bool archive = !folder && isArchiveSubmission(it->path().string());
+    if (entry[0] == '.') {
+      if (folder || archive)
+        list.skipped.push_back("'" + entry + "': skipped: a hidden " + (folder ? "folder" : "archive") +
+                               " (its name starts with '.'); rename it to grade it");
       continue;
     }
-    byName[nfc(folder)].push_back(folder);
+    if (!folder && !archive) {
+      list.skipped.push_back("'" + entry +
+                             "': skipped: neither a submission folder nor an archive (.zip, .tar.gz, .tar.xz, .7z)");
+      continue;
+    }
+    archives = archives || archive;
+    byName[nfc(archive ? archiveStem(entry) : entry)].push_back(entry);
   }
-  for (auto& [name, folders] : byName) {
-    if (folders.size() == 1) {
-      list.submissions.push_back({name, folders.front()});
+  for (auto& [name, entries] : byName) {
+    if (entries.size() == 1) {
+      list.submissions.push_back({name, entries.front()});
       continue;
     }
-    std::sort(folders.begin(), folders.end());
+    std::sort(entries.begin(), entries.end());
     std::string named;
-    for (const std::string& f : folders) {
+    for (const std::string& f : entries) {
       named += (named.empty() ? "" : " and ") + ("'" + f + "' (" + codePoints(f) + ")");
       list.submissions.push_back({f, f});
     }
-    list.collisions.push_back(named +
-                              " are one name once Unicode-normalised (NFC): each is graded under its folder's "
-                              "own name, but they look the same in the gradebook; rename all but one");
+    list.collisions.push_back(named + " are one name once Unicode-normalised (NFC)" +
+                              (archives ? " or without an archive's suffix" : "") +
+                              ": each is graded under its own file name, but they look alike in the gradebook; "
+                              "rename or remove all but one");
   }
   std::sort(list.submissions.begin(), list.submissions.end(),
             [](const SubmissionName& a, const SubmissionName& b) { return a.name < b.name; });
   std::sort(list.skipped.begin(), list.skipped.end());
   return list;
+}
+
+bool isArchiveSubmission(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec) && looksLikeArchive(path) && !archiveStem(path).empty();
 }
 
 namespace {
@@ -193,14 +209,15 @@ class Batch {
     const std::set<std::string> regrade(o_.regrade.begin(), o_.regrade.end());
     for (const SubmissionName& s : list.submissions) {
       // What is graded is hashed before it is graded: files changed meanwhile differ from the marker.
-      content_[s.name] = submissionContentSha256(
-          resolveSubmission((fs::path(o_.submissionsDir) / s.folder).string()).kernelsDir);
+      const std::string entry = (fs::path(o_.submissionsDir) / s.folder).string();
+      content_[s.name] = submissionContentSha256(isArchiveSubmission(entry) ? entry : resolveSubmission(entry).kernelsDir);
       if (!o_.regradeAll && !regrade.count(s.name) && complete(s.name)) {
         ++summary_.alreadyDone;
       } else {
         todo_.push_back(s);
       }
     }
+    if (std::string why; !saveLedger(&why)) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(why).c_str());
     jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info), std::max(1, int(todo_.size()))));
     settings_ = o_.keeper;
     if (!settings_.memoryLimitBytes)
@@ -255,8 +272,9 @@ class Batch {
     if (!o_.shard.active())
       writeClassOutputs(out_.string(), classJson, &errors, classOverrides(), &problems, o_.audience);
     sayStaleOverrides();
-    ledger_.keepOnly(o_.overrides);
-    if (std::string why; !ledger_.save((out_ / kOverrideLedgerFile).string(), &why)) errors.push_back(why);
+    // Rows removed from the overrides file are forgotten; a run without one forgets nothing.
+    if (!o_.overrides.empty()) ledger_.keepOnly(o_.overrides);
+    if (std::string why; !saveLedger(&why)) errors.push_back(why);
     for (const std::string& e : errors) {
       std::fprintf(stderr, "clgrade batch: class outputs: %s\n", terminalText(e).c_str());
       summary_.notWrittenFiles.push_back(e);
@@ -367,12 +385,21 @@ class Batch {
     return false;
   }
 
+  /// The ledger as it stands, saved whenever a submission's results are in place (and after the kept
+  /// ones were read), so a killed batch keeps what its written results were given.
+  bool saveLedger(std::string* why) {
+    if (o_.overrides.empty() && !fs::exists(out_ / kOverrideLedgerFile)) return true;
+    return ledger_.save((out_ / kOverrideLedgerFile).string(), why);
+  }
+
   /// The stale overrides, where the instructor looks at the end of the run.
   void sayStaleOverrides() {
     int count = 0;
-    for (const auto& [name, messages] : stale_)
-      for (const std::string& m : messages) {
-        std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(name).c_str(), terminalText(m).c_str());
+    for (const auto& [name, list] : stale_)
+      for (const StaleOverride& o : list) {
+        const std::string where = o.where.empty() ? "" : o.where + ": ";
+        std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(name).c_str(),
+                     terminalText(where + o.message).c_str());
         ++count;
       }
     summary_.staleOverrides = count;
@@ -404,15 +431,16 @@ class Batch {
   ordered_json classEntry(const std::string& name, GradeReport report, const std::vector<Override>& overrides) const {
     applyOverrides(overrides, name, &report);
     ordered_json entry = classJsonEntry(name, report);
+    std::lock_guard<std::mutex> lock(overridesMutex_);
     const auto stale = stale_.find(name);
-    if (stale != stale_.end() && !stale->second.empty()) entry["stale_overrides"] = stale->second;
+    if (stale != stale_.end() && !stale->second.empty()) entry["stale_overrides"] = staleOverridesJson(stale->second);
     return entry;
   }
 
   /// The overrides of `name` that apply to its `report`, by the ledger (report/override_ledger.h);
   /// the stale ones are kept aside for class.json and said at the end.
   std::vector<Override> overridesFor(const std::string& name, const GradeReport& report) {
-    std::vector<std::string> stale;
+    std::vector<StaleOverride> stale;
     std::vector<Override> now = ledger_.current(o_.overrides, name, report, confirm_.count(name) > 0, &stale);
     std::lock_guard<std::mutex> lock(overridesMutex_);
     applied_[name] = now;
@@ -475,7 +503,29 @@ class Batch {
     const fs::path final = out_ / name;
     fs::remove_all(partial, ec);
     fs::create_directories(partial, ec);
-    const SubmissionFolder folder = resolveSubmission((fs::path(o_.submissionsDir) / folderName).string());
+    // An archive is unpacked in a sandbox of its own (intake/archive_submission.h) and its folder
+    // graded; one the student damaged fails every task with the reason.
+    const std::string entry = (fs::path(o_.submissionsDir) / folderName).string();
+    std::optional<UnpackedSubmission> unpacked;
+    SubmissionFolder folder;
+    if (isArchiveSubmission(entry)) {
+      unpacked.emplace(unpackSubmission(entry, settings_.clgrade, settings_.sandbox));
+      for (const std::string& line : unpacked->leftOut)
+        std::fprintf(stderr, "%sclgrade batch: %s: left out %s\n", tty_ ? "\r\033[K" : "", terminalText(name).c_str(),
+                     terminalText(line).c_str());
+      if (unpacked->folder.empty() && !unpacked->archiveAtFault) {
+        notGraded(name, folderName + " could not be unpacked on this machine: " + unpacked->error);
+        return;
+      }
+      if (unpacked->folder.empty()) {
+        folder.kernelsDir = unpacked->scratch;
+        folder.problem = folderName + " cannot be unpacked: " + unpacked->error;
+      } else {
+        folder = resolveSubmission(unpacked->folder);
+      }
+    } else {
+      folder = resolveSubmission(entry);
+    }
     const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
     const auto retry = retries_.find(name);  // filled before the workers start: read-only here
     SubmissionResult g;
@@ -518,6 +568,8 @@ class Batch {
     if (written) {
       entries_[name] = classEntry(name, g.report, overrides);
       writeClass();
+      if (std::string why; !saveLedger(&why))
+        std::fprintf(stderr, "%sclgrade batch: %s\n", tty_ ? "\r\033[K" : "", terminalText(why).c_str());
     } else {
       ++summary_.notWritten;
       std::fprintf(stderr, "%sclgrade batch: %s: results not written: %s\n", tty_ ? "\r\033[K" : "",
@@ -649,7 +701,7 @@ class Batch {
   std::set<std::string> confirm_;  ///< --confirm-overrides
   mutable std::mutex overridesMutex_;
   std::map<std::string, std::vector<Override>> applied_;     ///< the overrides applied to each submission
-  std::map<std::string, std::vector<std::string>> stale_;   ///< its stale overrides, one message each
+  std::map<std::string, std::vector<StaleOverride>> stale_;  ///< its stale overrides
   MarkerSettings markerSettings_;
   std::map<std::string, std::string> content_;  ///< each submission's files' hash, taken before grading
   std::string lockFolder_;  ///< the timing lock's folder outside the results folder ("" none)

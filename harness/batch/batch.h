@@ -98,7 +98,12 @@ struct SubmissionList {
   std::vector<std::string> collisions;
 };
 
-/// The submissions of `dir`: its subfolders (links to folders too), without `exclude` (the output
+/// Whether `path` is graded as an archive submission: a file whose name ends like one (util/archive.h)
+/// with a name before the suffix.
+bool isArchiveSubmission(const std::string& path);
+
+/// The submissions of `dir`: its subfolders (links to folders too) and archives (alice.zip, named by
+/// its stem: "alice"; every other file is skipped, and listed), without `exclude` (the output
 /// folder when it lies inside). A name is its folder's in Unicode Normalization Form C, so that
 /// "Jose" + U+0301 and "José" typed elsewhere (an overrides file) are one student. Folders whose
 /// names are the same once normalised keep their own names instead (nothing is merged or lost), and

@@ -17,9 +17,8 @@ const Key kBatchKeys[] = {{"schema", "its results were written by an older clgra
                           {"mode", "it was graded in another mode (check or grade)"},
                           {"tasks", "it was graded with other tasks (--task)"}};
 const Key kSeedKey = {"hidden_seed", "it was graded on other hidden inputs (--seed)"};
-// The build first: a marker of an older build (without the files' hash) is no resubmission.
-const Key kSubmissionKeys[] = {{"clgrade_build", "it was graded by another build of clgrade"},
-                               {"submission_sha256", "its files changed since it was graded"}};
+const Key kBuild = {"clgrade_build", "it was graded by another build of clgrade"};
+const Key kFiles = {"submission_sha256", "its files changed since it was graded"};
 
 bool same(const ordered_json& stored, const ordered_json& wanted, const char* key) {
   return stored.contains(key) == wanted.contains(key) && (!wanted.contains(key) || stored[key] == wanted[key]);
@@ -43,8 +42,11 @@ std::string whyGradeAgain(const ordered_json& stored, const ordered_json& wanted
   for (const Key& k : kBatchKeys)
     if (!same(stored, wanted, k.name)) return k.why;
   if (!same(stored, wanted, kSeedKey.name)) return kSeedKey.why;
-  for (const Key& k : kSubmissionKeys)
-    if (!same(stored, wanted, k.name)) return k.why;
+  // A resubmission is said as such whatever else changed; a marker of an older build has no files'
+  // hash to compare, and is graded again for the build.
+  if (stored.contains(kFiles.name) && !same(stored, wanted, kFiles.name)) return kFiles.why;
+  if (!same(stored, wanted, kBuild.name)) return kBuild.why;
+  if (!same(stored, wanted, kFiles.name)) return kFiles.why;
   return "";
 }
 

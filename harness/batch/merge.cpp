@@ -16,6 +16,7 @@
 #include "batch/class_entry.h"
 #include "model/report_json.h"
 #include "report/outputs.h"
+#include "report/override_ledger.h"
 #include "util/files.h"
 
 namespace fs = std::filesystem;
@@ -42,6 +43,8 @@ struct Piece {
   std::string markerText, reportText;
   GradeReport report;
   ordered_json measured;  ///< its class entry without overrides: what two shards must agree on
+  /// The overrides its shard's batch found stale (report/override_ledger.h): not applied here either.
+  std::vector<StaleOverride> stale;
 };
 
 /// The class.json fields every shard must share for the merge to be one batch's class results, and
@@ -147,7 +150,22 @@ bool loadPiece(const ShardFolder& s, const std::string& name, Piece* p, std::str
     return false;
   }
   p->measured = classJsonEntry(name, p->report);
+  for (const ordered_json& e : field(s.cls, "submissions"))
+    if (e.is_object() && e.value("submission", ordered_json()) == name)
+      p->stale = staleOverridesFromJson(field(e, "stale_overrides"));
   return true;
+}
+
+/// The overrides of `name` its shard applied: those given, less the ones it found stale.
+std::vector<Override> appliedOverrides(const std::vector<Override>& overrides, const std::string& name,
+                                       const Piece& p) {
+  std::vector<Override> out;
+  for (const Override& o : overrides) {
+    bool stale = false;
+    for (const StaleOverride& s : p.stale) stale = stale || (s.task == o.task && s.criterion == o.criterion);
+    if (o.submission == name && !stale) out.push_back(o);
+  }
+  return out;
 }
 
 /// Whether `dest` already holds this piece (a merge run before): the same marker and report.json.
@@ -317,6 +335,9 @@ void writeMerged(const MergeOptions& o, const fs::path& out, const std::vector<S
   fs::create_directories(out / ".partial", ec);
 
   ordered_json list = ordered_json::array();
+  std::vector<Override> applied;  // what the class outputs apply: each piece's, and those naming none
+  for (const Override& given : o.overrides)
+    if (!pieces.count(given.submission)) applied.push_back(given);
   for (auto& [name, p] : pieces) {
     if (isClassFileName(name)) continue;  // never graded by a batch; never shadows a class file
     if (!alreadyMerged(out / name, p)) {
@@ -327,8 +348,15 @@ void writeMerged(const MergeOptions& o, const fs::path& out, const std::vector<S
       ++r.copied;
     }
     GradeReport report = p.report;
-    applyOverrides(o.overrides, name, &report);
-    list.push_back(classJsonEntry(name, report));
+    const std::vector<Override> own = appliedOverrides(o.overrides, name, p);
+    applied.insert(applied.end(), own.begin(), own.end());
+    applyOverrides(own, name, &report);
+    ordered_json entry = classJsonEntry(name, report);
+    if (!p.stale.empty()) {
+      entry["stale_overrides"] = staleOverridesJson(p.stale);
+      for (const StaleOverride& s : p.stale) r.problems.push_back(name + ": " + s.message);
+    }
+    list.push_back(entry);
   }
   r.merged = int(list.size());
 
@@ -346,7 +374,7 @@ void writeMerged(const MergeOptions& o, const fs::path& out, const std::vector<S
   if (!writeFileAtomically((out / "class.json").string(), classFileText(cls), &err))
     r.notWritten.push_back(err);
   else
-    writeClassOutputs(out.string(), cls, &r.notWritten, o.overrides, &r.problems, o.audience);
+    writeClassOutputs(out.string(), cls, &r.notWritten, applied, &r.problems, o.audience);
   fs::remove_all(out / ".partial", ec);
   close(lockFd);
 }

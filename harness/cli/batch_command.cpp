@@ -107,8 +107,8 @@ int batchCommand(const BatchArgs& args) {
     std::cerr << "clgrade batch: not written: " << terminalText(e) << "\n";
   if (summary.staleOverrides)
     std::cerr << "clgrade batch: " << summary.staleOverrides
-              << " stale override(s) not applied (see above and summary.html): confirm them with --confirm-overrides "
-                 "NAME or remove them from the overrides file\n";
+              << " stale override(s) not applied (see above" << (shard.active() ? "" : " and summary.html")
+              << "): confirm them with --confirm-overrides NAME or remove them from the overrides file\n";
   if (summary.notGraded)
     std::cerr << "clgrade batch: " << summary.notGraded
               << " submission(s) not graded: a fault of this machine kept a task from running (see above and "

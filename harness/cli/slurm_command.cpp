@@ -57,6 +57,18 @@ bool ownOption(const std::string& arg, std::string* which) {
   return false;
 }
 
+/// Options of one run: clgrade.sbatch is run again by every resume, so they would be repeated.
+bool oneRunOption(const std::string& arg, std::string* which) {
+  for (const char* once : {"--regrade", "--regrade-all", "--force", "--confirm-overrides"}) {
+    const std::string o = once;
+    if (arg == o || arg.rfind(o + "=", 0) == 0) {
+      *which = o;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool hasJobs(const std::vector<std::string>& options) {
   for (const std::string& a : options)
     if (a == "--jobs" || a == "-j" || a.rfind("--jobs=", 0) == 0 || (a.size() > 2 && a.rfind("-j", 0) == 0))
@@ -108,6 +120,12 @@ int refusedSettings(const SlurmArgs& a) {
     if (ownOption(arg, &which)) {
       std::cerr << "clgrade slurm: " << which << " is clgrade slurm's own option: give it before the submissions "
                 << "folder (each shard's --out and --shard are set by the job array)\n";
+      return kUsage;
+    }
+    if (oneRunOption(arg, &which)) {
+      std::cerr << "clgrade slurm: " << which << " is for one run, and clgrade.sbatch is run again by every resume: "
+                << "run `clgrade batch` with it on the shard's folder (.shards/K, with that shard's --shard K/N "
+                << "and --seed), then `sbatch merge.sbatch`\n";
       return kUsage;
     }
   }

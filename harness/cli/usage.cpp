@@ -82,7 +82,17 @@ std::string notAKernelsFolder(const std::string& path, bool ofSubmissions) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const std::string shown = terminalText(path);
-  if (fs::is_directory(path, ec)) return "";
+  if (fs::is_directory(path, ec)) {
+    // One submission's folder given as the class would grade "0 submissions" and exit 0.
+    if (!ofSubmissions) return "";
+    for (const fs::path& dir : {fs::path(path), fs::path(path) / "kernels"})
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".cl")
+          return shown + " holds " + terminalText(fs::relative(it->path(), path, ec).string()) +
+                 ": it is one submission's folder, not the folder of submission folders (grade it with `clgrade grade " +
+                 shown + "`, or give the folder that holds one folder or archive per student)";
+    return "";
+  }
   const bool exists = fs::exists(path, ec);
   if (ec) return shown + " cannot be read: " + ec.message();
   if (!exists) return shown + " does not exist";

@@ -91,6 +91,8 @@ void compilerPlaces(const std::string& log, std::vector<Place>* out) {
         if (colon == error + 5) continue;  // the colon of "error:"
         size_t nameStart = colon;
         while (nameStart > start && isNameChar(log[nameStart - 1])) --nameStart;
+        // After "error:" only the place right behind it ("error: K.cl:7:"), never one the text names.
+        if (colon > error && log.find_first_not_of(' ', afterError) != nameStart) break;
         const std::string name = log.substr(nameStart, colon - nameStart);
         size_t after = 0;
         const int line = numberAt(log, colon + 1, &after);

@@ -56,6 +56,11 @@ std::string submissionName(const std::string& dir) {
 }
 
 std::string submissionContentSha256(const std::string& kernelsDir) {
+  std::error_code fileEc;
+  if (fs::is_regular_file(kernelsDir, fileEc)) {  // an archive: its bytes
+    std::string bytes;
+    return sha256Hex("archive " + (readFile(kernelsDir, &bytes, nullptr, size_t(1) << 30) ? sha256Hex(bytes) : "(unread)"));
+  }
   // The files below it, in name order, each name with its bytes' hash (a kernels folder is small:
   // the policy refuses sources over its limit; at most 64 MiB are read here).
   std::error_code ec;

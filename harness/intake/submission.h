@@ -20,7 +20,8 @@ SubmissionFolder resolveSubmission(const std::string& dir);
 std::string submissionName(const std::string& dir);
 
 /// What a grade of the folder reads, as one hash: the names (relative to it) and bytes of every file
-/// below it, links not followed. The same for the same files wherever the folder lies; a batch keys a
+/// below it, links not followed (of an archive file: its bytes). The same for the same files wherever
+/// the folder lies; a batch keys a
 /// submission's result on it, so a resubmission is graded again.
 std::string submissionContentSha256(const std::string& kernelsDir);
 

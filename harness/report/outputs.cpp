@@ -166,8 +166,8 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
         e.problem = "not graded: " + fault;  // the machine's fault: no report, no total
       } else if (readReportFile(dir + "/report.json", &e.report, &why)) {
         e.graded = true;
-        for (const auto& m : s.value("stale_overrides", nlohmann::ordered_json::array()))
-          if (m.is_string()) e.staleOverrides.push_back(m.get<std::string>());
+        for (const StaleOverride& o : staleOverridesFromJson(s.value("stale_overrides", nlohmann::ordered_json())))
+          e.staleOverrides.push_back(o.message);
         applyOverrides(overrides, e.submission, &e.report, problems);
         e.reportHtml = e.submission + "/" + kReportHtml;
         if (!writeAll(dir, e.report, e.submission, audience, &why)) failed(why);

@@ -36,6 +36,27 @@ std::string taskFilesHash(const TaskReport& task) {
   return text;
 }
 
+ordered_json staleOverridesJson(const std::vector<StaleOverride>& stale) {
+  ordered_json list = ordered_json::array();
+  for (const StaleOverride& o : stale)
+    list.push_back({{"task", o.task}, {"criterion", o.criterion}, {"points", o.points}, {"message", o.message}});
+  return list;
+}
+
+std::vector<StaleOverride> staleOverridesFromJson(const ordered_json& list) {
+  std::vector<StaleOverride> out;
+  if (!list.is_array()) return out;
+  for (const ordered_json& o : list) {
+    if (!o.is_object() || !o.value("task", ordered_json()).is_string() ||
+        !o.value("criterion", ordered_json()).is_string() || !o.value("message", ordered_json()).is_string() ||
+        !o.value("points", ordered_json()).is_number())
+      continue;
+    out.push_back({o["task"].get<std::string>(), o["criterion"].get<std::string>(), o["points"].get<double>(), "",
+                   o["message"].get<std::string>()});
+  }
+  return out;
+}
+
 bool OverrideLedger::load(const std::string& path, std::string* err) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return true;
@@ -80,7 +101,7 @@ bool OverrideLedger::save(const std::string& path, std::string* err) const {
 
 std::vector<Override> OverrideLedger::current(const std::vector<Override>& overrides, const std::string& submission,
                                               const GradeReport& report, bool confirm,
-                                              std::vector<std::string>* stale) {
+                                              std::vector<StaleOverride>* stale) {
   std::vector<Override> out;
   std::lock_guard<std::mutex> lock(mutex_);
   for (const Override& o : overrides) {
@@ -107,11 +128,12 @@ std::vector<Override> OverrideLedger::current(const std::vector<Override>& overr
       continue;
     }
     if (stale)
-      stale->push_back((o.where.empty() ? std::string() : o.where + ": ") + "stale override of " + o.task + "." +
-                       o.criterion + " (" + formatPoints(o.points) + " points): written for " +
-                       (filesChanged ? "other files of the task (resubmitted since), " : "") + "measured " +
-                       formatPoints(then.measured) + " then, " + formatPoints(now.measured) +
-                       " now; not applied until confirmed (--confirm-overrides " + submission + ") or removed");
+      stale->push_back({o.task, o.criterion, o.points, o.where,
+                        "stale override of " + o.task + "." + o.criterion + " (" + formatPoints(o.points) +
+                            (samePoints(o.points, 1) ? " point" : " points") + "): written for " +
+                            (filesChanged ? "other files of the task (resubmitted since), " : "") + "measured " +
+                            formatPoints(then.measured) + " then, " + formatPoints(now.measured) +
+                            " now; not applied until confirmed (--confirm-overrides " + submission + ") or removed"});
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -31,6 +32,20 @@ struct OverrideRecord {
 /// What a task's points were computed from: its kernel file's and included files' hashes, as one text.
 std::string taskFilesHash(const TaskReport& task);
 
+/// An override not applied: what it names, and why in words ("stale override of conv3x3.convolution
+/// (1 point): written for ..."), without the overrides file's name, which `where` holds.
+struct StaleOverride {
+  std::string task, criterion;
+  double points = 0;
+  std::string where;  ///< "overrides.csv:4"
+  std::string message;
+};
+
+/// Stale overrides as class.json lists them (`stale_overrides`: task, criterion, points, message), and
+/// back (entries that are not such objects are left out: class.json is a file, read, never trusted).
+nlohmann::ordered_json staleOverridesJson(const std::vector<StaleOverride>& stale);
+std::vector<StaleOverride> staleOverridesFromJson(const nlohmann::ordered_json& list);
+
 class OverrideLedger {
  public:
   /// Reads `path` (no file: an empty ledger). False with *err when it exists but is unreadable or not
@@ -41,11 +56,11 @@ class OverrideLedger {
   /// The overrides of `submission` that apply to `report` (measured points, as report.json holds
   /// them): each one that has no record yet, whose decision changed (edited points or comment) or whose
   /// submission is in `confirm` is recorded as applied to this report; one whose record's measured
-  /// points or task files differ from the report's is stale, and goes to *stale as a message instead.
+  /// points or task files differ from the report's is stale, and goes to *stale instead.
   /// Overrides naming a task or criterion the report lacks are passed on (applyOverrides says so).
   /// Thread-safe.
   std::vector<Override> current(const std::vector<Override>& overrides, const std::string& submission,
-                                const GradeReport& report, bool confirm, std::vector<std::string>* stale);
+                                const GradeReport& report, bool confirm, std::vector<StaleOverride>* stale);
 
   /// Drops the records no override of `overrides` names any more (a removed override is forgotten).
   void keepOnly(const std::vector<Override>& overrides);

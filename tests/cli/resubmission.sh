@@ -32,8 +32,16 @@ grep -q "bob: .*stale override of histogram.global_atomics" "$out/batch.log" || 
 grep -q '"stale_overrides"' "$out/results/class.json" || fail "class.json does not list the stale override"
 grep -q "stale override</span>" "$out/results/summary.html" || fail "summary.html does not list the stale override"
 
-# Kept as it is on the next run, until the instructor confirms it.
+# Kept as it is on the next run, until the instructor confirms it; a run without the overrides file
+# forgets nothing.
 batch && row bob | grep -q "^bob,1,1,0,2,2,2,," && grep -q "stale override" "$out/batch.log" || fail "the stale override was applied unconfirmed"
+"$clgrade" batch "$out/class" --task histogram --device cpu --out "$out/results" > "$out/batch.log" 2>&1 || fail "batch without --overrides: exit $?"
+batch && grep -q "stale override" "$out/batch.log" || { cat "$out/batch.log"; fail "a run without --overrides forgot the override's grade"; }
+# clgrade merge (a batch folder is merged like a shard) does not apply it either.
+"$clgrade" merge "$out/results" --out "$out/merged" --overrides "$out/overrides.csv" > "$out/merge.log" 2>&1 || { cat "$out/merge.log"; fail "merge: exit $?"; }
+tr -d "\r" < "$out/merged/gradebook.csv" | grep -q "^bob,1,1,0,2,2,2,," || { cat "$out/merged/gradebook.csv"; fail "merge applied the stale override"; }
+grep -q '"stale_overrides"' "$out/merged/class.json" && grep -q "stale override</span>" "$out/merged/summary.html" \
+  || fail "the merged class results do not list the stale override"
 batch --confirm-overrides bob || fail "--confirm-overrides: exit $?"
 row bob | grep -q "^bob,1,1,0,2,2,2,histogram.global_atomics: 1 (measured 1)" || { row bob; fail "the confirmed override is not applied"; }
 batch && ! grep -q "stale" "$out/batch.log" || { cat "$out/batch.log"; fail "a confirmed override is still stale"; }

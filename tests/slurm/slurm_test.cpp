@@ -416,6 +416,12 @@ TEST(SlurmScripts, AJobArrayOfShardsAndADependentMerge) {
               root / "logs-own");
   EXPECT_EQ(own.process.exitCode, 2) << own.err;
   EXPECT_NE(own.err.find("--out is clgrade slurm's own option"), std::string::npos) << own.err;
+  // So are the options of one run: the script is run again by every resume, which would repeat them.
+  const CliRun once = clgrade(
+      {"slurm", "--out", out.string(), "--shards", "2", (root / "subs").string(), "--", "--regrade", "alice"},
+      root / "logs-once");
+  EXPECT_EQ(once.process.exitCode, 2) << once.err;
+  EXPECT_NE(once.err.find("--regrade is for one run"), std::string::npos) << once.err;
   const CliRun drawn =
       clgrade({"slurm", "--out", out.string(), "--shards", "2", (root / "subs").string()}, root / "logs-drawn");
   ASSERT_EQ(drawn.process.exitCode, 0) << drawn.err;

@@ -29,6 +29,8 @@ TEST(CompletionMarker, SaysWhyAFolderIsGradedAgain) {
   MarkerSettings seed = settings();
   seed.hiddenSeed = 7;
   EXPECT_NE(whyGradeAgain(stored, completionMarker(seed, "alice", "files-1")), "");
+  EXPECT_EQ(whyGradeAgain(stored, completionMarker(build, "alice", "files-2")), "its files changed since it was graded")
+      << "a resubmission is said as such whatever else changed";
   // A marker of a build before the files' hash was kept: graded again, and not as a resubmission.
   nlohmann::ordered_json old = stored;
   old.erase("submission_sha256");

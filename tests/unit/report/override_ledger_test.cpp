@@ -39,7 +39,7 @@ Override overrideOf(double points, const std::string& comment = "accepted") {
 
 TEST(OverrideLedger, AnOverrideAppliesToTheGradeItWasWrittenFor) {
   OverrideLedger ledger;
-  std::vector<std::string> stale;
+  std::vector<StaleOverride> stale;
   EXPECT_EQ(ledger.current({overrideOf(1)}, "bob", gradeOf(0), false, &stale).size(), 1u);
   EXPECT_EQ(ledger.current({overrideOf(1)}, "bob", gradeOf(0), false, &stale).size(), 1u);
   EXPECT_TRUE(stale.empty());
@@ -48,12 +48,15 @@ TEST(OverrideLedger, AnOverrideAppliesToTheGradeItWasWrittenFor) {
 
 TEST(OverrideLedger, AResubmissionMakesItStaleUntilConfirmed) {
   OverrideLedger ledger;
-  std::vector<std::string> stale;
+  std::vector<StaleOverride> stale;
   ledger.current({overrideOf(1)}, "bob", gradeOf(0), false, &stale);
   EXPECT_TRUE(ledger.current({overrideOf(1)}, "bob", gradeOf(0, "bbbb"), false, &stale).empty());
   ASSERT_EQ(stale.size(), 1u);
-  EXPECT_NE(stale[0].find("overrides.csv:2: stale override of conv3x3.convolution"), std::string::npos) << stale[0];
-  EXPECT_NE(stale[0].find("resubmitted"), std::string::npos) << stale[0];
+  EXPECT_EQ(stale[0].where, "overrides.csv:2");
+  EXPECT_EQ(stale[0].task + "." + stale[0].criterion, "conv3x3.convolution");
+  EXPECT_NE(stale[0].message.find("stale override of conv3x3.convolution (1 point)"), std::string::npos)
+      << stale[0].message;
+  EXPECT_NE(stale[0].message.find("resubmitted"), std::string::npos) << stale[0].message;
   stale.clear();
   EXPECT_EQ(ledger.current({overrideOf(1)}, "bob", gradeOf(0, "bbbb"), true, &stale).size(), 1u) << "confirmed";
   EXPECT_EQ(ledger.current({overrideOf(1)}, "bob", gradeOf(0, "bbbb"), false, &stale).size(), 1u) << "recorded";
@@ -62,17 +65,17 @@ TEST(OverrideLedger, AResubmissionMakesItStaleUntilConfirmed) {
 
 TEST(OverrideLedger, AnotherMeasurementMakesItStale) {
   OverrideLedger ledger;
-  std::vector<std::string> stale;
+  std::vector<StaleOverride> stale;
   ledger.current({overrideOf(1)}, "bob", gradeOf(0), false, &stale);
   EXPECT_TRUE(ledger.current({overrideOf(1)}, "bob", gradeOf(2), false, &stale).empty());
   ASSERT_EQ(stale.size(), 1u);
-  EXPECT_NE(stale[0].find("measured 0 then, 2 now"), std::string::npos) << stale[0];
-  EXPECT_EQ(stale[0].find("resubmitted"), std::string::npos) << stale[0];
+  EXPECT_NE(stale[0].message.find("measured 0 then, 2 now"), std::string::npos) << stale[0].message;
+  EXPECT_EQ(stale[0].message.find("resubmitted"), std::string::npos) << stale[0].message;
 }
 
 TEST(OverrideLedger, AnEditedOverrideIsANewDecision) {
   OverrideLedger ledger;
-  std::vector<std::string> stale;
+  std::vector<StaleOverride> stale;
   ledger.current({overrideOf(1)}, "bob", gradeOf(0), false, &stale);
   EXPECT_EQ(ledger.current({overrideOf(1.5)}, "bob", gradeOf(2), false, &stale).size(), 1u);
   EXPECT_EQ(ledger.current({overrideOf(1.5, "seen again")}, "bob", gradeOf(1), false, &stale).size(), 1u);
@@ -81,7 +84,7 @@ TEST(OverrideLedger, AnEditedOverrideIsANewDecision) {
 
 TEST(OverrideLedger, IsKeptInItsFileAndForgetsRemovedOverrides) {
   const std::string path = ::testing::TempDir() + "/ledger_" + std::to_string(getpid()) + ".json";
-  std::vector<std::string> stale;
+  std::vector<StaleOverride> stale;
   std::string err;
   {
     OverrideLedger ledger;
