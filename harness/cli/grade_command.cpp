@@ -154,9 +154,27 @@ int finish(const GradeReport& measured, const std::string& out, const std::strin
 }
 
 /// The report folder of a grade of `args.kernelsDir`: --out, else reports/<its name>.
+/// --out, else reports/<the submission's name> ("alice/kernels/", "alice" and, inside alice, "." are
+/// all alice), never inside the folder graded (a student runs `clgrade check .` in the folder they
+/// hand in): then beside it, <its parent>/reports/<name>.
 std::string reportFolder(const GradeArgs& args) {
-  return args.out.empty() ? "reports/" + std::filesystem::path(args.kernelsDir).lexically_normal().filename().string()
-                          : args.out;
+  if (!args.out.empty()) return args.out;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir = fs::weakly_canonical(fs::absolute(args.kernelsDir, ec), ec);
+  std::string name = submissionName(dir.string());
+  if (name.empty() || name == "." || name == ".." || name == "/") name = "submission";
+  const fs::path out = fs::path("reports") / name;
+  const fs::path at = fs::weakly_canonical(fs::absolute(out, ec), ec);
+  auto inside = [](const fs::path& p, const fs::path& folder) {
+    auto i = p.begin();
+    for (auto j = folder.begin(); j != folder.end() && !j->empty(); ++i, ++j)
+      if (i == p.end() || *i != *j) return false;
+    return true;
+  };
+  if (inside(at, dir) && dir.has_parent_path() && dir.parent_path() != dir)
+    return (dir.parent_path() / "reports" / name).string();
+  return out.string();
 }
 
 int gradeFolder(const GradeArgs& args, bool checkCommand) {
@@ -182,6 +200,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
   if (!args.refusal.empty()) folder.problem = args.refusal;
   const std::string out = reportFolder(args);
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
+  removeEarlierReport(out);
   const std::string toolsDir = toolsFolder();
   // One seed for every hidden input of this grade, the runners' and the keeper's alike.
   const uint64_t hiddenSeed = args.seed ? *args.seed : drawHiddenSeed();

@@ -17,9 +17,12 @@ std::string probeRunnerSandbox(const Rubric& rubric, const DeviceInfo& device, c
   const trace::Span span("sandbox probe", "process");
   RunnerLaunch l;
   l.scratch = folders.scratchFor("probe");
-  l.requestPath = folders.path() + "/probe.request.json";
-  l.stdoutPath = folders.path() + "/probe.stdout";
-  l.stderrPath = folders.path() + "/probe.stderr";
+  // Absolute, as every runner's: the runner starts in another folder (a relative --out, the default
+  // reports/<name>, named nothing it could find).
+  const std::string folder = absolutePath(folders.path());
+  l.requestPath = folder + "/probe.request.json";
+  l.stdoutPath = folder + "/probe.stdout";
+  l.stderrPath = folder + "/probe.stderr";
   RunnerRequest& r = l.request;
   r.probe = true;
   r.task = rubric.tasks.front().id;  // a request the runner reads like any; no kernel file in it

@@ -188,6 +188,18 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
   return ok;
 }
 
+void removeEarlierReport(const std::string& reportDir) {
+  std::error_code ec;
+  const fs::path dir(reportDir);
+  for (const char* name : {"report.json", "evidence"}) fs::remove_all(dir / name, ec);
+  for (const OutputFile& f : outputFiles()) {
+    if (f.scope != OutputFile::Scope::Submission) continue;
+    const fs::path file = dir / f.path;
+    fs::remove(file, ec);
+    if (file.parent_path() != dir && fs::is_empty(file.parent_path(), ec)) fs::remove(file.parent_path(), ec);
+  }
+}
+
 const std::vector<OutputFile>& outputFiles() {
   static const std::vector<OutputFile> files = [] {
     std::vector<OutputFile> all;

@@ -69,6 +69,11 @@ bool isClassFileName(const std::string& name);
 bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& report, std::string* err,
                             const OutputOptions& options = {});
 
+/// Removes what an earlier grade wrote into `reportDir` (report.json, evidence/, and each submission
+/// output of the table), so a report folder used again holds only the new report's files (the old
+/// failure crops beside a passing report misled students); nothing else in it is touched.
+void removeEarlierReport(const std::string& reportDir);
+
 /// Called once at the end of a batch, after `outDir`/class.json is written. Reads every
 /// submission's report.json, applies the overrides, writes each submission's outputs again (so an
 /// edited overrides file reaches every format without regrading) and the class outputs:
