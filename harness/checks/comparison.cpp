@@ -125,7 +125,11 @@ std::string Comparison::summary() const {
   std::string s = std::to_string(bad) + " of " + std::to_string(compared) + " values wrong";
   if (nan) s += " (" + std::to_string(nan) + " NaN/inf)";
   if (bad == 0) s = "mean squared error " + number(meanError) + " is above the limit";
-  if (bad > 0) {
+  // Where they are in the words of the finding: a band at an edge is not "inside tiles" for the
+  // student, whatever the region model makes of columns beyond the filter's radius.
+  if (const std::string band = edgeBand(); bad > 0 && !band.empty()) {
+    s += ", all " + band;
+  } else if (bad > 0) {
     s += ": " + std::to_string(borderBad) + " at the image border, " + std::to_string(tileEdgeBad) +
          " at tile/halo edges, " + std::to_string(interiorBad) + " inside tiles";
   }
@@ -154,6 +158,24 @@ std::vector<std::string> Comparison::details() const {
   return lines;
 }
 
+std::string Comparison::edgeBand() const {
+  if (bad == 0) return "";
+  const int W = difference.width, H = difference.height;
+  // "The last 3 columns" says something only on an image wider than a few columns, and only of a band
+  // that is a small part of it: at most an eighth (or 4 columns), whatever the filter's radius.
+  auto narrow = [](int n, int size) { return size > 16 && (n <= 4 || n * 8 <= size); };
+  auto count = [](int n, const char* one, const char* many) {
+    return n == 1 ? std::string(one) : std::to_string(n) + " " + many;
+  };
+  if (narrow(W - minX, W))
+    return "in the last " + count(W - minX, "column", "columns") + " (x >= W-" + std::to_string(W - minX) + ")";
+  if (narrow(maxX + 1, W)) return "in the first " + count(maxX + 1, "column", "columns");
+  const int lastGraded = H - 1 - (lastRowSkipped ? 1 : 0);
+  if (narrow(lastGraded + 1 - minY, H)) return "in the bottom rows (y >= H-" + std::to_string(H - minY) + ")";
+  if (narrow(maxY + 1, H)) return "in the top " + count(maxY + 1, "row", "rows");
+  return "";
+}
+
 std::string Comparison::finding() const {
   if (passed) return "";
   if (compared == 0) return "nothing was compared";
@@ -163,10 +185,6 @@ std::string Comparison::finding() const {
   const int lastGraded = H - 1 - (lastRowSkipped ? 1 : 0);
   const std::string lastRowName = lastRowSkipped ? "y = H-2, the last graded row" : "y = H-1";
   // "The last 3 columns" says something only on an image wider than a few columns.
-  const bool wide = W > 16, tall = H > 16;
-  auto count = [](int n, const char* one, const char* many) {
-    return n == 1 ? std::string(one) : std::to_string(n) + " " + many;
-  };
   std::string where;
   if (minX == maxX && minX == W - 1)
     where = "in the last column (x = W-1)";
@@ -180,14 +198,8 @@ std::string Comparison::finding() const {
     where = "in one column";
   else if (minY == maxY)
     where = "in one row";
-  else if (wide && minX >= W - 4)
-    where = "in the last " + count(W - minX, "column", "columns") + " (x >= W-" + std::to_string(W - minX) + ")";
-  else if (wide && maxX < 4)
-    where = "in the first " + count(maxX + 1, "column", "columns");
-  else if (tall && minY >= H - 5)
-    where = "in the bottom rows (y >= H-" + std::to_string(H - minY) + ")";
-  else if (tall && maxY < 4)
-    where = "in the top " + count(maxY + 1, "row", "rows");
+  else if (const std::string band = edgeBand(); !band.empty())
+    where = band;
   else if (borderBad == bad)
     where = "at the image border only";
   else if (interiorBad == 0)

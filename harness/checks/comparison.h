@@ -48,6 +48,9 @@ struct Comparison {
   /// last column (x = W-1)", "... at the edges of work-group tiles"): the same bug gives the same
   /// finding in every case, so a report can say it once. "" when it passed.
   std::string finding() const;
+  /// "in the last 5 columns (x >= W-5)" when every wrong value lies in a narrow band at one edge of
+  /// the image (at most an eighth of it, or 4 columns or rows), whatever the filter's radius; else "".
+  std::string edgeBand() const;
 };
 
 /// Float images by the course rule (NaN always fails). Padding columns never reach this function.

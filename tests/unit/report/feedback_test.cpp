@@ -57,6 +57,29 @@ TEST(Finding, SaysWhereTheWrongValuesAreWhateverTheSize) {
   EXPECT_EQ(compareImages(narrow, wrong, CompareRule{}, RegionModel{}).finding().find("columns"), std::string::npos);
 }
 
+// Issue 28, item 5: an off-by-one in the horizontal pass that damaged the last 5 columns was "wrong
+// values in parts of the image" (the band rule knew the last 4 columns only), and the summary counted
+// "inside tiles" what the coordinates put at the right edge.
+TEST(Finding, ABandAtAnEdgeIsNamedWhateverTheRadius) {
+  const Image expected = ramp(780, 575);
+  Image actual = expected;
+  for (int y = 0; y < 574; ++y)
+    for (int x = 775; x < 780; ++x) actual.at(0, x, y) += 0.5f;
+  const Comparison c = compareImages(expected, actual, CompareRule{}, RegionModel{4, 1, 32, 16});
+  EXPECT_EQ(c.finding(), "wrong values in the last 5 columns (x >= W-5)");
+  EXPECT_NE(c.summary().find("values wrong, all in the last 5 columns (x >= W-5)"), std::string::npos) << c.summary();
+  EXPECT_EQ(c.summary().find("inside tiles"), std::string::npos) << c.summary();
+  Image top = expected;
+  for (int y = 0; y < 60; ++y)
+    for (int x = 100; x < 300; ++x) top.at(0, x, y) += 0.5f;
+  EXPECT_EQ(compareImages(expected, top, CompareRule{}, RegionModel{}).finding(), "wrong values in the top 60 rows");
+  // A third of the image is no band at an edge.
+  Image wide = expected;
+  for (int y = 0; y < 574; ++y)
+    for (int x = 520; x < 780; ++x) wide.at(0, x, y) += 0.5f;
+  EXPECT_EQ(compareImages(expected, wide, CompareRule{}, RegionModel{}).finding().find("last"), std::string::npos);
+}
+
 CaseOutcome failed(const std::string& id, bool visible, const std::string& message, const std::string& finding) {
   CaseOutcome o;
   o.caseId = id;
