@@ -1,5 +1,8 @@
 // clgrade batch: every subfolder of a folder is one submission; graded in parallel, each task
 // isolated, results per submission written atomically, resumable after a kill; class.json.
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -36,6 +39,18 @@ struct BatchArgs {
   double retimeMinutes = kRetimeMinutes;
   int retimeEvery = kRetimeEvery;
 };
+
+/// A batch interrupted (Ctrl-C, a scheduler's SIGTERM) says how to go on, then dies of the signal as
+/// before (the shell's 130 or 143): what it graded is kept, what it was grading is graded again.
+void sayHowToResume(int signal) {
+  static const char kText[] =
+      "\nclgrade batch: interrupted: the submissions graded so far are kept; run the same command again to "
+      "resume (those being graded are graded again)\n";
+  ssize_t ignored = write(2, kText, sizeof kText - 1);
+  (void)ignored;
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
 
 int batchCommand(const BatchArgs& args) {
   if (const std::string why = notAKernelsFolder(args.submissionsDir, true); !why.empty()) {
@@ -80,6 +95,7 @@ int batchCommand(const BatchArgs& args) {
   options.shard = shard;
   options.retimeMinutes = args.retimeMinutes;
   options.retimeEvery = args.retimeEvery;
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, sayHowToResume);
   const BatchSummary summary = runBatch(rubric, device, options);
   if (!summary.error.empty()) {
     std::istringstream lines(summary.error);  // one message a line

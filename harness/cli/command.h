@@ -24,8 +24,18 @@ namespace clgrade::cli {
 /// device; then nothing is a grade), 4 the report could not be written,
 /// 5 a task ran past --task-timeout in an --in-process grade (isolated grades stop the task instead).
 /// `merge` exits 1 when shards or submissions are missing (what is there is merged), `slurm` 4 when
-/// sbatch refused a job.
-enum Exit { kOk = 0, kFailures = 1, kUsage = 2, kNoDevice = 3, kOutput = 4, kTaskTimeout = 5 };
+/// sbatch refused a job. 70 (EX_SOFTWARE) is clgrade's own fault: an internal error, never the
+/// submission's or the machine's. A batch stopped by SIGINT or SIGTERM exits 130 or 143 (the shell's
+/// 128 + signal), having said how to resume.
+enum Exit { kOk = 0, kFailures = 1, kUsage = 2, kNoDevice = 3, kOutput = 4, kTaskTimeout = 5, kInternal = 70 };
+
+/// The exit codes in words, for --help and the README.
+inline constexpr const char* kExitCodesText =
+    "Exit codes: 0 done (check: every measured criterion passed), 1 some criterion failed (check) or "
+    "shards are missing (merge), 2 bad usage or rubric, 3 cannot grade on this machine (no OpenCL device, no "
+    "sandbox, a machine fault: nothing is a grade), 4 a report or class file could not be written, 5 a task ran "
+    "past --task-timeout in an --in-process grade, 70 an internal error of clgrade, 130 interrupted (run the "
+    "same batch again to resume).";
 
 /// A registered subcommand and what runs when it was chosen.
 struct Command {

@@ -130,13 +130,16 @@ int finish(const GradeReport& measured, const std::string& out, const std::strin
     }
   }
   const std::string page = (std::filesystem::path(out) / kReportHtml).string();
-  std::cout << "report: " << terminalText(page) << "  (" << report.seconds << " s; data in " << terminalText(jsonPath)
-            << (args.details || args.quiet ? "" : "; --details prints every failure and the timings") << ")\n";
-  if (!outputAudience(args, checkCommand))
+  // --quiet says nothing on success (the exit code and report.json do), where the report is otherwise.
+  const bool failed = visibleOnly && checkCommand && !report.allMeasuredPassed();
+  if (!args.quiet || failed)
+    std::cout << "report: " << terminalText(page) << "  (" << report.seconds << " s; data in " << terminalText(jsonPath)
+              << (args.details || args.quiet ? "" : "; --details prints every failure and the timings") << ")\n";
+  if (!outputAudience(args, checkCommand) && !args.quiet)
     std::cout << "for the student: " << terminalText((std::filesystem::path(out) / kStudentReportHtml).string())
               << " (hidden cases say only how they failed)\n";
   // The instructor's `grade` only: `check` (the students' command) never runs hidden cases nor shows a seed.
-  if (report.hiddenSeed && !checkCommand)
+  if (report.hiddenSeed && !checkCommand && !args.quiet)
     std::cout << "hidden inputs: seed " << *report.hiddenSeed << " (--seed " << *report.hiddenSeed
               << " makes them again)\n";
   // A task the machine kept from being graded has no grade: a platform must not record its 0.
@@ -145,10 +148,12 @@ int finish(const GradeReport& measured, const std::string& out, const std::strin
     return kNoDevice;
   }
   if (visibleOnly && checkCommand) {
-    const bool ok = report.allMeasuredPassed();
-    std::cout << (ok ? "every measured criterion passed on the visible cases (hidden cases are graded later)\n"
-                     : "some criteria failed: see the reasons above and the evidence files in the report\n");
-    return ok ? kOk : kFailures;
+    if (!failed && !args.quiet)
+      std::cout << "every measured criterion passed on the visible cases (hidden cases are graded later)\n";
+    if (failed)
+      std::cout << (args.quiet ? "some criteria failed: see the report\n"
+                               : "some criteria failed: see the reasons above and the evidence files in the report\n");
+    return failed ? kFailures : kOk;
   }
   return kOk;
 }
@@ -363,7 +368,8 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
     if (!checkCommand)
       sub->add_flag("--visible-only", args->visibleOnlyFlag,
                     "the visible cases only, like check, but exit 0 whatever failed (for CI fixtures)");
-    sub->add_flag("--quiet", args->quiet, "print no table");
+    sub->add_flag("--quiet,-q", args->quiet,
+                  "print nothing on success (a failed check prints where its report is; errors still go to stderr)");
     sub->add_flag("--details", args->details,
                   "print the timed kernels' figures and every failure in full (cases, first wrong pixels, files) "
                   "after the table");

@@ -24,6 +24,7 @@
 int main(int argc, char** argv) {
   using namespace clgrade::cli;
   CLI::App app{"clgrade: grades the OpenCL image-convolution assignment"};
+  app.name("clgrade");  // usage lines say "clgrade", not the path the program was started by
   app.require_subcommand(1);
   app.set_version_flag("--version", "clgrade " + clgrade::clgradeVersion() + " (configured from commit " +
                                         CLGRADE_GIT_COMMIT + ")\nbuilt with " + CLGRADE_BUILT_WITH);
@@ -42,6 +43,10 @@ int main(int argc, char** argv) {
   addGoldenCommand(app, &commands);
   addInternalCommands(app, &commands);
 
+  app.footer(kExitCodesText);
+
+  // `clgrade`, `clgrade help [COMMAND]`, `clgrade version` and -V, as git and cargo answer them.
+  if (const int exit = answerHelpOrVersion(app, argc, argv); exit >= 0) return exit;
   // Every usage error exits 2 (CLI11's own codes are 105-114), an unknown subcommand with the nearest.
   if (const int exit = parseCommandLine(app, argc, argv); exit >= 0) return exit;
   // An exception caught here unwinds the stack first: scratch folders (an archive's, say) are removed.
@@ -49,8 +54,8 @@ int main(int argc, char** argv) {
     for (const Command& c : commands)
       if (c.sub->parsed()) return c.run();
   } catch (const std::exception& e) {
-    std::cerr << "clgrade: internal error: " << e.what() << "\n";
-    return kOutput;
+    std::cerr << "clgrade: internal error (clgrade's fault, not the submission's): " << e.what() << "\n";
+    return kInternal;
   }
   return kUsage;
 }

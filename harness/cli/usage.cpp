@@ -46,7 +46,58 @@ std::string unknownSubcommand(const CLI::App& app, int argc, const char* const* 
          " (subcommands: " + joined(names) + ")";
 }
 
+int answerHelpOrVersion(CLI::App& app, int argc, char** argv) {
+  const std::string first = argc >= 2 ? argv[1] : "";
+  if (argc == 1) {  // what there is to do, where a person looks
+    std::cerr << app.help();
+    return kUsage;
+  }
+  if (first == "version" || first == "-V") {
+    std::cout << app.version() << "\n";
+    return kOk;
+  }
+  if (first != "help") return -1;
+  if (argc == 2) {
+    std::cout << app.help();
+    return kOk;
+  }
+  const std::string word = argv[2];
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+    if (sub->check_name(word)) {
+      std::cout << sub->help("clgrade");
+      return kOk;
+    }
+  const char* const asked[] = {argv[0], argv[2]};
+  std::cerr << "clgrade: " << unknownSubcommand(app, 2, asked) << "\n";
+  return kUsage;
+}
+
+namespace {
+
+/// CLI11's errors as clgrade says everything: "clgrade batch: ...", an unknown option with the nearest
+/// one of its command, and where the help is.
+std::string failureMessage(const CLI::App* app, const CLI::Error& e) {
+  const CLI::App* command = app;
+  for (const CLI::App* sub : app->get_subcommands([](const CLI::App* s) { return s->parsed(); })) command = sub;
+  const std::string name = command == app ? "clgrade" : "clgrade " + command->get_name();
+  std::string text = name + ": " + terminalText(e.what());
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    std::vector<std::string> options;
+    for (const CLI::Option* o : command->get_options())
+      for (const std::string& l : o->get_lnames()) options.push_back("--" + l);
+    const std::string said = e.what();
+    const size_t at = said.find("--");
+    const std::string word = at == std::string::npos ? "" : said.substr(at, said.find_first_of(" =", at) - at);
+    if (const std::string near = word.empty() ? "" : nearestName(word, options); !near.empty())
+      text += " (did you mean " + near + "?)";
+  }
+  return text + "\nRun '" + name + " --help' for more information.\n";
+}
+
+}  // namespace
+
 int parseCommandLine(CLI::App& app, int argc, char** argv) {
+  app.failure_message(failureMessage);
   if (const std::string unknown = unknownSubcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "clgrade: " << unknown << "\nRun clgrade --help for more information.\n";
     return kUsage;

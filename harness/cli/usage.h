@@ -16,6 +16,11 @@ namespace clgrade::cli {
 /// subcommand of `app`; "" otherwise (an option, a known subcommand, or nothing).
 std::string unknownSubcommand(const CLI::App& app, int argc, const char* const* argv);
 
+/// `clgrade` alone (the help, on stderr: exit 2), `clgrade help [COMMAND]` (exit 0; an unknown command
+/// exits 2 with the nearest name), `clgrade version` and `-V` (the version, exit 0); -1 for any other
+/// command line, which parseCommandLine then reads.
+int answerHelpOrVersion(CLI::App& app, int argc, char** argv);
+
 /// Parses the command line; returns -1 when the commands may run, else the exit code after saying
 /// why on stderr: 0 for --help and --version, 2 (kUsage) for every usage error.
 int parseCommandLine(CLI::App& app, int argc, char** argv);

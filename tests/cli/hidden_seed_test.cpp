@@ -53,8 +53,7 @@ Graded run(const std::string& command, const std::string& name, const std::vecto
                "--out",
                (dir / "report").string(),
                "--device",
-               test::deviceSpec(),
-               "--quiet"};
+               test::deviceSpec()};  // not --quiet: the seed line is what is asserted
   for (const std::string& t : kTasks) spec.argv.insert(spec.argv.end(), {"--task", t});
   spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
   spec.timeoutSeconds = 600;
