@@ -125,7 +125,7 @@ bool chooseDevice(const std::string& spec, DeviceEntry* chosen, std::string* err
   return false;
 }
 
-std::string gpuSetupHint() {
+std::string gpuSetupHint(bool cpuListed) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool nvidiaLibrary = fs::exists("/usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1", ec) ||
@@ -136,8 +136,9 @@ std::string gpuSetupHint() {
     return "NVIDIA's OpenCL library is installed but no ICD file names it: run "
            "`echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd` (as root), or point "
            "OCL_ICD_VENDORS at a folder holding such a .icd file.";
-  return "For a CPU device install pocl-opencl-icd; for a GPU install its vendor's OpenCL ICD "
-         "(or set OCL_ICD_VENDORS to a folder of .icd files).";
+  // A machine that lists PoCL needs no advice about it.
+  return std::string(cpuListed ? "" : "For a CPU device install pocl-opencl-icd; ") +
+         (cpuListed ? "For" : "for") + " a GPU install its vendor's OpenCL ICD (or set OCL_ICD_VENDORS to a folder of .icd files).";
 }
 
 }  // namespace clgrade

@@ -25,7 +25,8 @@ std::vector<DeviceEntry> listDevices(std::string* err);
 /// "<platform-substring>[:index]" (case-insensitive match on the platform name, index within it).
 bool chooseDevice(const std::string& spec, DeviceEntry* chosen, std::string* err);
 
-/// Hints for a machine whose GPU has no ICD file (NVIDIA's library present, loader blind to it).
-std::string gpuSetupHint();
+/// Hints for a machine whose GPU has no ICD file (NVIDIA's library present, loader blind to it), or
+/// what to install (`cpuListed`: a CPU device is listed already, so nothing about PoCL).
+std::string gpuSetupHint(bool cpuListed = false);
 
 }  // namespace clgrade

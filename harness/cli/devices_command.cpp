@@ -19,9 +19,9 @@ int listDevicesCommand() {
               << d.info.driver << ", " << d.info.version << ", max group " << d.info.maxWorkGroupSize << ", local "
               << d.info.localMemBytes / 1024 << " KiB)\n";
   }
-  bool gpu = false;
-  for (const DeviceEntry& d : devices) gpu = gpu || d.info.type == "gpu";
-  if (!gpu) std::cout << "no GPU listed. " << gpuSetupHint() << "\n";
+  bool gpu = false, cpu = false;
+  for (const DeviceEntry& d : devices) gpu = gpu || d.info.type == "gpu", cpu = cpu || d.info.type == "cpu";
+  if (!gpu) std::cout << "no GPU listed. " << gpuSetupHint(cpu) << "\n";
   return kOk;
 }
 

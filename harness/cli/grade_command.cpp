@@ -4,6 +4,9 @@
 // By default each task runs in its own child process (`clgrade run-task`, see keeper/keeper.h): a kernel that never
 // ends, a compiler bomb or a driver crash costs that task only, with a message saying where it happened. --in-process
 // grades in this process (for debugging), where a watchdog ends the whole grade with exit 5 after --task-timeout.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -114,6 +117,16 @@ std::optional<Audience> outputAudience(const GradeArgs& args, bool checkCommand)
   return audienceOf(args.audience);
 }
 
+/// The columns of the terminal the table goes to (COLUMNS, else the terminal's own width when stdout is
+/// one), else 120; at least 60.
+size_t terminalWidth() {
+  size_t width = 0;
+  if (const char* columns = std::getenv("COLUMNS"); columns && *columns) width = std::strtoul(columns, nullptr, 10);
+  winsize size{};
+  if (!width && isatty(1) && ioctl(1, TIOCGWINSZ, &size) == 0) width = size.ws_col;
+  return std::max<size_t>(width ? width : 120, 60);
+}
+
 /// The table, what to fix, where the report is (with --details the performance figures and every
 /// failure in full); the exit code of grade or check.
 int finish(const GradeReport& measured, const std::string& out, const std::string& jsonPath, bool visibleOnly,
@@ -121,8 +134,9 @@ int finish(const GradeReport& measured, const std::string& out, const std::strin
   const bool student = outputAudience(args, checkCommand) == Audience::Student;
   const GradeReport report = student ? forStudents(measured) : measured;
   if (!args.quiet) {
-    std::cout << terminalTable(report, 120, args.details);
-    const std::string fix = whatToFix(report);
+    const size_t width = terminalWidth();
+    std::cout << terminalTable(report, width, args.details);
+    const std::string fix = whatToFix(report, width);
     if (!fix.empty()) std::cout << "\n" << fix;
     if (args.details) {
       const std::string failures = failureDetails(report, out);

@@ -17,13 +17,32 @@ std::string points(double p) {
   return buffer;
 }
 
+/// `s` padded to `n` columns; an id longer than its column is never cut: it takes what it needs and
+/// one space.
 std::string pad(const std::string& s, size_t n) {
-  return s.size() >= n ? s.substr(0, n) : s + std::string(n - s.size(), ' ');
+  return s.size() >= n ? s + " " : s + std::string(n - s.size(), ' ');
 }
 
-std::string clip(const std::string& s, size_t n) {
-  std::string one = s.substr(0, s.find('\n'));
-  return one.size() <= n ? one : one.substr(0, n > 3 ? n - 3 : n) + "...";
+/// The first line of `s`, wrapped at spaces to lines of at most `n` columns, each after the first
+/// indented by `indent` columns (a word longer than a line is cut only then): a reason is read whole.
+std::string wrap(const std::string& s, size_t n, size_t indent) {
+  const std::string one = s.substr(0, s.find('\n'));
+  n = std::max<size_t>(n, 20);
+  std::string out, line;
+  std::istringstream words(one);
+  for (std::string word; words >> word;) {
+    while (word.size() > n) {  // a path or number longer than the line
+      if (!line.empty()) out += line + "\n" + std::string(indent, ' '), line.clear();
+      out += word.substr(0, n) + "\n" + std::string(indent, ' ');
+      word.erase(0, n);
+    }
+    if (!line.empty() && line.size() + 1 + word.size() > n) {
+      out += line + "\n" + std::string(indent, ' ');
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return out + line;
 }
 
 std::string figureRow(const std::string& task, const KernelFigure& f) {
@@ -88,18 +107,20 @@ std::string terminalTable(const GradeReport& r, size_t width, bool performance) 
   out << "clgrade " << r.version << " (" << r.mode << ")  rubric: " << r.rubricTitle << "\n";
   out << "device: " << r.device.platform << " / " << r.device.name << " (driver " << r.device.driver << ")\n\n";
   const size_t fixed = 12 + 30 + 8 + 14;
-  const size_t reasonWidth = width > fixed + 20 ? width - fixed : 40;
+  // A terminal too narrow for a reason column beside the others gets each reason on lines of its own.
+  const bool beside = width >= fixed + 30;
+  const size_t reasonWidth = beside ? width - fixed : width - 4;
   out << pad("task", 12) << pad("criterion", 30) << pad("points", 8) << pad("status", 14) << "reason\n";
-  out << std::string(std::min(width, fixed + reasonWidth), '-') << "\n";
+  out << std::string(beside ? width : std::min(width, fixed), '-') << "\n";
   for (const TaskReport& t : r.tasks) {
     for (const CriterionResult& c : t.criteria) {
       // Escaped before padding, so a control character shown as \x1b keeps the columns straight.
       out << pad(terminalText(t.id), 12) << pad(terminalText(c.id), 30)
           << pad(points(c.points) + "/" + points(c.max), 8) << pad(statusName(c.status), 14)
-          << clip(terminalText(c.message), reasonWidth) << "\n";
+          << (beside ? "" : "\n    ") << wrap(terminalText(c.message), reasonWidth, beside ? fixed : 4) << "\n";
     }
   }
-  out << std::string(std::min(width, fixed + reasonWidth), '-') << "\n";
+  out << std::string(beside ? width : std::min(width, fixed), '-') << "\n";
   out << pad("total", 42) << points(r.total) << "/" << points(r.max) << "\n";
   if (performance) out << performanceSection(r);
   // Messages quote student text (an #include's file name, a kernel's name, a compiler log): nothing
@@ -110,7 +131,7 @@ std::string terminalTable(const GradeReport& r, size_t width, bool performance) 
 std::string whatToFix(const GradeReport& r, size_t width) {
   std::ostringstream out;
   for (const TaskReport& t : r.tasks) {
-    if (!t.problem.empty() && t.criteria.empty()) out << "  " << clip(t.id + ": " + t.problem, width - 2) << "\n";
+    if (!t.problem.empty() && t.criteria.empty()) out << "  " << wrap(t.id + ": " + t.problem, width - 2, 4) << "\n";
     const std::vector<Finding> findings = taskFindings(t);
     for (const CriterionResult& c : t.criteria) {
       if (c.status != Status::Failed && c.status != Status::Error) continue;
@@ -127,7 +148,7 @@ std::string whatToFix(const GradeReport& r, size_t width) {
       if (!t.problem.empty()) reason = t.problem;
       const std::string head =
           "  " + pad(t.id + "." + c.id, 32) + " " + pad(points(c.points) + "/" + points(c.max), 6) + " ";
-      out << head << clip(reason, width > head.size() + 20 ? width - head.size() : 40) << "\n";
+      out << head << wrap(reason, width > head.size() + 20 ? width - head.size() : 40, head.size()) << "\n";
     }
   }
   const std::string lines = out.str();

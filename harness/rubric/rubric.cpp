@@ -515,15 +515,41 @@ void readTask(const XMLElement* e, TaskRubric* t, Problems& problems) {
 
 }  // namespace
 
+/// tinyxml2's error in words, naming the element where it has one ("XMLElement name=task").
+std::string xmlErrorInWords(const tinyxml2::XMLDocument& doc) {
+  std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
+  const size_t name = detail.find("name=", detail.find("Line number="));
+  const std::string element = name == std::string::npos ? "" : detail.substr(name + 5);
+  const std::string at = element.empty() ? "" : " <" + element + ">";
+  switch (doc.ErrorID()) {
+    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT:
+      return "the file is empty: a rubric is one <rubric> element";
+    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
+      return "element" + at + " is closed by another element's end tag (or never closed)";
+    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
+      return "an attribute of" + (at.empty() ? std::string(" an element") : at) +
+             " cannot be read (a value needs quotes: id=\"x\")";
+    case tinyxml2::XML_ERROR_PARSING_ELEMENT:
+      return "element" + at + " cannot be read (a tag not closed by '>'?)";
+    case tinyxml2::XML_ERROR_PARSING_COMMENT:
+      return "a comment is not closed by -->";
+    case tinyxml2::XML_ERROR_PARSING_CDATA:
+      return "a CDATA section is not closed by ]]>";
+    case tinyxml2::XML_ERROR_PARSING_TEXT:
+      return "text cannot be read (a '<' or '&' that should be &lt; or &amp;?)";
+    case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED:
+      return "elements are nested too deeply";
+    default:
+      return "it ends before every element is closed, or holds something that is not XML";
+  }
+}
+
 bool parseRubric(const std::string& text, const std::string& path, Rubric* rubric, std::vector<std::string>* errors) {
   Problems problems(path, errors);
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    // tinyxml2's ErrorStr repeats name and line; keep only its detail ("XMLElement name=task").
-    std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
-    const size_t colon = detail.find(": ", detail.find("Line number="));
-    detail = colon == std::string::npos ? "" : " (" + detail.substr(colon + 2) + ")";
-    problems.add(doc.ErrorLineNum(), std::string("not well-formed XML: ") + doc.ErrorName() + detail);
+    // Line 0 is tinyxml2's for "no line" (an empty file): the first.
+    problems.add(std::max(1, doc.ErrorLineNum()), "not well-formed XML: " + xmlErrorInWords(doc));
     return false;
   }
   const XMLElement* root = doc.RootElement();

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "intake/source_policy.h"
 #include "report/terminal_table.h"
@@ -80,6 +81,36 @@ TEST(TerminalText, ARefusedIncludeNameIsShownEscaped) {
       << s.problem;
   EXPECT_TRUE(inert(s.problem)) << s.problem;
   fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// Issue 28, item 6: the table was 120 columns whatever the terminal, cut reasons mid-word and ids at
+// their column's width. Reasons now wrap at spaces within the width, and ids are never cut.
+TEST(TerminalTable, ReasonsWrapWithinTheWidthAndIdsAreWhole) {
+  GradeReport r;
+  TaskReport t;
+  t.id = "conv3x3";
+  CriterionResult c;
+  c.id = "a_criterion_whose_id_is_longer_than_its_column";
+  c.max = 2;
+  c.status = Status::Failed;
+  c.message = "the first words of a long reason that goes on well past the end of an eighty column terminal and "
+              "ends with the word tailword";
+  t.criteria.push_back(c);
+  r.tasks.push_back(t);
+  const std::string table = terminalTable(r, 80, false);
+  EXPECT_NE(table.find(c.id + " "), std::string::npos) << table;
+  EXPECT_NE(table.find("tailword"), std::string::npos) << table;
+  EXPECT_EQ(table.find("..."), std::string::npos) << table;
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(c.id) == std::string::npos && line.rfind("device:", 0) != 0 && line.rfind("clgrade", 0) != 0)
+      EXPECT_LE(line.size(), 80u) << line;
 }
 
 }  // namespace

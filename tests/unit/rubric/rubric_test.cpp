@@ -90,8 +90,16 @@ TEST(RubricErrors, ValidSkeletonHasNoErrors) {
 TEST(RubricErrors, MalformedXmlNamesTheLine) {
   const auto errors = errorsOf("<rubric id=\"r\">\n  <task id=\"histogram\">\n  </tsk>\n</rubric>\n");
   ASSERT_EQ(errors.size(), 1u);
-  // tinyxml2 points at the element that is not closed properly.
-  EXPECT_EQ(errors[0], "bad.xml:2: not well-formed XML: XML_ERROR_MISMATCHED_ELEMENT (XMLElement name=task)");
+  // tinyxml2 points at the element that is not closed properly; said in words (issue 28, item 6).
+  EXPECT_EQ(errors[0],
+            "bad.xml:2: not well-formed XML: element <task> is closed by another element's end tag (or never closed)");
+  const auto empty = errorsOf("");
+  ASSERT_EQ(empty.size(), 1u);
+  EXPECT_EQ(empty[0], "bad.xml:1: not well-formed XML: the file is empty: a rubric is one <rubric> element") << "line 0";
+  const auto quotes = errorsOf("<rubric id=r>\n</rubric>\n");
+  ASSERT_EQ(quotes.size(), 1u);
+  EXPECT_NE(quotes[0].find("an attribute of <rubric> cannot be read (a value needs quotes"), std::string::npos)
+      << quotes[0];
 }
 
 TEST(RubricErrors, UnknownTaskAndCheckAndParameter) {
