@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <initializer_list>
 #include <iostream>
 #include <memory>
 
@@ -45,10 +46,10 @@ std::string quoted(const std::string& s) {
   return q + "'";
 }
 
-/// The batch options that `clgrade slurm` sets itself (per shard, or once for all): refused after `--`.
-bool ownOption(const std::string& arg, std::string* which) {
-  for (const char* own : {"--out", "--shard", "--seed", "--overrides"}) {
-    const std::string o = own;
+/// Whether `arg` is one of `options` ("--out" or "--out=..."); *which names it.
+bool isOneOf(const std::string& arg, std::initializer_list<const char*> options, std::string* which) {
+  for (const char* option : options) {
+    const std::string o = option;
     if (arg == o || arg.rfind(o + "=", 0) == 0) {
       *which = o;
       return true;
@@ -57,16 +58,14 @@ bool ownOption(const std::string& arg, std::string* which) {
   return false;
 }
 
+/// The batch options that `clgrade slurm` sets itself (per shard, or once for all): refused after `--`.
+bool ownOption(const std::string& arg, std::string* which) {
+  return isOneOf(arg, {"--out", "--shard", "--seed", "--overrides"}, which);
+}
+
 /// Options of one run: clgrade.sbatch is run again by every resume, so they would be repeated.
 bool oneRunOption(const std::string& arg, std::string* which) {
-  for (const char* once : {"--regrade", "--regrade-all", "--force", "--confirm-overrides"}) {
-    const std::string o = once;
-    if (arg == o || arg.rfind(o + "=", 0) == 0) {
-      *which = o;
-      return true;
-    }
-  }
-  return false;
+  return isOneOf(arg, {"--regrade", "--regrade-all", "--force", "--confirm-overrides"}, which);
 }
 
 bool hasJobs(const std::vector<std::string>& options) {
