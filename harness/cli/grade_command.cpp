@@ -118,13 +118,13 @@ std::optional<Audience> outputAudience(const GradeArgs& args, bool checkCommand)
 }
 
 /// The columns of the terminal the table goes to (COLUMNS, else the terminal's own width when stdout is
-/// one), else 120; at least 60.
+/// one; at least 60), else 0: a log or a pipe gets each reason whole on its line, for grep.
 size_t terminalWidth() {
   size_t width = 0;
   if (const char* columns = std::getenv("COLUMNS"); columns && *columns) width = std::strtoul(columns, nullptr, 10);
   winsize size{};
   if (!width && isatty(1) && ioctl(1, TIOCGWINSZ, &size) == 0) width = size.ws_col;
-  return std::max<size_t>(width ? width : 120, 60);
+  return width ? std::max<size_t>(width, 60) : 0;
 }
 
 /// The table, what to fix, where the report is (with --details the performance figures and every

@@ -17,6 +17,9 @@ std::string points(double p) {
   return buffer;
 }
 
+/// The width of "no terminal": every reason on one line, whole.
+constexpr size_t kUnbounded = size_t(1) << 20;
+
 /// `s` padded to `n` columns; an id longer than its column is never cut: it takes what it needs and
 /// one space.
 std::string pad(const std::string& s, size_t n) {
@@ -103,6 +106,7 @@ std::string performanceSection(const GradeReport& r) {
 }  // namespace
 
 std::string terminalTable(const GradeReport& r, size_t width, bool performance) {
+  if (width == 0) width = kUnbounded;
   std::ostringstream out;
   out << "clgrade " << r.version << " (" << r.mode << ")  rubric: " << r.rubricTitle << "\n";
   out << "device: " << r.device.platform << " / " << r.device.name << " (driver " << r.device.driver << ")\n\n";
@@ -111,7 +115,7 @@ std::string terminalTable(const GradeReport& r, size_t width, bool performance) 
   const bool beside = width >= fixed + 30;
   const size_t reasonWidth = beside ? width - fixed : width - 4;
   out << pad("task", 12) << pad("criterion", 30) << pad("points", 8) << pad("status", 14) << "reason\n";
-  out << std::string(beside ? width : std::min(width, fixed), '-') << "\n";
+  out << std::string(beside ? std::min(width, fixed + 56) : fixed, '-') << "\n";
   for (const TaskReport& t : r.tasks) {
     for (const CriterionResult& c : t.criteria) {
       // Escaped before padding, so a control character shown as \x1b keeps the columns straight.
@@ -120,7 +124,7 @@ std::string terminalTable(const GradeReport& r, size_t width, bool performance) 
           << (beside ? "" : "\n    ") << wrap(terminalText(c.message), reasonWidth, beside ? fixed : 4) << "\n";
     }
   }
-  out << std::string(beside ? width : std::min(width, fixed), '-') << "\n";
+  out << std::string(beside ? std::min(width, fixed + 56) : fixed, '-') << "\n";
   out << pad("total", 42) << points(r.total) << "/" << points(r.max) << "\n";
   if (performance) out << performanceSection(r);
   // Messages quote student text (an #include's file name, a kernel's name, a compiler log): nothing
@@ -129,6 +133,7 @@ std::string terminalTable(const GradeReport& r, size_t width, bool performance) 
 }
 
 std::string whatToFix(const GradeReport& r, size_t width) {
+  if (width == 0) width = kUnbounded;
   std::ostringstream out;
   for (const TaskReport& t : r.tasks) {
     if (!t.problem.empty() && t.criteria.empty()) out << "  " << wrap(t.id + ": " + t.problem, width - 2, 4) << "\n";
