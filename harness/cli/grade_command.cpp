@@ -185,13 +185,7 @@ std::string reportFolder(const GradeArgs& args) {
   if (name.empty() || name == "." || name == ".." || name == "/") name = "submission";
   const fs::path out = fs::path("reports") / name;
   const fs::path at = fs::weakly_canonical(fs::absolute(out, ec), ec);
-  auto inside = [](const fs::path& p, const fs::path& folder) {
-    auto i = p.begin();
-    for (auto j = folder.begin(); j != folder.end() && !j->empty(); ++i, ++j)
-      if (i == p.end() || *i != *j) return false;
-    return true;
-  };
-  if (inside(at, dir) && dir.has_parent_path() && dir.parent_path() != dir)
+  if (pathWithin(at, dir) && dir.has_parent_path() && dir.parent_path() != dir)
     return (dir.parent_path() / "reports" / name).string();
   return out.string();
 }

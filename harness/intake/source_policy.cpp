@@ -207,13 +207,6 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
   return found;
 }
 
-bool inside(const fs::path& root, const fs::path& p) {
-  auto r = root.begin(), q = p.begin();
-  for (; r != root.end(); ++r, ++q)
-    if (q == p.end() || *r != *q) return false;
-  return true;
-}
-
 std::string mib(uintmax_t bytes) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f MiB", double(bytes) / (1 << 20));
@@ -347,7 +340,7 @@ struct Expander {
     if (!fs::exists(link)) return "there is no such file in the kernels folder";
     const fs::path canonical = fs::canonical(candidate, ec);
     if (ec) return "it is a symbolic link to a file that does not exist";
-    if (!inside(root, canonical)) return "it is a symbolic link to a file outside the kernels folder";
+    if (!pathWithin(canonical, root)) return "it is a symbolic link to a file outside the kernels folder";
     if (!fs::is_regular_file(canonical, ec)) return "it is not a regular file";
     *target = canonical;
     return "";
@@ -380,7 +373,7 @@ KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& 
                   terminalText(fs::read_symlink(path, ec).string()) + "); submit the file itself";
       return s;
     }
-    if (!inside(root, target)) {
+    if (!pathWithin(target, root)) {
       s.problem = file + " is a symbolic link to " + terminalText(fs::read_symlink(path, ec).string()) +
                   ", outside the kernels folder; submit the file itself";
       return s;

@@ -20,13 +20,6 @@ bool holdsClFile(const fs::path& dir) {
   return false;
 }
 
-bool inside(const fs::path& root, const fs::path& p) {
-  auto r = root.begin(), q = p.begin();
-  for (; r != root.end(); ++r, ++q)
-    if (q == p.end() || *r != *q) return false;
-  return true;
-}
-
 }  // namespace
 
 SubmissionFolder resolveSubmission(const std::string& dirIn) {
@@ -41,7 +34,7 @@ SubmissionFolder resolveSubmission(const std::string& dirIn) {
   if (fs::is_symlink(fs::symlink_status(sub, ec))) {
     const fs::path root = fs::canonical(dir, ec);
     const fs::path target = fs::canonical(sub, ec);
-    if (ec || !inside(root, target))
+    if (ec || !pathWithin(target, root))
       s.problem = "kernels/ is a symbolic link to " + fs::read_symlink(sub, ec).string() +
                   ", outside the submission folder; submit the files themselves";
   }

@@ -161,4 +161,11 @@ bool makeDirectories(const std::string& path, std::string* err) {
   return false;
 }
 
+bool pathWithin(const std::filesystem::path& p, const std::filesystem::path& folder) {
+  auto i = p.begin();
+  for (auto j = folder.begin(); j != folder.end() && !j->empty(); ++i, ++j)
+    if (i == p.end() || *i != *j) return false;
+  return true;
+}
+
 }  // namespace clgrade

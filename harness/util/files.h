@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace clgrade {
@@ -27,6 +28,10 @@ bool writeFileAtomically(const std::string& path, const std::string& bytes, std:
 /// The disk the files below `folder` take (allocated blocks, so a sparse file counts what it holds),
 /// links not followed; the walk stops once the sum is above `stopAbove` (0: never).
 uint64_t diskUsageBytes(const std::string& folder, uint64_t stopAbove = 0);
+
+/// Whether path `p` is `folder` or lies below it, compared name by name as written (no link is
+/// resolved: callers canonicalise first when links matter); a trailing slash on `folder` is ignored.
+bool pathWithin(const std::filesystem::path& p, const std::filesystem::path& folder);
 
 /// Creates a directory and its parents; true if it exists afterwards.
 bool makeDirectories(const std::string& path, std::string* err);
