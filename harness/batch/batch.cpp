@@ -34,6 +34,7 @@
 #include "sandbox/sandbox.h"
 #include "util/archive.h"
 #include "util/cache_home.h"
+#include "roster/roster_json.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
@@ -129,11 +130,7 @@ std::string dumpJson(const ordered_json& j) { return classFileText(j); }
 /// Whether `inner` is `outer` or lies inside it (both as the file system resolves them).
 bool isInside(const fs::path& inner, const fs::path& outer) {
   std::error_code ec;
-  const fs::path a = fs::weakly_canonical(inner, ec), b = fs::weakly_canonical(outer, ec);
-  auto i = a.begin(), j = b.begin();
-  for (; j != b.end() && !j->empty(); ++i, ++j)
-    if (i == a.end() || *i != *j) return false;
-  return true;
+  return pathWithin(fs::weakly_canonical(inner, ec), fs::weakly_canonical(outer, ec));
 }
 
 }  // namespace
@@ -641,6 +638,7 @@ class Batch {
     // drops this key: the merged class.json is the one a single batch writes).
     if (o_.shard.active())
       j["shard"] = {{"index", o_.shard.index}, {"count", o_.shard.count}, {"submissions", shareNames_}};
+    if (!o_.roster.empty()) j["roster"] = rosterJson(o_.roster);
     j["submissions_found"] = summary_.submissions;
     j["submissions_graded"] = entries_.size();
     j["submissions"] = list;

@@ -17,6 +17,7 @@
 #include "keeper/keeper.h"
 #include "report/audience.h"
 #include "report/overrides.h"
+#include "roster/roster.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
@@ -39,6 +40,9 @@ struct BatchOptions {
   /// resumed batch grades everyone on the same inputs; else one drawn (drawHiddenSeed).
   std::optional<uint64_t> hiddenSeed;
   std::vector<Override> overrides;  ///< the instructor's adjustments, merged into every output
+  /// The course's students (roster/roster.h): kept in class.json, so the class outputs list every
+  /// student, those who handed in nothing too, under their id; empty: no roster.
+  Roster roster;
   /// Grade the class although an override names no submission of it (else a usage error: a typo).
   bool allowUnknownOverrides = false;
   /// Who the outputs are for (report/outputs.h): empty, both (report.html and report.student.html).

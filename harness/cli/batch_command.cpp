@@ -33,6 +33,7 @@ struct BatchArgs {
   bool visibleOnly = false;
   ChildLimitArgs limits;
   std::string overrides;
+  std::string roster;
   std::string audience;
   std::optional<uint64_t> seed;
   std::string shard;  ///< "K/N", empty: every submission
@@ -83,6 +84,7 @@ int batchCommand(const BatchArgs& args) {
     options.outDir = "reports/batch-" + (p.filename().empty() ? p.parent_path().filename() : p.filename()).string();
   }
   if (!args.overrides.empty() && !loadOverridesOrComplain(args.overrides, &options.overrides)) return kUsage;
+  if (!args.roster.empty() && !loadRosterOrComplain(args.roster, &options.roster)) return kUsage;
   options.audience = audienceOf(args.audience);
   options.jobs = args.jobs;
   options.regradeAll = args.regradeAll;
@@ -149,6 +151,9 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
       ->check(between(0, 1024, "submissions at once"));
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
+  sub->add_option("--roster", args->roster,
+                  "CSV of the course's students (id, name, email, login, submission: README, 'Roster'): gradebook "
+                  "rows for every student, those who handed in nothing too, matched to the submissions by name");
   sub->add_option("--confirm-overrides", args->confirmOverrides,
                   "apply this submission's overrides to its current grade although they were written for an "
                   "earlier one (a resubmission or regrade made them stale; repeatable)");

@@ -14,6 +14,7 @@
 #include "keeper/keeper.h"
 #include "report/audience.h"
 #include "report/overrides.h"
+#include "roster/roster.h"
 #include "rubric/rubric.h"
 
 namespace clgrade::cli {
@@ -59,6 +60,10 @@ bool loadRubricOrComplain(const std::string& path, Rubric* rubric);
 /// it cannot be used.
 bool loadOverridesOrComplain(const std::string& path, std::vector<Override>* overrides);
 
+/// Loads the course's roster (batch, export); prints its problems and returns false when it cannot
+/// be used: a roster with a wrong row would leave that student out of the LMS.
+bool loadRosterOrComplain(const std::string& path, Roster* roster);
+
 /// What grade, check and batch do first: the rubric (every `tasks` id must be one of its tasks) and
 /// the device. Prints what is wrong; returns kOk or the exit code to end with.
 int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::string>& tasks,
@@ -99,6 +104,7 @@ void addBatchCommand(CLI::App& app, Commands* commands);
 void addCriterionCommands(CLI::App& app, Commands* commands);
 void addProfileCommand(CLI::App& app, Commands* commands);
 void addMergeCommand(CLI::App& app, Commands* commands);
+void addExportCommand(CLI::App& app, Commands* commands);
 void addSlurmCommand(CLI::App& app, Commands* commands);
 void addPackageCommand(CLI::App& app, Commands* commands);
 

@@ -37,6 +37,14 @@ bool loadOverridesOrComplain(const std::string& path, std::vector<Override>* ove
   return false;
 }
 
+bool loadRosterOrComplain(const std::string& path, Roster* roster) {
+  std::vector<std::string> problems;
+  if (loadRoster(path, roster, &problems)) return true;
+  std::cerr << "clgrade: the roster cannot be used:\n";
+  for (const std::string& p : problems) std::cerr << "  " << terminalText(p) << "\n";
+  return false;
+}
+
 int loadRubricAndDevice(const std::string& rubricPath, const std::vector<std::string>& tasks,
                         const std::string& deviceSpec, Rubric* rubric, DeviceEntry* device) {
   if (!loadRubricOrComplain(rubricPath, rubric)) return kUsage;

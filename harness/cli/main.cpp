@@ -7,6 +7,7 @@
 //   clgrade batch <submissions-dir>  grade every submission of a folder, in parallel, resumably
 //   clgrade merge --out DIR SHARD...  one class folder from the shards of a batch (batch --shard K/N)
 //   clgrade slurm --out DIR --shards N <submissions-dir>  a Slurm job array of shards and its merge
+//   clgrade export FORMAT CLASS-DIR   the class's grades as Canvas, Moodle or ILIAS import them
 //   clgrade rubric-criteria FILE      a rubric's criteria (for CI); criterion-status REPORT T.C
 //   clgrade profile PATH...           where the time of grading went (phase times of reports)
 //   clgrade golden [--write FILE]     print (or write) the golden manifest of inputs and references
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   addSweepCommand(app, &commands);
   addBatchCommand(app, &commands);
   addMergeCommand(app, &commands);
+  addExportCommand(app, &commands);
   addSlurmCommand(app, &commands);
   addPackageCommand(app, &commands);
   addCriterionCommands(app, &commands);

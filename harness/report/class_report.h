@@ -2,10 +2,12 @@
 // (gradebook.csv, summary.html).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/report.h"
+#include "roster/roster.h"
 
 namespace clgrade {
 
@@ -18,6 +20,11 @@ struct ClassEntry {
       reportHtml;  ///< its report.html relative to the folder of summary.html ("alice/report.html"); empty: no link
   /// Overrides of it not applied: written for another grade of it (report/override_ledger.h).
   std::vector<std::string> staleOverrides;
+  /// The roster's student whose submission it is (a class with a roster: report/class_roster.h); none
+  /// without a roster, or for a submission that is no student's.
+  std::optional<RosterStudent> student;
+  /// False for a student on the roster who handed in nothing: no submission name, not graded, 0 points.
+  bool handedIn = true;
 };
 
 /// The columns of a class: each task (in order of first appearance over the graded reports) with its

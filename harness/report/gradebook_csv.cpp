@@ -1,6 +1,6 @@
 #include "report/gradebook_csv.h"
 
-#include "report/csv.h"
+#include "util/csv.h"
 #include "report/text.h"
 
 namespace clgrade {
@@ -17,15 +17,29 @@ std::string guarded(const std::string& text, const GradebookOptions& options) {
 
 std::string gradebookCsv(const std::vector<ClassEntry>& entries, const GradebookOptions& options) {
   const std::vector<ClassColumn> columns = classColumns(entries);
+  // With a roster (report/class_roster.h) each row names its student, which is what an LMS matches on.
+  bool roster = false;
+  for (const ClassEntry& e : entries) roster = roster || e.student || !e.handedIn;
   std::vector<std::string> header = {"submission"};
+  if (roster) header.insert(header.end(), {"student_id", "student_name", "student_email"});
   for (const ClassColumn& t : columns)
     for (const std::string& c : t.criteria) header.push_back(t.task + "." + c);
   for (const ClassColumn& t : columns) header.push_back(t.task + " total");
   for (const char* name : {"total", "max", "overrides", "problem"}) header.push_back(name);
   std::string csv = csvRow(header);
+  double classMax = 0;
+  for (const ClassEntry& e : entries)
+    if (e.graded) {
+      classMax = e.report.max;
+      break;
+    }
 
   for (const ClassEntry& e : entries) {
-    std::vector<std::string> row = {guarded(cleanText(e.submission), options)};
+    std::vector<std::string> row = {guarded(cleanText(e.handedIn ? e.submission : ""), options)};
+    if (roster)
+      for (const std::string* field : {e.student ? &e.student->id : nullptr, e.student ? &e.student->name : nullptr,
+                                       e.student ? &e.student->email : nullptr})
+        row.push_back(field ? guarded(cleanText(*field), options) : "");
     std::vector<std::string> totals;
     std::string overrides;
     for (const ClassColumn& column : columns) {
@@ -50,10 +64,13 @@ std::string gradebookCsv(const std::vector<ClassEntry>& entries, const Gradebook
       totals.push_back(task ? formatPoints(task->points) : "");
     }
     row.insert(row.end(), totals.begin(), totals.end());
-    row.push_back(e.graded ? formatPoints(e.report.total) : "");
-    row.push_back(e.graded ? formatPoints(e.report.max) : "");
+    // A student who handed in nothing has 0 of the class's max; any other entry without a grade has none.
+    row.push_back(e.graded ? formatPoints(e.report.total) : !e.handedIn ? "0" : "");
+    row.push_back(e.graded ? formatPoints(e.report.max) : !e.handedIn ? formatPoints(classMax) : "");
     row.push_back(guarded(cleanText(overrides), options));
-    row.push_back(guarded(cleanText(e.graded ? submissionProblems(e.report) : e.problem), options));
+    std::string problem = e.graded ? submissionProblems(e.report) : e.problem;
+    if (e.graded && !e.problem.empty()) problem = e.problem + (problem.empty() ? "" : "; " + problem);
+    row.push_back(guarded(cleanText(problem), options));
     csv += csvRow(row);
   }
   return csv;

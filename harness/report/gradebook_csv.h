@@ -19,7 +19,10 @@ struct GradebookOptions {
 /// numbers ("2", "2.5"; an overridden criterion holds the overridden points), empty cells where the
 /// submission has no such criterion or was not graded, `overrides` listing each overridden criterion
 /// ("conv3x3.tile_load: 3 (measured 0) by ta1: comment", "; " between), `problem` why an entry was not
-/// graded. Lines end with CRLF.
+/// graded. With a roster (report/class_roster.h), student_id, student_name and student_email follow
+/// submission, and a student who handed in nothing has an empty submission, total 0 of the class's
+/// max and problem "no submission"; a submission that is no student's says "not on the roster".
+/// Lines end with CRLF.
 std::string gradebookCsv(const std::vector<ClassEntry>& entries, const GradebookOptions& options = {});
 
 }  // namespace clgrade

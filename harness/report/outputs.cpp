@@ -8,6 +8,7 @@
 #include "model/report_json.h"
 #include "report/audience.h"
 #include "report/class_report.h"
+#include "report/class_roster.h"
 #include "report/gradebook_csv.h"
 #include "report/gradescope.h"
 #include "report/html_report.h"
@@ -15,6 +16,7 @@
 #include "report/override_ledger.h"
 #include "report/prairielearn.h"
 #include "report/summary_html.h"
+#include "roster/roster_json.h"
 #include "util/files.h"
 
 namespace clgrade {
@@ -53,7 +55,14 @@ struct SubmissionOutputs {
 
 /// A file's text, or nothing when it is not written for this grade's audience.
 using SubmissionRenderer = std::function<std::optional<std::string>(const SubmissionOutputs&)>;
-using ClassRenderer = std::function<std::string(const std::vector<ClassEntry>& entries, const std::string& outDir)>;
+/// What a class file's renderer reads: the class (in roster order, with a roster), where the files go,
+/// and what the instructor must be told (students who handed in nothing, submissions that are no one's).
+struct ClassOutputs {
+  const std::vector<ClassEntry>& entries;
+  std::string outDir;
+  std::vector<std::string> notes;
+};
+using ClassRenderer = std::function<std::string(const ClassOutputs&)>;
 
 struct Output {
   OutputFile file;
@@ -103,13 +112,14 @@ const std::vector<Output>& outputs() {
       {{kClassJson, Scope::Class, "instructor, and clgrade merge"}, {}, {}},
       {{kGradebookCsv, Scope::Class, "instructor, and the LMS"},
        {},
-       [](const std::vector<ClassEntry>& entries, const std::string&) { return gradebookCsv(entries); }},
+       [](const ClassOutputs& o) { return gradebookCsv(o.entries); }},
       {{kSummaryHtml, Scope::Class, "instructor"},
        {},
-       [](const std::vector<ClassEntry>& entries, const std::string& outDir) {
+       [](const ClassOutputs& o) {
          SummaryOptions summary;
-         summary.title = "clgrade: " + nameOf(outDir);
-         return summaryHtml(entries, summary);
+         summary.title = "clgrade: " + nameOf(o.outDir);
+         summary.notes = o.notes;
+         return summaryHtml(o.entries, summary);
        }},
   };
   return table;
@@ -179,11 +189,17 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
   }
   if (problems)
     for (const std::string& unknown : unknownOverrideSubmissions(overrides, names)) problems->push_back(unknown);
+  // With a roster (batch --roster) every student is a row, whether they handed in or not.
+  std::vector<std::string> rosterNotes;
+  if (const auto roster = classResults.find("roster"); roster != classResults.end())
+    entries = classWithRoster(std::move(entries), rosterFromJson(*roster), &rosterNotes);
+  if (problems) problems->insert(problems->end(), rosterNotes.begin(), rosterNotes.end());
+  const ClassOutputs view{entries, outDir, rosterNotes};
   // Each file on its own: a gradebook that could not be written does not keep the summary from being tried.
   for (const Output& out : outputs()) {
     if (out.file.scope != OutputFile::Scope::Class || !out.cls) continue;
     std::string why;
-    if (!writeFileAtomically((fs::path(outDir) / out.file.path).string(), out.cls(entries, outDir), &why)) failed(why);
+    if (!writeFileAtomically((fs::path(outDir) / out.file.path).string(), out.cls(view), &why)) failed(why);
   }
   return ok;
 }
@@ -214,6 +230,8 @@ std::vector<std::string> classTopLevelNames() {
   for (const OutputFile& f : outputFiles())
     if (f.scope == OutputFile::Scope::Class) names.push_back(f.path);
   names.insert(names.end(), {kSlurmArrayScript, kSlurmMergeScript, kOverrideLedgerFile});
+  // `clgrade export`'s default files (lms/lms_export.h).
+  names.insert(names.end(), {"canvas.csv", "moodle.csv", "moodle-worksheet.csv", "ilias-status.csv"});
   return names;
 }
 

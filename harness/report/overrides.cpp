@@ -7,7 +7,7 @@
 #include <set>
 #include <tuple>
 
-#include "report/csv.h"
+#include "util/csv.h"
 #include "report/text.h"
 #include "util/files.h"
 #include "util/unicode.h"

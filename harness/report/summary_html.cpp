@@ -362,7 +362,15 @@ std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
 }
 }  // namespace
 
-std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOptions& options) {
+std::string summaryHtml(const std::vector<ClassEntry>& all, const SummaryOptions& options) {
+  // The statistics are of what was handed in; students of the roster who handed in nothing are rows
+  // of the submissions table (and a note), not "not graded" submissions.
+  std::vector<ClassEntry> entries;
+  bool roster = false;
+  for (const ClassEntry& e : all) {
+    if (e.handedIn) entries.push_back(e);
+    roster = roster || e.student || !e.handedIn;
+  }
   const std::vector<ClassColumn> columns = classColumns(entries);
   size_t graded = 0;
   double max = 0;
@@ -436,11 +444,16 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
   out += failureRateSection(criterionStats(entries, columns));
   out += commonFailureSection(entries);
 
-  out += "<section id=\"submissions\">\n<h2>Submissions</h2>\n<table>\n<thead><tr><th>Submission</th>";
+  out += "<section id=\"submissions\">\n<h2>Submissions</h2>\n<table>\n<thead><tr>" +
+         std::string(roster ? "<th>Student</th>" : "") + "<th>Submission</th>";
   for (const ClassColumn& c : columns) out += "<th class=\"num\">" + esc(c.task) + "</th>";
   out += "<th class=\"num\">Total</th><th>Notes</th></tr></thead>\n<tbody>\n";
-  for (const ClassEntry& e : entries) {
-    out += "<tr><td>" + submissionLink(e) + "</td>";
+  for (const ClassEntry& e : all) {
+    out += "<tr>";
+    if (roster)
+      out += "<td>" + (e.student ? esc(e.student->id) + (e.student->name.empty() ? "" : " " + esc(e.student->name)) : "") +
+             "</td>";
+    out += "<td>" + (e.handedIn && !e.submission.empty() ? submissionLink(e) : std::string()) + "</td>";
     std::string notes;
     for (const ClassColumn& c : columns) {
       const TaskReport* task = nullptr;
@@ -459,7 +472,12 @@ std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOpt
     }
     for (const std::string& stale : e.staleOverrides)
       notes += "<div><span class=\"badge stale\">stale override</span> " + esc(stale) + "</div>";
-    if (!e.graded) notes = "<span class=\"problem\">not graded: " + esc(e.problem) + "</span>" + notes;
+    if (!e.handedIn)
+      notes = "<span class=\"problem\">" + esc(e.problem) + "</span>";
+    else if (!e.graded)
+      notes = "<span class=\"problem\">not graded: " + esc(e.problem) + "</span>" + notes;
+    else if (!e.problem.empty())  // graded, but not on the roster
+      notes = "<div><span class=\"problem\">" + esc(e.problem) + "</span></div>" + notes;
     out += "<td class=\"num\"><strong>" +
            (e.graded ? esc(formatPoints(e.report.total)) + " / " + esc(formatPoints(e.report.max)) : std::string()) +
            "</strong></td><td>" + notes + "</td></tr>\n";

@@ -38,7 +38,9 @@ struct SummaryOptions {
 ///    criterion, the message (clipped to 200 characters), the count and up to 8 submissions (linked
 ///    to their report.html), "and K more" beyond;
 ///  - #submissions: a table of every submission with its task points, total and a link to its
-///    report.html, overrides marked, problems named.
+///    report.html, overrides marked, problems named; with a roster (report/class_roster.h), a student
+///    column first and a row for each student who handed in nothing. Every other section counts only
+///    what was handed in.
 /// Every string is escaped.
 std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOptions& options = {});
 

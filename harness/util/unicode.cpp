@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace clgrade {
 
@@ -16,6 +17,32 @@ std::string nfc(const std::string& text) {
   if (length < 0) return text;  // not UTF-8 (or out of memory): nothing to normalise
   std::string out(reinterpret_cast<const char*>(composed), size_t(length));
   std::free(composed);
+  return out;
+}
+
+std::string foldName(const std::string& textIn, bool transliterate) {
+  std::string text = nfc(textIn);
+  if (transliterate) {
+    // Before the accents go: "ü" would otherwise become "u".
+    static const std::pair<const char*, const char*> german[] = {{"\u00e4", "ae"}, {"\u00f6", "oe"}, {"\u00fc", "ue"},
+                                                                 {"\u00c4", "Ae"}, {"\u00d6", "Oe"}, {"\u00dc", "Ue"},
+                                                                 {"\u00df", "ss"}};
+    for (const auto& [from, to] : german)
+      for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + 1))
+        text.replace(at, std::string(from).size(), to);
+  }
+  utf8proc_uint8_t* folded = nullptr;
+  const utf8proc_ssize_t length =
+      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()), utf8proc_ssize_t(text.size()), &folded,
+                   utf8proc_option_t(UTF8PROC_STABLE | UTF8PROC_COMPAT | UTF8PROC_DECOMPOSE | UTF8PROC_STRIPMARK |
+                                     UTF8PROC_CASEFOLD));
+  if (length < 0) {
+    for (char& c : text)
+      if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return text;
+  }
+  std::string out(reinterpret_cast<const char*>(folded), size_t(length));
+  std::free(folded);
   return out;
 }
 

@@ -2,7 +2,7 @@
 // commas, quotes and line breaks; and the CSV reader itself on hand-written text.
 #include <gtest/gtest.h>
 
-#include "report/csv.h"
+#include "util/csv.h"
 #include "report/gradebook_csv.h"
 #include "report_fixture.h"
 

@@ -1,4 +1,4 @@
-// RFC 4180 CSV: the gradebook is written with it and the overrides file is read with it.
+// RFC 4180 CSV: the gradebook and the LMS exports are written with it; overrides and rosters are read with it.
 #pragma once
 
 #include <cstddef>

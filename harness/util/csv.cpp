@@ -1,4 +1,4 @@
-#include "report/csv.h"
+#include "util/csv.h"
 
 namespace clgrade {
 
