@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/class_report.h"
+#include "similarity/model.h"
 
 namespace clgrade {
 
@@ -16,6 +17,8 @@ struct SummaryOptions {
   std::vector<std::string> notes;
   /// The class gradebook relative to the folder of summary.html, linked from the header; empty: no link.
   std::string gradebook = "gradebook.csv";
+  /// The class's similarity report (similarity/measure.h); none: no #similarity section.
+  const ClassSimilarity* similarity = nullptr;
 };
 
 /// The page (valid HTML5, inline style and SVG, no script, no external resource), in order:
@@ -38,7 +41,10 @@ struct SummaryOptions {
 ///    criterion, the message (clipped to 200 characters), the count and up to 8 submissions (linked
 ///    to their report.html), "and K more" beyond;
 ///  - #submissions: a table of every submission with its task points, total and a link to its
-///    report.html, overrides marked, problems named.
+///    report.html, overrides marked, problems named;
+///  - #similarity, "Similar kernels" (options.similarity; report/similarity_html.h): per task file the
+///    distribution of pair scores, the flagged pairs then the most similar others, the top flagged
+///    pairs side by side, or why similarity was not measured.
 /// Every string is escaped.
 std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOptions& options = {});
 
