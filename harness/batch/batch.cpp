@@ -32,6 +32,7 @@
 #include "report/overrides.h"
 #include "report/text.h"
 #include "sandbox/sandbox.h"
+#include "similarity/kept_sources.h"
 #include "util/archive.h"
 #include "util/cache_home.h"
 #include "roster/roster_json.h"
@@ -138,6 +139,14 @@ bool isInside(const fs::path& inner, const fs::path& outer) {
 std::string stagingId(const std::string& name) { return sha256Hex(name).substr(0, 32); }
 
 namespace {
+
+/// The rubric's file of each task the report graded (never a name read inside the submission).
+std::vector<std::string> taskFiles(const GradeReport& report) {
+  std::vector<std::string> files;
+  for (const TaskReport& t : report.tasks)
+    if (t.present && std::find(files.begin(), files.end(), t.file) == files.end()) files.push_back(t.file);
+  return files;
+}
 
 class Batch {
  public:
@@ -267,7 +276,7 @@ class Batch {
     const ordered_json classJson = classResults();
     std::vector<std::string> problems, errors;
     if (!o_.shard.active())
-      writeClassOutputs(out_.string(), classJson, &errors, classOverrides(), &problems, o_.audience);
+      writeClassOutputs(out_.string(), classJson, &errors, classOverrides(), &problems, o_.audience, o_.similarity);
     sayStaleOverrides();
     // Rows removed from the overrides file are forgotten; a run without one forgets nothing.
     if (!o_.overrides.empty()) ledger_.keepOnly(o_.overrides);
@@ -540,7 +549,8 @@ class Batch {
     // Every output, not only report.json: a submission whose Gradescope file could not be written is
     // not complete (no marker), so the batch says so, exits 4, and a resume grades it again.
     bool written = writeFileAtomically((partial / "report.json").string(), toJson(g.report), &err) &&
-                   writeSubmissionOutputs(partial.string(), g.report, &err, {overrides, name, o_.audience});
+                   writeSubmissionOutputs(partial.string(), g.report, &err, {overrides, name, o_.audience}) &&
+                   keepSources(kernels, taskFiles(g.report), partial.string(), &err);
     // The marker last: a folder without it is never taken as complete.
     written =
         written && writeFileAtomically((partial / "batch.json").string(), dumpJson(marker(name)), &err);

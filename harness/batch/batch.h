@@ -47,6 +47,10 @@ struct BatchOptions {
   bool allowUnknownOverrides = false;
   /// Who the outputs are for (report/outputs.h): empty, both (report.html and report.student.html).
   std::optional<Audience> audience;
+  /// The class's similarity report (similarity/measure.h: class.json's "similarity", summary.html's
+  /// #similarity; never a grade) is measured at the end from each submission's kept sources/; false:
+  /// not measured, and both say so. The sources are kept either way.
+  bool similarity = true;
   /// Active: grade only the submissions of this shard (batch/shard.h). class.json then lists the
   /// shard and the names it was given (`clgrade merge` checks them); gradebook.csv and summary.html
   /// are not written, since they are the whole class's: the merge writes them, and only it can tell

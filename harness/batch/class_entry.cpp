@@ -1,6 +1,7 @@
 #include "batch/class_entry.h"
 
 #include "report/class_report.h"
+#include "report/outputs.h"
 
 namespace clgrade {
 
@@ -37,8 +38,6 @@ ordered_json classJsonEntry(const std::string& submission, const GradeReport& re
   return {{"submission", submission}, {"total", report.total}, {"max", report.max}, {"tasks", tasks}};
 }
 
-std::string classFileText(const ordered_json& j) {
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
+std::string classFileText(const ordered_json& j) { return classJsonText(j); }
 
 }  // namespace clgrade

@@ -374,7 +374,7 @@ void writeMerged(const MergeOptions& o, const fs::path& out, const std::vector<S
   if (!writeFileAtomically((out / "class.json").string(), classFileText(cls), &err))
     r.notWritten.push_back(err);
   else
-    writeClassOutputs(out.string(), cls, &r.notWritten, applied, &r.problems, o.audience);
+    writeClassOutputs(out.string(), cls, &r.notWritten, applied, &r.problems, o.audience, o.similarity);
   fs::remove_all(out / ".partial", ec);
   close(lockFd);
 }

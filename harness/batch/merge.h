@@ -19,6 +19,7 @@ struct MergeOptions {
   std::vector<std::string> shardDirs;  ///< the shards' --out folders
   std::vector<Override> overrides;     ///< the instructor's adjustments, as `batch --overrides`
   std::optional<Audience> audience;    ///< as `batch --audience`
+  bool similarity = true;              ///< as `batch --no-similarity` (false)
 };
 
 struct MergeResult {

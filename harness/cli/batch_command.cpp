@@ -35,6 +35,7 @@ struct BatchArgs {
   std::string overrides;
   std::string roster;
   std::string audience;
+  bool noSimilarity = false;
   std::optional<uint64_t> seed;
   std::string shard;  ///< "K/N", empty: every submission
   double retimeMinutes = kRetimeMinutes;
@@ -86,6 +87,7 @@ int batchCommand(const BatchArgs& args) {
   if (!args.overrides.empty() && !loadOverridesOrComplain(args.overrides, &options.overrides)) return kUsage;
   if (!args.roster.empty() && !loadRosterOrComplain(args.roster, &options.roster)) return kUsage;
   options.audience = audienceOf(args.audience);
+  options.similarity = !args.noSimilarity;
   options.jobs = args.jobs;
   options.regradeAll = args.regradeAll;
   options.regrade = args.regrade;
@@ -162,6 +164,9 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   addAudienceOption(sub, &args->audience,
                     "who each submission's files are for: both (default: report.html for the instructor, "
                     "report.student.html, Gradescope and PrairieLearn files for students), student or instructor");
+  sub->add_flag("--no-similarity", args->noSimilarity,
+                "do not measure how alike the class's kernels are (class.json's similarity, summary.html's Similar "
+                "kernels; sim_c of similarity-tester; never a grade)");
   sub->add_option("--regrade", args->regrade,
                   "grade this submission again although its results are complete and its files unchanged "
                   "(repeatable; a changed submission is graded again without it)");

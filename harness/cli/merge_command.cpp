@@ -20,6 +20,7 @@ struct MergeArgs {
   std::vector<std::string> shards;
   std::string overrides;
   std::string audience;
+  bool noSimilarity = false;
 };
 
 int mergeCommand(const MergeArgs& args) {
@@ -28,6 +29,7 @@ int mergeCommand(const MergeArgs& args) {
   options.shardDirs = args.shards;
   if (!args.overrides.empty() && !loadOverridesOrComplain(args.overrides, &options.overrides)) return kUsage;
   options.audience = audienceOf(args.audience);
+  options.similarity = !args.noSimilarity;
   MergeResult r;
   try {
     r = mergeShards(options);
@@ -64,6 +66,7 @@ void addMergeCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
   addAudienceOption(sub, &args->audience, "who each submission's files are for, as batch --audience");
+  sub->add_flag("--no-similarity", args->noSimilarity, "as batch --no-similarity: the class's similarity not measured");
   sub->add_option("shard-dirs", args->shards, "the shards' --out folders")->required();
   commands->push_back({sub, [args] { return mergeCommand(*args); }});
 }

@@ -61,7 +61,7 @@ constexpr const char* kContainerfile = R"(# clgrade's image (written by `clgrade
 FROM debian:12
 COPY clgrade.deb /tmp/clgrade.deb
 RUN apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-      /tmp/clgrade.deb pocl-opencl-icd oclgrind && rm -rf /var/lib/apt/lists/* /tmp/clgrade.deb
+      /tmp/clgrade.deb pocl-opencl-icd oclgrind similarity-tester && rm -rf /var/lib/apt/lists/* /tmp/clgrade.deb
 COPY clgrade-prairielearn /usr/local/bin/clgrade-prairielearn
 RUN chmod 0755 /usr/local/bin/clgrade-prairielearn
 )";

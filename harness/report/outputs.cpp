@@ -2,6 +2,7 @@
 
 #include "report/override_ledger.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 
@@ -17,6 +18,8 @@
 #include "report/prairielearn.h"
 #include "report/summary_html.h"
 #include "roster/roster_json.h"
+#include "similarity/json.h"
+#include "similarity/measure.h"
 #include "util/files.h"
 
 namespace clgrade {
@@ -56,18 +59,22 @@ struct SubmissionOutputs {
 /// A file's text, or nothing when it is not written for this grade's audience.
 using SubmissionRenderer = std::function<std::optional<std::string>(const SubmissionOutputs&)>;
 /// What a class file's renderer reads: the class (in roster order, with a roster), where the files go,
-/// and what the instructor must be told (students who handed in nothing, submissions that are no one's).
+/// what the instructor must be told (students who handed in nothing, submissions that are no one's)
+/// and the class's similarity.
 struct ClassOutputs {
   const std::vector<ClassEntry>& entries;
   std::string outDir;
   std::vector<std::string> notes;
+  const ClassSimilarity& similarity;
 };
 using ClassRenderer = std::function<std::string(const ClassOutputs&)>;
 
 struct Output {
   OutputFile file;
   SubmissionRenderer submission;  ///< for Scope::Submission
-  ClassRenderer cls;              ///< for Scope::Class (none: class.json, which the batch writes itself)
+  /// For Scope::Class. None: class.json, which the batch (and merge) writes itself; writeClassOutputs
+  /// adds the class's similarity to it.
+  ClassRenderer cls;
 };
 
 /// Every file clgrade writes for people and platforms, in the order it writes them.
@@ -119,6 +126,7 @@ const std::vector<Output>& outputs() {
          SummaryOptions summary;
          summary.title = "clgrade: " + nameOf(o.outDir);
          summary.notes = o.notes;
+         summary.similarity = &o.similarity;
          return summaryHtml(o.entries, summary);
        }},
   };
@@ -143,7 +151,30 @@ bool writeAll(const std::string& reportDir, const GradeReport& report, const std
   return true;
 }
 
+/// The class's similarity from the kernel files each graded submission's folder kept
+/// (similarity/kept_sources.h), per task of the graded reports (in order of first appearance).
+ClassSimilarity classSimilarity(const std::string& outDir, const std::vector<ClassEntry>& entries, bool enabled) {
+  SimilarityOptions options;
+  if (!enabled) options.off = "turned off (--no-similarity)";
+  std::vector<SimilarityTask> tasks;
+  std::vector<std::string> names, dirs;
+  for (const ClassEntry& e : entries) {
+    if (!e.graded) continue;
+    names.push_back(e.submission);
+    dirs.push_back((fs::path(outDir) / e.submission).string());
+    for (const TaskReport& t : e.report.tasks) {
+      const bool known = std::any_of(tasks.begin(), tasks.end(), [&](const SimilarityTask& s) { return s.task == t.id; });
+      if (!known && !t.file.empty()) tasks.push_back({t.id, t.file});
+    }
+  }
+  return measureSimilarity(tasks, names, dirs, options);
+}
+
 }  // namespace
+
+std::string classJsonText(const nlohmann::ordered_json& classResults) {
+  return classResults.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& measured, std::string* err,
                             const OutputOptions& options) {
@@ -155,7 +186,7 @@ bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& mea
 
 bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults,
                        std::vector<std::string>* errors, const std::vector<Override>& overrides,
-                       std::vector<std::string>* problems, std::optional<Audience> audience) {
+                       std::vector<std::string>* problems, std::optional<Audience> audience, bool similarity) {
   std::vector<ClassEntry> entries;
   std::vector<std::string> names;
   bool ok = true;
@@ -189,12 +220,18 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
   }
   if (problems)
     for (const std::string& unknown : unknownOverrideSubmissions(overrides, names)) problems->push_back(unknown);
+  // class.json as the caller wrote it, with the class's similarity (never a grade) added.
+  const ClassSimilarity measured = classSimilarity(outDir, entries, similarity);
+  nlohmann::ordered_json withSimilarity = classResults;
+  withSimilarity["similarity"] = similarityJson(measured);
+  if (std::string why; !writeFileAtomically((fs::path(outDir) / kClassJson).string(), classJsonText(withSimilarity), &why))
+    failed(why);
   // With a roster (batch --roster) every student is a row, whether they handed in or not.
   std::vector<std::string> rosterNotes;
   if (const auto roster = classResults.find("roster"); roster != classResults.end())
     entries = classWithRoster(std::move(entries), rosterFromJson(*roster), &rosterNotes);
   if (problems) problems->insert(problems->end(), rosterNotes.begin(), rosterNotes.end());
-  const ClassOutputs view{entries, outDir, rosterNotes};
+  const ClassOutputs view{entries, outDir, rosterNotes, measured};
   // Each file on its own: a gradebook that could not be written does not keep the summary from being tried.
   for (const Output& out : outputs()) {
     if (out.file.scope != OutputFile::Scope::Class || !out.cls) continue;

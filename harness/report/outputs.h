@@ -74,14 +74,21 @@ bool writeSubmissionOutputs(const std::string& reportDir, const GradeReport& rep
 /// failure crops beside a passing report misled students); nothing else in it is touched.
 void removeEarlierReport(const std::string& reportDir);
 
+/// class.json's text: two-space indented JSON, bytes that are not UTF-8 replaced, a final line break.
+std::string classJsonText(const nlohmann::ordered_json& classResults);
+
 /// Called once at the end of a batch, after `outDir`/class.json is written. Reads every
 /// submission's report.json, applies the overrides, writes each submission's outputs again (so an
 /// edited overrides file reaches every format without regrading) and the class outputs:
-/// gradebook.csv and summary.html. Every file that could not be written adds a message naming it to
+/// gradebook.csv and summary.html. Measures the class's similarity (similarity/measure.h) from the
+/// kernel files each graded submission's folder kept (<outDir>/<submission>/sources/), unless
+/// `similarity` is false, and writes class.json again as `classResults` with its "similarity"
+/// (similarity/json.h; when not measured, why) and summary.html's #similarity. Never a grade. Every file that could not be written adds a message naming it to
 /// *errors (the others are still written), and the result is false. Override problems (unknown
 /// submission, task or criterion) are appended to *problems, one message each.
 bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& classResults,
                        std::vector<std::string>* errors, const std::vector<Override>& overrides = {},
-                       std::vector<std::string>* problems = nullptr, std::optional<Audience> audience = std::nullopt);
+                       std::vector<std::string>* problems = nullptr, std::optional<Audience> audience = std::nullopt,
+                       bool similarity = true);
 
 }  // namespace clgrade

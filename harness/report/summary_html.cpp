@@ -8,6 +8,7 @@
 
 #include "report/findings.h"
 #include "report/html_page.h"
+#include "report/similarity_html.h"
 #include "report/text.h"
 
 namespace clgrade {
@@ -482,7 +483,9 @@ std::string summaryHtml(const std::vector<ClassEntry>& all, const SummaryOptions
            (e.graded ? esc(formatPoints(e.report.total)) + " / " + esc(formatPoints(e.report.max)) : std::string()) +
            "</strong></td><td>" + notes + "</td></tr>\n";
   }
-  out += "</tbody>\n</table>\n</section>\n</main>\n";
+  out += "</tbody>\n</table>\n</section>\n";
+  if (options.similarity) out += similaritySection(*options.similarity);
+  out += "</main>\n";
   return out + htmlPageEnd();
 }
 

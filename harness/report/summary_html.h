@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/class_report.h"
+#include "similarity/model.h"
 
 namespace clgrade {
 
@@ -16,6 +17,8 @@ struct SummaryOptions {
   std::vector<std::string> notes;
   /// The class gradebook relative to the folder of summary.html, linked from the header; empty: no link.
   std::string gradebook = "gradebook.csv";
+  /// The class's similarity report (similarity/measure.h); none: no #similarity section.
+  const ClassSimilarity* similarity = nullptr;
 };
 
 /// The page (valid HTML5, inline style and SVG, no script, no external resource), in order:
@@ -41,6 +44,9 @@ struct SummaryOptions {
 ///    report.html, overrides marked, problems named; with a roster (report/class_roster.h), a student
 ///    column first and a row for each student who handed in nothing. Every other section counts only
 ///    what was handed in.
+///  - #similarity, "Similar kernels" (options.similarity; report/similarity_html.h): per task file the
+///    distribution of pair scores, the flagged pairs then the most similar others, the top flagged
+///    pairs side by side, or why similarity was not measured.
 /// Every string is escaped.
 std::string summaryHtml(const std::vector<ClassEntry>& entries, const SummaryOptions& options = {});
 

@@ -473,6 +473,27 @@ TEST(BatchIntegrity, EveryOutputAgreesOnTheTotalWithOverrides) {
   if (onCpu()) {
     EXPECT_EQ(classTotals["bob"] - classTotals["amy"], 1);  // amy's global_atomics point overridden to 0
   }
+
+  // Issue 28, item 4: the batch keeps what it compared, and the class outputs say how alike it is
+  // (never a grade): two copies of one file are 100 % alike, too few to flag.
+  EXPECT_EQ(slurp(out / "amy" / "sources" / "histogram.cl"),
+            slurp(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl"));
+  EXPECT_FALSE(fs::exists(out / "amy" / "sources" / "Convolution3x3.cl")) << "only the graded tasks' files";
+  const json& similarity = classResults["similarity"];
+  ASSERT_TRUE(similarity.is_object()) << classResults.dump(2);
+  if (similarity["measured"].get<bool>()) {
+    ASSERT_EQ(similarity["tasks"].size(), 1u) << similarity.dump(2);
+    const json& task = similarity["tasks"][0];
+    EXPECT_EQ(task["file"], "histogram.cl");
+    EXPECT_EQ(task["compared"], 2);
+    EXPECT_EQ(task["top"][0]["first"], "amy");
+    EXPECT_EQ(task["top"][0]["second"], "bob");
+    EXPECT_EQ(task["top"][0]["score"], 100);
+    EXPECT_FALSE(task["top"][0]["flagged"].get<bool>()) << "two submissions are no class to stand out of";
+  } else {
+    EXPECT_EQ(similarity["problem"], "similarity not measured: sim_c not found; install similarity-tester");
+  }
+  EXPECT_NE(slurp(out / "summary.html").find("<section id=\"similarity\">"), std::string::npos);
 }
 
 // Issue 12, item 2: the reference kernels, the naive ones and the copy roofline are timed once for a

@@ -1,0 +1,96 @@
+// sim_c on the trusted side: its percentage lines parsed (a recorded sample of sim_c 3.0.2's real
+// output), anything else ignored, and a missing sim_c said in words.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "similarity/measure.h"
+#include "similarity/sim_c.h"
+
+namespace clgrade {
+namespace {
+
+// `sim_c -p -e -a -s -T -t 1 /tmp/s/0.cl /tmp/s/1.cl /tmp/s/2.cl /tmp/s/3.cl` (similarity-tester
+// 3.0.2, Debian 12): the reference's ConvolutionSeparable.cl, two samples made from it, the
+// template; with a file that could not be opened and a line of odd text added.
+const char kRecorded[] =
+    "File /tmp/s/9.cl: >>>> cannot open <<<<\n"
+    "Total input: 4 files (4 new, 0 old), 1888 tokens\n"
+    "\n"
+    "/tmp/s/1.cl consists for 100 % of /tmp/s/0.cl material\n"
+    "/tmp/s/1.cl consists for 100 % of /tmp/s/2.cl material\n"
+    "/tmp/s/1.cl consists for 14 % of /tmp/s/3.cl material\n"
+    "/tmp/s/0.cl consists for 97 % of /tmp/s/2.cl material\n"
+    "/tmp/s/0.cl consists for 100 % of /tmp/s/1.cl material\n"
+    "/tmp/s/3.cl consists for 91 % of /tmp/s/1.cl material\r\n"
+    "/tmp/s/3.cl consists for 91 % of /tmp/s/3.cl material\n"
+    "/tmp/s/4.cl consists for 50 % of /tmp/s/0.cl material\n"
+    "/tmp/s/2.cl consists for 250 % of /tmp/s/0.cl material\n"
+    "/tmp/s/2.cl consists for x % of /tmp/s/1.cl material\n"
+    "/tmp/s/2.cl consists for 12 % of /tmp/s/1.cl material and more\n";
+
+TEST(SimC, ItsPercentageLinesAreParsedAndNothingElse) {
+  const std::vector<std::string> names = {"/tmp/s/0.cl", "/tmp/s/1.cl", "/tmp/s/2.cl", "/tmp/s/3.cl"};
+  const std::vector<DirectedPercent> got = parseSimCPercentages(kRecorded, names);
+  std::vector<std::string> seen;
+  for (const DirectedPercent& d : got)
+    seen.push_back(std::to_string(d.from) + ">" + std::to_string(d.to) + ":" + std::to_string(d.percent));
+  // Sorted by (from, to); a file with itself, an unknown file, a bad number and a longer line are ignored,
+  // a percentage above 100 is clamped.
+  EXPECT_EQ(seen, (std::vector<std::string>{"0>1:100", "0>2:97", "1>0:100", "1>2:100", "1>3:14", "2>0:100",
+                                            "3>1:91"}));
+}
+
+TEST(SimC, AMissingSimCIsSaidInWords) {
+  SimCOptions o;
+  o.program = "/nonexistent/sim_c";
+  const SimCResult r = runSimC({"int a;", "int b;"}, o);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.problem, "sim_c not found; install similarity-tester");
+
+  SimilarityOptions options;
+  options.simC.program = "/nonexistent/sim_c";
+  const ClassSimilarity c = measureSimilarity({{"separable", "ConvolutionSeparable.cl"}}, {"a", "b"}, {"/x", "/y"}, options);
+  EXPECT_FALSE(c.measured);
+  EXPECT_EQ(c.problem, "similarity not measured: sim_c not found; install similarity-tester");
+  EXPECT_TRUE(c.tasks.empty());
+}
+
+TEST(SimC, TurnedOffIsSaidToo) {
+  SimilarityOptions options;
+  options.off = "turned off (--no-similarity)";
+  const ClassSimilarity c = measureSimilarity({{"separable", "ConvolutionSeparable.cl"}}, {}, {}, options);
+  EXPECT_FALSE(c.measured);
+  EXPECT_EQ(c.problem, "similarity not measured: turned off (--no-similarity)");
+}
+
+TEST(SimC, ARealRunFindsACopyAndNotAStranger) {
+  if (findSimC().empty()) GTEST_SKIP() << "sim_c is not installed (similarity-tester)";
+  std::string a, stranger;
+  for (int i = 0; i < 12; ++i)
+    a += "for (int i" + std::to_string(i) + " = 0; i" + std::to_string(i) + " < n; ++i" + std::to_string(i) +
+         ") { s[i" + std::to_string(i) + "] += t[i" + std::to_string(i) + " * 2] * w[k]; }\n";
+  for (int i = 0; i < 12; ++i) stranger += "while (q) { if (p->next == 0) break; p = p->next->next; q--; }\n";
+  std::string copy = a;
+  for (char& c : copy)
+    if (c == 's') c = 'S';  // renamed: sim_c compares tokens, not names
+  const SimCResult r = runSimC({a, copy, stranger, std::string("\xff\xfe odd \x01 bytes", 15)});
+  ASSERT_TRUE(r.ok) << r.problem;
+  int aInCopy = 0, aInStranger = 0;
+  for (const DirectedPercent& d : r.percents) {
+    if (d.from == 0 && d.to == 1) aInCopy = d.percent;
+    if (d.from == 0 && d.to == 2) aInStranger = d.percent;
+  }
+  EXPECT_EQ(aInCopy, 100);
+  EXPECT_EQ(aInStranger, 0);
+}
+
+TEST(SimC, FewerThanTwoTextsRunNothing) {
+  SimCOptions o;
+  o.program = "/nonexistent/sim_c";
+  EXPECT_TRUE(runSimC({"int a;"}, o).ok);
+}
+
+}  // namespace
+}  // namespace clgrade
