@@ -33,11 +33,13 @@ cd "$(dirname "$0")/.."
 #   libxml2-utils            xmllint: the tests validate junit.xml against junit-10.xsd's rules (tests/data)
 #   mmdebstrap               a fresh Debian 12 root file system: the tests run the Gradescope autograder in it (tests/deploy)
 #   podman runc              the tests build the container image of `clgrade package prairielearn` and run it (tests/deploy)
+#   jq                       the platform scripts' fallback results.json (clgrade package) is written with it,
+#                            and the tests read JSON with it (tests/cli/platform_fallback.sh)
 #   similarity-tester        sim_c: how alike the class's kernels are (batch and merge: class.json's similarity,
 #                            summary.html's Similar kernels; harness/similarity; never a grade)
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd libtinyxml2-dev
           nlohmann-json3-dev libcli11-dev libpng-dev libssl-dev libutf8proc-dev libarchive-dev libseccomp-dev libgtest-dev clinfo
-          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap slurm-wlm munge dpkg-dev libxml2-utils mmdebstrap podman runc
+          oclgrind liboclgrind-dev llvm-14-dev libstb-dev chromium bubblewrap slurm-wlm munge dpkg-dev libxml2-utils mmdebstrap podman runc jq
           similarity-tester)
 
 install_missing() {

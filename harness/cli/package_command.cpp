@@ -22,11 +22,12 @@ namespace {
 constexpr const char* kSetup = R"(#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image (written by
 # `clgrade package gradescope`): clgrade from the .deb beside it, PoCL for a machine without a GPU, Oclgrind
-# for the simulated checks (bank conflicts, races, local-memory technique).
+# for the simulated checks (bank conflicts, races, local-memory technique), jq for run_autograder's
+# results when clgrade cannot write them.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q --no-install-recommends /autograder/source/clgrade.deb pocl-opencl-icd oclgrind
+apt-get install -y -q --no-install-recommends /autograder/source/clgrade.deb pocl-opencl-icd oclgrind jq
 clgrade --version
 )";
 
@@ -45,10 +46,13 @@ clgrade grade /autograder/submission --rubric /autograder/source/rubric.xml --de
 status=$?
 cat /autograder/results/clgrade.log
 if [ ! -s "$results" ]; then
-  # clgrade could not even start (missing, killed): say so in the form Gradescope reads.
-  reason=$(tail -c 2000 /autograder/results/clgrade.log | tr -d '\000-\011\013-\037\177' | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n' ' ')
-  printf '{"output": "clgrade could not grade this submission (exit %s): %s This is not a verdict on your work: your instructor has to fix the autograder.", "extra_data": {"autograder_error": true, "clgrade_exit": %s}, "tests": []}\n' \
-    "$status" "$reason" "$status" > "$results"
+  # clgrade could not even start (missing, killed): say so in the form Gradescope reads, written by jq
+  # (any byte of the log quoted right; a cut UTF-8 sequence becomes U+FFFD), else a fixed text.
+  reason=$(tail -c 2000 /autograder/results/clgrade.log | tr '\n' ' ')
+  jq -n --arg status "$status" --arg reason "$reason" \
+    '{output: ("clgrade could not grade this submission (exit " + $status + "): " + $reason + " This is not a verdict on your work: your instructor has to fix the autograder."), extra_data: {autograder_error: true, clgrade_exit: ($status | tonumber)}, tests: []}' \
+    > "$results" 2>/dev/null ||
+    echo '{"output": "clgrade could not grade this submission; jq is missing to say why: see the log. This is not a verdict on your work: your instructor has to fix the autograder.", "extra_data": {"autograder_error": true}, "tests": []}' > "$results"
 fi
 exit 0
 )";
@@ -61,7 +65,7 @@ constexpr const char* kContainerfile = R"(# clgrade's image (written by `clgrade
 FROM debian:12
 COPY clgrade.deb /tmp/clgrade.deb
 RUN apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-      /tmp/clgrade.deb pocl-opencl-icd oclgrind similarity-tester && rm -rf /var/lib/apt/lists/* /tmp/clgrade.deb
+      /tmp/clgrade.deb pocl-opencl-icd oclgrind similarity-tester jq && rm -rf /var/lib/apt/lists/* /tmp/clgrade.deb
 COPY clgrade-prairielearn /usr/local/bin/clgrade-prairielearn
 RUN chmod 0755 /usr/local/bin/clgrade-prairielearn
 )";
@@ -81,8 +85,12 @@ clgrade grade /grade/student "${rubric[@]}" --device auto --out /grade/results/c
 status=$?
 cat /grade/results/clgrade.log
 if [ ! -s "$results" ]; then
-  reason=$(tail -c 2000 /grade/results/clgrade.log | tr -d '\000-\011\013-\037\177' | sed 's/\\/\\\\/g; s/"/\\"/g' | tr '\n' ' ')
-  printf '{"gradable": false, "message": "clgrade could not grade this submission (exit %s): %s"}\n' "$status" "$reason" > "$results"
+  # Written by jq (any byte of the log quoted right), else a fixed text.
+  reason=$(tail -c 2000 /grade/results/clgrade.log | tr '\n' ' ')
+  jq -n --arg status "$status" --arg reason "$reason" \
+    '{gradable: false, message: ("clgrade could not grade this submission (exit " + $status + "): " + $reason)}' \
+    > "$results" 2>/dev/null ||
+    echo '{"gradable": false, "message": "clgrade could not grade this submission; jq is missing to say why: see the log"}' > "$results"
 fi
 exit 0
 )";
