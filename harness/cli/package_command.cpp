@@ -11,6 +11,8 @@
 #include <memory>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/command.h"
 #include "util/archive.h"
 #include "util/files.h"
@@ -18,6 +20,16 @@
 
 namespace clgrade::cli {
 namespace {
+
+/// The platforms' time limits (README, "Platform timeouts", measured): a grade of the reference on PoCL
+/// takes about 16 s on 2 cores, 30 s on 1 and 57 s on half of one, which Gradescope gives by default.
+/// A kernel that never ends costs its task the whole --task-timeout, and on a CPU the four tasks run one
+/// after another: the scripts give each task 120 s, so four endless kernels and an ordinary grade on half
+/// a core stay under 600 s, Gradescope's default and PrairieLearn's largest timeout. Under that the
+/// platform would kill clgrade before it writes results.json, and the student would see a failure of the
+/// autograder instead of their endless kernel's 0. (In the scripts below as text: keep them in step.)
+constexpr int kPlatformTaskTimeout = 120;
+constexpr int kPlatformTimeout = 600;
 
 constexpr const char* kSetup = R"(#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image (written by
@@ -41,7 +53,7 @@ mkdir -p /autograder/results
 results=/autograder/results/results.json
 rm -f "$results"
 clgrade grade /autograder/submission --rubric /autograder/source/rubric.xml --device auto \
-  --out /autograder/results/clgrade-report --gradescope-results "$results" --quiet \
+  --out /autograder/results/clgrade-report --gradescope-results "$results" --quiet --task-timeout 120 \
   >/autograder/results/clgrade.log 2>&1
 status=$?
 cat /autograder/results/clgrade.log
@@ -81,7 +93,7 @@ rm -f "$results"
 rubric=()
 [ -f /grade/tests/rubric.xml ] && rubric=(--rubric /grade/tests/rubric.xml)
 clgrade grade /grade/student "${rubric[@]}" --device auto --out /grade/results/clgrade-report \
-  --prairielearn-results "$results" --quiet >/grade/results/clgrade.log 2>&1
+  --prairielearn-results "$results" --quiet --task-timeout 120 >/grade/results/clgrade.log 2>&1
 status=$?
 cat /grade/results/clgrade.log
 if [ ! -s "$results" ]; then
@@ -99,6 +111,18 @@ struct PackageArgs {
   std::string platform, rubric = defaultRubric(), deb, out;
 };
 
+/// What each externally graded question's info.json needs (PrairieLearn's docs/externalGrading.md):
+/// the image, its entrypoint and a timeout (default 30 s, at most 600 s; see kPlatformTimeout).
+std::string questionInfoJson() {
+  const nlohmann::ordered_json info = {
+      {"externalGradingOptions",
+       {{"enabled", true},
+        {"image", "clgrade-grader"},
+        {"entrypoint", "/usr/local/bin/clgrade-prairielearn"},
+        {"timeout", kPlatformTimeout}}}};
+  return info.dump(2) + "\n";
+}
+
 /// The image recipe and entrypoint for PrairieLearn, as a folder to build the image from.
 int packagePrairieLearn(const PackageArgs& args, const std::string& deb) {
   std::string err;
@@ -107,7 +131,8 @@ int packagePrairieLearn(const PackageArgs& args, const std::string& deb) {
        {std::tuple<const char*, std::string, std::filesystem::perms>{"Containerfile", kContainerfile,
                                                                      std::filesystem::perms(0644)},
         {"clgrade-prairielearn", kPrairieLearnEntrypoint, std::filesystem::perms(0755)},
-        {"clgrade.deb", deb, std::filesystem::perms(0644)}}) {
+        {"clgrade.deb", deb, std::filesystem::perms(0644)},
+        {"question-info.json", questionInfoJson(), std::filesystem::perms(0644)}}) {
     const std::string path = (dir / name).string();
     if (!makeDirectories(dir.string(), &err) || !writeFileAtomically(path, text, &err)) {
       std::cerr << "clgrade: " << terminalText(err) << "\n";
@@ -116,9 +141,12 @@ int packagePrairieLearn(const PackageArgs& args, const std::string& deb) {
     std::error_code ec;
     std::filesystem::permissions(path, mode, ec);
   }
-  std::cout << "wrote " << args.out << "/: Containerfile, clgrade-prairielearn (the entrypoint), clgrade.deb; "
-            << "build the image there (podman build -t clgrade-grader .) and put the rubric in each question's "
-               "tests/rubric.xml\n";
+  std::cout << "wrote " << args.out << "/: Containerfile, clgrade-prairielearn (the entrypoint), clgrade.deb, "
+            << "question-info.json; build the image there (podman build -t clgrade-grader .), push it where "
+               "PrairieLearn pulls from (name it in \"image\"), put the rubric in each question's tests/rubric.xml "
+               "and question-info.json's externalGradingOptions in each question's info.json: its timeout is "
+            << kPlatformTimeout << " s (PrairieLearn's default of 30 s is too short: a grade takes 16-60 s on a CPU, "
+            << "and each of the four tasks may take " << kPlatformTaskTimeout << " s before it is stopped)\n";
   return kOk;
 }
 
@@ -146,7 +174,10 @@ int package(const PackageArgs& args) {
     return kOutput;
   }
   std::cout << "wrote " << args.out << ": setup.sh, run_autograder, rubric.xml (" << rubric.title
-            << "), clgrade.deb; upload it as the assignment's autograder\n";
+            << "), clgrade.deb; upload it as the assignment's autograder, and keep its timeout at "
+            << kPlatformTimeout / 60 << " minutes or more (Autograder Settings; Gradescope's default is 10): a grade takes "
+            << "about 60 s on Gradescope's default half CPU, and each of the four tasks may take "
+            << kPlatformTaskTimeout << " s before it is stopped\n";
   return kOk;
 }
 

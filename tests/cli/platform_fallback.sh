@@ -12,6 +12,13 @@ printf '!<arch>\ndebian-binary   not really a package\n' > "$out/fake.deb"
 "$clgrade" package prairielearn --deb "$out/fake.deb" --out "$out/pl" > "$out/pl.log" 2>&1 || { cat "$out/pl.log"; fail "package prairielearn"; }
 "$clgrade" package gradescope --deb "$out/fake.deb" --out "$out/gs.zip" > "$out/gs.log" 2>&1 || { cat "$out/gs.log"; fail "package gradescope"; }
 (cd "$out" && mkdir gs && cd gs && cmake -E tar xf ../gs.zip) || fail "cannot unpack the autograder zip"
+# The platforms' timeouts (README, "Platform timeouts"): each task 120 s in both scripts, and the
+# question's timeout 600 s, PrairieLearn's largest (its default of 30 s is too short for a grade).
+grep -q -- "--task-timeout 120" "$out/gs/run_autograder" || fail "run_autograder sets no task timeout"
+grep -q -- "--task-timeout 120" "$out/pl/clgrade-prairielearn" || fail "the PrairieLearn entrypoint sets no task timeout"
+jq -e '.externalGradingOptions.timeout == 600 and .externalGradingOptions.entrypoint == "/usr/local/bin/clgrade-prairielearn"' \
+  "$out/pl/question-info.json" > /dev/null || { cat "$out/pl/question-info.json"; fail "question-info.json"; }
+grep -q "keep its timeout at 10 minutes or more" "$out/gs.log" || { cat "$out/gs.log"; fail "package gradescope says no timeout"; }
 # The clgrade that cannot start: its last words are hostile to hand-made JSON.
 cat > "$out/bin/clgrade" <<'STUB'
 #!/usr/bin/env bash
