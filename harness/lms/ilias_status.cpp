@@ -49,6 +49,8 @@ std::string iliasStatusCsv(const ClassGrades& grades, const ExportSettings& sett
     }
     std::string last, first, login;
     fromFolder(g.submission, &last, &first, &login);
+    // The folder's parts are the student's text: kept from running as a formula in a spreadsheet.
+    last = spreadsheetSafe(last), first = spreadsheetSafe(first), login = spreadsheetSafe(login);
     if (g.student && !g.student->login.empty()) login = g.student->login;
     const std::string status = !settings.passAt ? "notgraded" : g.total >= *settings.passAt ? "passed" : "failed";
     csv += csvRow({"1", user, login, last, first, status, formatPoints(g.total), "", g.feedback, "", ""});

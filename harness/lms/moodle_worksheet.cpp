@@ -30,7 +30,9 @@ std::string moodleWorksheetCsv(const ClassGrades& grades, const ExportSettings& 
       warnings->push_back(whoIs(g) + ": no grade (" + g.problem + "): not in the file");
       continue;
     }
-    const std::string name = g.student ? g.student->name : g.submission.substr(0, g.submission.find('_'));
+    // Without a roster the name is the folder's: the student's text, kept from running as a formula.
+    const std::string name =
+        g.student ? g.student->name : spreadsheetSafe(g.submission.substr(0, g.submission.find('_')));
     csv += csvRow({"Participant " + participant, name, g.student ? g.student->email : "", formatPoints(g.total),
                    formatPoints(g.max), settings.now, g.feedback});
   }

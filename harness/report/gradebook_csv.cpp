@@ -7,10 +7,7 @@ namespace clgrade {
 namespace {
 
 std::string guarded(const std::string& text, const GradebookOptions& options) {
-  if (options.guardFormulas && !text.empty() &&
-      (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@' || text[0] == '\t' || text[0] == '\r'))
-    return "'" + text;
-  return text;
+  return options.guardFormulas ? spreadsheetSafe(text) : text;
 }
 
 }  // namespace

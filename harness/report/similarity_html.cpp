@@ -58,7 +58,7 @@ std::string taskPart(const TaskSimilarity& t) {
   if (!t.note.empty()) out += "<div class=\"muted\">" + esc(t.note) + ".</div>\n";
   out +=
       "<table>\n<thead><tr><th>pair</th><th class=\"num\">first in second</th><th class=\"num\">second in "
-      "first</th><th class=\"num\">score</th><th class=\"num\">robust z</th><th></th></tr></thead>\n<tbody>\n";
+      "first</th><th class=\"num\">score</th><th class=\"num\">robust z</th><th>flag</th></tr></thead>\n<tbody>\n";
   for (const SimilarPair& p : t.top)
     out += std::string("<tr") + (p.flagged ? " class=\"st-failed\"" : "") + "><td>" + esc(p.first) + " / " +
            esc(p.second) + "</td><td class=\"num\">" + std::to_string(p.firstInSecond) +

@@ -88,4 +88,11 @@ bool parseCsv(const std::string& text, std::vector<CsvRecord>* records, std::str
   return true;
 }
 
+std::string spreadsheetSafe(const std::string& text) {
+  if (!text.empty() &&
+      (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@' || text[0] == '\t' || text[0] == '\r'))
+    return "'" + text;
+  return text;
+}
+
 }  // namespace clgrade

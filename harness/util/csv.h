@@ -11,6 +11,10 @@ namespace clgrade {
 /// or starts or ends with a space; as is otherwise.
 std::string csvField(const std::string& value);
 
+/// `text` safe to open in a spreadsheet: a cell that starts with = + - @, a tab or CR gets a leading
+/// apostrophe, so Excel or LibreOffice does not run a student's folder name as a formula.
+std::string spreadsheetSafe(const std::string& text);
+
 /// The fields joined by commas, ended by CRLF.
 std::string csvRow(const std::vector<std::string>& fields);
 

@@ -149,6 +149,25 @@ TEST_F(LmsExportTest, AClassFolderThatIsNotOneSaysWhy) {
   EXPECT_NE(err.find("not a clgrade class file"), std::string::npos) << err;
 }
 
+TEST(LmsFolderNames, AFolderNameIsNeverAFormulaInTheExport) {
+  ClassGrades grades;
+  ClassGrade g;
+  g.submission = "=HYPERLINK(x)_Ada_+login_42";
+  g.graded = true;
+  g.total = g.max = 2;
+  grades.grades = {g};
+  std::vector<std::string> warnings;
+  const auto rows = parse(iliasStatusCsv(grades, ExportSettings{}, &warnings));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1][1], "42");
+  EXPECT_EQ(rows[1][2], "'+login");
+  EXPECT_EQ(rows[1][3], "'=HYPERLINK(x)");
+  grades.grades[0].submission = "-1+1_1234567_assignsubmission_file_";
+  const auto worksheet = parse(moodleWorksheetCsv(grades, ExportSettings{}, &warnings));
+  ASSERT_EQ(worksheet.size(), 2u);
+  EXPECT_EQ(worksheet[1][1], "'-1+1");
+}
+
 TEST(LmsFolderNames, ParticipantAndUserIdAreReadFromTheRight) {
   EXPECT_EQ(moodleParticipant("Ada Lovelace_1234567_assignsubmission_file_"), "1234567");
   EXPECT_EQ(moodleParticipant("Team A-Ada Lovelace_12_assignsubmission_onlinetext_"), "12");
