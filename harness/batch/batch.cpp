@@ -183,6 +183,16 @@ class Batch {
     fs::remove_all(out_ / ".partial", ec);
     fs::create_directories(out_ / ".partial", ec);
 
+    // The roster stays with the class: a run without --roster (a resume, new overrides) keeps the one
+    // class.json has, so the gradebook's students do not go missing.
+    if (o_.roster.empty()) {
+      std::string text;
+      if (readFile((out_ / "class.json").string(), &text, nullptr)) try {
+          const ordered_json earlier = ordered_json::parse(text);
+          if (earlier.contains("roster")) o_.roster = rosterFromJson(earlier["roster"]);
+        } catch (const nlohmann::json::exception&) {
+        }
+    }
     SubmissionList list = listSubmissions(o_.submissionsDir, out_.string());
     if (!checkNames(list.submissions, o_.regrade, "--regrade") ||
         !checkNames(list.submissions, o_.confirmOverrides, "--confirm-overrides") ||
@@ -511,7 +521,11 @@ class Batch {
     fs::create_directories(partial, ec);
     // An archive is unpacked in a sandbox of its own (intake/archive_submission.h) and its folder
     // graded; one the student damaged fails every task with the reason.
-    const std::string entry = (fs::path(o_.submissionsDir) / folderName).string();
+    std::string entry = (fs::path(o_.submissionsDir) / folderName).string();
+    // A folder holding only the archive the student uploaded (an LMS's download) is that archive.
+    if (!isArchiveSubmission(entry))
+      if (const std::string archive = loneArchive(entry); !archive.empty()) entry = archive;
+    const std::string shown = fs::path(entry).lexically_relative(o_.submissionsDir).string();  // "bob/kernels.zip"
     std::optional<UnpackedSubmission> unpacked;
     SubmissionFolder folder;
     if (isArchiveSubmission(entry)) {
@@ -520,12 +534,12 @@ class Batch {
         std::fprintf(stderr, "%sclgrade batch: %s: left out %s\n", tty_ ? "\r\033[K" : "", terminalText(name).c_str(),
                      terminalText(line).c_str());
       if (unpacked->folder.empty() && !unpacked->archiveAtFault) {
-        notGraded(name, folderName + " could not be unpacked on this machine: " + unpacked->error);
+        notGraded(name, shown + " could not be unpacked on this machine: " + unpacked->error);
         return;
       }
       if (unpacked->folder.empty()) {
         folder.kernelsDir = unpacked->scratch;
-        folder.problem = folderName + " cannot be unpacked: " + unpacked->error;
+        folder.problem = shown + " cannot be unpacked: " + unpacked->error;
       } else {
         folder = resolveSubmission(unpacked->folder);
       }

@@ -52,7 +52,8 @@ struct Piece {
 const std::pair<const char*, const char*> kSameEverywhere[] = {{"clgrade_version", "clgrade versions"},
                                                                {"mode", "modes (grade or --visible-only)"},
                                                                {"tasks", "task lists (--task)"},
-                                                               {"hidden_seed", "hidden seeds (--seed)"}};
+                                                               {"hidden_seed", "hidden seeds (--seed)"},
+                                                               {"roster", "rosters (--roster)"}};
 
 std::string shown(const ordered_json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 

@@ -74,7 +74,8 @@ int exportCommand(const ExportArgs& args) {
                  "export), or the import makes a new one\n";
   size_t rows = 0;
   for (size_t at = text.find("\r\n"); at != std::string::npos; at = text.find("\r\n", at + 2)) ++rows;
-  std::cout << "wrote " << terminalText(out) << " (" << format->name << ", " << rows - 1 << " rows"
+  const size_t headerRows = format->name == "canvas" ? 2 : 1;  // Canvas's Points Possible row too
+  std::cout << "wrote " << terminalText(out) << " (" << format->name << ", " << rows - headerRows << " rows"
             << (warnings.empty() ? "" : ", " + std::to_string(warnings.size()) + " left out or without a grade: above")
             << ")\n";
   return kOk;

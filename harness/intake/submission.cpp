@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "util/archive.h"
 #include "util/cache_home.h"
 #include "util/files.h"
 #include "util/sha256.h"
@@ -39,6 +40,23 @@ SubmissionFolder resolveSubmission(const std::string& dirIn) {
                   ", outside the submission folder; submit the files themselves";
   }
   return s;
+}
+
+std::string loneArchive(const std::string& dirIn) {
+  const fs::path dir(dirIn);
+  std::error_code ec;
+  if (holdsClFile(dir) || holdsClFile(dir / "kernels")) return "";
+  std::string found;
+  int archives = 0;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    std::error_code e2;
+    if (!fs::is_regular_file(fs::symlink_status(it->path(), e2)) || !looksLikeArchive(name)) continue;
+    ++archives;
+    found = it->path().string();
+  }
+  return archives == 1 ? found : "";
 }
 
 std::string submissionName(const std::string& dir) {

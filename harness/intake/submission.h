@@ -15,6 +15,13 @@ struct SubmissionFolder {
 /// `dir`/kernels when that is a folder holding a .cl file (or `dir` holds none), else `dir`.
 SubmissionFolder resolveSubmission(const std::string& dir);
 
+/// The one archive a submission folder holds instead of kernel files: an LMS's "download all
+/// submissions" gives a folder per student with what they uploaded (Moodle's
+/// "Ada Lovelace_1234567_assignsubmission_file_/kernels.zip"). `dir`'s path to it when neither `dir`
+/// nor its kernels/ folder holds a .cl file and `dir` holds exactly one regular file (links not
+/// followed) that looks like an archive (util/archive.h), hidden files aside; "" otherwise.
+std::string loneArchive(const std::string& dir);
+
 /// The submission's name for default report folders: the folder's own name, or its parent's when
 /// `dir` is a kernels/ folder ("submissions/alice/kernels" and "submissions/alice" are both "alice").
 std::string submissionName(const std::string& dir);

@@ -3,6 +3,8 @@
 // these columns, rows applied when update is 1, keyed by usr_id (the digits ILIAS's "Download all
 // submissions" ends every folder name with: Lastname_Firstname_login_usrid), status one of
 // notgraded, passed, failed. Without the plugin the file is the table a tutor types the marks from.
+#include <map>
+
 #include "lms/lms_export.h"
 #include "report/text.h"
 #include "util/csv.h"
@@ -32,6 +34,10 @@ std::string iliasStatusCsv(const ClassGrades& grades, const ExportSettings& sett
   std::string csv = csvRow(
       {"update", "usr_id", "login", "lastname", "firstname", "status", "mark", "notice", "comment", "plagiarism",
        "plag_comment"});
+  // Two folders ending with one user id would both set that user's mark: neither is written.
+  std::map<std::string, int> uses;
+  for (const ClassGrade& g : grades.grades)
+    if (g.handedIn) ++uses[iliasUserId(g.submission)];
   for (const ClassGrade& g : grades.grades) {
     if (!g.handedIn) {
       warnings->push_back(whoIs(g) + ": handed in nothing: no ILIAS user id for them here: not in the file");
@@ -41,6 +47,11 @@ std::string iliasStatusCsv(const ClassGrades& grades, const ExportSettings& sett
     if (user.empty()) {
       warnings->push_back(whoIs(g) + ": its folder name does not end with an ILIAS user id "
                                      "(Lastname_Firstname_login_usrid): not in the file");
+      continue;
+    }
+    if (uses[user] > 1) {
+      warnings->push_back(whoIs(g) + ": ILIAS user " + user + " has " + std::to_string(uses[user]) +
+                          " folders: not in the file (enter the mark in ILIAS)");
       continue;
     }
     if (!g.graded) {

@@ -33,6 +33,11 @@ std::vector<ClassEntry> classWithRoster(std::vector<ClassEntry> entries, const R
     e.student = roster.students[i];
     e.problem = "no submission";
     e.handedIn = false;
+    if (match.uncertain.count(i) && !match.contested.count(i)) {
+      // A submission may be theirs: not a 0, and no grade until the instructor says whose it is.
+      e.handedIn = true;
+      e.problem = "a submission may be theirs, none matched (the roster's problems say which)";
+    }
     if (const auto c = match.contested.find(i); c != match.contested.end()) {
       // Handed in more than once: not a 0, but no grade either until the instructor says which.
       e.handedIn = true;

@@ -480,7 +480,9 @@ std::string summaryHtml(const std::vector<ClassEntry>& all, const SummaryOptions
     else if (!e.problem.empty())  // graded, but not on the roster
       notes = "<div><span class=\"problem\">" + esc(e.problem) + "</span></div>" + notes;
     out += "<td class=\"num\"><strong>" +
-           (e.graded ? esc(formatPoints(e.report.total)) + " / " + esc(formatPoints(e.report.max)) : std::string()) +
+           (e.graded      ? esc(formatPoints(e.report.total)) + " / " + esc(formatPoints(e.report.max))
+            : !e.handedIn ? "0 / " + esc(formatPoints(max))  // handed in nothing: 0, as in the gradebook
+                          : std::string()) +
            "</strong></td><td>" + notes + "</td></tr>\n";
   }
   out += "</tbody>\n</table>\n</section>\n";

@@ -4,8 +4,10 @@
 #include <map>
 #include <optional>
 
+#include "util/archive.h"
 #include "util/csv.h"
 #include "util/files.h"
+#include "util/unicode.h"
 
 namespace clgrade {
 namespace {
@@ -79,6 +81,13 @@ bool parseRoster(const std::string& text, const std::string& source, Roster* ros
   for (size_t i = 0; i < records[0].fields.size(); ++i) {
     const std::optional<Column> c = columnOf(trim(records[0].fields[i]));
     if (!c) continue;
+    // Canvas's export has both "ID" (Canvas's own user id) and "SIS User ID" (the student id): a
+    // column that says whose id it is wins over a bare "id".
+    if (*c == Column::Id && at.count(*c) && key(records[0].fields[at[*c]]) == "id" && key(records[0].fields[i]) != "id") {
+      at[*c] = i;
+      continue;
+    }
+    if (*c == Column::Id && at.count(*c) && key(records[0].fields[i]) == "id") continue;
     if (at.count(*c)) {
       errors->push_back(source + ":" + std::to_string(records[0].line) + ": two columns mean the same: '" +
                         records[0].fields[at[*c]] + "' and '" + records[0].fields[i] + "'");
@@ -87,9 +96,11 @@ bool parseRoster(const std::string& text, const std::string& source, Roster* ros
     at[*c] = i;
   }
   if (!at.count(Column::Id)) {
+    const bool semicolons = records[0].fields.size() == 1 && records[0].fields[0].find(';') != std::string::npos;
     errors->push_back(source + ":" + std::to_string(records[0].line) +
                       ": no student id column (one of: id, student id, student number, sis user id, id number, "
-                      "matriculation number)");
+                      "matriculation number)" +
+                      (semicolons ? "; the columns seem to be separated by ';': save the file as CSV with commas" : ""));
     return false;
   }
   std::map<std::string, size_t> seenId, seenLogin, seenSubmission;
@@ -108,6 +119,15 @@ bool parseRoster(const std::string& text, const std::string& source, Roster* ros
       const auto i = at.find(c);
       return i == at.end() || i->second >= record.fields.size() ? std::string() : trim(record.fields[i->second]);
     };
+    bool utf8 = true;
+    for (const std::string& f : record.fields) utf8 = utf8 && isValidUtf8(f);
+    if (!utf8) {
+      errors->push_back(source + ":" + std::to_string(record.line) +
+                        ": not UTF-8 (saved as Latin-1?): save the file as UTF-8, so that names match");
+      continue;
+    }
+    // Canvas's gradebook export has a "Points Possible" row under its header: no student.
+    if (!record.fields.empty() && trim(record.fields[0]) == "Points Possible") continue;
     RosterStudent s;
     s.line = record.line;
     s.id = field(Column::Id);
@@ -124,9 +144,11 @@ bool parseRoster(const std::string& text, const std::string& source, Roster* ros
                         (s.name.empty() ? std::string() : " for " + s.name));
       continue;
     }
+    // Compared as matching compares them: a login without case, a submission without an archive's suffix.
+    const std::string stem = archiveStem(s.submission).empty() ? s.submission : archiveStem(s.submission);
     bool ok = once(seenId, "student id", s.id, s.line);
-    ok = once(seenLogin, "login", s.login, s.line) && ok;
-    ok = once(seenSubmission, "submission", s.submission, s.line) && ok;
+    ok = once(seenLogin, "login", foldName(s.login), s.line) && ok;
+    ok = once(seenSubmission, "submission", nfc(stem), s.line) && ok;
     if (ok) roster->students.push_back(s);
   }
   return errors->size() == before;

@@ -1,6 +1,7 @@
 #include "roster/roster_match.h"
 
 #include <algorithm>
+#include <regex>
 #include <set>
 
 #include "util/archive.h"
@@ -66,6 +67,18 @@ bool hasName(const std::set<std::string>& submissionWords, const std::string& na
   return any;
 }
 
+/// The part of a folder name that names its student: without the numbers and suffixes an LMS's
+/// download adds (they are no student id, and a Moodle folder in flat mode ends with the uploaded
+/// file's name, which the student chose): Moodle's "Ada Lovelace_1234567_assignsubmission_file_x" is
+/// "Ada Lovelace", ILIAS's "Lovelace_Ada_alovelace_6789" is "Lovelace_Ada_alovelace".
+std::string subjectOf(const std::string& submission) {
+  static const std::regex moodle("^([^_]*)_[0-9]+_assignsubmission_.*$");
+  static const std::regex ilias("^([^_]+_.+_[^_]+)_[0-9]+$");
+  std::smatch m;
+  if (std::regex_match(submission, m, moodle) || std::regex_match(submission, m, ilias)) return m[1].str();
+  return submission;
+}
+
 std::string stemOf(const std::string& submission) {
   const std::string stem = archiveStem(submission);
   return stem.empty() ? submission : stem;
@@ -98,7 +111,7 @@ RosterMatch matchRoster(const Roster& roster, const std::vector<std::string>& su
       m.how[sub] = "submission column";
       continue;
     }
-    const std::set<std::string> w = words(sub);
+    const std::set<std::string> w = words(subjectOf(sub));
     std::vector<size_t> byLogin, byId, byName;
     for (size_t i = 0; i < roster.students.size(); ++i) {
       const RosterStudent& s = roster.students[i];
@@ -107,27 +120,25 @@ RosterMatch matchRoster(const Roster& roster, const std::vector<std::string>& su
       if (hasWord(w, s.id)) byId.push_back(i);
       if (!s.name.empty() && hasName(w, s.name)) byName.push_back(i);
     }
+    // A login, email or id is one word of the name, and a common word can be one ("lee"), as can a
+    // number: where the folder also spells a student's name, the two must point at the same student.
+    std::vector<size_t> identified = byLogin.empty() ? byId : byLogin;
     std::vector<size_t> chosen;
     std::string how;
-    if (!byLogin.empty()) {
-      chosen = byLogin, how = "login or email";
-    } else if (!byId.empty()) {
-      // An id that is also another student's number (Moodle's participant number, say) must not win
-      // over the name the folder spells out: with a name in the folder, id and name must agree.
-      std::vector<size_t> both;
-      for (size_t i : byId)
-        if (std::find(byName.begin(), byName.end(), i) != byName.end()) both.push_back(i);
-      if (!both.empty())
-        chosen = both, how = "id and name";
-      else if (byName.empty())
-        chosen = byId, how = "id";
-      else {
-        std::vector<size_t> all = byId;
-        all.insert(all.end(), byName.begin(), byName.end());
-        m.problems.push_back("submission '" + sub + "' has the id of " + describe(roster, byId) + " but the name of " +
-                             describe(roster, byName) + ": not matched (give it in the roster's submission column)");
+    if (!identified.empty() && !byName.empty()) {
+      for (size_t i : identified)
+        if (std::find(byName.begin(), byName.end(), i) != byName.end()) chosen.push_back(i);
+      how = byLogin.empty() ? "id and name" : "login or email and name";
+      if (chosen.empty()) {
+        m.problems.push_back("submission '" + sub + "' has the " + (byLogin.empty() ? "id" : "login or email") +
+                             " of " + describe(roster, identified) + " but the name of " + describe(roster, byName) +
+                             ": not matched (give it in the roster's submission column)");
+        m.uncertain.insert(identified.begin(), identified.end());
+        m.uncertain.insert(byName.begin(), byName.end());
         continue;
       }
+    } else if (!identified.empty()) {
+      chosen = identified, how = byLogin.empty() ? "id" : "login or email";
     } else if (!byName.empty()) {
       chosen = byName, how = "name";
     }
@@ -135,6 +146,7 @@ RosterMatch matchRoster(const Roster& roster, const std::vector<std::string>& su
     if (chosen.size() > 1) {
       m.problems.push_back("submission '" + sub + "' could be " + describe(roster, chosen) + " (by " + how +
                            "): not matched (give it in the roster's submission column)");
+      m.uncertain.insert(chosen.begin(), chosen.end());
       continue;
     }
     claims[chosen.front()].push_back(sub);
@@ -158,7 +170,7 @@ RosterMatch matchRoster(const Roster& roster, const std::vector<std::string>& su
   for (const std::string& sub : submissions)
     if (!m.studentOf.count(sub)) m.unmatched.push_back(sub);
   for (size_t i = 0; i < roster.students.size(); ++i)
-    if (!claims.count(i)) m.missing.push_back(i);
+    if (!claims.count(i) && !m.uncertain.count(i)) m.missing.push_back(i);
   return m;
 }
 

@@ -46,6 +46,18 @@ std::string foldName(const std::string& textIn, bool transliterate) {
   return out;
 }
 
+bool isValidUtf8(const std::string& text) {
+  const auto* s = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  const utf8proc_ssize_t n = utf8proc_ssize_t(text.size());
+  for (utf8proc_ssize_t i = 0; i < n;) {
+    utf8proc_int32_t c = 0;
+    const utf8proc_ssize_t used = utf8proc_iterate(s + i, n - i, &c);
+    if (used <= 0 || c < 0) return false;
+    i += used;
+  }
+  return true;
+}
+
 std::string codePoints(const std::string& text) {
   std::string out;
   const auto* s = reinterpret_cast<const utf8proc_uint8_t*>(text.data());

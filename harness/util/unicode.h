@@ -17,6 +17,9 @@ std::string nfc(const std::string& text);
 /// case folded in ASCII only.
 std::string foldName(const std::string& text, bool transliterate = false);
 
+/// Whether `text` is valid UTF-8 (a file saved as Latin-1 is not, as soon as it has an accent).
+bool isValidUtf8(const std::string& text);
+
 /// Every character outside printable ASCII as `\u00e9` (`\U0001f600` beyond the BMP), each byte that
 /// is not UTF-8 as `\xff`: two names that look the same on screen are told apart ("Jos\u00e9" and
 /// "Jose\u0301").

@@ -31,6 +31,12 @@ echo "$book" | sed -n 5p | grep -q "^stranger,,,,.*,2,2,,not on the roster$" || 
 grep -q '"roster"' "$out/results/class.json" || fail "class.json keeps no roster"
 grep -q "<th>Student</th>" "$out/results/summary.html" || fail "summary.html has no student column"
 
+# A run without --roster (a resume, new overrides) keeps the class's roster.
+"$clgrade" batch "$out/class" --task histogram --device cpu --out "$out/results" --seed 42 > "$out/again.log" 2>&1; rc=$?
+[ $rc = 0 ] || { cat "$out/again.log"; fail "batch again without --roster: exit $rc"; }
+tr -d '\r' < "$out/results/gradebook.csv" | sed -n 4p | grep -q "^,4714,Di Prince,di@uni.example,.*,0,2,,no submission$" ||
+  { cat "$out/results/gradebook.csv"; fail "a run without --roster lost the roster"; }
+
 # The exports, from the class folder (the roster the batch was given).
 "$clgrade" export canvas "$out/results" --assignment "Lab 3 (12345)" > "$out/canvas.log" 2>&1; rc=$?
 [ $rc = 0 ] || { cat "$out/canvas.log"; fail "export canvas: exit $rc"; }

@@ -168,6 +168,29 @@ TEST(LmsFolderNames, AFolderNameIsNeverAFormulaInTheExport) {
   EXPECT_EQ(worksheet[1][1], "'-1+1");
 }
 
+TEST(LmsFolderNames, TwoFoldersOfOneLmsUserAreNeitherExported) {
+  ClassGrades grades;
+  for (const char* folder : {"Ada Lovelace_777_assignsubmission_file_", "Ada Lovelace_777_assignsubmission_onlinetext_",
+                             "Lovelace_Ada_alovelace_6789", "=x_y_z_6789", "Bob Smith_778_assignsubmission_file_"}) {
+    ClassGrade g;
+    g.submission = folder;
+    g.graded = true;
+    g.total = g.max = 2;
+    grades.grades.push_back(g);
+  }
+  std::vector<std::string> warnings;
+  const auto worksheet = parse(moodleWorksheetCsv(grades, ExportSettings{}, &warnings));
+  ASSERT_EQ(worksheet.size(), 2u);
+  EXPECT_EQ(worksheet[1][0], "Participant 778");
+  EXPECT_NE(warnings[0].find("participant 777 has 2 folders: not in the file"), std::string::npos) << warnings[0];
+  warnings.clear();
+  const auto ilias = parse(iliasStatusCsv(grades, ExportSettings{}, &warnings));
+  EXPECT_EQ(ilias.size(), 1u);  // both 6789 folders left out
+  bool said = false;
+  for (const std::string& w : warnings) said = said || w.find("ILIAS user 6789 has 2 folders") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(LmsFolderNames, ParticipantAndUserIdAreReadFromTheRight) {
   EXPECT_EQ(moodleParticipant("Ada Lovelace_1234567_assignsubmission_file_"), "1234567");
   EXPECT_EQ(moodleParticipant("Team A-Ada Lovelace_12_assignsubmission_onlinetext_"), "12");

@@ -105,6 +105,25 @@ TEST(ClassRoster, AStudentWithTwoSubmissionsHasNoGradeButIsNotMissing) {
   EXPECT_EQ(book[1].at("total"), "");  // not 0: the instructor decides which one counts
 }
 
+TEST(ClassRoster, StudentsASubmissionCouldBelongToGetNoGradeNotAZero) {
+  Roster r;
+  std::vector<std::string> errors;
+  parseRoster("id,name,login\n1001,Tom Lee,lee\n1002,Bruce Lee,blee\n", "roster.csv", &r, &errors);
+  std::vector<std::string> messages;
+  const std::vector<ClassEntry> entries = classWithRoster({graded("Bruce Lee_555_assignsubmission_file_")}, r, &messages);
+  ASSERT_EQ(entries.size(), 3u);
+  for (size_t i : {0, 1}) {
+    EXPECT_TRUE(entries[i].handedIn) << i;
+    EXPECT_FALSE(entries[i].graded) << i;
+  }
+  const auto book = rows(gradebookCsv(entries));
+  EXPECT_EQ(book[0].at("total"), "");
+  EXPECT_EQ(book[1].at("total"), "");
+  EXPECT_EQ(entries[2].problem, "not on the roster");
+  ASSERT_FALSE(messages.empty());
+  EXPECT_NE(messages.back().find("but the name of 1002 (Bruce Lee)"), std::string::npos) << messages.back();
+}
+
 TEST(ClassRoster, WithoutARosterNothingChanges) {
   const std::vector<ClassEntry> entries = classWithRoster({graded("a"), graded("b")}, Roster{});
   ASSERT_EQ(entries.size(), 2u);

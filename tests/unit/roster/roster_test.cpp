@@ -3,6 +3,7 @@
 // ILIAS "Lastname_Firstname_login_<usr_id>"), never by a guess.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,37 @@ TEST(Roster, WithoutAnIdColumnIsRefused) {
   EXPECT_NE(errors[0].find("no header"), std::string::npos);
 }
 
+TEST(Roster, ReadsCanvasGradebookExportAsItIs) {
+  std::vector<std::string> errors;
+  const Roster r = parsed(
+      "Student,ID,SIS User ID,SIS Login ID,Section,Lab 3 (12345)\n"
+      "    Points Possible,,,,,20\n"
+      "\"Lovelace, Ada\",98765,4711,alovelace,Sec 1,\n",
+      &errors);
+  EXPECT_TRUE(errors.empty()) << joined(errors);
+  ASSERT_EQ(r.students.size(), 1u);
+  EXPECT_EQ(r.students[0].id, "4711");  // the SIS User ID, not Canvas's own user id
+  EXPECT_EQ(r.students[0].login, "alovelace");
+  EXPECT_EQ(r.students[0].name, "Lovelace, Ada");
+}
+
+TEST(Roster, SaysWhatIsWrongWithAFileFromASpreadsheet) {
+  std::vector<std::string> errors;
+  parsed("Matrikelnummer;Name\n4711;Ada\n", &errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("separated by ';'"), std::string::npos) << errors[0];
+  errors.clear();
+  const Roster latin1 = parsed("id,name\n1,M\xfcller\n2,Bob\n", &errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("roster.csv:2: not UTF-8"), std::string::npos) << errors[0];
+  EXPECT_EQ(latin1.students.size(), 1u);
+  errors.clear();
+  parsed("id,login,submission\n1,Alice,a\n2,alice,b\n3,c,a.zip\n", &errors);
+  EXPECT_EQ(joined(errors),
+            "roster.csv:3: login 'alice' is given twice (first on line 2)\n"
+            "roster.csv:4: submission 'a' is given twice (first on line 2)\n");
+}
+
 TEST(Roster, SurvivesClassJson) {
   const Roster r = parsed("id,name,email,login,submission\n1,Ada,a@x,ada,ada.zip\n2,Bob,,,\n");
   const Roster back = rosterFromJson(rosterJson(r));
@@ -91,7 +123,7 @@ TEST(RosterMatch, FindsStudentsInTheFolderNamesOfLmsDownloads) {
                                         "TURING ALAN",                                   // the name, any order and case
                                         "zed"});
   EXPECT_EQ(m.studentOf.at("Lovelace_Ada_alovelace_6789"), 0u);
-  EXPECT_EQ(m.how.at("Lovelace_Ada_alovelace_6789"), "login or email");
+  EXPECT_EQ(m.how.at("Lovelace_Ada_alovelace_6789"), "login or email and name");
   EXPECT_EQ(m.studentOf.at("Juergen Mueller_1234567_assignsubmission_file_"), 1u);
   EXPECT_EQ(m.how.at("Juergen Mueller_1234567_assignsubmission_file_"), "name");
   EXPECT_EQ(m.studentOf.at("grace@uni.example"), 2u);
@@ -101,17 +133,46 @@ TEST(RosterMatch, FindsStudentsInTheFolderNamesOfLmsDownloads) {
   EXPECT_TRUE(m.problems.empty()) << joined(m.problems);
 }
 
-TEST(RosterMatch, AnIdThatIsAnotherStudentsNumberDoesNotWinOverTheName) {
-  // Moodle's participant number 4712 happens to be Bob's student id; the folder is Ada's.
+TEST(RosterMatch, TheNumbersAnLmsAddsAreNoStudentIds) {
+  // Moodle's participant number 4712 and ILIAS's user id 4711 happen to be student ids of others.
+  const Roster r = parsed("id,name,login\n4711,Emil Schmidt,eschmidt\n4712,Bob Smith,bsmith\n9000,Ada Lovelace,alovelace\n"
+                          "9001,Jose Garcia Lopez,jgarcia\n");
+  const RosterMatch m = matchRoster(r, {"Ada Lovelace_4712_assignsubmission_file_", "Garcia_Jose_jgarcia_4711"});
+  EXPECT_EQ(m.studentOf.at("Ada Lovelace_4712_assignsubmission_file_"), 2u);
+  EXPECT_EQ(m.studentOf.at("Garcia_Jose_jgarcia_4711"), 3u);  // by login: the name is spelled otherwise
+  EXPECT_TRUE(m.problems.empty()) << joined(m.problems);
+  EXPECT_EQ(m.missing, (std::vector<size_t>{0, 1}));
+}
+
+TEST(RosterMatch, AFileNameTheStudentChoseNamesNobody) {
+  // Moodle's flat download appends the uploaded file's name: "bsmith" there is Ada's choice.
+  const Roster r = parsed("id,name,login\n1,Ada Lovelace,alovelace\n2,Bob Smith,bsmith\n");
+  const RosterMatch m = matchRoster(r, {"Ada Lovelace_777_assignsubmission_file_bsmith.cl"});
+  EXPECT_EQ(m.studentOf.at("Ada Lovelace_777_assignsubmission_file_bsmith.cl"), 0u);
+  EXPECT_EQ(m.missing, std::vector<size_t>{1});
+}
+
+TEST(RosterMatch, ALoginThatIsAWordOfAnothersNameIsNoMatch) {
+  const Roster r = parsed("id,name,login\n1001,Tom Lee,lee\n1002,Bruce Lee,blee\n1003,Ada Lovelace,ada\n");
+  const RosterMatch m = matchRoster(r, {"Bruce Lee_555_assignsubmission_file_", "4711 Ada Lovelace"});
+  EXPECT_FALSE(m.studentOf.count("Bruce Lee_555_assignsubmission_file_"));
+  ASSERT_GE(m.problems.size(), 1u);
+  EXPECT_NE(m.problems[0].find("has the login or email of 1001 (Tom Lee) but the name of 1002 (Bruce Lee)"),
+            std::string::npos)
+      << joined(m.problems);
+  // Neither is missing (a 0): both are uncertain (no grade until the instructor says whose it is).
+  EXPECT_EQ(m.uncertain, (std::set<size_t>{0, 1}));
+  EXPECT_TRUE(m.missing.empty());
+  EXPECT_EQ(m.studentOf.at("4711 Ada Lovelace"), 2u);  // a number that is nobody's id changes nothing
+}
+
+TEST(RosterMatch, AnIdAndANameOfTwoStudentsAreNoMatch) {
   const Roster r = parsed("id,name\n4711,Ada Lovelace\n4712,Bob Smith\n");
-  const RosterMatch m = matchRoster(r, {"Ada Lovelace_4712_assignsubmission_file_", "4711"});
-  ASSERT_EQ(m.problems.size(), 1u) << joined(m.problems);
+  const RosterMatch m = matchRoster(r, {"4712 Ada Lovelace"});
+  ASSERT_EQ(m.problems.size(), 1u);
   EXPECT_NE(m.problems[0].find("has the id of 4712 (Bob Smith) but the name of 4711 (Ada Lovelace)"), std::string::npos)
       << m.problems[0];
-  // A folder with her id and no name in it is hers.
-  EXPECT_EQ(m.studentOf.at("4711"), 0u);
-  EXPECT_EQ(m.how.at("4711"), "id");
-  EXPECT_EQ(m.unmatched, std::vector<std::string>{"Ada Lovelace_4712_assignsubmission_file_"});
+  EXPECT_EQ(m.uncertain, (std::set<size_t>{0, 1}));
 }
 
 TEST(RosterMatch, NeverGuessesBetweenTwoStudents) {
