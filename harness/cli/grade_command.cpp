@@ -88,6 +88,12 @@ class TaskWatchdog {
   std::thread thread_;  // last: it starts running in the constructor
 };
 
+/// When this process started grading (the first call, from main's parse): --time-limit counts from it.
+std::chrono::steady_clock::time_point gradeStarted() {
+  static const std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  return started;
+}
+
 struct GradeArgs {
   std::string kernelsDir;
   std::string rubric = defaultRubric();
@@ -102,6 +108,7 @@ struct GradeArgs {
   bool details = false;          ///< --details: the performance figures and every failure in full
   std::string audience;          ///< --audience: "student", "instructor", "both"; empty: the command's default
   std::optional<uint64_t> seed;  ///< --seed (grade only); empty: drawn for this grade
+  double timeLimit = 0;          ///< --time-limit: seconds the whole grade may take (0: none)
   PlatformResultPaths platformResults;
   /// Set for an archive that could not be unpacked: every task fails with this reason (it is the
   /// submission's fault, a grade, not a usage error).
@@ -229,6 +236,9 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
     }
     settings.timingLock = args.timingLock;
     settings.hiddenSeed = hiddenSeed;
+    if (args.timeLimit > 0)
+      settings.deadline = gradeStarted() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(args.timeLimit));
     settings.reuseTrustedFigures = true;  // the reference timed once every 15 minutes on this machine
     size_t taskCount = args.tasks.empty() ? rubric.tasks.size() : args.tasks.size();
     settings.onTask = terminalTaskProgress(taskCount, args.quiet);
@@ -314,6 +324,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
 /// An archive (alice.zip) is unpacked in a sandbox and its folder graded; its report goes to
 /// reports/alice unless --out says otherwise. Anything else is graded as the folder it names.
 int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDir) {
+  gradeStarted();  // --time-limit counts from here
   std::error_code ec;
   *reportDir = reportFolder(args);
   if (!std::filesystem::is_regular_file(args.kernelsDir, ec) || !looksLikeArchive(args.kernelsDir))
@@ -365,6 +376,11 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
     addChildLimitOptions(sub, &args->limits,
                          "seconds one task may take; it is then stopped and scores 0 (with --in-process: the "
                          "grade ends with exit 5; 0: no limit)");
+    sub->add_option("--time-limit", args->timeLimit,
+                    "seconds the whole grade may take: no task runs past it, and what is left is stopped and "
+                    "scores 0, so that a platform killing the grade at its own limit still gets the results "
+                    "(set it below the platform's, leaving time to write them; 0: none)")
+        ->check(between(0, 7 * 86400, "seconds"));
     sub->add_option("--timing-lock", args->timingLock,
                     "a file locked while kernels are timed, so parallel grades on one GPU take turns");
     sub->add_flag("--in-process", args->inProcess,

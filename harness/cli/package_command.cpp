@@ -23,13 +23,16 @@ namespace {
 
 /// The platforms' time limits (README, "Platform timeouts", measured): a grade of the reference on PoCL
 /// takes about 16 s on 2 cores, 30 s on 1 and 57 s on half of one, which Gradescope gives by default.
-/// A kernel that never ends costs its task the whole --task-timeout, and on a CPU the four tasks run one
-/// after another: the scripts give each task 120 s, so four endless kernels and an ordinary grade on half
-/// a core stay under 600 s, Gradescope's default and PrairieLearn's largest timeout. Under that the
-/// platform would kill clgrade before it writes results.json, and the student would see a failure of the
-/// autograder instead of their endless kernel's 0. (In the scripts below as text: keep them in step.)
+/// A kernel that never ends costs its task the whole --task-timeout (and a task stopped in one kernel
+/// runs once more without it, which can time out too), and on a CPU the four tasks run one after
+/// another: no task timeout alone keeps a grade under 600 s, Gradescope's default and PrairieLearn's
+/// largest timeout. So the scripts give the whole grade --time-limit 540 (60 s left to write the
+/// results) and each task 120 s; past the platform's limit it would kill clgrade before results.json
+/// is written, and the student would see a failure of the autograder instead of their endless
+/// kernel's 0. (In the scripts below as text: keep them in step.)
 constexpr int kPlatformTaskTimeout = 120;
 constexpr int kPlatformTimeout = 600;
+constexpr int kPlatformGradeLimit = 540;
 
 constexpr const char* kSetup = R"(#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image (written by
@@ -53,7 +56,7 @@ mkdir -p /autograder/results
 results=/autograder/results/results.json
 rm -f "$results"
 clgrade grade /autograder/submission --rubric /autograder/source/rubric.xml --device auto \
-  --out /autograder/results/clgrade-report --gradescope-results "$results" --quiet --task-timeout 120 \
+  --out /autograder/results/clgrade-report --gradescope-results "$results" --quiet --task-timeout 120 --time-limit 540 \
   >/autograder/results/clgrade.log 2>&1
 status=$?
 cat /autograder/results/clgrade.log
@@ -93,7 +96,7 @@ rm -f "$results"
 rubric=()
 [ -f /grade/tests/rubric.xml ] && rubric=(--rubric /grade/tests/rubric.xml)
 clgrade grade /grade/student "${rubric[@]}" --device auto --out /grade/results/clgrade-report \
-  --prairielearn-results "$results" --quiet --task-timeout 120 >/grade/results/clgrade.log 2>&1
+  --prairielearn-results "$results" --quiet --task-timeout 120 --time-limit 540 >/grade/results/clgrade.log 2>&1
 status=$?
 cat /grade/results/clgrade.log
 if [ ! -s "$results" ]; then
@@ -146,7 +149,8 @@ int packagePrairieLearn(const PackageArgs& args, const std::string& deb) {
                "PrairieLearn pulls from (name it in \"image\"), put the rubric in each question's tests/rubric.xml "
                "and question-info.json's externalGradingOptions in each question's info.json: its timeout is "
             << kPlatformTimeout << " s (PrairieLearn's default of 30 s is too short: a grade takes 16-60 s on a CPU, "
-            << "and each of the four tasks may take " << kPlatformTaskTimeout << " s before it is stopped)\n";
+            << "and each of the four tasks may take " << kPlatformTaskTimeout << " s before it is stopped, the whole grade "
+            << kPlatformGradeLimit << " s)\n";
   return kOk;
 }
 
@@ -177,7 +181,7 @@ int package(const PackageArgs& args) {
             << "), clgrade.deb; upload it as the assignment's autograder, and keep its timeout at "
             << kPlatformTimeout / 60 << " minutes or more (Autograder Settings; Gradescope's default is 10): a grade takes "
             << "about 60 s on Gradescope's default half CPU, and each of the four tasks may take "
-            << kPlatformTaskTimeout << " s before it is stopped\n";
+            << kPlatformTaskTimeout << " s before it is stopped, the whole grade " << kPlatformGradeLimit << " s\n";
   return kOk;
 }
 

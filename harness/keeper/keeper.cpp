@@ -21,6 +21,13 @@ uint64_t defaultTaskMemoryBytes(int jobs) {
   return std::clamp(share, gib, 8 * gib);
 }
 
+double runnerTimeoutSeconds(const KeeperSettings& s) {
+  if (!s.deadline) return s.taskTimeoutSeconds;
+  const double left =
+      std::max(1.0, std::chrono::duration<double>(*s.deadline - std::chrono::steady_clock::now()).count());
+  return s.taskTimeoutSeconds > 0 ? std::min(s.taskTimeoutSeconds, left) : left;
+}
+
 int runnersAtOnce(int taskJobs) { return std::clamp(taskJobs, 1, static_cast<int>(allTasks().size())); }
 
 uint64_t addressSpaceLimitFor(uint64_t memoryLimitBytes) { return 2 * memoryLimitBytes + (uint64_t(4) << 30); }

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,10 @@ struct KeeperSettings {
   std::string clgrade;          ///< the executable the runners run (this one)
   std::string device = "auto";  ///< the --device spec, passed on unchanged
   double taskTimeoutSeconds = 300;
+  /// --time-limit of one grade: no runner runs past it, so that a platform that kills the grade at
+  /// its own limit still gets results (each runner's time limit is the smaller of taskTimeoutSeconds
+  /// and the time left, runnerTimeoutSeconds); none: the task timeout alone.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   double buildTimeoutSeconds = 120;  ///< one clBuildProgram (the compiler) at most
   /// Resident memory of one runner; 0: defaultTaskMemoryBytes(1).
   uint64_t memoryLimitBytes = 0;
@@ -83,6 +89,10 @@ struct KeeperSettings {
 /// A default resident-memory limit for one runner when `jobs` grade at once: three quarters of
 /// the machine's memory shared by the jobs, at most 8 GiB, at least 1 GiB.
 uint64_t defaultTaskMemoryBytes(int jobs);
+
+/// The time limit of a runner started now: the task timeout, or less where the grade's deadline is
+/// nearer (at least 1 s, so a runner started at the deadline still ends as stopped, not as a fault).
+double runnerTimeoutSeconds(const KeeperSettings& s);
 
 /// How many runners of one submission run at once with --task-jobs `taskJobs`: one per task at most
 /// (the GPU default, "every task at once", is a large number, not the number of runners).

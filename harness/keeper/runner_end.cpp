@@ -48,7 +48,12 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
           "steps and group sizes); the task was stopped";
     else if (position.phase == progress::Step::Performance)
       why = ": the task was stopped (its kernels ran their cases, but timing them took longer than the limit)";
-    end.message = "timed out after " + seconds(s.taskTimeoutSeconds) + " s" + at + why;
+    // Stopped well before its own limit: the grade's --time-limit was reached (keeper.h's deadline).
+    const double counted = p.seconds - p.waitedSeconds;
+    const bool atDeadline = s.gradeDeadline && (s.taskTimeoutSeconds <= 0 || counted + 2 < s.taskTimeoutSeconds);
+    end.message = (atDeadline ? "stopped after " + seconds(counted) + " s, at the grade's --time-limit"
+                              : "timed out after " + seconds(s.taskTimeoutSeconds) + " s") +
+                  at + why;
   } else if (p.stoppedBy == "build") {
     end.status = Status::Failed;
     end.outcome = "build time";

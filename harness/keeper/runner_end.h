@@ -22,6 +22,7 @@ struct RunnerLimits {
   double buildTimeoutSeconds = 120;
   uint64_t memoryLimitBytes = 0;
   uint64_t scratchQuotaBytes = 0;
+  bool gradeDeadline = false;  ///< the grade has a --time-limit (KeeperSettings::deadline)
 };
 
 /// A stopped or dead runner's task: its status, the outcome word of report.json's `process`, and a

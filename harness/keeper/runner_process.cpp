@@ -149,7 +149,7 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   if (!placeProcess({s.clgrade, "run-task", launch.requestPath}, place_, launch.requestPath, launch.scratch, &spec,
                     &ended.process.error))
     return ended;
-  spec.timeoutSeconds = s.taskTimeoutSeconds;
+  spec.timeoutSeconds = runnerTimeoutSeconds(s);
   if (!s.timingLock.empty()) {
     // Waiting while another job times is not this task's time: the kernel says who waits on whom.
     // At most ten time limits of it: no runner keeps itself alive by pretending to wait.

@@ -166,7 +166,8 @@ bool TaskKeeper::rerun(StopInfo stop, const std::string& firstOutcome, ProcessRe
   }
   // The first stop is what the task reports; how the rerun ended is kept beside it.
   const RunnerLimits limits{c_.settings.taskTimeoutSeconds, c_.settings.buildTimeoutSeconds,
-                            c_.settings.memoryLimitBytes, c_.settings.scratchQuotaBytes};
+                            c_.settings.memoryLimitBytes, c_.settings.scratchQuotaBytes,
+                            c_.settings.deadline.has_value()};
   const RunnerEnd secondEnd = judgeRunnerEnd(second.process, second.at, limits, lastWords());
   record->outcome = secondEnd.outcome;
   record->message = secondEnd.message;
@@ -224,7 +225,8 @@ void TaskKeeper::keep(TaskReport* place, TaskRun* run) {
     // The followed replay ends at the tape's end; what it wrote aside is not this task's evidence.
     if (followed.valid()) c_.replays->discard(followed);
     const RunnerLimits limits{c_.settings.taskTimeoutSeconds, c_.settings.buildTimeoutSeconds,
-                              c_.settings.memoryLimitBytes, c_.settings.scratchQuotaBytes};
+                              c_.settings.memoryLimitBytes, c_.settings.scratchQuotaBytes,
+                              c_.settings.deadline.has_value()};
     const RunnerEnd end = judgeRunnerEnd(p, first.at, limits, lastWords());
     run->message = end.message;
     run->outcome = end.outcome;

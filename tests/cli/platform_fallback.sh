@@ -14,8 +14,8 @@ printf '!<arch>\ndebian-binary   not really a package\n' > "$out/fake.deb"
 (cd "$out" && mkdir gs && cd gs && cmake -E tar xf ../gs.zip) || fail "cannot unpack the autograder zip"
 # The platforms' timeouts (README, "Platform timeouts"): each task 120 s in both scripts, and the
 # question's timeout 600 s, PrairieLearn's largest (its default of 30 s is too short for a grade).
-grep -q -- "--task-timeout 120" "$out/gs/run_autograder" || fail "run_autograder sets no task timeout"
-grep -q -- "--task-timeout 120" "$out/pl/clgrade-prairielearn" || fail "the PrairieLearn entrypoint sets no task timeout"
+grep -q -- "--task-timeout 120 --time-limit 540" "$out/gs/run_autograder" || fail "run_autograder sets no task timeout"
+grep -q -- "--task-timeout 120 --time-limit 540" "$out/pl/clgrade-prairielearn" || fail "the PrairieLearn entrypoint sets no task timeout"
 jq -e '.externalGradingOptions.timeout == 600 and .externalGradingOptions.entrypoint == "/usr/local/bin/clgrade-prairielearn"' \
   "$out/pl/question-info.json" > /dev/null || { cat "$out/pl/question-info.json"; fail "question-info.json"; }
 grep -q "keep its timeout at 10 minutes or more" "$out/gs.log" || { cat "$out/gs.log"; fail "package gradescope says no timeout"; }

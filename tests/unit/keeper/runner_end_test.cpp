@@ -250,3 +250,43 @@ TEST(TaskMemory, SharedByTheRunnersThatCanRunAtOnce) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// --time-limit: a runner's limit is the task timeout or the time left to the grade's deadline,
+// whichever is nearer, and at least 1 s; a runner stopped well before its own limit says so.
+TEST(GradeDeadline, ARunnerGetsTheTimeLeftAtMost) {
+  KeeperSettings s;
+  s.taskTimeoutSeconds = 120;
+  EXPECT_EQ(runnerTimeoutSeconds(s), 120);
+  s.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  EXPECT_NEAR(runnerTimeoutSeconds(s), 30, 1);
+  s.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  EXPECT_EQ(runnerTimeoutSeconds(s), 120);
+  s.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(5);
+  EXPECT_EQ(runnerTimeoutSeconds(s), 1);
+  s.taskTimeoutSeconds = 0;  // no task limit: the deadline alone
+  s.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  EXPECT_NEAR(runnerTimeoutSeconds(s), 30, 1);
+}
+
+TEST(GradeDeadline, AStopAtTheDeadlineIsNamedAsOne) {
+  ProcessResult p;
+  p.started = true;
+  p.timedOut = true;
+  p.seconds = 12;
+  RunnerLimits limits;
+  limits.taskTimeoutSeconds = 120;
+  limits.gradeDeadline = true;
+  EXPECT_EQ(judgeRunnerEnd(p, progress::Position{}, limits, "").message.rfind("stopped after 12 s, at the grade's --time-limit", 0),
+            0u);
+  p.seconds = 120.3;  // its own limit: as before
+  EXPECT_EQ(judgeRunnerEnd(p, progress::Position{}, limits, "").message.rfind("timed out after 120 s", 0), 0u);
+  limits.gradeDeadline = false;
+  p.seconds = 12;  // killed for waiting too long (no deadline): never called a deadline
+  EXPECT_EQ(judgeRunnerEnd(p, progress::Position{}, limits, "").message.rfind("timed out after 120 s", 0), 0u);
+}
+
+}  // namespace
+}  // namespace clgrade
