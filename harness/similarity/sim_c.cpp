@@ -1,11 +1,13 @@
 #include "similarity/sim_c.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 
+#include "sandbox/sandbox.h"
 #include "util/files.h"
 #include "util/search_path.h"
 #include "util/subprocess.h"
@@ -102,17 +104,14 @@ SimCResult runSimC(const std::vector<std::string>& texts, const SimCOptions& opt
     r.problem = "no temporary folder for sim_c's files";
     return r;
   }
+  // Sandboxed, the texts go into the sandbox's scratch folder (its uid's, 0700), which bwrap reaches
+  // through this folder (searchable, not listable, by others); the output stays out here.
+  const bool sandboxed = options.sandboxed && sandboxSupport().available;
+  const std::string inputs = sandboxed ? dir.path() + "/box" : dir.path();
+  if (sandboxed) chmod(dir.path().c_str(), 0711);
   std::vector<std::string> names;
   std::string err;
-  for (size_t i = 0; i < texts.size(); ++i) {
-    names.push_back(dir.path() + "/" + std::to_string(i) + ".cl");
-    const std::string& t = texts[i];
-    const std::string text = t.size() > options.textLimitBytes ? t.substr(0, options.textLimitBytes) : t;
-    if (!writeFileAtomically(names.back(), text, &err, false)) {
-      r.problem = "cannot write sim_c's input: " + err;
-      return r;
-    }
-  }
+  for (size_t i = 0; i < texts.size(); ++i) names.push_back(inputs + "/" + std::to_string(i) + ".cl");
   ProcessSpec spec;
   spec.argv = {program, "-p", "-e", "-a", "-s", "-T", "-t", "1"};
   spec.argv.insert(spec.argv.end(), names.begin(), names.end());
@@ -123,6 +122,28 @@ SimCResult runSimC(const std::vector<std::string>& texts, const SimCOptions& opt
   spec.limits.noCoreDumps = true;
   spec.limits.addressSpaceBytes = uint64_t(4) << 30;
   spec.env = {{"LC_ALL", "C"}};
+  if (sandboxed) {
+    SandboxSpec box;
+    box.scratch = inputs;
+    box.env = spec.env;
+    box.maxTreeProcesses = 4;
+    // The system's folders are seen inside; a sim_c installed elsewhere (/opt) is shown read-only.
+    const std::string folder = fs::path(program).parent_path().string();
+    if (folder.rfind("/usr/", 0) != 0 && folder != "/usr" && folder != "/bin") box.mounts.push_back({folder, false});
+    if (!sandboxProcess(box, &spec, &err)) {
+      r.problem = "sim_c's sandbox cannot be made: " + err;
+      return r;
+    }
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const std::string& t = texts[i];
+    const std::string text = t.size() > options.textLimitBytes ? t.substr(0, options.textLimitBytes) : t;
+    if (!writeFileAtomically(names[i], text, &err, false)) {
+      r.problem = "cannot write sim_c's input: " + err;
+      return r;
+    }
+    chmod(names[i].c_str(), 0644);  // read inside by the sandbox's uid
+  }
   const ProcessResult run = runProcess(spec);
   if (!run.started) {
     r.problem = "sim_c could not start: " + run.error;

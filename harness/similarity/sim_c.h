@@ -28,6 +28,10 @@ struct SimCOptions {
   double timeoutSeconds = 120;  ///< for one run over every text
   size_t outputLimitBytes = size_t(32) << 20;
   size_t textLimitBytes = size_t(1) << 20;  ///< each text is cut there
+  /// sim_c is old C that reads the students' text: it runs in the sandbox every runner runs in
+  /// (sandbox/sandbox.h) where one can be made; without one (--no-sandbox machines) under the limits
+  /// alone.
+  bool sandboxed = true;
 };
 
 struct SimCResult {

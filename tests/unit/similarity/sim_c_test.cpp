@@ -1,6 +1,11 @@
 // sim_c on the trusted side: its percentage lines parsed (a recorded sample of sim_c 3.0.2's real
 // output), anything else ignored, and a missing sim_c said in words.
 #include <gtest/gtest.h>
+#include "util/files.h"
+#include "sandbox/sandbox.h"
+#include <filesystem>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <string>
 #include <vector>
@@ -84,6 +89,32 @@ TEST(SimC, ARealRunFindsACopyAndNotAStranger) {
   }
   EXPECT_EQ(aInCopy, 100);
   EXPECT_EQ(aInStranger, 0);
+}
+
+// sim_c runs in the runners' sandbox: a stand-in that answers "100 %" only where it cannot read a
+// root-only file (inside, as the sandbox's uid) proves where it ran.
+TEST(SimC, RunsInsideTheSandbox) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root: outside, only root reads /etc/shadow";
+  if (!sandboxSupport().available) GTEST_SKIP() << "no sandbox here: " << sandboxSupport().reason;
+  char folder[] = "/tmp/clgrade-simc-test-XXXXXX";
+  ASSERT_NE(mkdtemp(folder), nullptr);
+  const std::string stand = std::string(folder) + "/sim_c";
+  std::string err;
+  // Its arguments are sim_c's: -p -e -a -s -T -t 1, then the files.
+  ASSERT_TRUE(writeFileAtomically(stand,
+                                  "#!/bin/sh\nif cat /etc/shadow > /dev/null 2>&1; then echo outside; exit 0; fi\n"
+                                  "echo \"$8 consists for 100 % of $9 material\"\n",
+                                  &err))
+      << err;
+  chmod(stand.c_str(), 0755);
+  chmod(folder, 0755);
+  SimCOptions o;
+  o.program = stand;
+  const SimCResult r = runSimC({"int a;", "int b;"}, o);
+  std::filesystem::remove_all(folder);
+  ASSERT_TRUE(r.ok) << r.problem;
+  ASSERT_EQ(r.percents.size(), 1u) << "sim_c ran outside the sandbox";
+  EXPECT_EQ(r.percents[0].percent, 100);
 }
 
 TEST(SimC, FewerThanTwoTextsRunNothing) {
