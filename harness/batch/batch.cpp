@@ -21,6 +21,7 @@
 #include "batch/trusted_timer.h"
 #include "grading/grader.h"
 #include "intake/archive_submission.h"
+#include "intake/pocl_cache.h"
 #include "intake/submission.h"
 #include "keeper/control_folder.h"
 #include "keeper/runner_end.h"
@@ -193,6 +194,10 @@ class Batch {
         } catch (const nlohmann::json::exception&) {
         }
     }
+    if (const CacheEviction evicted = evictSubmissionCachesDaily(); evicted.removed > 0)
+      std::fprintf(stderr, "clgrade batch: removed %d PoCL caches of submissions not graded for 14 days or beyond 2 GiB "
+                           "(%.0f MB freed, %.0f MB kept)\n",
+                   evicted.removed, evicted.freedBytes / 1e6, evicted.keptBytes / 1e6);
     SubmissionList list = listSubmissions(o_.submissionsDir, out_.string());
     if (!checkNames(list.submissions, o_.regrade, "--regrade") ||
         !checkNames(list.submissions, o_.confirmOverrides, "--confirm-overrides") ||

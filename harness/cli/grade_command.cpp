@@ -26,6 +26,7 @@
 #include "cli/usage.h"
 #include "grading/grader.h"
 #include "intake/archive_submission.h"
+#include "intake/pocl_cache.h"
 #include "intake/submission.h"
 #include "keeper/keeper.h"
 #include "model/report_json.h"
@@ -325,6 +326,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
 /// reports/alice unless --out says otherwise. Anything else is graded as the folder it names.
 int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDir) {
   gradeStarted();  // --time-limit counts from here
+  evictSubmissionCachesDaily();  // housekeeping: the PoCL caches of submissions not graded for weeks
   std::error_code ec;
   *reportDir = reportFolder(args);
   if (!std::filesystem::is_regular_file(args.kernelsDir, ec) || !looksLikeArchive(args.kernelsDir))

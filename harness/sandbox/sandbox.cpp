@@ -369,6 +369,7 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
     fs::create_directories(fs::path(spec.cache).parent_path(), ec);
     const int lock = open((spec.cache + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
     if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0) {
+      futimens(lock, nullptr);  // when it was last used: old caches are removed (intake/pocl_cache.h)
       cacheLock = std::shared_ptr<const void>(nullptr, [lock](const void*) { close(lock); });
       cache = spec.cache;
       fs::create_directories(cache, ec);
