@@ -223,17 +223,29 @@ std::shared_ptr<SandboxCgroup> SandboxCgroup::make(const CgroupLimits& limits, s
     return nullptr;
   }
   static std::atomic<unsigned> made{0};
-  const std::string name = "/clgrade-" + std::to_string(getpid()) + "-" + std::to_string(made++);
   std::vector<std::string> folders;
-  for (const std::string& parent : s.parents) {
-    folders.push_back(parent + name);
-    if (mkdir(folders.back().c_str(), 0755) != 0) {
-      *err = "cannot make the control group " + folders.back() + ": " + std::strerror(errno);
-      folders.pop_back();
+  // A name can be taken: a clgrade killed before it removed its groups (SIGKILL, a node's reboot
+  // of the job) had this process id once. Its empty group is removed and the name reused; one still
+  // holding processes is left alone and the next name tried.
+  for (int attempt = 0; attempt < 16 && folders.size() < s.parents.size(); ++attempt) {
+    const std::string name = "/clgrade-" + std::to_string(getpid()) + "-" + std::to_string(made++);
+    for (const std::string& parent : s.parents) {
+      const std::string folder = parent + name;
+      int error = mkdir(folder.c_str(), 0755) == 0 ? 0 : errno;
+      if (error == EEXIST && rmdir(folder.c_str()) == 0) error = mkdir(folder.c_str(), 0755) == 0 ? 0 : errno;
+      if (error == 0) {
+        folders.push_back(folder);
+        continue;
+      }
+      *err = "cannot make the control group " + folder + ": " + std::strerror(error);
+      const bool taken = error == EEXIST;
       for (const std::string& f : folders) rmdir(f.c_str());
-      return nullptr;
+      folders.clear();
+      if (!taken) return nullptr;
+      break;
     }
   }
+  if (folders.size() < s.parents.size()) return nullptr;
   std::shared_ptr<SandboxCgroup> group(new SandboxCgroup(s.version, folders));
   const std::string memory = std::to_string(limits.memoryBytes), tasks = std::to_string(limits.maxTasks);
   bool ok = true;

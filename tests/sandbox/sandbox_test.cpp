@@ -7,9 +7,11 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -396,6 +398,35 @@ TEST(Sandbox, AControlGroupCountsItsTasks) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // killed, perhaps not yet reaped
   EXPECT_EQ(processesWith("sleep 31.75"), 0);
   (void)r;
+}
+
+// A clgrade killed before it removed its groups leaves them behind under its process id, which a
+// later clgrade can have: its sandboxes are still made (a resumed batch once lost its probe to
+// "File exists" and called the machine faulty).
+TEST(Sandbox, AGroupLeftByAKilledClgradeOfTheSamePidIsNoFault) {
+  if (!cgroupSupport().available) GTEST_SKIP() << cgroupSupport().reason;
+  std::string err;
+  std::shared_ptr<SandboxCgroup> first = SandboxCgroup::make({uint64_t(64) << 20, 10}, &err);
+  ASSERT_TRUE(first) << err;
+  // Its name is clgrade-<pid>-<n>: the next ones are taken as a killed run would have left them.
+  const std::vector<std::string> files = first->procsFiles();
+  const std::string folder = fs::path(files.front()).parent_path().string();
+  const size_t dash = folder.rfind('-');
+  const std::string stem = folder.substr(0, dash + 1);
+  const unsigned n = std::stoul(folder.substr(dash + 1));
+  std::vector<std::string> left;
+  for (const std::string& f : files)
+    for (unsigned k = 1; k <= 2; ++k) {
+      const fs::path parent = fs::path(f).parent_path().parent_path();
+      left.push_back((parent / (fs::path(stem).filename().string() + std::to_string(n + k))).string());
+      ASSERT_EQ(mkdir(left.back().c_str(), 0755), 0) << left.back() << ": " << std::strerror(errno);
+    }
+  std::shared_ptr<SandboxCgroup> next = SandboxCgroup::make({uint64_t(64) << 20, 10}, &err);
+  EXPECT_TRUE(next) << err;
+  next.reset();
+  first.reset();
+  for (const std::string& f : left) rmdir(f.c_str());
+  for (const std::string& f : left) EXPECT_FALSE(fs::exists(f)) << f;
 }
 
 // What a sandbox must read but its uid cannot reach (a build under /root) is copied for that sandbox
