@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +18,7 @@
 
 #include "batch/class_entry.h"
 #include "batch/completion_marker.h"
+#include "batch/gpu_placement.h"
 #include "batch/shard.h"
 #include "batch/trusted_timer.h"
 #include "grading/grader.h"
@@ -47,6 +49,16 @@ namespace fs = std::filesystem;
 namespace clgrade {
 
 using nlohmann::ordered_json;
+
+/// How many NVIDIA GPUs OpenCL lists on the platform of `device` (0 when it is not an NVIDIA GPU).
+int nvidiaGpusBeside(const DeviceEntry& device) {
+  if (device.info.type != "gpu" || device.info.platform.find("NVIDIA") == std::string::npos) return 0;
+  std::string err;
+  int count = 0;
+  for (const DeviceEntry& e : listDevices(&err))
+    if (e.platformIndex == device.platformIndex && e.info.type == "gpu") ++count;
+  return std::max(1, count);
+}
 
 int defaultJobs(const DeviceInfo& device) {
   if (device.type == "gpu") return 2;
@@ -169,6 +181,11 @@ class Batch {
       return summary_;
     }
     std::string err;
+    // The GPUs the jobs go to, before anything is written: a --gpus that names none is a usage error.
+    if (!placeOnGpus(nvidiaGpusBeside(device_), std::getenv("CUDA_VISIBLE_DEVICES"), o_.gpus, &gpus_, &err)) {
+      summary_.error = err;
+      return summary_;
+    }
     if (!makeDirectories(o_.outDir, &err)) {
       summary_.error = err;
       return summary_;
@@ -239,50 +256,71 @@ class Batch {
       }
     }
     if (std::string why; !saveLedger(&why)) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(why).c_str());
-    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info), std::max(1, int(todo_.size()))));
+    const int gpus = static_cast<int>(gpus_.size());
+    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info) * gpus, std::max(1, int(todo_.size()))));
     settings_ = o_.keeper;
     if (!settings_.memoryLimitBytes)
       settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
-    if (settings_.timingLock.empty()) settings_.timingLock = ownTimingLock();
-    // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
-    TrustedTimerSettings timer;
-    timer.clgrade = settings_.clgrade;
-    timer.request = {rubric_.path,
-                     settings_.device,
-                     (out_ / ".trusted-timings.json").string(),
-                     settings_.timingLock,
-                     settings_.store ? settings_.store.root : "none",
-                     o_.onlyTasks,
-                     settings_.hiddenSeed};
-    timer.logPath = (out_ / ".trusted-timings.log").string();
-    timer.minutes = o_.retimeMinutes;
-    timer.every = o_.retimeEvery;
-    if (settings_.taskTimeoutSeconds > 0) timer.timeoutSeconds = settings_.taskTimeoutSeconds;
-    trusted_ = std::make_unique<TrustedTimer>(timer);
-    settings_.trustedTimings = [this] { return trusted_->current(); };
+    // Each GPU its own keeper settings: its processes see it alone, its timed launches and counter
+    // sessions take turns on its own locks, and its trusted figures are its own (a node's GPUs
+    // need not be alike). One GPU keeps the names it always had.
+    const bool ownLock = settings_.timingLock.empty();
+    for (int g = 0; g < gpus && g < jobs_; ++g) {
+      const std::string suffix = gpus == 1 ? "" : "-gpu" + std::to_string(g);
+      auto place = std::make_unique<GpuPlace>();
+      place->settings = settings_;
+      place->settings.visibleGpus = gpus_[g].visible;
+      if (ownLock) place->settings.timingLock = ownTimingLock("timing" + suffix + ".lock");
+      else if (gpus > 1) place->settings.timingLock += suffix;
+      // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
+      TrustedTimerSettings timer;
+      timer.clgrade = settings_.clgrade;
+      timer.request = {rubric_.path,
+                       settings_.device,
+                       (out_ / (".trusted-timings" + suffix + ".json")).string(),
+                       place->settings.timingLock,
+                       settings_.store ? settings_.store.root : "none",
+                       o_.onlyTasks,
+                       settings_.hiddenSeed};
+      timer.request.visibleGpus = gpus_[g].visible;
+      timer.logPath = (out_ / (".trusted-timings" + suffix + ".log")).string();
+      timer.minutes = o_.retimeMinutes;
+      timer.every = o_.retimeEvery;
+      if (settings_.taskTimeoutSeconds > 0) timer.timeoutSeconds = settings_.taskTimeoutSeconds;
+      place->trusted = std::make_unique<TrustedTimer>(timer);
+      TrustedTimer* trusted = place->trusted.get();
+      place->settings.trustedTimings = [trusted] { return trusted->current(); };
+      places_.push_back(std::move(place));
+    }
     const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";
+    std::string where = device_.info.name;
+    if (places_.size() > 1) {
+      where = std::to_string(places_.size()) + " GPUs (";
+      for (size_t g = 0; g < places_.size(); ++g) where += (g ? ", " : "") + gpus_[g].label;
+      where += "), " + device_.info.name;
+    }
     std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s on %s\n",
                  summary_.submissions, terminalText(o_.submissionsDir).c_str(), shardText.c_str(), summary_.alreadyDone,
-                 todo_.size(), jobs_, jobs_ == 1 ? "" : "s", device_.info.name.c_str());
+                 todo_.size(), jobs_, jobs_ == 1 ? "" : "s", where.c_str());
     // Folder names are the students' text: escaped for the terminal.
     for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
     for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
     // Before the first submission: the tasks' sandbox sees the device and reaches every path, or
     // nothing is graded (every submission would be a machine fault).
     if (!todo_.empty()) {
-      summary_.machineFault = probeSandbox();
+      summary_.machineFault = probeSandboxes();
       if (!summary_.machineFault.empty()) {
         fs::remove_all(out_ / ".partial", ec);
         if (!lockFolder_.empty()) fs::remove_all(lockFolder_, ec);
         close(lockFd_);
         return summary_;
       }
-      settings_.sandboxProbed = true;
+      for (auto& place : places_) place->settings.sandboxProbed = true;
     }
     writeClass();
     start_ = start;
     std::vector<std::thread> workers;
-    for (int i = 0; i < jobs_; ++i) workers.emplace_back([this] { work(); });
+    for (int i = 0; i < jobs_; ++i) workers.emplace_back([this, i] { work(places_[i % places_.size()]->settings); });
     for (std::thread& t : workers) t.join();
     if (tty_) std::fprintf(stderr, "\n");
     // The class results as they stand at the end: a class file that cannot be written makes the batch
@@ -311,23 +349,38 @@ class Batch {
  private:
   /// The timing lock every job's runners share: in the results folder, or where the sandboxes can
   /// reach it when they cannot reach that (a results folder below a private one, `mktemp -d`).
-  std::string ownTimingLock() {
-    const std::string inside = (out_ / ".timing.lock").string();
+  std::string ownTimingLock(const std::string& name) {
+    const std::string inside = (out_ / ("." + name)).string();
     if (!settings_.sandbox || sandboxCanReach(inside)) return inside;
-    lockFolder_ = makeReachableTempFolder("clgrade-batch");
-    return lockFolder_.empty() ? inside : lockFolder_ + "/timing.lock";
+    if (lockFolder_.empty()) lockFolder_ = makeReachableTempFolder("clgrade-batch");
+    return lockFolder_.empty() ? inside : lockFolder_ + "/" + name;
   }
 
-  /// The keeper's probe (keeper/sandbox_probe.h) once for the whole batch, in a sandbox like every
-  /// runner's; "" when it saw the device and every path.
-  std::string probeSandbox() {
-    const fs::path dir = out_ / ".probe";
+  /// The keeper's probe for each GPU the batch uses, side by side: "" when every one saw its device
+  /// and every path, else the first fault (named by its GPU where there are several).
+  std::string probeSandboxes() {
+    std::vector<std::future<std::string>> probes;
+    for (size_t g = 0; g < places_.size(); ++g)
+      probes.push_back(std::async(std::launch::async, [this, g] {
+        const std::string fault = probeSandbox(places_[g]->settings, places_.size() == 1 ? "" : "-gpu" + std::to_string(g));
+        return fault.empty() || places_.size() == 1 ? fault : gpus_[g].label + ": " + fault;
+      }));
+    std::string first;
+    for (auto& p : probes)
+      if (std::string fault = p.get(); first.empty()) first = fault;
+    return first;
+  }
+
+  /// The keeper's probe (keeper/sandbox_probe.h) once for the whole batch (a GPU of it), in a sandbox
+  /// like every runner's; "" when it saw the device and every path.
+  std::string probeSandbox(const KeeperSettings& settings, const std::string& suffix) {
+    const fs::path dir = out_ / (".probe" + suffix);
     std::error_code ec;
     fs::remove_all(dir, ec);
     makeDirectories((dir / "kernels").string(), nullptr);  // names the probe's (unused) PoCL cache
-    ControlFolder folders(dir.string(), settings_.sandbox);
-    RunnerProcess launcher(RunnerPlace{&settings_, (dir / "kernels").string()});
-    const std::string fault = probeRunnerSandbox(rubric_, device_.info, settings_, folders, launcher);
+    ControlFolder folders(dir.string(), settings.sandbox);
+    RunnerProcess launcher(RunnerPlace{&settings, (dir / "kernels").string()});
+    const std::string fault = probeRunnerSandbox(rubric_, device_.info, settings, folders, launcher);
     folders.removeAll();
     fs::remove_all(dir, ec);
     return fault;
@@ -488,11 +541,11 @@ class Batch {
     return true;
   }
 
-  void work() {
+  void work(const KeeperSettings& settings) {
     SubmissionName s;
     while (next(&s)) {
       try {
-        gradeOne(s.name, s.folder);
+        gradeOne(s.name, s.folder, settings);
       } catch (const std::exception& e) {  // ours, not the submission's: say so and go on
         std::lock_guard<std::mutex> lock(mutex_);
         --running_;
@@ -505,7 +558,7 @@ class Batch {
   }
 
   /// Grades the submission in `folder` (of the submissions folder) under `name`.
-  void gradeOne(const std::string& name, const std::string& folderName) {
+  void gradeOne(const std::string& name, const std::string& folderName, const KeeperSettings& settings) {
     std::error_code ec;
     if (isClassFileName(name)) {
       std::string names;
@@ -555,9 +608,9 @@ class Batch {
     const auto retry = retries_.find(name);  // filled before the workers start: read-only here
     SubmissionResult g;
     if (retry == retries_.end()) {
-      g = keepSubmission(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings_, folder.problem);
+      g = keepSubmission(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings, folder.problem);
     } else {
-      g = gradeAgain(retry->second, final, partial, kernels, folder.problem);
+      g = gradeAgain(retry->second, final, partial, kernels, folder.problem, settings);
     }
     std::string err;
     if (const std::string fault = g.report.machineFault(); !fault.empty()) {
@@ -626,7 +679,8 @@ class Batch {
   /// completed folder is copied to `partial` without those tasks' evidence, they are graded there,
   /// and the report is the completed one with those tasks replaced (their outcome saying so).
   SubmissionResult gradeAgain(const Retry& retry, const fs::path& completed, const fs::path& partial,
-                              const std::string& kernels, const std::string& kernelsProblem) {
+                              const std::string& kernels, const std::string& kernelsProblem,
+                              const KeeperSettings& settings) {
     std::error_code ec;
     fs::copy(completed, partial, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
     if (ec)
@@ -634,7 +688,7 @@ class Batch {
     fs::remove(partial / "batch.json", ec);  // written again last
     for (const std::string& id : retry.tasks) fs::remove_all(partial / "evidence" / id, ec);
     SubmissionResult g =
-        keepSubmission(rubric_, device_, kernels, partial.string(), retry.tasks, settings_, kernelsProblem);
+        keepSubmission(rubric_, device_, kernels, partial.string(), retry.tasks, settings, kernelsProblem);
     GradeReport merged = retry.report;
     for (TaskReport& again : g.report.tasks) {
       const auto first =
@@ -720,8 +774,15 @@ class Batch {
   const DeviceEntry& device_;
   BatchOptions o_;  ///< a copy: run() settles the hidden seed in it
   const bool tty_;
-  KeeperSettings settings_;
-  std::unique_ptr<TrustedTimer> trusted_;
+  KeeperSettings settings_;  ///< the batch's, before they are placed on GPUs
+  /// What the jobs of one GPU share: their settings (its CUDA_VISIBLE_DEVICES and locks) and its
+  /// trusted figures. Job i runs on places_[i % places_.size()].
+  struct GpuPlace {
+    KeeperSettings settings;
+    std::unique_ptr<TrustedTimer> trusted;
+  };
+  std::vector<GpuSlot> gpus_;
+  std::vector<std::unique_ptr<GpuPlace>> places_;
   fs::path out_;
   int lockFd_ = -1;
   OverrideLedger ledger_;

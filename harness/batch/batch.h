@@ -25,7 +25,10 @@ namespace clgrade {
 struct BatchOptions {
   std::string submissionsDir;
   std::string outDir;
-  int jobs = 0;                        ///< 0: defaultJobs(device)
+  int jobs = 0;                        ///< 0: defaultJobs(device) on each GPU placed
+  /// --gpus: the NVIDIA GPUs the jobs go to, as positions among those this process sees (0 the
+  /// first); empty: every one (batch/gpu_placement.h).
+  std::vector<int> gpus;
   /// A folder of <out> whose completion marker (batch/completion_marker.h) matches is kept; these are
   /// graded again all the same: every submission, or those named (each must be one of the batch's).
   bool regradeAll = false;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "batch/batch.h"
+#include "batch/gpu_placement.h"
 #include "batch/shard.h"
 #include "cl/device.h"
 #include "cli/command.h"
@@ -26,6 +27,7 @@ struct BatchArgs {
   std::string device = "auto";
   std::vector<std::string> tasks;
   int jobs = 0;
+  std::string gpus;  ///< --gpus 0,2; empty: every GPU
   bool regradeAll = false;
   std::vector<std::string> regrade;
   std::vector<std::string> confirmOverrides;
@@ -72,6 +74,11 @@ int batchCommand(const BatchArgs& args) {
               << "every submission is graded on the same hidden inputs (clgrade slurm draws one)\n";
     return kUsage;
   }
+  std::vector<int> gpus;
+  if (std::string why; !args.gpus.empty() && !parseGpuList(args.gpus, &gpus, &why)) {
+    std::cerr << "clgrade batch: " << terminalText(why) << "\n";
+    return kUsage;
+  }
   Rubric rubric;
   DeviceEntry device;
   if (const int exit = loadRubricAndDevice(args.rubric, args.tasks, args.device, &rubric, &device); exit != kOk)
@@ -89,6 +96,7 @@ int batchCommand(const BatchArgs& args) {
   options.audience = audienceOf(args.audience);
   options.similarity = !args.noSimilarity;
   options.jobs = args.jobs;
+  options.gpus = gpus;
   options.regradeAll = args.regradeAll;
   options.regrade = args.regrade;
   options.confirmOverrides = args.confirmOverrides;
@@ -149,8 +157,12 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--rubric", args->rubric, "rubric XML file")->capture_default_str();
   sub->add_option("--out", args->out, "results folder (default reports/batch-<folder name>)");
   sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")->capture_default_str();
-  sub->add_option("--jobs,-j", args->jobs, "submissions graded at once (default: 2 on a GPU, the cores on a CPU)")
+  sub->add_option("--jobs,-j", args->jobs,
+                  "submissions graded at once (default: 2 on each GPU placed, the cores on a CPU)")
       ->check(between(0, 1024, "submissions at once"));
+  sub->add_option("--gpus", args->gpus,
+                  "the NVIDIA GPUs the jobs go to, as numbered among those this process sees (0,2; default: every "
+                  "one, each with its own timing lock, counters session and trusted timings)");
   sub->add_option("--overrides", args->overrides,
                   "CSV of instructor adjustments (submission,task,criterion,points,comment), merged into every output");
   sub->add_option("--roster", args->roster,

@@ -34,6 +34,9 @@ struct TaskRun;
 struct KeeperSettings {
   std::string clgrade;          ///< the executable the runners run (this one)
   std::string device = "auto";  ///< the --device spec, passed on unchanged
+  /// CUDA_VISIBLE_DEVICES for every process this keeper starts (runners, the counters' session, the
+  /// trusted timings): the one GPU of a batch's job (batch/gpu_placement.h); "": the environment's.
+  std::string visibleGpus;
   double taskTimeoutSeconds = 300;
   /// --time-limit of one grade: no runner runs past it, so that a platform that kills the grade at
   /// its own limit still gets results (each runner's time limit is the smaller of taskTimeoutSeconds

@@ -103,6 +103,7 @@ bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const st
   box.cache = submissionCacheDir(place.kernelsDir);
   std::map<std::string, std::string> extra = trace::childEnvironment(box.scratch + "/" + channel::kTraceFile);
   extra["CLGRADE_TOOLS_DIR"] = absolutePath(tools);
+  if (!s.visibleGpus.empty()) extra["CUDA_VISIBLE_DEVICES"] = s.visibleGpus;  // the batch job's GPU
   box.env = openclEnvironment(box.scratch, extra);
   spec->argv = std::move(argv);
   return sandboxProcess(box, spec, err);
@@ -123,6 +124,7 @@ bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const
   fs::remove_all(scratch, ec);
   if (!s.sandbox) {
     spec->argv = std::move(argv);
+    if (!s.visibleGpus.empty()) spec->env["CUDA_VISIBLE_DEVICES"] = s.visibleGpus;
     makeDirectories(scratch, nullptr);
   } else if (!sandboxed(std::move(argv), place, inputs, scratch, spec, err)) {
     return false;

@@ -194,6 +194,7 @@ void SubmissionKeeper::keepFigures(const TrustedChildResult& timed, const std::v
 std::shared_future<TrustedChildResult> SubmissionKeeper::timeTrustedBeside(
     const std::vector<const TaskRubric*>& selected, RunnerLauncher& launcher) {
   TrustedTimingRequest r;
+  r.visibleGpus = settings_.visibleGpus;
   for (const std::string& id : timedTasks(selected)) {
     const Task* task = findTask(id);
     const KernelSource& file = sources_.file(task->info().file);

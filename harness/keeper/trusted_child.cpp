@@ -1,6 +1,7 @@
 #include "keeper/trusted_child.h"
 
 #include <cstdio>
+#include <map>
 
 #include "util/files.h"
 #include "util/subprocess.h"
@@ -16,7 +17,9 @@ TrustedChildResult timeTrustedInChildProcess(const std::string& clgrade, const T
   if (r.besideProfiler) argv.push_back("--beside-profiler");
   for (const std::string& t : r.tasks) argv.insert(argv.end(), {"--task", t});
   std::remove(r.out.c_str());  // never read an earlier timing as this one
-  const ProcessResult p = runProcess(argv, {}, timeoutSeconds, logPath, logPath);
+  std::map<std::string, std::string> env;
+  if (!r.visibleGpus.empty()) env["CUDA_VISIBLE_DEVICES"] = r.visibleGpus;
+  const ProcessResult p = runProcess(argv, env, timeoutSeconds, logPath, logPath);
   TrustedChildResult result;
   std::string text, err;
   auto timings = std::make_shared<TrustedTimings>();

@@ -22,6 +22,7 @@ struct TrustedTimingRequest {
   /// Figures for one grade, timed beside its profiler session as its runners' timings are; a batch's
   /// (false) hold the profiler session off while they are taken, since they serve many grades.
   bool besideProfiler = false;
+  std::string visibleGpus;  ///< CUDA_VISIBLE_DEVICES of the child (KeeperSettings::visibleGpus); "": inherited
 };
 
 /// The figures a `time-trusted` child wrote, or why there are none.
