@@ -106,7 +106,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
                          std::cout << "files: " << r.files << "\n";
                          return 0;
                        }});
-  // The submission's profiler session, in the keeper's sandbox: the counters and the atomics runs.
+  // The submission's profiler session, in the keeper's sandbox: the counters and the atomics counts.
   struct SessionArgs {
     std::string ncu, clgrade, kernelsDir, rubric, out, csv;
     std::vector<std::string> tasks, atomics;
@@ -114,7 +114,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
     std::vector<uint64_t> seeds;
   };
   auto session = std::make_shared<SessionArgs>();
-  CLI::App* profiler = app.add_subcommand("hwsession", "(internal) a submission's ncu counters and atomics runs");
+  CLI::App* profiler = app.add_subcommand("hwsession", "(internal) a submission's ncu counters and atomics counts");
   profiler->add_option("kernels-dir", session->kernelsDir)->required();
   profiler->add_option("--ncu", session->ncu)->required();
   profiler->add_option("--clgrade", session->clgrade);
@@ -137,20 +137,17 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   auto hw = std::make_shared<ChildArgs>();
   auto prefixed = std::make_shared<bool>(false);
   auto hwSeeds = std::make_shared<std::vector<uint64_t>>();
-  auto drawnOnly = std::make_shared<bool>(false);
+  auto hwAtomics = std::make_shared<std::vector<std::string>>();
   CLI::App* hwcount =
       addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get());
   hwcount->add_flag("--prefixed", *prefixed, "name kernels <task>__<kernel> even for one task");
   hwcount->add_option("--hidden-seeds", *hwSeeds, "also the drawn analysis cases, on these hidden inputs")->expected(4);
-  hwcount->add_flag("--drawn", *drawnOnly, "one task's drawn analysis case alone (needs --hidden-seeds)");
-  commands->push_back({hwcount, [hw, prefixed, hwSeeds, drawnOnly] {
+  hwcount->add_option("--atomics", *hwAtomics, "task:kernel whose atomics are counted per work-item");
+  commands->push_back({hwcount, [hw, prefixed, hwSeeds, hwAtomics] {
                          Rubric rubric;
                          if (!loadRubricOrComplain(hw->rubric, &rubric)) return int(kUsage);
-                         if (*drawnOnly) {
-                           if (hw->tasks.size() != 1 || !seedsOf(*hwSeeds)) return int(kUsage);
-                           return hwcountInChild(hw->kernelsDir, rubric, hw->tasks.front(), hw->out, seedsOf(*hwSeeds));
-                         }
-                         return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out, *prefixed, seedsOf(*hwSeeds));
+                         return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out, *prefixed, seedsOf(*hwSeeds),
+                                               *hwAtomics);
                        }});
 }
 

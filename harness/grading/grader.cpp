@@ -223,8 +223,8 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   } else {
     performanceLeftOut(info, taskRubric, options.stopped, notRun, &checks, &report);
   }
-  // The hardware counters come last: they wait for the GPU's one profiler session (the keeper's, or
-  // the histogram's atomics run on the profiler lock), which the sweep and the timings need not do,
+  // The hardware counters come last: they wait for the GPU's one profiler session (the keeper's),
+  // which the sweep and the timings need not do,
   // and a replay gets the session's counts only here (the keeper's future), so it follows its
   // runner's record up to this point while the session still runs.
   if (notRun.empty()) {

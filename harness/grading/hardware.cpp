@@ -17,6 +17,7 @@
 #include "cl/launch_signature.h"
 #include "counters/nvidia/replay.h"
 #include "grading/analysis.h"
+#include "protocol/atomics_record.h"
 #include "tasks/task_context.h"
 #include "tasks/technique.h"
 #include "util/files.h"
@@ -126,153 +127,45 @@ HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, 
   return run;
 }
 
-std::string profileAtomics(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
-                           const std::string& rubricPath, const std::string& taskId, const std::string& kernel,
-                           const std::string& outDir, double timeoutSeconds, const std::optional<HiddenSeeds>& drawn) {
-  const std::string dir = outDir + "/evidence/" + taskId, name = drawn ? "/atomics_drawn" : "/atomics";
-  const std::string log = dir + name + ".log", source = dir + name + "_source.csv",
-                    launch = dir + name + "_launch.csv", base = dir + name, ncuReport = base + ".ncu-rep";
-  makeDirectories(dir, nullptr);
-  std::error_code ec;
-  // ncu refuses to overwrite a report, and a stale one must not be read as this run's.
-  for (const std::string& path : {ncuReport, log, source, launch}) fs::remove(path, ec);
-  std::vector<std::string> argv{ncu,
-                                      "--clock-control",
-                                      "none",
-                                      "--section",
-                                      "SourceCounters",
-                                      "--metrics",
-                                      "launch__grid_size",
-                                      "-k",
-                                      "regex:^" + kernel + "$",
-                                      "-c",
-                                      "1",
-                                      "-o",
-                                      base,
-                                      clgrade,
-                                      "hwcount",
-                                      kernelsDir,
-                                      "--rubric",
-                                      rubricPath,
-                                      "--task",
-                                      taskId,
-                                      "--out",
-                                      outDir};
-  if (drawn) {
-    argv.push_back("--drawn");
-    for (const std::string& a : hiddenSeedsArgs(*drawn)) argv.push_back(a);
-  }
-  const ProcessResult p = runProcess(argv, {}, timeoutSeconds, log, log);
-  std::string out = tape::u64(1) + tape::str("") + processSummary(p) + tape::str(fileText(log));
-  if (!fs::exists(ncuReport, ec)) return out + tape::u64(0);
-  // The two pages at once: each ncu start costs about a second.
-  std::future<ProcessResult> sourcePage = std::async(std::launch::async, [&] {
-    return runProcess(
-        {ncu, "--import", ncuReport, "--csv", "--page", "source", "--print-source", "sass", "--log-file", source}, {},
-        timeoutSeconds, "", "");
-  });
-  const ProcessResult raw = runProcess(
-      {ncu, "--import", ncuReport, "--csv", "--page", "raw", "--metrics", "launch__grid_size", "--log-file", launch},
-      {}, timeoutSeconds, "", "");
-  const ProcessResult sourceDone = sourcePage.get();
-  return out + tape::u64(1) + tape::str(fileText(ncuReport)) + processSummary(sourceDone) +
-         tape::str(fileText(source)) + processSummary(raw) + tape::str(fileText(launch));
-}
-
-AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
-                           const Rubric& rubric, const TaskRubric& task, const std::string& reportDir,
-                           const std::string& kernel) {
-  // ncu profiles and exports where the kernels run (a device step); its pages are parsed here.
-  const std::string recorded = deviceStep(rt, "hardware-atomics", [&] {
-    std::string why;
-    const std::string ncu = ncuFor(rt.device.info, &why);
-    if (ncu.empty()) return tape::u64(0) + tape::str(why);
-    const TimingLock turn(profilerLockFor(rt.timingLock));  // as above
-    return profileAtomics(ncu, toolsDir + "/clgrade", kernelsDir, rubric.path, task.id, kernel, reportDir,
-                          rubric.settings.analysisTimeoutSeconds);
-  });
-  return readAtomicsRun(recorded, reportDir, task.id, kernel);
-}
-
-AtomicsRun readAtomicsRun(const std::string& recorded, const std::string& reportDir, const std::string& taskId,
+AtomicsRun readAtomicsRun(const std::string& recordText, const std::string& reportDir, const std::string& taskId,
                           const std::string& kernel, bool drawn) {
   AtomicsRun run;
   run.kernel = kernel;
-  const std::string dir = "evidence/" + taskId, name = drawn ? "/atomics_drawn" : "/atomics";
-  const std::string logPath = dir + name + ".log";
-  const std::string sourcePath = dir + name + "_source.csv";
-  const std::string launchPath = dir + name + "_launch.csv";
-  const std::string ncuReportPath = dir + name + ".ncu-rep";
-  size_t at = 0;
-  const bool ran = tape::readU64(recorded, &at) != 0;
-  run.message = tape::readStr(recorded, &at);
-  if (!ran) return run;
-  const EndedProcess p = readProcessSummary(recorded, &at);
-  const std::string log = tape::readStr(recorded, &at);
-  makeDirectories(reportDir + "/" + dir, nullptr);
-  writeFileAtomically(reportDir + "/" + logPath, log, nullptr);
-  run.logPath = logPath;
-  run.seconds = p.seconds;
-  const std::string profiled = p.ok ? "" : " (the profiled run: " + p.describe + ")";
-  if (std::string denied = ncuPermissionError(log); !denied.empty()) {
-    run.message = denied;
-    return run;
-  }
   run.outcome = HardwareRun::Outcome::Failed;
-  if (tape::readU64(recorded, &at) == 0) {
-    run.message = log.find("No kernels were profiled") != std::string::npos
-                      ? "ncu profiled no launch of " + kernel + " (did it build and run? see the log)" + profiled
-                      : "ncu wrote no report for " + kernel + profiled + "; see the log";
-    return run;
-  }
-  writeFileAtomically(reportDir + "/" + ncuReportPath, tape::readStr(recorded, &at), nullptr);
-  run.ncuReportPath = ncuReportPath;
-  const EndedProcess source = readProcessSummary(recorded, &at);
-  std::string sourceCsv = tape::readStr(recorded, &at);
-  const EndedProcess raw = readProcessSummary(recorded, &at);
-  std::string launchCsv = tape::readStr(recorded, &at);
-  writeFileAtomically(reportDir + "/" + sourcePath, sourceCsv, nullptr);
-  writeFileAtomically(reportDir + "/" + launchPath, launchCsv, nullptr);
-  run.sourcePath = sourcePath;
-  run.launchPath = launchPath;
-  run.seconds += source.seconds + raw.seconds;
+  const std::string path = "evidence/" + taskId + (drawn ? "/atomics_drawn.txt" : "/atomics.txt");
+  makeDirectories(reportDir + "/evidence/" + taskId, nullptr);
+  writeFileAtomically(reportDir + "/" + path, recordText, nullptr);
+  run.recordPath = path;
+  AtomicsRecord record;
   std::string err;
-  std::vector<AtomicCounts> counts;
-  if (!parseNcuSourceAtomics(sourceCsv, &counts, &err)) {
-    run.message = "ncu's source page: " + err + (source.ok ? "" : " (ncu --import: " + source.describe + ")");
+  if (!readAtomicsRecord(recordText, &record, &err)) {
+    run.message = "the atomics count of " + kernel + " does not read: " + err;
     return run;
   }
-  std::vector<NcuLaunch> launches;
-  if (!parseNcuLaunches(launchCsv, &launches, &err)) {
-    run.message = "ncu's raw page: " + err + (raw.ok ? "" : " (ncu --import: " + raw.describe + ")");
+  if (record.kernel != kernel) {
+    run.message = "the atomics count is of " + record.kernel + ", not of " + kernel;
     return run;
   }
-  const auto found =
-      std::find_if(counts.begin(), counts.end(), [&](const AtomicCounts& c) { return c.kernel == kernel; });
-  long groups = 0, kernelLaunches = 0;
-  for (const NcuLaunch& l : launches) {
-    if (l.kernel != kernel) continue;
-    groups += l.gridSize;
-    ++kernelLaunches;
-  }
-  if (found == counts.end() || kernelLaunches == 0) {
-    run.message = "ncu's report has no launch of " + kernel;
+  if (!record.error.empty()) {
+    run.message = "the atomics of " + kernel + " could not be counted: " + record.error;
     return run;
   }
-  if (kernelLaunches != found->blocks) {
-    run.message = "ncu's report has " + std::to_string(kernelLaunches) + " launches of " + kernel + " but " +
-                  std::to_string(found->blocks) + " distinct source blocks";
-    return run;
+  run.counts.kernel = kernel;
+  run.counts.blocks = 1;
+  for (const AtomicsRecordSite& site : record.sites) {
+    run.counts.sharedAtomics += static_cast<double>(site.shared);
+    run.counts.globalAtomics += static_cast<double>(site.global);
+    if (site.shared) ++run.counts.sharedInstructions;
+    if (site.global) ++run.counts.globalInstructions;
   }
-  run.counts = *found;
-  run.workGroups = groups;
+  run.workGroups = record.workGroups;
   run.outcome = HardwareRun::Outcome::Ran;
   return run;
 }
 
 CounterReport hardwareAtomicsReport(const AtomicsRun& run, const std::string& deviceName) {
   CounterReport report;
-  report.origin = "hardware (ncu, " + deviceName + ")";
+  report.origin = "hardware (counted on " + deviceName + ")";
   KernelCounters k;
   k.name = run.kernel;
   k.invocations = run.counts.blocks;
@@ -310,20 +203,16 @@ CounterReport hardwareAccessReport(const HardwareRun& run, const std::string& de
 void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, const CaseSpec& spec, const AtomicsRun& run,
                               const std::string& deviceName, CaseOutcome* o) {
   if (run.outcome != HardwareRun::Outcome::Ran) {
-    o->details.push_back("hardware atomics (ncu source counters): " + run.message);
-    if (!run.logPath.empty()) o->evidence.push_back({"hardware atomics run (ncu log)", run.logPath});
+    o->details.push_back("hardware atomics (counted per work-item on the GPU): " + run.message);
+    if (!run.recordPath.empty()) o->evidence.push_back({"hardware atomics per PTX instruction", run.recordPath});
     return;
   }
   const std::string simulator = o->message;
   task.judgeSimulation(checkId, hardwareAtomicsReport(run, deviceName), spec, o);
-  o->message += " (counted per work-item by ncu on " + deviceName + ")";
+  o->message += " (counted per work-item on " + deviceName + ")";
   if (!simulator.empty()) o->details.push_back("not simulated: " + simulator);
-  o->evidence.push_back({"hardware atomics per SASS instruction (ncu source page)", run.sourcePath});
-  o->evidence.push_back({"hardware launches (ncu raw page, launch__grid_size)", run.launchPath});
-  o->evidence.push_back({"ncu's report of the profiled launch (opens in Nsight Compute)", run.ncuReportPath});
-  char seconds[64];
-  std::snprintf(seconds, sizeof seconds, "hardware atomics run (ncu): %.1f s", run.seconds);
-  o->timings.push_back(seconds);
+  o->evidence.push_back({"hardware atomics per PTX instruction (a counter before each atomic, on the GPU)",
+                         run.recordPath});
 }
 
 std::vector<std::string> atomicsKernelsToCount(const Task& task, const TaskRubric& taskRubric) {
@@ -425,7 +314,7 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
       counters->push_back(row);
     }
   }
-  // No simulator here: checks on atomics get their own ncu run, counting atomics per work-item.
+  // No simulator here: checks on atomics are judged from the session's count per work-item.
   std::map<std::string, AtomicsRun> atomics;  // by check id
   CaseSpec spec;                              // the analysis case: the hardware counted what it ran
   const bool haveSpec = taskRubric.analysisCase(&spec);
@@ -448,8 +337,10 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
                                    (given->message.empty() ? "" : ": " + given->message);
         }
       } else {
-        atomics[ci.id] =
-            runAtomicCounts(rt, folders.tools, folders.kernels, rubric, taskRubric, folders.report, ci.hardware.kernel);
+        // Atomics are counted only in the keeper's profiler session; without one, this run's counters
+        // say why (no ncu, not an NVIDIA GPU).
+        atomics[ci.id].kernel = ci.hardware.kernel;
+        atomics[ci.id].message = run.message.empty() ? "no profiler session counted them" : run.message;
       }
       const std::vector<CounterRow> atomicRows = hardwareAtomicsRows(atomics[ci.id], rt.device.info.name);
       counters->insert(counters->end(), atomicRows.begin(), atomicRows.end());
@@ -550,13 +441,13 @@ std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& 
 std::vector<CounterRow> hardwareAtomicsRows(const AtomicsRun& run, const std::string& deviceName) {
   if (run.outcome != HardwareRun::Outcome::Ran) return {};
   return {{run.kernel,
-           "hardware atomics per work-item (ncu source counters, " + deviceName + ")",
+           "hardware atomics per work-item (counted on the GPU, " + deviceName + ")",
            {{"launches", double(run.counts.blocks)},
             {"work_groups", double(run.workGroups)},
             {"local_atomics", run.counts.sharedAtomics},
             {"global_atomics", run.counts.globalAtomics},
-            {"local_atomic_instructions", double(run.counts.sharedInstructions)},
-            {"global_atomic_instructions", double(run.counts.globalInstructions)}}}};
+            {"local_atomic_instructions_ptx", double(run.counts.sharedInstructions)},
+            {"global_atomic_instructions_ptx", double(run.counts.globalInstructions)}}}};
 }
 
 }  // namespace clgrade

@@ -10,7 +10,6 @@
 
 #include "counters/counters.h"
 #include "counters/nvidia/ncu_csv.h"
-#include "counters/nvidia/ncu_source.h"
 #include "grading/analysis.h"
 #include "model/hidden_seeds.h"
 #include "rubric/rubric.h"
@@ -25,7 +24,7 @@ struct HardwareRun {
   std::string logPath;  ///< ncu's output, relative to the report folder
   std::vector<HardwareCounts> counts;
   double seconds = 0;
-  /// The task's atomics runs (runAtomicCounts) made by the submission's profiler session beside its
+  /// The task's atomics (AtomicsRun) counted by the submission's profiler session beside its
   /// counters (hardware_session.h), one per kernel it was asked for.
   std::vector<AtomicsRun> atomics;
   /// Not counted for the machine's reasons, before any kernel ran: the profiler session could not
@@ -55,39 +54,33 @@ std::string ncuFor(const DeviceInfo& device, std::string* why);
 HardwareRun runHardwareCounters(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
                                 const Rubric& rubric, const TaskRubric& task, const std::string& reportDir);
 
-/// Exact atomics of one kernel, counted per work-item by ncu's SourceCounters section (its atomics
-/// counters count warp instructions, too coarse for "one global atomic per bin and work-group").
+/// A kernel's atomics, per work-item, in one launch.
+struct AtomicCounts {
+  std::string kernel;
+  long blocks = 0;              ///< launches counted (the first replayed one: 1)
+  double sharedAtomics = 0;     ///< work-items' executions of shared (local) atomics
+  double globalAtomics = 0;     ///< work-items' executions of global atomics
+  long sharedInstructions = 0;  ///< atomic instructions that executed on local memory
+  long globalInstructions = 0;  ///< atomic instructions that executed on global memory
+};
+
+/// Exact atomics of one kernel, counted per work-item on the GPU by the profiler session's replay:
+/// a copy of its first launch with a counter before each atomic instruction of its PTX
+/// (counters/nvidia/ptx_atomics.h). The hardware's own atomics counters count warp instructions, too
+/// coarse for "one global atomic per bin and work-group".
 struct AtomicsRun {
   HardwareRun::Outcome outcome = HardwareRun::Outcome::Unavailable;
   std::string message;  ///< why not, or what went wrong
   std::string kernel;
   AtomicCounts counts;
-  long workGroups = 0;                          ///< launch__grid_size of the profiled launch
-  std::string logPath, sourcePath, launchPath;  ///< ncu's output, its source and raw pages; relative to the report
-  std::string ncuReportPath;                    ///< ncu's own report (opens in Nsight Compute), relative to the report
-  double seconds = 0;
+  long workGroups = 0;     ///< of the counted launch
+  std::string recordPath;  ///< the count per PTX atomic instruction (evidence), relative to the report
 };
 
-/// Profiles the first launch of `kernel` in the task's analysis case (`clgrade hwcount` under
-/// `ncu --section SourceCounters -k regex:^kernel$ -c 1 -o`), then exports the report's source page
-/// (SASS, per instruction) and raw page (launch__grid_size) as CSV and reads them.
-AtomicsRun runAtomicCounts(const Runtime& rt, const std::string& toolsDir, const std::string& kernelsDir,
-                           const Rubric& rubric, const TaskRubric& task, const std::string& reportDir,
-                           const std::string& kernel);
-
-/// The run itself (ncu and its two exports), where the kernels run: a runner's device step, or the
-/// keeper's profiler session in its sandbox. Files go below `outDir`; the bytes returned are what
-/// readAtomicsRun reads.
-/// `drawn` (a grade's hidden seeds): the task's drawn analysis case instead, its files named
-/// atomics_drawn*.
-std::string profileAtomics(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
-                           const std::string& rubricPath, const std::string& taskId, const std::string& kernel,
-                           const std::string& outDir, double timeoutSeconds,
-                           const std::optional<HiddenSeeds>& drawn = std::nullopt);
-
-/// The run from profileAtomics's bytes, its evidence files written below `reportDir`. The bytes come
-/// from a sandbox: bytes that do not read throw TapeMismatch.
-AtomicsRun readAtomicsRun(const std::string& recorded, const std::string& reportDir, const std::string& taskId,
+/// The run from the record `clgrade hwcount` wrote (protocol/atomics_record.h), kept below
+/// `reportDir` as evidence (evidence/<task>/atomics.txt, atomics_drawn.txt). The record comes from a
+/// sandbox: one that does not read is a failed run, with the reason.
+AtomicsRun readAtomicsRun(const std::string& record, const std::string& reportDir, const std::string& taskId,
                           const std::string& kernel, bool drawn = false);
 
 /// The kernels whose atomics the task's rubric needs counted per work-item (its checks with an
@@ -113,7 +106,7 @@ void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, cons
 /// simulated ones and into the simulated checks' details; where the simulator is missing, the
 /// tile-load check is judged from them (conflicts per shared store instruction within the rubric's
 /// tolerance), the discontinuity technique from the shared loads, and the histogram's local atomics
-/// from a second ncu run that counts atomics per work-item (runAtomicCounts).
+/// counted per work-item in the submission's profiler session (AtomicsRun).
 /// `given`: the counts read by the submission's one profiler session (hardware_session.h) instead of
 /// a run of ncu here, the atomics runs among them: none is made here then, so that a runner (given
 /// nothing) and the keeper's replay (given the counts) make the same device steps.

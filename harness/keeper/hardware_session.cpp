@@ -52,10 +52,10 @@ std::string fileText(const std::string& path) {
 struct Session {
   std::map<std::string, HardwareRun> byTask;
   bool ended = false;                 ///< the profiled process ended by itself, with exit 0
-  std::set<std::string> atomicsLeft;  ///< tasks whose atomics run left no record (stopped with the session)
+  std::set<std::string> atomicsLeft;  ///< tasks whose atomics count left no record (stopped with the session)
 };
 
-/// The atomics run of `kernel` at the task's drawn case, beside the analysis case's in the session.
+/// The atomics count of `kernel` at the task's drawn case, made in the session as the analysis case's.
 AtomicsRun drawnAtomicsRun(const SessionRequest& r, const std::string& task, const std::string& kernel,
                            const ProcessResult& session) {
   std::string bytes;
@@ -63,7 +63,7 @@ AtomicsRun drawnAtomicsRun(const SessionRequest& r, const std::string& task, con
   atomics.kernel = kernel;
   if (!readUntrustedFile(atomicsRecordPath(r.workDir, task, kernel + ".drawn"), size_t(512) << 20, &bytes)) {
     atomics.outcome = HardwareRun::Outcome::Failed;
-    atomics.message = "the profiler session left no atomics run of " + kernel + " at the drawn case" +
+    atomics.message = "the profiler session left no atomics count of " + kernel + " at the drawn case" +
                       (session.ok() ? "" : " (the session: " + session.describe() + ")");
     return atomics;
   }
@@ -71,7 +71,7 @@ AtomicsRun drawnAtomicsRun(const SessionRequest& r, const std::string& task, con
     return readAtomicsRun(bytes, r.reportDir, task, kernel, true);
   } catch (const std::exception& e) {
     atomics.outcome = HardwareRun::Outcome::Failed;
-    atomics.message = std::string("the atomics run's output at the drawn case does not read: ") + e.what();
+    atomics.message = std::string("the atomics count at the drawn case does not read: ") + e.what();
   }
   return atomics;
 }
@@ -135,15 +135,15 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       share.message = "ncu profiled no kernel of " + task + " (did it build and run? see hardware.log)" +
                       (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
     }
-    // The atomics runs beside the counters: their bytes come from the sandbox and are read as a
-    // record is (bytes that do not read are this run's failure, not the keeper's).
+    // The atomics counts of the same replay: their records come from the sandbox and are read as
+    // untrusted (a record that does not read is this run's failure, not the keeper's).
     if (const auto kernels = r.atomics.find(task); kernels != r.atomics.end())
       for (const std::string& kernel : kernels->second) {
         std::string bytes;
         AtomicsRun atomics;
         atomics.kernel = kernel;
         if (!readUntrustedFile(atomicsRecordPath(r.workDir, task, kernel), size_t(512) << 20, &bytes)) {
-          atomics.message = "the profiler session left no atomics run of " + kernel +
+          atomics.message = "the profiler session left no atomics count of " + kernel +
                             (p.ok() ? "" : " (the session: " + p.describe() + ")");
           session.atomicsLeft.insert(task);
         } else {
@@ -151,7 +151,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
             atomics = readAtomicsRun(bytes, r.reportDir, task, kernel);
           } catch (const std::exception& e) {
             atomics.outcome = HardwareRun::Outcome::Failed;
-            atomics.message = std::string("the atomics run's output does not read: ") + e.what();
+            atomics.message = std::string("the atomics count does not read: ") + e.what();
           }
         }
         share.atomics.push_back(atomics);
@@ -190,7 +190,7 @@ std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& requ
   // task without rows in a session that ended well (its file does not build) stays as it is.
   for (const std::string& task : request.tasks) {
     if (byTask[task].outcome != HardwareRun::Outcome::Failed) {
-      // Counted, but its atomics run was stopped with the session: that run alone again.
+      // Counted, but the session stopped before its atomics were: that task alone again.
       if (all.atomicsLeft.count(task)) byTask[task].atomics = oneSession(request, {task}, run).byTask.at(task).atomics;
       continue;
     }

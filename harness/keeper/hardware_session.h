@@ -1,11 +1,11 @@
 // All of a submission's hardware counters in one profiler session (issue 12), run by the keeper in
 // one sandbox (`clgrade hwsession`): one `clgrade hwcount` process replays the analysis case of every
 // task through CUDA under ncu, each task's kernels named `<task>__<kernel>` so that the rows say
-// whose they are, and the histogram's atomics run (ncu's SourceCounters) goes beside it. ncu makes
-// the two processes' profiled launches take turns on the GPU through its lock file in the sandbox's
-// /tmp; their starts and builds overlap. The runners start no ncu: four sessions taking turns on the
-// profiler lock, and then one session with the atomics run after it, made the longest path of a
-// check on an H100. The keeper reads what the sandbox leaves (CSV and atomics records) as untrusted.
+// whose they are, and the histogram's atomics are counted in the same replay (a copy of the launch
+// with a counter before each atomic, counters/nvidia/ptx_atomics.h; ncu's SourceCounters runs beside
+// it took 3-4 s each). The runners start no ncu: four sessions taking turns on the profiler lock made
+// the longest path of a check on an H100. The keeper reads what the sandbox leaves (CSV and atomics
+// records) as untrusted.
 #pragma once
 
 #include <functional>
@@ -34,9 +34,8 @@ struct SessionRequest {
   std::string kernelsDir;
   std::string rubricPath;
   std::vector<std::string> tasks;  ///< those with an analysis case
-  /// Task -> the kernels whose atomics its rubric needs counted per work-item (atomicsKernelsToCount):
-  /// ncu's atomics runs of those go side by side with the counters, in the same sandbox (ncu makes
-  /// the two sessions take turns on the GPU through a lock file in the sandbox's /tmp).
+  /// Task -> the kernels whose atomics its rubric needs counted per work-item (atomicsKernelsToCount),
+  /// in the counters' replay (hwcount --atomics).
   std::map<std::string, std::vector<std::string>> atomics;
   std::string workDir;    ///< where ncu and hwcount write (the sandbox's scratch folder, made by the runner)
   std::string logDir;     ///< where the keeper keeps the profiled process's output

@@ -7,7 +7,7 @@
 
 namespace clgrade {
 
-/// Where the session's atomics run of `kernel` for `task` leaves its bytes.
+/// Where the session's count of `kernel`'s atomics for `task` leaves its record (protocol/atomics_record.h).
 inline std::string atomicsRecordPath(const std::string& workDir, const std::string& task, const std::string& kernel) {
   return workDir + "/atomics-" + task + "-" + kernel + ".record";
 }

@@ -1,6 +1,7 @@
 // `clgrade hwcount`: a task's analysis case on the NVIDIA GPU with each distinct launch replayed
 // through CUDA, where ncu counts it. Runs under ncu, in a sandbox (the keeper's profiler session).
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -9,7 +10,10 @@
 #include "counters/nvidia/replay.h"
 #include "grading/analysis.h"
 #include "grading/hardware.h"
+#include "protocol/atomics_record.h"
+#include "protocol/profiler_files.h"
 #include "runner/runner.h"
+#include "util/files.h"
 
 namespace clgrade {
 
@@ -22,7 +26,7 @@ namespace {
 /// work-group), which the repeats do not change. Every launch still runs in OpenCL.
 class ReplayObserver : public LaunchObserver {
  public:
-  explicit ReplayObserver(std::unique_ptr<PtxReplay> replay) : replay_(std::move(replay)) {}
+  explicit ReplayObserver(PtxReplay* replay) : replay_(replay) {}
   void launched(const Runtime& rt, const cl::Kernel& kernel, const std::vector<KernelArg>& args,
                 const Geometry& geometry) override {
     const std::string signature = launchSignature(kernel, args, geometry);
@@ -40,35 +44,49 @@ class ReplayObserver : public LaunchObserver {
   int failures = 0;
 
  private:
-  std::unique_ptr<PtxReplay> replay_;
+  PtxReplay* replay_;
   std::set<std::string> replayed_;
 };
 
-}  // namespace
 
-int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
-                   const std::string& reportDir, const std::optional<HiddenSeeds>& drawn) {
-  AnalysisInput in;
-  DeviceEntry device;
-  std::string err;
-  std::unique_ptr<PtxReplay> replay;
-  if (!analysisInput(kernelsDir, rubric, taskId, &in, &err) ||
-      (drawn && !analysisCase(rubric, taskId, &in, &err, true)) || !chooseDevice("gpu", &device, &err) ||
-      !(replay = PtxReplay::open(&err))) {
-    std::cerr << "clgrade hwcount: " << err << "\n";
-    return 3;
+/// The records of the kernels counted since countAtomicsOf: atomicsRecordPath(reportDir, task, kernel
+/// + suffix); a kernel whose launch never came has a record saying so.
+void writeAtomicsRecords(const PtxReplay& replay, const std::set<std::string>& kernels, const std::string& reportDir,
+                         const std::string& taskId, const std::string& suffix) {
+  for (const std::string& kernel : kernels) {
+    AtomicsRecord record;
+    record.kernel = kernel;
+    record.error = "no launch of " + kernel + " was replayed (did it build and run?)";
+    for (const AtomicTally& t : replay.atomicTallies()) {
+      if (t.kernel != kernel) continue;
+      record.workGroups = t.workGroups;
+      record.error = t.error.empty() && t.counts.empty() ? "its counted launch failed" : t.error;
+      for (const PtxAtomicSite& site : t.sites) {
+        if (t.counts.empty() || site.slot + (site.space == PtxAtomicSpace::Generic ? 1 : 0) >= int(t.counts.size()))
+          continue;
+        AtomicsRecordSite s;
+        s.line = site.line;
+        s.instruction = site.text;
+        s.space = site.space == PtxAtomicSpace::Shared ? "shared" : site.space == PtxAtomicSpace::Global ? "global" : "generic";
+        if (site.space == PtxAtomicSpace::Generic) {
+          s.shared = t.counts[site.slot];
+          s.global = t.counts[site.slot + 1];
+        } else {
+          (site.space == PtxAtomicSpace::Shared ? s.shared : s.global) = t.counts[site.slot];
+        }
+        // Only the counted kernel's own instructions (its module may hold other kernels).
+        if (site.entry == kernel) record.sites.push_back(s);
+      }
+    }
+    writeFileAtomically(atomicsRecordPath(reportDir, taskId, kernel + suffix), atomicsRecordText(record), nullptr);
   }
-  Runtime runtime(device);
-  auto observer = std::make_shared<ReplayObserver>(std::move(replay));
-  runtime.observer = observer;
-  runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + (drawn ? "/hardware_drawn" : "/hardware"),
-                  drawn ? &*drawn : nullptr);
-  return observer->failures ? 4 : 0;
 }
 
+}  // namespace
+
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
-                   const std::string& reportDir, bool prefixed, const std::optional<HiddenSeeds>& seeds) {
-  if (taskIds.size() == 1 && !prefixed && !seeds) return hwcountInChild(kernelsDir, rubric, taskIds.front(), reportDir);
+                   const std::string& reportDir, bool prefixed, const std::optional<HiddenSeeds>& seeds,
+                   const std::vector<std::string>& atomics) {
   DeviceEntry device;
   std::string err;
   std::unique_ptr<PtxReplay> replay;
@@ -78,8 +96,13 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   }
   PtxReplay* named = replay.get();
   Runtime runtime(device);
-  auto observer = std::make_shared<ReplayObserver>(std::move(replay));
+  auto observer = std::make_shared<ReplayObserver>(named);
   runtime.observer = observer;
+  // Task -> the kernels whose atomics are counted (from "task:kernel").
+  std::map<std::string, std::set<std::string>> counted;
+  for (const std::string& pair : atomics)
+    if (const size_t colon = pair.find(':'); colon != std::string::npos)
+      counted[pair.substr(0, colon)].insert(pair.substr(colon + 1));
   int exit = 0;
   for (const std::string& taskId : taskIds) {
     AnalysisInput in;
@@ -89,9 +112,11 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
       exit = 4;
       continue;
     }
-    named->setEntryPrefix(taskId + "__");
+    if (prefixed || taskIds.size() > 1) named->setEntryPrefix(taskId + "__");
     observer->nextTask();
+    named->countAtomicsOf(counted[taskId]);
     runAnalysisCase(runtime, rubric, in, reportDir + "/evidence/" + taskId + "/hardware");
+    writeAtomicsRecords(*named, counted[taskId], reportDir, taskId, "");
     // Spec 5c: a grade's drawn analysis case too, on the grade's hidden inputs, its kernels named
     // drawn_<task>__<kernel> (hardwareDrawnPrefix).
     AnalysisInput drawn;
@@ -100,7 +125,9 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
       drawn.source = in.source;
       named->setEntryPrefix(hardwareDrawnPrefix(taskId));
       observer->nextTask();
+      named->countAtomicsOf(counted[taskId]);
       runAnalysisCase(runtime, rubric, drawn, reportDir + "/evidence/" + taskId + "/hardware_drawn", &*seeds);
+      writeAtomicsRecords(*named, counted[taskId], reportDir, taskId, ".drawn");
     }
   }
   return observer->failures ? 4 : exit;

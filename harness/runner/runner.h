@@ -5,7 +5,7 @@
 //   run-task   a task's runner: request in, recording runtime, device tape out (run_task.cpp)
 //   analyze    a task's analysis case on Oclgrind, started by a runner or a replay (analyze.cpp)
 //   hwcount    the analysis case replayed through CUDA, profiled by ncu (hwcount.cpp)
-//   hwsession  a submission's ncu counters and atomics runs, in the keeper's sandbox (profiler_session.cpp)
+//   hwsession  a submission's ncu counters and its atomics counts, in the keeper's sandbox (profiler_session.cpp)
 #pragma once
 
 #include <map>
@@ -60,27 +60,22 @@ int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath,
                    const std::string& reportDir, bool drawn = false,
                    const std::optional<HiddenSeeds>& seeds = std::nullopt);
 
-/// The child's side (`clgrade hwcount`): runs the analysis case on the NVIDIA GPU with each distinct
-/// launch replayed through CUDA (cl/launch_signature.h: a pass repeated on the next channel once). Returns a process
-/// exit code.
-/// `drawn` (a grade's hidden seeds): the task's drawn analysis case instead, on those inputs (the
-/// histogram's atomics run at the drawn case).
-int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::string& taskId,
-                   const std::string& reportDir, const std::optional<HiddenSeeds>& drawn = std::nullopt);
-
 /// `clgrade hwcount` of several tasks in one process (one profiler session): each task's kernels run
 /// as `<task>__<kernel>` (PtxReplay::setEntryPrefix); one task alone runs them under their own names
 /// unless `prefixed` (a session whose tasks run in processes of their own merges their rows).
 /// `seeds` (a grade's): each task's drawn analysis case as well, on those hidden inputs, its kernels
-/// named drawn_<task>__<kernel>.
+/// named drawn_<task>__<kernel>. `atomics` ("task:kernel"): before the first replay of each such
+/// kernel, a counted copy of the launch (PtxReplay::countAtomicsOf), its record in
+/// atomicsRecordPath(reportDir, task, kernel) (".drawn" after the kernel at the drawn case).
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
                    const std::string& reportDir, bool prefixed = false,
-                   const std::optional<HiddenSeeds>& seeds = std::nullopt);
+                   const std::optional<HiddenSeeds>& seeds = std::nullopt,
+                   const std::vector<std::string>& atomics = {});
 
 /// The sandboxed side (`clgrade hwsession`): the counters of `tasks` under ncu, written to `csvPath`,
-/// and beside them each atomics run of `atomics` ("task:kernel"), its bytes (profileAtomics) in
-/// atomicsRecordPath(workDir, task, kernel); `seeds` (a grade's): the counters of each task's drawn
-/// analysis case too (hwcountInChild). Prints the counters' ncu output; returns an exit code
+/// and in the same replay the atomics of `atomics` ("task:kernel") counted, their records in
+/// atomicsRecordPath(workDir, task, kernel); `seeds` (a grade's): the counters and atomics of each
+/// task's drawn analysis case too (hwcountInChild). Prints the counters' ncu output; returns an exit code
 /// (the counters' run: 0 when it ended well).
 int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
                            const std::string& rubricPath, const std::vector<std::string>& tasks,

@@ -1,5 +1,6 @@
-// The histogram's local_atomics check judged from hardware atomics: the counts ncu gives (parsed
-// from the captured H100 pages) go through the task's own simulated rule, not a second copy of it.
+// The histogram's local_atomics check judged from hardware atomics: the counts the profiler session's
+// counted replay gives (read from its record) go through the task's own simulated rule, not a second
+// copy of it.
 #include <unistd.h>
 
 #include <cstdio>
@@ -21,10 +22,10 @@ namespace {
 const char* const kDevice = "NVIDIA H100 80GB HBM3";
 const char* const kKernel = "compute_histogram_local_memory";
 
-CaseSpec analysisCase(const std::string& bins = "64") {
+CaseSpec analysisCase(const std::string& bins = "64", const std::string& width = "64", const std::string& height = "48") {
   CaseSpec spec;
   spec.id = "analysis";
-  spec.params = {{"input", "photo"}, {"width", "64"}, {"height", "48"}, {"bins", bins}};
+  spec.params = {{"input", "photo"}, {"width", width}, {"height", height}, {"bins", bins}};
   return spec;
 }
 
@@ -46,8 +47,7 @@ AtomicsRun ran(double local, double global, long groups) {
   run.counts.sharedAtomics = local;
   run.counts.globalAtomics = global;
   run.workGroups = groups;
-  run.sourcePath = "evidence/histogram/atomics_source.csv";
-  run.launchPath = "evidence/histogram/atomics_launch.csv";
+  run.recordPath = "evidence/histogram/atomics.txt";
   return run;
 }
 
@@ -65,32 +65,50 @@ bool hasDetail(const CaseOutcome& o, const std::string& text) {
   return false;
 }
 
-TEST(HardwareRule, CapturedReferenceCountsPass) {
-  std::string source, raw, err;
-  ASSERT_TRUE(readFile(std::string(NVIDIA_TEST_DATA) + "/ncu_histogram_local_source_h100.csv", &source, &err)) << err;
-  ASSERT_TRUE(readFile(std::string(NVIDIA_TEST_DATA) + "/ncu_histogram_launch_h100.csv", &raw, &err)) << err;
-  std::vector<AtomicCounts> counts;
-  std::vector<NcuLaunch> launches;
-  ASSERT_TRUE(parseNcuSourceAtomics(source, &counts, &err)) << err;
-  ASSERT_TRUE(parseNcuLaunches(raw, &launches, &err)) << err;
-  AtomicsRun run = ran(0, 0, 0);
-  run.counts = counts.at(0);
-  run.workGroups = launches.at(1).gridSize;
-  ASSERT_EQ(launches.at(1).kernel, kKernel);
-
-  const CaseOutcome o = judge(run);
+// The record the reference's check left on an H200 (the analysis case, 100 x 37, 64 bins): one local
+// atomic per pixel in four unrolled instructions, one global atomic per used bin and work-group.
+TEST(HardwareRule, TheReferencesCountedRecordPasses) {
+  std::string text, err;
+  ASSERT_TRUE(readFile(std::string(NVIDIA_TEST_DATA) + "/atomics_histogram_reference_h200.txt", &text, &err)) << err;
+  const std::string dir = ::testing::TempDir() + "clgrade-atomics-record-" + std::to_string(getpid());
+  const AtomicsRun run = readAtomicsRun(text, dir, "histogram", kKernel);
+  ASSERT_EQ(run.outcome, HardwareRun::Outcome::Ran) << run.message;
+  EXPECT_EQ(run.workGroups, 21);
+  EXPECT_EQ(run.counts.sharedInstructions, 4);
+  EXPECT_EQ(run.counts.globalInstructions, 1);
+  const CaseOutcome o = judge(run, analysisCase("64", "100", "37"));
   EXPECT_EQ(o.status, Status::Passed) << o.message;
-  EXPECT_NE(o.message.find("3072 local atomics, 104 global atomics for 12 work-groups"), std::string::npos)
+  EXPECT_NE(o.message.find("3700 local atomics, 131 global atomics for 21 work-groups"), std::string::npos)
       << o.message;
-  EXPECT_NE(o.message.find(std::string("ncu on ") + kDevice), std::string::npos) << o.message;
-  EXPECT_TRUE(hasDetail(o,
-                        "hardware (ncu, NVIDIA H100 80GB HBM3): compute_histogram_local_memory: 3072 local atomics "
-                        "and 104 global atomics by work-items, 12 work-groups"));
+  EXPECT_NE(o.message.find(std::string("counted per work-item on ") + kDevice), std::string::npos) << o.message;
+  EXPECT_TRUE(hasDetail(o, "compute_histogram_local_memory: 3700 local atomics and 131 global atomics by work-items, "
+                           "21 work-groups"));
   EXPECT_FALSE(hasDetail(o, "simulated in Oclgrind"));
   EXPECT_TRUE(hasDetail(o, "Oclgrind"));  // why it was not simulated
-  ASSERT_GE(o.evidence.size(), 2u);
-  EXPECT_EQ(o.evidence[0].path, "evidence/histogram/atomics_source.csv");
-  EXPECT_EQ(o.evidence[0].label, "hardware atomics per SASS instruction (ncu source page)");
+  ASSERT_GE(o.evidence.size(), 1u);
+  EXPECT_EQ(o.evidence[0].path, "evidence/histogram/atomics.txt");
+  std::string kept;
+  EXPECT_TRUE(readFile(dir + "/evidence/histogram/atomics.txt", &kept, &err)) << err;
+  EXPECT_EQ(kept, text);
+}
+
+// The record comes from the sandbox: one that does not read, names another kernel or says it could
+// not count is a failed run with the reason, never counts.
+TEST(HardwareRule, ARecordThatDoesNotReadCountsNothing) {
+  const std::string dir = ::testing::TempDir() + "clgrade-atomics-bad-" + std::to_string(getpid());
+  const std::string head = "clgrade atomics record 1\nkernel compute_histogram_local_memory\nwork_groups 12\n";
+  for (const auto& [text, says] : std::vector<std::pair<std::string, std::string>>{
+           {"", "not an atomics record"},
+           {head + "site 10 shared 5 7 atom.shared.add.u32 %r1, [%rd1], 1;\n", "does not read"},
+           {head + "site x shared 5 0 atom\n", "does not read"},
+           {head + "sites 1\n", "does not read"},
+           {"clgrade atomics record 1\nkernel other\nwork_groups 12\n", "not of compute_histogram_local_memory"},
+           {head + "error the PTX with the atomics' counters does not load\n", "could not be counted"}}) {
+    const AtomicsRun run = readAtomicsRun(text, dir, "histogram", kKernel);
+    EXPECT_EQ(run.outcome, HardwareRun::Outcome::Failed) << text;
+    EXPECT_NE(run.message.find(says), std::string::npos) << run.message;
+    EXPECT_EQ(judge(run).status, Status::NotMeasured);
+  }
 }
 
 TEST(HardwareRule, SameRuleAsTheSimulator) {
@@ -130,15 +148,14 @@ TEST(HardwareRule, NoRunStaysNotMeasured) {
   AtomicsRun run;
   run.outcome = HardwareRun::Outcome::Unavailable;
   run.message = "ncu has no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM)";
-  run.logPath = "evidence/histogram/atomics.log";
   const CaseOutcome o = judge(run);
   EXPECT_EQ(o.status, Status::NotMeasured);
   EXPECT_TRUE(hasDetail(o, "ERR_NVGPUCTRPERM"));
   run.outcome = HardwareRun::Outcome::Failed;
-  run.message = "ncu profiled no launch of compute_histogram_local_memory";
+  run.message = "no launch of compute_histogram_local_memory was replayed";
   const CaseOutcome failed = judge(run);
   EXPECT_EQ(failed.status, Status::NotMeasured);
-  EXPECT_TRUE(hasDetail(failed, "ncu profiled no launch"));
+  EXPECT_TRUE(hasDetail(failed, "no launch of compute_histogram_local_memory"));
 }
 
 TEST(HardwareRule, ReportRowOnlyForARun) {

@@ -32,7 +32,7 @@ struct HardwareCounts {
 /// "No kernels were profiled", or no metric rows at all.
 bool parseNcuCsv(const std::string& csv, std::vector<HardwareCounts>* counts, std::string* err);
 
-// Shared by the readers of ncu's other pages (ncu_source.h).
+// Shared with the readers of ncu's other output.
 
 /// Splits one line of ncu's CSV (every field double-quoted, "" inside quotes is a quote); false
 /// when the line is not such a row (ncu's "==PROF==" lines, the program's own output).

@@ -55,6 +55,66 @@ std::unique_ptr<PtxReplay> PtxReplay::open(std::string* err) {
 PtxReplay::~PtxReplay() {
   std::string ignored;
   for (const Module& m : modules_) driver_->unloadModule(m.module, &ignored);
+  for (const CountingModule& m : counting_) driver_->unloadModule(m.module.module, &ignored);
+}
+
+const PtxReplay::Module* PtxReplay::countingModuleFor(const Runtime& rt, const cl::Program& program,
+                                                      std::vector<PtxAtomicSite>* sites, int* slots, std::string* err) {
+  for (const CountingModule& m : counting_)
+    if (m.module.program() == program()) {
+      *sites = m.sites;
+      *slots = m.slots;
+      return &m.module;
+    }
+  if (!moduleFor(rt, program, err)) return nullptr;  // the device chosen, the program known to be PTX
+  std::string binary;
+  for (const std::vector<unsigned char>& b : program.getInfo<CL_PROGRAM_BINARIES>())
+    if (!b.empty()) binary.assign(b.begin(), b.end());
+  const std::string patched = patchPtx(binary);
+  std::string counted, ptx;
+  CountingModule m;
+  if (!instrumentPtxAtomics(patched, &counted, &m.sites, &m.slots, err) || !rebasePointerParams(counted, &ptx, err))
+    return nullptr;
+  m.module.program = program;
+  m.module.entries = ptxEntries(patched);
+  if (!driver_->loadModule(ptx, &m.module.module, err)) {
+    *err = "the PTX with the atomics' counters does not load: " + *err;
+    return nullptr;
+  }
+  counting_.push_back(m);
+  *sites = m.sites;
+  *slots = m.slots;
+  return &counting_.back().module;
+}
+
+AtomicTally PtxReplay::countAtomics(const Runtime& rt, const cl::Kernel& kernel, const std::vector<RecordedArg>& args,
+                                    const Geometry& geometry) {
+  AtomicTally tally;
+  tally.kernel = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+  for (int d = 0; d < 2; ++d) {
+    const size_t local = geometry.local[d] ? geometry.local[d] : 1, global = geometry.global[d] ? geometry.global[d] : 1;
+    tally.workGroups = (d == 0 ? 1 : tally.workGroups) * static_cast<long>(global / local);
+  }
+  int slots = 0;
+  const Module* module = countingModuleFor(rt, kernel.getInfo<CL_KERNEL_PROGRAM>(), &tally.sites, &slots, &tally.error);
+  if (!module) return tally;
+  CUdeviceptr counters = 0;
+  size_t bytes = 0;
+  std::vector<uint64_t> zero(std::max(1, slots), 0);
+  if (!driver_->global(module->module, kPtxAtomicCounters, &counters, &bytes, &tally.error) ||
+      bytes < zero.size() * sizeof(uint64_t) ||
+      !driver_->copyToDevice(counters, zero.data(), zero.size() * sizeof(uint64_t), &tally.error))
+    return tally.error.empty() ? (tally.error = "the atomics' counters are not in the module", tally) : tally;
+  // The counted copy writes nothing back: the launch that follows is the one with effects.
+  const bool writeBack = writeBack_;
+  writeBack_ = false;
+  const bool ran = launch(rt, *module, tally.kernel, args, geometry, &tally.error);
+  writeBack_ = writeBack;
+  tally.counts = zero;
+  if (ran && !driver_->copyToHost(tally.counts.data(), counters, zero.size() * sizeof(uint64_t), &tally.error))
+    tally.counts.clear();
+  if (!ran) tally.counts.clear();
+  return tally;
 }
 
 const PtxReplay::Module* PtxReplay::moduleFor(const Runtime& rt, const cl::Program& program, std::string* err) {
@@ -101,6 +161,10 @@ bool PtxReplay::replay(const Runtime& rt, const cl::Kernel& kernel, const std::v
     }
     const Module* module = moduleFor(rt, kernel.getInfo<CL_KERNEL_PROGRAM>(), err);
     if (!module) return false;
+    const std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+    if (countAtomics_.count(name) &&
+        std::none_of(tallies_.begin(), tallies_.end(), [&](const AtomicTally& t) { return t.kernel == name; }))
+      tallies_.push_back(countAtomics(rt, kernel, args, geometry));
     return launch(rt, *module, kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), args, geometry, err);
   } catch (const cl::Error& e) {
     *err = describe(e);

@@ -2,7 +2,9 @@
 // profiler (ncu), which does not see OpenCL kernels, can count its shared-memory bank conflicts.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,8 +13,18 @@
 #include "cl/runtime.h"
 #include "counters/nvidia/cuda_driver.h"
 #include "counters/nvidia/ptx.h"
+#include "counters/nvidia/ptx_atomics.h"
 
 namespace clgrade {
+
+/// The atomics of one kernel's first replayed launch, per work-item (counters/nvidia/ptx_atomics.h).
+struct AtomicTally {
+  std::string kernel;
+  long workGroups = 0;                ///< of the counted launch
+  std::vector<PtxAtomicSite> sites;   ///< the atomic instructions of its module (all its kernels')
+  std::vector<uint64_t> counts;       ///< per slot (PtxAtomicSite::slot)
+  std::string error;                  ///< why it could not be counted ("" when counted)
+};
 
 /// One kernel argument as the host set it (the record kept by the runtime's LaunchObserver).
 using RecordedArg = KernelArg;
@@ -31,6 +43,16 @@ class PtxReplay {
 
   bool replay(const Runtime& rt, const cl::Kernel& kernel, const std::vector<RecordedArg>& args,
               const Geometry& geometry, std::string* err);
+
+  /// The kernels (their names in the program) whose first replayed launch is preceded by a counted
+  /// copy of it: the same launch from the PTX with a counter before each atomic, nothing written
+  /// back. Clears the tallies.
+  void countAtomicsOf(const std::set<std::string>& kernels) {
+    countAtomics_ = kernels;
+    tallies_.clear();
+  }
+  /// One per kernel of countAtomicsOf whose launch was replayed since.
+  const std::vector<AtomicTally>& atomicTallies() const { return tallies_; }
 
   /// Copy __global buffers back into the OpenCL buffers after the launch (default on).
   void setWriteBack(bool on) { writeBack_ = on; }
@@ -51,11 +73,24 @@ class PtxReplay {
 
   PtxReplay() = default;
   const Module* moduleFor(const Runtime& rt, const cl::Program& program, std::string* err);
+  /// The program's module with the atomics' counters (ptx_atomics.h), loaded once.
+  const Module* countingModuleFor(const Runtime& rt, const cl::Program& program, std::vector<PtxAtomicSite>* sites,
+                                  int* slots, std::string* err);
+  AtomicTally countAtomics(const Runtime& rt, const cl::Kernel& kernel, const std::vector<RecordedArg>& args,
+                           const Geometry& geometry);
   bool launch(const Runtime& rt, const Module& module, const std::string& name, const std::vector<RecordedArg>& args,
               const Geometry& geometry, std::string* err);
 
   std::unique_ptr<CudaDriver> driver_;
   std::vector<Module> modules_;
+  struct CountingModule {
+    Module module;
+    std::vector<PtxAtomicSite> sites;
+    int slots = 0;
+  };
+  std::vector<CountingModule> counting_;
+  std::set<std::string> countAtomics_;
+  std::vector<AtomicTally> tallies_;
   bool writeBack_ = true;
   std::string prefix_;
   int deviceOrdinal_ = -1;

@@ -1,0 +1,91 @@
+#include "counters/nvidia/ptx_atomics.h"
+
+#include <gtest/gtest.h>
+
+namespace clgrade {
+namespace {
+
+// The atomics NVIDIA's OpenCL compiler writes for a histogram: local, global (result used and not),
+// generic, under a guard.
+const char* const kPtx = R"(.version 9.0
+.target sm_90, texmode_independent
+.address_size 64
+
+.entry hist(
+	.param .u64 .ptr .global .align 4 hist_param_0
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<18>;
+	.reg .b64 	%rd<9>;
+
+	atom.shared.add.u32 	%r5, [%rd3], 1;
+	@%p1 red.global.add.u32 	[%rd4+16], %r5;
+	@!%p2 atom.global.inc.u32 	%r6, [%rd4], 255;
+	atom.add.u32 	%r7, [%rd5], 1; // generic
+	ld.global.u32 	%r8, [%rd4];
+	ret;
+}
+)";
+
+TEST(PtxAtomics, EachAtomicGetsACounterUnderItsOwnGuard) {
+  std::string out, err;
+  std::vector<PtxAtomicSite> sites;
+  int slots = 0;
+  ASSERT_TRUE(instrumentPtxAtomics(kPtx, &out, &sites, &slots, &err)) << err;
+  ASSERT_EQ(sites.size(), 4u);
+  EXPECT_EQ(slots, 5);  // three with one counter, the generic one with two
+  EXPECT_EQ(sites[0].space, PtxAtomicSpace::Shared);
+  EXPECT_EQ(sites[1].space, PtxAtomicSpace::Global);
+  EXPECT_EQ(sites[2].space, PtxAtomicSpace::Global);
+  EXPECT_EQ(sites[3].space, PtxAtomicSpace::Generic);
+  EXPECT_EQ(sites[0].entry, "hist");
+  EXPECT_EQ(sites[0].line, 13);
+  EXPECT_EQ(sites[3].slot, 3);
+  EXPECT_EQ(sites[1].text, "@%p1 red.global.add.u32 \t[%rd4+16], %r5;");
+  // The counters are declared after the module directives, once.
+  EXPECT_NE(out.find(".address_size 64\n\n.global .align 8 .u64 __clgrade_atomics[5];"), std::string::npos) << out;
+  // Before each atomic, under its guard.
+  EXPECT_NE(out.find("{ red.global.add.u64 \t[__clgrade_atomics+0], 1; }\n\tatom.shared.add.u32"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("{ @%p1 red.global.add.u64 \t[__clgrade_atomics+8], 1; }\n\t@%p1 red.global.add.u32"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("{ @!%p2 red.global.add.u64 \t[__clgrade_atomics+16], 1; }"), std::string::npos) << out;
+  // A generic atomic: its address's space decides the counter.
+  EXPECT_NE(out.find("isspacep.shared %clg_s, %rd5;"), std::string::npos) << out;
+  EXPECT_NE(out.find("@%clg_s red.global.add.u64 \t[__clgrade_atomics+24], 1;"), std::string::npos) << out;
+  EXPECT_NE(out.find("@%clg_g red.global.add.u64 \t[__clgrade_atomics+32], 1; }\n\tatom.add.u32"), std::string::npos)
+      << out;
+  // The original instructions are all still there, unchanged.
+  EXPECT_NE(out.find("\tld.global.u32 \t%r8, [%rd4];\n"), std::string::npos);
+}
+
+TEST(PtxAtomics, AGuardedGenericAtomicCountsOnlyWhereItsGuardHolds) {
+  const std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n\t@!%p3 atom.cas.b32 \t%r1, "
+                          "[%rd2], %r3, %r4;\n}\n";
+  std::string out, err;
+  std::vector<PtxAtomicSite> sites;
+  int slots = 0;
+  ASSERT_TRUE(instrumentPtxAtomics(ptx, &out, &sites, &slots, &err)) << err;
+  EXPECT_NE(out.find("and.pred %clg_s, %clg_s, !%p3;\n\tand.pred %clg_g, %clg_g, !%p3;"), std::string::npos) << out;
+}
+
+TEST(PtxAtomics, AnAtomicNotUnderstoodIsRefusedNotLeftUncounted) {
+  std::string out, err;
+  std::vector<PtxAtomicSite> sites;
+  int slots = 0;
+  const std::string head = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n";
+  EXPECT_FALSE(instrumentPtxAtomics(head + "\tatom.add.u32 %r1, [shared_var], 1;\n}\n", &out, &sites, &slots, &err));
+  EXPECT_NE(err.find("not a register"), std::string::npos) << err;
+  EXPECT_FALSE(instrumentPtxAtomics(head + "\tatom.shared.add.u32 %r1, [%rd1], 1; atom.shared.add.u32 %r2, [%rd1], 1;\n}\n",
+                                    &out, &sites, &slots, &err));
+  EXPECT_NE(err.find("not understood"), std::string::npos) << err;
+  // A module without atomics gets its one (unused) counter and nothing else.
+  ASSERT_TRUE(instrumentPtxAtomics(head + "\tret;\n}\n", &out, &sites, &slots, &err)) << err;
+  EXPECT_TRUE(sites.empty());
+  EXPECT_NE(out.find("__clgrade_atomics[1]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace clgrade
