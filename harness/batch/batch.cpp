@@ -182,7 +182,14 @@ class Batch {
     }
     std::string err;
     // The GPUs the jobs go to, before anything is written: a --gpus that names none is a usage error.
-    if (!placeOnGpus(nvidiaGpusBeside(device_), std::getenv("CUDA_VISIBLE_DEVICES"), o_.gpus, &gpus_, &err)) {
+    // A --device that names one GPU by its index (nvidia:1) keeps every job on it.
+    const bool pinned = o_.keeper.device.find(':') != std::string::npos;
+    if (pinned && !o_.gpus.empty()) {
+      summary_.error = "--gpus and --device " + o_.keeper.device + " both choose GPUs: give one of them";
+      return summary_;
+    }
+    if (!placeOnGpus(pinned ? 0 : nvidiaGpusBeside(device_), std::getenv("CUDA_VISIBLE_DEVICES"), o_.gpus, &gpus_,
+                     &err)) {
       summary_.error = err;
       return summary_;
     }
