@@ -275,6 +275,35 @@ std::string snapshot(const fs::path& dir) {
   return s.str();
 }
 
+// Issue 29: a batch's verdicts do not depend on how many jobs grade it nor on which GPU each job
+// had: one job on one GPU against three jobs on every GPU (one GPU, or PoCL, on machines without more).
+TEST(Batch, TheVerdictsDoNotDependOnJobsOrGpus) {
+  const fs::path corpus = scratch("placement");
+  const std::vector<std::string> samples{"reference", "histogram_global_atomics_only", "missing_barrier"};
+  for (const std::string& s : samples)
+    fs::copy(fs::path(test::samplesDir()) / s, corpus / s, fs::copy_options::recursive);
+  auto args = [&](const fs::path& out, const std::string& jobs, bool oneGpu) {
+    std::vector<std::string> a = batchArgs(corpus, out, "120");
+    a[std::find(a.begin(), a.end(), "--jobs") - a.begin() + 1] = jobs;
+    a.insert(a.end(), {"--task", "conv3x3", "--task", "histogram", "--no-similarity"});
+    if (oneGpu && !onCpu()) a.insert(a.end(), {"--gpus", "0"});
+    return a;
+  };
+  const fs::path one = scratch("placement-one"), all = scratch("placement-all");
+  const CliRun a = clgrade(args(one, "1", true), scratch("placement-logs-a"), 600);
+  ASSERT_TRUE(a.process.ok()) << a.process.describe() << "\n" << a.err;
+  const CliRun b = clgrade(args(all, "3", false), scratch("placement-logs-b"), 600);
+  ASSERT_TRUE(b.process.ok()) << b.process.describe() << "\n" << b.err;
+  EXPECT_NE(b.err.find("with 3 jobs"), std::string::npos) << b.err;
+  const json first = readJson(one / "class.json")["submissions"], second = readJson(all / "class.json")["submissions"];
+  ASSERT_EQ(first.size(), samples.size());
+  EXPECT_EQ(first.dump(1), second.dump(1));
+  if (!HasFailure()) {
+    fs::remove_all(one);
+    fs::remove_all(all);
+  }
+}
+
 TEST(Batch, KilledAndResumedWritesTheSameClassResults) {
   const fs::path corpus = scratch("resume");
   const std::vector<std::string> samples{"reference", "template", "histogram_bin_formula", "missing_barrier"};
