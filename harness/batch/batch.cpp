@@ -50,14 +50,16 @@ namespace clgrade {
 
 using nlohmann::ordered_json;
 
-/// How many NVIDIA GPUs OpenCL lists on the platform of `device` (0 when it is not an NVIDIA GPU).
-int nvidiaGpusBeside(const DeviceEntry& device) {
-  if (device.info.type != "gpu" || device.info.platform.find("NVIDIA") == std::string::npos) return 0;
+/// The NVIDIA GPUs OpenCL lists on the platform of `device`, in its order (none when it is not an
+/// NVIDIA GPU).
+std::vector<DeviceEntry> nvidiaGpusBeside(const DeviceEntry& device) {
+  std::vector<DeviceEntry> gpus;
+  if (device.info.type != "gpu" || device.info.platform.find("NVIDIA") == std::string::npos) return gpus;
   std::string err;
-  int count = 0;
   for (const DeviceEntry& e : listDevices(&err))
-    if (e.platformIndex == device.platformIndex && e.info.type == "gpu") ++count;
-  return std::max(1, count);
+    if (e.platformIndex == device.platformIndex && e.info.type == "gpu") gpus.push_back(e);
+  if (gpus.empty()) gpus.push_back(device);
+  return gpus;
 }
 
 int defaultJobs(const DeviceInfo& device) {
@@ -162,6 +164,14 @@ std::vector<std::string> taskFiles(const GradeReport& report) {
 }
 
 class Batch {
+  /// What the jobs of one GPU share: their settings (its CUDA_VISIBLE_DEVICES and locks) and its
+  /// trusted figures. Job i runs on places_[i % places_.size()].
+  struct GpuPlace {
+    DeviceEntry device;  ///< the one its processes see
+    KeeperSettings settings;
+    std::unique_ptr<TrustedTimer> trusted;
+  };
+
  public:
   Batch(const Rubric& rubric, const DeviceEntry& device, const BatchOptions& options)
       : rubric_(rubric), device_(device), o_(options), tty_(isatty(2)) {}
@@ -188,7 +198,8 @@ class Batch {
       summary_.error = "--gpus and --device " + o_.keeper.device + " both choose GPUs: give one of them";
       return summary_;
     }
-    if (!placeOnGpus(pinned ? 0 : nvidiaGpusBeside(device_), std::getenv("CUDA_VISIBLE_DEVICES"), o_.gpus, &gpus_,
+    if (!pinned) gpuDevices_ = nvidiaGpusBeside(device_);
+    if (!placeOnGpus(static_cast<int>(gpuDevices_.size()), std::getenv("CUDA_VISIBLE_DEVICES"), o_.gpus, &gpus_,
                      &err)) {
       summary_.error = err;
       return summary_;
@@ -275,6 +286,9 @@ class Batch {
     for (int g = 0; g < gpus && g < jobs_; ++g) {
       const std::string suffix = gpus == 1 ? "" : "-gpu" + std::to_string(g);
       auto place = std::make_unique<GpuPlace>();
+      // The device its processes see as their only one (a node's GPUs need not be alike).
+      const int position = gpus_[g].position;
+      place->device = position >= 0 && position < int(gpuDevices_.size()) ? gpuDevices_[position] : device_;
       place->settings = settings_;
       place->settings.visibleGpus = gpus_[g].visible;
       if (ownLock) place->settings.timingLock = ownTimingLock("timing" + suffix + ".lock");
@@ -302,9 +316,12 @@ class Batch {
     const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";
     std::string where = device_.info.name;
     if (places_.size() > 1) {
+      bool alike = true;
+      for (const auto& p : places_) alike = alike && p->device.info.name == places_.front()->device.info.name;
       where = std::to_string(places_.size()) + " GPUs (";
-      for (size_t g = 0; g < places_.size(); ++g) where += (g ? ", " : "") + gpus_[g].label;
-      where += "), " + device_.info.name;
+      for (size_t g = 0; g < places_.size(); ++g)
+        where += (g ? ", " : "") + gpus_[g].label + (alike ? "" : ": " + places_[g]->device.info.name);
+      where += ")" + (alike ? ", " + places_.front()->device.info.name : "");
     }
     std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s on %s\n",
                  summary_.submissions, terminalText(o_.submissionsDir).c_str(), shardText.c_str(), summary_.alreadyDone,
@@ -327,7 +344,7 @@ class Batch {
     writeClass();
     start_ = start;
     std::vector<std::thread> workers;
-    for (int i = 0; i < jobs_; ++i) workers.emplace_back([this, i] { work(places_[i % places_.size()]->settings); });
+    for (int i = 0; i < jobs_; ++i) workers.emplace_back([this, i] { work(*places_[i % places_.size()]); });
     for (std::thread& t : workers) t.join();
     if (tty_) std::fprintf(stderr, "\n");
     // The class results as they stand at the end: a class file that cannot be written makes the batch
@@ -369,7 +386,7 @@ class Batch {
     std::vector<std::future<std::string>> probes;
     for (size_t g = 0; g < places_.size(); ++g)
       probes.push_back(std::async(std::launch::async, [this, g] {
-        const std::string fault = probeSandbox(places_[g]->settings, places_.size() == 1 ? "" : "-gpu" + std::to_string(g));
+        const std::string fault = probeSandbox(*places_[g], places_.size() == 1 ? "" : "-gpu" + std::to_string(g));
         return fault.empty() || places_.size() == 1 ? fault : gpus_[g].label + ": " + fault;
       }));
     std::string first;
@@ -380,14 +397,15 @@ class Batch {
 
   /// The keeper's probe (keeper/sandbox_probe.h) once for the whole batch (a GPU of it), in a sandbox
   /// like every runner's; "" when it saw the device and every path.
-  std::string probeSandbox(const KeeperSettings& settings, const std::string& suffix) {
+  std::string probeSandbox(const GpuPlace& place, const std::string& suffix) {
+    const KeeperSettings& settings = place.settings;
     const fs::path dir = out_ / (".probe" + suffix);
     std::error_code ec;
     fs::remove_all(dir, ec);
     makeDirectories((dir / "kernels").string(), nullptr);  // names the probe's (unused) PoCL cache
     ControlFolder folders(dir.string(), settings.sandbox);
     RunnerProcess launcher(RunnerPlace{&settings, (dir / "kernels").string()});
-    const std::string fault = probeRunnerSandbox(rubric_, device_.info, settings, folders, launcher);
+    const std::string fault = probeRunnerSandbox(rubric_, place.device.info, settings, folders, launcher);
     folders.removeAll();
     fs::remove_all(dir, ec);
     return fault;
@@ -548,11 +566,11 @@ class Batch {
     return true;
   }
 
-  void work(const KeeperSettings& settings) {
+  void work(const GpuPlace& place) {
     SubmissionName s;
     while (next(&s)) {
       try {
-        gradeOne(s.name, s.folder, settings);
+        gradeOne(s.name, s.folder, place);
       } catch (const std::exception& e) {  // ours, not the submission's: say so and go on
         std::lock_guard<std::mutex> lock(mutex_);
         --running_;
@@ -565,7 +583,8 @@ class Batch {
   }
 
   /// Grades the submission in `folder` (of the submissions folder) under `name`.
-  void gradeOne(const std::string& name, const std::string& folderName, const KeeperSettings& settings) {
+  void gradeOne(const std::string& name, const std::string& folderName, const GpuPlace& place) {
+    const KeeperSettings& settings = place.settings;
     std::error_code ec;
     if (isClassFileName(name)) {
       std::string names;
@@ -615,9 +634,9 @@ class Batch {
     const auto retry = retries_.find(name);  // filled before the workers start: read-only here
     SubmissionResult g;
     if (retry == retries_.end()) {
-      g = keepSubmission(rubric_, device_, kernels, partial.string(), o_.onlyTasks, settings, folder.problem);
+      g = keepSubmission(rubric_, place.device, kernels, partial.string(), o_.onlyTasks, settings, folder.problem);
     } else {
-      g = gradeAgain(retry->second, final, partial, kernels, folder.problem, settings);
+      g = gradeAgain(retry->second, final, partial, kernels, folder.problem, place);
     }
     std::string err;
     if (const std::string fault = g.report.machineFault(); !fault.empty()) {
@@ -686,8 +705,7 @@ class Batch {
   /// completed folder is copied to `partial` without those tasks' evidence, they are graded there,
   /// and the report is the completed one with those tasks replaced (their outcome saying so).
   SubmissionResult gradeAgain(const Retry& retry, const fs::path& completed, const fs::path& partial,
-                              const std::string& kernels, const std::string& kernelsProblem,
-                              const KeeperSettings& settings) {
+                              const std::string& kernels, const std::string& kernelsProblem, const GpuPlace& place) {
     std::error_code ec;
     fs::copy(completed, partial, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
     if (ec)
@@ -695,7 +713,7 @@ class Batch {
     fs::remove(partial / "batch.json", ec);  // written again last
     for (const std::string& id : retry.tasks) fs::remove_all(partial / "evidence" / id, ec);
     SubmissionResult g =
-        keepSubmission(rubric_, device_, kernels, partial.string(), retry.tasks, settings, kernelsProblem);
+        keepSubmission(rubric_, place.device, kernels, partial.string(), retry.tasks, place.settings, kernelsProblem);
     GradeReport merged = retry.report;
     for (TaskReport& again : g.report.tasks) {
       const auto first =
@@ -782,12 +800,7 @@ class Batch {
   BatchOptions o_;  ///< a copy: run() settles the hidden seed in it
   const bool tty_;
   KeeperSettings settings_;  ///< the batch's, before they are placed on GPUs
-  /// What the jobs of one GPU share: their settings (its CUDA_VISIBLE_DEVICES and locks) and its
-  /// trusted figures. Job i runs on places_[i % places_.size()].
-  struct GpuPlace {
-    KeeperSettings settings;
-    std::unique_ptr<TrustedTimer> trusted;
-  };
+  std::vector<DeviceEntry> gpuDevices_;  ///< the NVIDIA GPUs this process sees (none: not placed)
   std::vector<GpuSlot> gpus_;
   std::vector<std::unique_ptr<GpuPlace>> places_;
   fs::path out_;

@@ -74,7 +74,7 @@ bool placeOnGpus(int nvidiaGpus, const char* visibleNow, const std::vector<int>&
     slots->push_back({});
     return true;
   }
-  for (int g : chosen) slots->push_back({names[g], "GPU " + names[g]});
+  for (int g : chosen) slots->push_back({names[g], "GPU " + names[g], g});
   return true;
 }
 

@@ -17,6 +17,9 @@ struct GpuSlot {
   /// as it is (one GPU, or a device that is not an NVIDIA GPU).
   std::string visible;
   std::string label;  ///< "GPU 2" (CUDA's name for it), "" for the one slot of an unplaced batch
+  /// Its position among the GPUs this process sees (NVIDIA's OpenCL lists them in CUDA's order): the
+  /// OpenCL device its processes see as their only one; -1 for the one slot of an unplaced batch.
+  int position = -1;
 };
 
 /// The slots for a batch. `nvidiaGpus`: how many NVIDIA GPUs OpenCL lists (0 for any other device);

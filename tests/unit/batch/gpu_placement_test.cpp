@@ -43,6 +43,7 @@ TEST(GpuPlacement, GpusNamedAreThoseUsed) {
   std::string err;
   ASSERT_TRUE(placeOnGpus(4, nullptr, {0, 2}, &slots, &err)) << err;
   EXPECT_EQ(visible(slots), (std::vector<std::string>{"0", "2"}));
+  EXPECT_EQ(slots[1].position, 2);  // the third GPU OpenCL lists: its processes' only device
 }
 
 TEST(GpuPlacement, AGpuThatIsNotThereOrTwiceIsRefused) {
