@@ -81,6 +81,16 @@ TEST(PtxAtomics, AnAtomicNotUnderstoodIsRefusedNotLeftUncounted) {
   EXPECT_FALSE(instrumentPtxAtomics(head + "\tatom.shared.add.u32 %r1, [%rd1], 1; atom.shared.add.u32 %r2, [%rd1], 1;\n}\n",
                                     &out, &sites, &slots, &err));
   EXPECT_NE(err.find("not understood"), std::string::npos) << err;
+  // Inline assembly that hides an atomic in braces, and reductions of other forms, are refused too: a
+  // kernel must not make its atomics vanish from the count (a global atomic per pixel passing as few).
+  for (const char* hidden : {"\t{ atom.global.add.u32 %r1, [%rd1], 1; }\n", "\tmultimem.red.global.add.u32 [%rd1], %r1;\n",
+                             "\tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r2], 64;\n"}) {
+    EXPECT_FALSE(instrumentPtxAtomics(head + hidden + "}\n", &out, &sites, &slots, &err)) << hidden;
+    EXPECT_NE(err.find("not understood"), std::string::npos) << err;
+  }
+  // A comment that names an atomic is not one.
+  ASSERT_TRUE(instrumentPtxAtomics(head + "\t// atom.shared.add in the loop below\n\tret;\n}\n", &out, &sites, &slots, &err))
+      << err;
   // A module without atomics gets its one (unused) counter and nothing else.
   ASSERT_TRUE(instrumentPtxAtomics(head + "\tret;\n}\n", &out, &sites, &slots, &err)) << err;
   EXPECT_TRUE(sites.empty());

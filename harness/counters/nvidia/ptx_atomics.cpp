@@ -26,6 +26,7 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
   // An instruction line: an optional guard (@%p1, @!%p1), the opcode and its qualifiers, operands.
   static const std::regex instruction(R"(^\s*(@!?%[\w$]+\s+)?([a-z][\w]*)((?:\.[\w:]+)*)\s+([^;]*);\s*(//.*)?$)");
   static const std::regex entry(R"(^\s*(?:\.visible\s+)?\.entry\s+([\w$]+))");
+  static const std::regex anyAtomic(R"((^|[^\w%$])(atom|red|reduce|ld_reduce)\.)");
   static const std::regex address(R"(\[\s*(%[\w$]+)\s*(?:[+-]\s*-?\w+\s*)?\])");
   std::istringstream in(ptx);
   std::ostringstream body;
@@ -35,19 +36,20 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
     ++number;
     std::smatch m;
     if (std::regex_search(line, m, entry)) current = m[1];
-    if (!std::regex_match(line, m, instruction)) {
-      // A line holding an atomic's opcode that the pattern above did not take is not guessed at.
-      const std::string t = trim(line);
-      const size_t guard = t[0] == '@' ? t.find_first_of(" \t") : 0;
-      const std::string op = guard == std::string::npos ? "" : trim(t.substr(guard));
-      if (op.rfind("atom.", 0) == 0 || op.rfind("red.", 0) == 0) {
-        *err = "PTX line " + std::to_string(number) + " holds an atomic written in a way not understood: " + t;
+    // A line that holds an atomic or reduction anywhere but is not one plain instruction of our pattern
+    // (inline assembly in braces, two instructions on a line, multimem.red, cp.reduce) is not guessed
+    // at: refused, so that no atomic goes uncounted.
+    const std::string code = line.substr(0, line.find("//"));
+    const bool atomicHere = std::regex_search(code, anyAtomic);
+    const bool plain = std::regex_match(line, m, instruction);
+    const std::string op = plain ? m[2].str() : "";
+    if (op != "atom" && op != "red") {
+      if (atomicHere) {
+        *err = "PTX line " + std::to_string(number) + " holds an atomic written in a way not understood: " + trim(line);
         return false;
       }
       continue;
     }
-    const std::string op = m[2];
-    if (op != "atom" && op != "red") continue;
     const std::string guard = trim(m[1]), qualifiers = m[3], operands = m[4];
     PtxAtomicSite site;
     site.entry = current;
