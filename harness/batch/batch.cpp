@@ -302,8 +302,9 @@ class Batch {
                        place->settings.timingLock,
                        settings_.store ? settings_.store.root : "none",
                        o_.onlyTasks,
-                       settings_.hiddenSeed};
-      timer.request.visibleGpus = gpus_[g].visible;
+                       settings_.hiddenSeed,
+                       /*besideProfiler=*/false,
+                       gpus_[g].visible};
       timer.logPath = (out_ / (".trusted-timings" + suffix + ".log")).string();
       timer.minutes = o_.retimeMinutes;
       timer.every = o_.retimeEvery;

@@ -108,7 +108,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
                        }});
   // The submission's profiler session, in the keeper's sandbox: the counters and the atomics counts.
   struct SessionArgs {
-    std::string ncu, clgrade, kernelsDir, rubric, out, csv;
+    std::string ncu, clgrade, kernelsDir, rubric, out, csv, counters = "ncu";
     std::vector<std::string> tasks, atomics;
     double timeout = 300;
     std::vector<uint64_t> seeds;
@@ -124,6 +124,8 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   profiler->add_option("--task", session->tasks)->required();
   profiler->add_option("--atomics", session->atomics);
   profiler->add_option("--timeout", session->timeout);
+  profiler->add_option("--counters", session->counters, "ncu, or cupti: the replay counts itself (ncu where it cannot)")
+      ->check(CLI::IsMember({"ncu", "cupti"}));
   profiler->add_option("--hidden-seeds", session->seeds, "count the drawn analysis cases on these hidden inputs")
       ->expected(4);
   profiler->group("");
@@ -132,22 +134,24 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
          const std::string self = session->clgrade.empty() ? toolsFolder() + "/clgrade" : session->clgrade;
          return profilerSessionInChild(session->ncu, self, session->kernelsDir, session->rubric, session->tasks,
                                        session->atomics, session->out, session->csv, session->timeout,
-                                       seedsOf(session->seeds));
+                                       seedsOf(session->seeds), session->counters == "cupti");
        }});
   auto hw = std::make_shared<ChildArgs>();
   auto prefixed = std::make_shared<bool>(false);
   auto hwSeeds = std::make_shared<std::vector<uint64_t>>();
   auto hwAtomics = std::make_shared<std::vector<std::string>>();
+  auto countersCsv = std::make_shared<std::string>();
   CLI::App* hwcount =
-      addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA for ncu", hw.get());
+      addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA, where they are counted", hw.get());
+  hwcount->add_option("--counters-csv", *countersCsv, "count the hardware in this process (CUPTI), write the counts here");
   hwcount->add_flag("--prefixed", *prefixed, "name kernels <task>__<kernel> even for one task");
   hwcount->add_option("--hidden-seeds", *hwSeeds, "also the drawn analysis cases, on these hidden inputs")->expected(4);
   hwcount->add_option("--atomics", *hwAtomics, "task:kernel whose atomics are counted per work-item");
-  commands->push_back({hwcount, [hw, prefixed, hwSeeds, hwAtomics] {
+  commands->push_back({hwcount, [hw, prefixed, hwSeeds, hwAtomics, countersCsv] {
                          Rubric rubric;
                          if (!loadRubricOrComplain(hw->rubric, &rubric)) return int(kUsage);
                          return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out, *prefixed, seedsOf(*hwSeeds),
-                                               *hwAtomics);
+                                               *hwAtomics, *countersCsv);
                        }});
 }
 

@@ -1,6 +1,7 @@
 #include "keeper/hardware_session.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <iostream>
@@ -88,6 +89,11 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       r.workDir,   "--log-file", csvPath,      "--timeout",  std::to_string(r.timeoutSeconds)};
   if (r.seeds)
     for (const std::string& a : hiddenSeedsArgs(*r.seeds)) argv.push_back(a);
+  // CLGRADE_COUNTERS=cupti: the replay counts itself through CUPTI (ncu where it cannot). Not the
+  // default: on an H200 it took 8.1 s a submission where ncu takes 4.5 s, and two at once on two
+  // GPUs slowed it as much as ncu (docs/performance.md).
+  if (const char* how = std::getenv("CLGRADE_COUNTERS"); how && std::string(how) == "cupti")
+    argv.insert(argv.end(), {"--counters", "cupti"});
   for (const std::string& t : tasks) {
     argv.push_back("--task");
     argv.push_back(t);

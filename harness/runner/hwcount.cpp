@@ -1,5 +1,7 @@
 // `clgrade hwcount`: a task's analysis case on the NVIDIA GPU with each distinct launch replayed
-// through CUDA, where ncu counts it. Runs under ncu, in a sandbox (the keeper's profiler session).
+// through CUDA, where the hardware's counters count it: in this process through CUPTI (with
+// --counters-csv), or from outside under ncu. Runs in a sandbox (the keeper's profiler session).
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -7,6 +9,7 @@
 
 #include "cl/kernel_args.h"
 #include "cl/launch_signature.h"
+#include "counters/nvidia/ncu_csv.h"
 #include "counters/nvidia/replay.h"
 #include "grading/analysis.h"
 #include "grading/hardware.h"
@@ -82,11 +85,41 @@ void writeAtomicsRecords(const PtxReplay& replay, const std::set<std::string>& k
   }
 }
 
+/// The launches CUPTI counted, in the CSV that ncu would have written (counterRowsCsv); false with
+/// the reason, written to the CSV's file too, when the count could not be read back.
+bool writeCountedLaunches(PtxReplay* replay, const std::string& csvPath) {
+  std::vector<CountedLaunch> launches;
+  std::string err;
+  std::string csv;
+  const bool counted = replay->countedLaunches(&launches, &err);
+  if (counted) {
+    std::vector<CountedLaunchRow> rows;
+    for (const CountedLaunch& l : launches) {
+      CountedLaunchRow row;
+      row.kernel = l.kernel;
+      for (int d = 0; d < 3; ++d) {
+        row.groups[d] = l.grid[d];
+        row.groupSize[d] = l.block[d];
+      }
+      row.values = l.values;
+      rows.push_back(row);
+    }
+    csv = counterRowsCsv(rows, "clgrade hwcount: counted by CUPTI's range profiler in this process, " +
+                                   std::to_string(replay->hardwarePasses()) + " pass(es) per launch");
+  } else {
+    csv = "==PROF== clgrade hwcount: CUPTI's counts could not be read: " + err + "\n";
+    std::cerr << "clgrade hwcount: CUPTI's counts could not be read: " << err << "\n";
+  }
+  std::string ignored;
+  return writeFileAtomically(csvPath, csv, &ignored) && counted;
+}
+
 }  // namespace
 
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
                    const std::string& reportDir, bool prefixed, const std::optional<HiddenSeeds>& seeds,
-                   const std::vector<std::string>& atomics) {
+                   const std::vector<std::string>& atomics, const std::string& countersCsv) {
+  const auto began = std::chrono::steady_clock::now();
   DeviceEntry device;
   std::string err;
   std::unique_ptr<PtxReplay> replay;
@@ -95,6 +128,16 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     return 3;
   }
   PtxReplay* named = replay.get();
+  // NVIDIA's OpenCL and CUDA list the same GPUs in the same order.
+  const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(); };
+  if (!countersCsv.empty()) {
+    if (!named->countHardware(device.deviceIndex, hardwareCounterMetrics(), &err)) {
+      std::cerr << "clgrade hwcount: CUPTI cannot count here: " << err << "\n";
+      return kHwcountNoCupti;
+    }
+    std::cerr << "clgrade hwcount: CUPTI counts " << named->hardwarePasses() << " pass(es) per launch (ready in "
+              << seconds() << " s: " << named->hardwareStartTimes() << ")\n";
+  }
   Runtime runtime(device);
   auto observer = std::make_shared<ReplayObserver>(named);
   runtime.observer = observer;
@@ -129,6 +172,12 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
       runAnalysisCase(runtime, rubric, drawn, reportDir + "/evidence/" + taskId + "/hardware_drawn", &*seeds);
       writeAtomicsRecords(*named, counted[taskId], reportDir, taskId, ".drawn");
     }
+  }
+  if (!countersCsv.empty()) {
+    const double replayed = seconds();
+    if (!writeCountedLaunches(named, countersCsv)) return 4;
+    std::cerr << "clgrade hwcount: " << named->hardwareLaunches() << " launches replayed and counted by " << replayed
+              << " s, counts read by " << seconds() << " s\n";
   }
   return observer->failures ? 4 : exit;
 }

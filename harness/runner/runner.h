@@ -67,12 +67,17 @@ int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath,
 /// named drawn_<task>__<kernel>. `atomics` ("task:kernel"): before the first replay of each such
 /// kernel, a counted copy of the launch (PtxReplay::countAtomicsOf), its record in
 /// atomicsRecordPath(reportDir, task, kernel) (".drawn" after the kernel at the drawn case).
+/// `countersCsv`: the hardware counted in this process (CUPTI), written there as ncu's CSV would be;
+/// kHwcountNoCupti before anything ran where CUPTI cannot count. Empty: counted from outside (ncu).
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
                    const std::string& reportDir, bool prefixed = false,
                    const std::optional<HiddenSeeds>& seeds = std::nullopt,
-                   const std::vector<std::string>& atomics = {});
+                   const std::vector<std::string>& atomics = {}, const std::string& countersCsv = "");
+/// hwcount's exit code when CUPTI cannot count in its process (no libcupti, too old, no permission).
+constexpr int kHwcountNoCupti = 5;
 
-/// The sandboxed side (`clgrade hwsession`): the counters of `tasks` under ncu, written to `csvPath`,
+/// The sandboxed side (`clgrade hwsession`): the counters of `tasks`, written to `csvPath` in ncu's
+/// CSV: under ncu, or (`cupti`) by the replay itself through CUPTI, under ncu where CUPTI cannot,
 /// and in the same replay the atomics of `atomics` ("task:kernel") counted, their records in
 /// atomicsRecordPath(workDir, task, kernel); `seeds` (a grade's): the counters and atomics of each
 /// task's drawn analysis case too (hwcountInChild). Prints the counters' ncu output; returns an exit code
@@ -81,6 +86,6 @@ int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, c
                            const std::string& rubricPath, const std::vector<std::string>& tasks,
                            const std::vector<std::string>& atomics, const std::string& workDir,
                            const std::string& csvPath, double timeoutSeconds,
-                           const std::optional<HiddenSeeds>& seeds = std::nullopt);
+                           const std::optional<HiddenSeeds>& seeds = std::nullopt, bool cupti = false);
 
 }  // namespace clgrade

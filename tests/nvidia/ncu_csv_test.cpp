@@ -129,5 +129,45 @@ TEST(NcuCsv, GarbageHasNoHeader) {
   EXPECT_NE(err.find("no metric rows"), std::string::npos) << err;
 }
 
+// CUPTI's counts (hwcount --counters-csv) are written in ncu's CSV and read by the same parser: what
+// is written is what is read, per kernel over its launches, with a quote in a name kept.
+TEST(CounterRowsCsv, WhatIsWrittenIsWhatIsRead) {
+  const std::vector<std::string> metrics = hardwareCounterMetrics();
+  ASSERT_EQ(metrics.size(), 6u);
+  EXPECT_EQ(metrics[0], "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+  CountedLaunchRow a;
+  a.kernel = "conv3x3__Convolution";
+  a.groups[0] = 25;
+  a.groups[1] = 36;
+  a.groupSize[0] = 32;
+  a.groupSize[1] = 16;
+  a.values = {3, 0, 1200, 400, 98765.5, 4321};
+  CountedLaunchRow b = a;
+  b.values = {1, 2, 10, 20, 5, 7};
+  CountedLaunchRow c;
+  c.kernel = "drawn_\"odd\"__K";
+  c.values = {0, 0, 0, 0, 0, 0};
+  const std::string csv = counterRowsCsv({a, b, c}, "counted by a test");
+  EXPECT_EQ(csv.rfind("==PROF== counted by a test\n", 0), 0u) << csv;
+  std::vector<HardwareCounts> counts;
+  std::string err;
+  ASSERT_TRUE(parseNcuCsv(csv, &counts, &err)) << err << "\n" << csv;
+  ASSERT_EQ(counts.size(), 2u);
+  const HardwareCounts& k = counts[0];
+  EXPECT_EQ(k.kernel, "conv3x3__Convolution");
+  EXPECT_EQ(k.launches, 2);
+  EXPECT_DOUBLE_EQ(k.sharedLoadConflicts, 4);
+  EXPECT_DOUBLE_EQ(k.sharedStoreConflicts, 2);
+  EXPECT_DOUBLE_EQ(k.sharedLoadInstructions, 1210);
+  EXPECT_DOUBLE_EQ(k.sharedStoreInstructions, 420);
+  EXPECT_DOUBLE_EQ(k.globalLoadSectors, 98770.5);
+  EXPECT_DOUBLE_EQ(k.globalLoadRequests, 4328);
+  EXPECT_EQ(k.workGroups, 2 * 25 * 36);
+  EXPECT_EQ(k.groupSize[0], 32);
+  EXPECT_EQ(k.groupSize[1], 16);
+  EXPECT_EQ(counts[1].kernel, "drawn_\"odd\"__K");
+  EXPECT_EQ(counts[1].workGroups, 1);
+}
+
 }  // namespace
 }  // namespace clgrade

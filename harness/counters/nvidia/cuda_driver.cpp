@@ -105,6 +105,7 @@ bool CudaDriver::useDevice(int ordinal, std::string* err) {
       !check(api_->cuDevicePrimaryCtxRetain(&context, device_), "cuDevicePrimaryCtxRetain", err))
     return false;
   contextRetained_ = true;
+  context_ = context;
   return check(api_->cuCtxSetCurrent(context), "cuCtxSetCurrent", err);
 }
 

@@ -33,6 +33,8 @@ class CudaDriver {
 
   /// Makes device `ordinal`'s primary context current (retained until destruction).
   bool useDevice(int ordinal, std::string* err);
+  /// The context useDevice made current (nullptr before).
+  CUcontext context() const { return context_; }
   /// Loads a NUL-free PTX text; the JIT's error log is part of the message on failure.
   bool loadModule(const std::string& ptx, CUmodule* module, std::string* err);
   bool unloadModule(CUmodule module, std::string* err);
@@ -58,6 +60,7 @@ class CudaDriver {
   std::unique_ptr<Api> api_;
   CUdevice device_ = -1;
   bool contextRetained_ = false;
+  CUcontext context_ = nullptr;
 };
 
 }  // namespace clgrade

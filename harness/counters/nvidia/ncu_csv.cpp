@@ -16,6 +16,53 @@ const char* const kNcuSharedMetrics =
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
     "launch__grid_size,launch__block_dim_x,launch__block_dim_y";
 
+std::vector<std::string> hardwareCounterMetrics() {
+  std::vector<std::string> metrics;
+  std::istringstream list(kNcuSharedMetrics);
+  for (std::string m; std::getline(list, m, ',');)
+    if (m.rfind("launch__", 0) != 0) metrics.push_back(m);
+  return metrics;
+}
+
+namespace {
+
+std::string quoted(const std::string& field) {
+  std::string out = "\"";
+  for (char c : field) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csvNumber(double value) {
+  std::ostringstream text;
+  text.precision(17);
+  text << value;
+  return text.str();
+}
+
+}  // namespace
+
+std::string counterRowsCsv(const std::vector<CountedLaunchRow>& rows, const std::string& note) {
+  const std::vector<std::string> metrics = hardwareCounterMetrics();
+  std::string csv = "==PROF== " + note + "\n";
+  csv += "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+  for (size_t id = 0; id < rows.size(); ++id) {
+    const CountedLaunchRow& r = rows[id];
+    const std::string block = "(" + std::to_string(r.groupSize[0]) + ", " + std::to_string(r.groupSize[1]) + ", " +
+                              std::to_string(r.groupSize[2]) + ")";
+    const std::string grid = "(" + std::to_string(r.groups[0]) + ", " + std::to_string(r.groups[1]) + ", " +
+                             std::to_string(r.groups[2]) + ")";
+    auto row = [&](const std::string& metric, double value) {
+      csv += quoted(std::to_string(id)) + "," + quoted(r.kernel) + "," + quoted(block) + "," + quoted(grid) + "," +
+             quoted(metric) + "," + quoted("") + "," + quoted(csvNumber(value)) + "\n";
+    };
+    for (size_t m = 0; m < metrics.size() && m < r.values.size(); ++m) row(metrics[m], r.values[m]);
+    row("launch__grid_size", double(r.groups[0]) * double(r.groups[1]) * double(r.groups[2]));
+    row("launch__block_dim_x", double(r.groupSize[0]));
+    row("launch__block_dim_y", double(r.groupSize[1]));
+  }
+  return csv;
+}
+
 bool splitNcuCsvLine(const std::string& line, std::vector<std::string>* fields) {
   fields->clear();
   if (line.empty() || line[0] != '"') return false;

@@ -27,6 +27,24 @@ struct HardwareCounts {
   long groupSize[2] = {0, 0};  ///< launch__block_dim_x and _y (the largest of the launches); 0 not counted
 };
 
+/// The metrics of kNcuSharedMetrics that the GPU's counters give (the others, launch__*, are the
+/// launch's geometry), in the order counterRowsCsv expects their values.
+std::vector<std::string> hardwareCounterMetrics();
+
+/// One counted launch: its kernel, groups per dimension, group size, and the values of
+/// hardwareCounterMetrics() in that order.
+struct CountedLaunchRow {
+  std::string kernel;
+  long groups[3] = {1, 1, 1};
+  long groupSize[3] = {1, 1, 1};
+  std::vector<double> values;
+};
+
+/// Counted launches in the CSV form parseNcuCsv reads (ncu's --csv columns it uses: ID, Kernel Name,
+/// Metric Name, Metric Unit, Metric Value; launch__grid_size and launch__block_dim_x/y from the
+/// geometry), after `note` as a "==PROF==" line that says who counted.
+std::string counterRowsCsv(const std::vector<CountedLaunchRow>& rows, const std::string& note);
+
 /// Parses ncu's CSV (lines that are not CSV rows, such as "==PROF==" and the program's own
 /// output, are skipped). False with a clear message on a permission error (ERR_NVGPUCTRPERM),
 /// "No kernels were profiled", or no metric rows at all.

@@ -108,7 +108,9 @@ AtomicTally PtxReplay::countAtomics(const Runtime& rt, const cl::Kernel& kernel,
   // The counted copy writes nothing back: the launch that follows is the one with effects.
   const bool writeBack = writeBack_;
   writeBack_ = false;
+  countingCopy_ = true;
   const bool ran = launch(rt, *module, tally.kernel, args, geometry, &tally.error);
+  countingCopy_ = false;
   writeBack_ = writeBack;
   tally.counts = zero;
   if (ran && !driver_->copyToHost(tally.counts.data(), counters, zero.size() * sizeof(uint64_t), &tally.error))
@@ -273,6 +275,13 @@ bool PtxReplay::launch(const Runtime& rt, const Module& module, const std::strin
   std::vector<void*> params;
   for (std::vector<unsigned char>& v : values) params.push_back(v.data());
   if (!driver_->launch(function, grid, block, static_cast<unsigned>(dynamicShared), params.data(), err)) return false;
+  if (profiler_) {
+    CountedLaunch counted;
+    counted.kernel = module.prefix + name;
+    std::copy(grid, grid + 3, counted.grid);
+    std::copy(block, block + 3, counted.block);
+    launched_.push_back({counted, countingCopy_});
+  }
 
   if (writeBack_) {
     for (const DeviceBuffers::Entry& e : buffers.entries) {
@@ -281,6 +290,49 @@ bool PtxReplay::launch(const Runtime& rt, const Module& module, const std::strin
       if (!driver_->copyToHost(host.data(), e.ptr, e.bytes, err)) return false;
       rt.queue.enqueueWriteBuffer(e.buffer, CL_TRUE, 0, e.bytes, host.data());
     }
+  }
+  return true;
+}
+
+bool PtxReplay::countHardware(int ordinal, const std::vector<std::string>& metrics, std::string* err) {
+  if (deviceOrdinal_ >= 0 && deviceOrdinal_ != ordinal) {
+    *err = "the replay already runs on CUDA device " + std::to_string(deviceOrdinal_);
+    return false;
+  }
+  if (!driver_->useDevice(ordinal, err)) return false;
+  deviceOrdinal_ = ordinal;
+  // A task's analysis case replays a few dozen distinct launches; a submission's session of four
+  // tasks, with a grade's drawn case, stays far below this.
+  constexpr size_t kMaxLaunches = 2048;
+  profiler_ = CuptiRangeProfiler::start(driver_->context(), ordinal, metrics, kMaxLaunches, err);
+  launched_.clear();
+  return profiler_ != nullptr;
+}
+
+bool PtxReplay::countedLaunches(std::vector<CountedLaunch>* launches, std::string* err) {
+  launches->clear();
+  if (!profiler_) {
+    *err = "the hardware was not being counted";
+    return false;
+  }
+  std::vector<CuptiRange> ranges;
+  if (!profiler_->finish(&ranges, err)) return false;
+  // One range per launch, in launch order (auto ranges are named by their index, "0", "1", ...):
+  // anything else is not understood.
+  if (ranges.size() != launched_.size()) {
+    *err = "CUPTI counted " + std::to_string(ranges.size()) + " launches, " + std::to_string(launched_.size()) +
+           " were replayed";
+    return false;
+  }
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (ranges[i].name != std::to_string(i) && ranges[i].name != launched_[i].first.kernel) {
+      *err = "CUPTI's range " + std::to_string(i) + " is " + ranges[i].name + ", the launch was " +
+             launched_[i].first.kernel;
+      return false;
+    }
+    if (launched_[i].second) continue;  // an atomics' counted copy
+    launches->push_back(launched_[i].first);
+    launches->back().values = ranges[i].values;
   }
   return true;
 }

@@ -12,6 +12,7 @@
 #include "cl/launch.h"
 #include "cl/runtime.h"
 #include "counters/nvidia/cuda_driver.h"
+#include "counters/nvidia/cupti_profiler.h"
 #include "counters/nvidia/ptx.h"
 #include "counters/nvidia/ptx_atomics.h"
 
@@ -24,6 +25,15 @@ struct AtomicTally {
   std::vector<PtxAtomicSite> sites;   ///< the atomic instructions of its module (all its kernels')
   std::vector<uint64_t> counts;       ///< per slot (PtxAtomicSite::slot)
   std::string error;                  ///< why it could not be counted ("" when counted)
+};
+
+/// A launch replayed while the hardware was counted: the kernel's name in its module (with the entry
+/// prefix), its groups, and the metrics' values (in the order countHardware was given them).
+struct CountedLaunch {
+  std::string kernel;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  std::vector<double> values;
 };
 
 /// One kernel argument as the host set it (the record kept by the runtime's LaunchObserver).
@@ -53,6 +63,17 @@ class PtxReplay {
   }
   /// One per kernel of countAtomicsOf whose launch was replayed since.
   const std::vector<AtomicTally>& atomicTallies() const { return tallies_; }
+
+  /// Counts `metrics` in the GPU's hardware for every launch replayed from now on, in this process
+  /// (CUPTI's range profiler, counters/nvidia/cupti_profiler.h) on CUDA device `ordinal`. False with
+  /// the reason, before anything ran, where CUPTI cannot count here.
+  bool countHardware(int ordinal, const std::vector<std::string>& metrics, std::string* err);
+  /// The launches counted since countHardware, in order; the atomics' counted copies are left out.
+  bool countedLaunches(std::vector<CountedLaunch>* launches, std::string* err);
+  /// How many times the hardware counting runs each launch.
+  size_t hardwarePasses() const { return profiler_ ? profiler_->passes() : 0; }
+  std::string hardwareStartTimes() const { return profiler_ ? profiler_->startTimes() : ""; }
+  size_t hardwareLaunches() const { return launched_.size(); }
 
   /// Copy __global buffers back into the OpenCL buffers after the launch (default on).
   void setWriteBack(bool on) { writeBack_ = on; }
@@ -92,6 +113,10 @@ class PtxReplay {
   std::set<std::string> countAtomics_;
   std::vector<AtomicTally> tallies_;
   bool writeBack_ = true;
+  bool countingCopy_ = false;  ///< the launch under way is an atomics' counted copy
+  std::unique_ptr<CuptiRangeProfiler> profiler_;
+  /// Every launch since countHardware, in the order the profiler's ranges come (counted copies too).
+  std::vector<std::pair<CountedLaunch, bool>> launched_;
   std::string prefix_;
   int deviceOrdinal_ = -1;
 };
