@@ -109,7 +109,8 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   // The submission's profiler session, in the keeper's sandbox: the counters and the atomics counts.
   struct SessionArgs {
     std::string ncu, clgrade, kernelsDir, rubric, out, csv, counters = "ncu";
-    std::vector<std::string> tasks, atomics;
+    std::vector<std::string> tasks, atomics, profile;
+    bool profileNone = false;
     double timeout = 300;
     std::vector<uint64_t> seeds;
   };
@@ -123,6 +124,8 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   profiler->add_option("--log-file", session->csv)->required();
   profiler->add_option("--task", session->tasks)->required();
   profiler->add_option("--atomics", session->atomics);
+  profiler->add_option("--profile", session->profile, "task, or task:kernel, whose counters are read (default: every task's)");
+  profiler->add_flag("--profile-none", session->profileNone, "no counters: the replay counts the atomics alone");
   profiler->add_option("--timeout", session->timeout);
   profiler->add_option("--counters", session->counters, "ncu, or cupti: the replay counts itself (ncu where it cannot)")
       ->check(CLI::IsMember({"ncu", "cupti"}));
@@ -132,9 +135,21 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   commands->push_back(
       {profiler, [session] {
          const std::string self = session->clgrade.empty() ? toolsFolder() + "/clgrade" : session->clgrade;
-         return profilerSessionInChild(session->ncu, self, session->kernelsDir, session->rubric, session->tasks,
-                                       session->atomics, session->out, session->csv, session->timeout,
-                                       seedsOf(session->seeds), session->counters == "cupti");
+         ProfilerSessionArgs a;
+         a.ncu = session->ncu;
+         a.clgrade = self;
+         a.kernelsDir = session->kernelsDir;
+         a.rubricPath = session->rubric;
+         a.tasks = session->tasks;
+         a.atomics = session->atomics;
+         a.profile = session->profile;
+         a.profileNone = session->profileNone;
+         a.workDir = session->out;
+         a.csvPath = session->csv;
+         a.timeoutSeconds = session->timeout;
+         a.seeds = seedsOf(session->seeds);
+         a.cupti = session->counters == "cupti";
+         return profilerSessionInChild(a);
        }});
   auto hw = std::make_shared<ChildArgs>();
   auto prefixed = std::make_shared<bool>(false);

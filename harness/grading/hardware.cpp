@@ -215,6 +215,28 @@ void judgeAtomicsFromHardware(const Task& task, const std::string& checkId, cons
                          run.recordPath});
 }
 
+bool countersReadBy(const Task& task, const TaskRubric& taskRubric, std::vector<std::string>* kernels) {
+  kernels->clear();
+  bool read = false, all = false;
+  for (const CheckInfo& ci : task.info().checks) {
+    if (!taskRubric.needsCheck(ci.id)) continue;
+    std::vector<std::string> named;
+    if (ci.hardware.kind == HardwareRule::Kind::AccessCounts) {
+      read = true;
+      all = all || ci.hardware.kernels.empty();
+      named = ci.hardware.kernels;
+    }
+    if (ci.hardware.kind == HardwareRule::Kind::StoreConflicts) {
+      read = true;
+      named = {ci.hardware.kernel};
+    }
+    for (const std::string& k : named)
+      if (std::find(kernels->begin(), kernels->end(), k) == kernels->end()) kernels->push_back(k);
+  }
+  if (all) kernels->clear();
+  return read;
+}
+
 std::vector<std::string> atomicsKernelsToCount(const Task& task, const TaskRubric& taskRubric) {
   std::vector<std::string> kernels;
   for (const CheckInfo& ci : task.info().checks)

@@ -83,6 +83,12 @@ struct AtomicsRun {
 AtomicsRun readAtomicsRun(const std::string& record, const std::string& reportDir, const std::string& taskId,
                           const std::string& kernel, bool drawn = false);
 
+/// The kernels whose hardware counters (ncu's, or CUPTI's) a rule of the task reads, for the checks
+/// its rubric needs: false when none does (its atomics are counted apart, AtomicsPerWorkItem, and a
+/// check without a hardware rule reads no counters); else `kernels` names them, empty for all of the
+/// task's kernels (a rule on the task's own access counts, AccessCounts).
+bool countersReadBy(const Task& task, const TaskRubric& taskRubric, std::vector<std::string>* kernels);
+
 /// The kernels whose atomics the task's rubric needs counted per work-item (its checks with an
 /// AtomicsPerWorkItem rule that a criterion uses): what the profiler session counts for it.
 std::vector<std::string> atomicsKernelsToCount(const Task& task, const TaskRubric& taskRubric);

@@ -77,6 +77,16 @@ AtomicsRun drawnAtomicsRun(const SessionRequest& r, const std::string& task, con
   return atomics;
 }
 
+/// Keeps the counts of `kernels` alone (CUPTI counts every launch; ncu only those asked for).
+void onlyKernels(const std::vector<std::string>& kernels, HardwareRun* share) {
+  for (std::vector<HardwareCounts>* counts : {&share->counts, &share->drawnCounts})
+    counts->erase(std::remove_if(counts->begin(), counts->end(),
+                                 [&](const HardwareCounts& c) {
+                                   return std::find(kernels.begin(), kernels.end(), c.kernel) == kernels.end();
+                                 }),
+                  counts->end());
+}
+
 /// One ncu session over `tasks`: the runs by task (Failed, with the reason, where it has none).
 Session oneSession(const SessionRequest& r, const std::vector<std::string>& tasks, const ProfiledRunner& run) {
   std::error_code ec;
@@ -94,9 +104,17 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
   // GPUs slowed it as much as ncu (docs/performance.md).
   if (const char* how = std::getenv("CLGRADE_COUNTERS"); how && std::string(how) == "cupti")
     argv.insert(argv.end(), {"--counters", "cupti"});
+  bool anyProfiled = false;
   for (const std::string& t : tasks) {
     argv.push_back("--task");
     argv.push_back(t);
+    if (r.profiled) {
+      const auto read = r.profiled->find(t);
+      if (read != r.profiled->end() && read->second.empty()) argv.insert(argv.end(), {"--profile", t});
+      if (read != r.profiled->end())
+        for (const std::string& k : read->second) argv.insert(argv.end(), {"--profile", t + ":" + k});
+      anyProfiled = anyProfiled || read != r.profiled->end();
+    }
     if (const auto kernels = r.atomics.find(t); kernels != r.atomics.end())
       for (const std::string& k : kernels->second) {
         argv.push_back("--atomics");
@@ -105,6 +123,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
         fs::remove(atomicsRecordPath(r.workDir, t, k + ".drawn"), ec);
       }
   }
+  if (r.profiled && !anyProfiled) argv.push_back("--profile-none");
   const ProcessResult p = run(argv, r.timeoutSeconds, logPath);
   const std::string csv = fileText(csvPath);
   const std::string log = fileText(logPath);
@@ -126,12 +145,21 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
     makeDirectories(r.reportDir + "/" + dir, nullptr);
     // Kernels are named <task>__<kernel> whatever the number of tasks (hwcount --prefixed).
     HardwareRun share = sessionShare(counts, task);
-    share.drawnAsked = r.seeds.has_value();
-    share.logPath = dir + "/ncu.csv";
+    // A task whose rules read no counters was not profiled: its share is its atomics alone.
+    const bool profiled = !r.profiled || r.profiled->count(task);
+    if (r.profiled && profiled && !r.profiled->at(task).empty()) onlyKernels(r.profiled->at(task), &share);
+    share.drawnAsked = r.seeds.has_value() && profiled;
     share.seconds = p.seconds;
-    writeFileAtomically(r.reportDir + "/" + share.logPath, csvShare(csv, task, tasks), nullptr);
+    if (profiled) {
+      share.logPath = dir + "/ncu.csv";
+      writeFileAtomically(r.reportDir + "/" + share.logPath, csvShare(csv, task, tasks), nullptr);
+    }
     writeFileAtomically(r.reportDir + "/" + dir + "/hardware.log", log, nullptr);
-    if (!parsed) {
+    if (!profiled) {
+      share.counts.clear();
+      share.drawnCounts.clear();
+      share.outcome = HardwareRun::Outcome::Ran;
+    } else if (!parsed) {
       share.counts.clear();
       share.outcome = err.find("ERR_NVGPUCTRPERM") != std::string::npos ? HardwareRun::Outcome::Unavailable
                                                                         : HardwareRun::Outcome::Failed;

@@ -37,6 +37,10 @@ struct SessionRequest {
   /// Task -> the kernels whose atomics its rubric needs counted per work-item (atomicsKernelsToCount),
   /// in the counters' replay (hwcount --atomics).
   std::map<std::string, std::vector<std::string>> atomics;
+  /// Task -> the kernels whose counters its rules read (countersReadBy; empty: all of the task's):
+  /// only those are profiled, and a task absent from it is replayed for its atomics alone. Unset:
+  /// every task's kernels are profiled.
+  std::optional<std::map<std::string, std::vector<std::string>>> profiled;
   std::string workDir;    ///< where ncu and hwcount write (the sandbox's scratch folder, made by the runner)
   std::string logDir;     ///< where the keeper keeps the profiled process's output
   std::string reportDir;  ///< each task's ncu.csv and hardware.log go to evidence/<task>/ here

@@ -242,13 +242,21 @@ std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHa
   SessionRequest r;
   r.ncu = ncuFor(device_.info, &why);
   if (r.ncu.empty()) return {};  // nothing to profile with: the runners do as they always did
-  // Only files that a runner will run: a missing or refused one has nothing to profile.
+  // Only files that a runner will run: a missing or refused one has nothing to profile. Only the
+  // counters a rule reads (issue 29: the profiled launches are most of a session, which one GPU's
+  // submissions take in turns): a task whose rules read none is not profiled, one whose only
+  // hardware rule is on atomics is replayed for them alone.
+  r.profiled.emplace();
   for (const TaskRubric* tr : selected)
     if (const Task* task = findTask(tr->id);
         tr->analysis.present && task && sources_.file(task->info().file).problem.empty()) {
+      std::vector<std::string> read;
+      const bool profiled = countersReadBy(*task, *tr, &read);
+      const std::vector<std::string> atomics = atomicsKernelsToCount(*task, *tr);
+      if (!profiled && atomics.empty()) continue;
       r.tasks.push_back(tr->id);
-      if (const std::vector<std::string> kernels = atomicsKernelsToCount(*task, *tr); !kernels.empty())
-        r.atomics[tr->id] = kernels;
+      if (profiled) (*r.profiled)[tr->id] = read;
+      if (!atomics.empty()) r.atomics[tr->id] = atomics;
     }
   if (r.tasks.empty()) return {};
   // What it profiles, as the keeper read it: its tasks' files (includes expanded) and their part of

@@ -35,7 +35,11 @@ class ReplayObserver : public LaunchObserver {
     const std::string signature = launchSignature(kernel, args, geometry);
     if (replayed_.count(signature)) return;
     std::string err;
-    if (!replay_->replay(rt, kernel, args, geometry, &err)) {
+    const auto began = std::chrono::steady_clock::now();
+    const bool ok = replay_->replay(rt, kernel, args, geometry, &err);
+    replaySeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    ++replays;
+    if (!ok) {
       ++failures;
       std::cerr << "clgrade: replay of " << kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() << " failed: " << err << "\n";
       return;
@@ -45,6 +49,9 @@ class ReplayObserver : public LaunchObserver {
   /// The next task's launches are its own (two tasks may have kernels of one name).
   void nextTask() { replayed_.clear(); }
   int failures = 0;
+  int replays = 0;
+  /// In the replays: under ncu, its profiling of each launch too.
+  double replaySeconds = 0;
 
  private:
   PtxReplay* replay_;
@@ -138,6 +145,7 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     std::cerr << "clgrade hwcount: CUPTI counts " << named->hardwarePasses() << " pass(es) per launch (ready in "
               << seconds() << " s: " << named->hardwareStartTimes() << ")\n";
   }
+  std::cerr << "clgrade hwcount: device ready at " << seconds() << " s\n";
   Runtime runtime(device);
   auto observer = std::make_shared<ReplayObserver>(named);
   runtime.observer = observer;
@@ -172,7 +180,11 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
       runAnalysisCase(runtime, rubric, drawn, reportDir + "/evidence/" + taskId + "/hardware_drawn", &*seeds);
       writeAtomicsRecords(*named, counted[taskId], reportDir, taskId, ".drawn");
     }
+    std::cerr << "clgrade hwcount: " << taskId << " done at " << seconds() << " s\n";
   }
+  // Where a session's time goes (its log is the task's evidence/<task>/hardware.log).
+  std::cerr << "clgrade hwcount: " << observer->replays << " launches replayed in " << observer->replaySeconds
+            << " s of the " << seconds() << " s\n";
   if (!countersCsv.empty()) {
     const double replayed = seconds();
     if (!writeCountedLaunches(named, countersCsv)) return 4;

@@ -22,27 +22,33 @@ std::string fileText(const std::string& path) {
 
 }  // namespace
 
-int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
-                           const std::string& rubricPath, const std::vector<std::string>& tasks,
-                           const std::vector<std::string>& atomics, const std::string& workDir,
-                           const std::string& csvPath, double timeoutSeconds,
-                           const std::optional<HiddenSeeds>& seeds, bool cupti) {
+namespace {
+
+/// ncu's kernel filter for `profile` ("task" or "task:kernel"; every task's kernels when empty):
+/// the replay names kernels <task>__<kernel>, drawn_<task>__<kernel> at a grade's drawn case.
+std::string ncuKernelFilter(const std::vector<std::string>& tasks, const std::vector<std::string>& profile) {
+  std::string names;
+  for (const std::string& p : profile.empty() ? tasks : profile) {
+    const size_t colon = p.find(':');
+    names += (names.empty() ? "" : "|") +
+             (colon == std::string::npos ? p + "__" : p.substr(0, colon) + "__" + p.substr(colon + 1) + "$");
+  }
+  return "regex:^(drawn_)?(" + names + ")";
+}
+
+}  // namespace
+
+int profilerSessionInChild(const ProfilerSessionArgs& a) {
   // Kernels are named <task>__<kernel> (drawn_<task>__<kernel> at a grade's drawn case), and only
-  // those are counted: the copies that count atomics (hwcount --atomics) run under the kernel's own
-  // name.
-  std::vector<std::string> hwcount{clgrade, "hwcount", kernelsDir, "--rubric", rubricPath, "--prefixed", "--out",
-                                   workDir};
-  for (const std::string& t : tasks) {
-    hwcount.push_back("--task");
-    hwcount.push_back(t);
-  }
-  for (const std::string& a : atomics) {
-    hwcount.push_back("--atomics");
-    hwcount.push_back(a);
-  }
-  if (seeds)
-    for (const std::string& a : hiddenSeedsArgs(*seeds)) hwcount.push_back(a);
-  const std::string log = workDir + "/counters.log";
+  // those asked for are counted: the copies that count atomics (hwcount --atomics) run under the
+  // kernel's own name.
+  std::vector<std::string> hwcount{a.clgrade, "hwcount", a.kernelsDir, "--rubric", a.rubricPath, "--prefixed",
+                                   "--out",   a.workDir};
+  for (const std::string& t : a.tasks) hwcount.insert(hwcount.end(), {"--task", t});
+  for (const std::string& at : a.atomics) hwcount.insert(hwcount.end(), {"--atomics", at});
+  if (a.seeds)
+    for (const std::string& arg : hiddenSeedsArgs(*a.seeds)) hwcount.push_back(arg);
+  const std::string log = a.workDir + "/counters.log";
   const auto finish = [&](const ProcessResult& p) {
     std::cout << fileText(log);
     if (p.ok()) return 0;
@@ -50,26 +56,30 @@ int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, c
     if (!p.started) return 127;  // the counters' program could not start: the machine's (keeper/hardware_session.h)
     return p.exitCode != 0 ? p.exitCode : 4;
   };
+  // No counter a rule reads: the replay counts the atomics alone, and no profiler starts. The line
+  // tells the keeper that the replay got going (as ncu's "==PROF==" lines do).
+  if (a.profileNone) {
+    std::cout << "==PROF== clgrade hwsession: no counters asked for; the replay counts the atomics alone\n";
+    return finish(runProcess(hwcount, {}, a.timeoutSeconds, log, log));
+  }
   // With `cupti`, the replay counts itself first (no ncu process); where CUPTI cannot count, it says
   // so before running anything, and ncu counts from outside.
-  if (cupti) {
+  if (a.cupti) {
     std::vector<std::string> argv = hwcount;
-    argv.insert(argv.end(), {"--counters-csv", csvPath});
-    const ProcessResult p = runProcess(argv, {}, timeoutSeconds, log, log);
+    argv.insert(argv.end(), {"--counters-csv", a.csvPath});
+    const ProcessResult p = runProcess(argv, {}, a.timeoutSeconds, log, log);
     if (!p.started || p.exitCode != kHwcountNoCupti || p.signal || p.timedOut) return finish(p);
     std::cout << fileText(log) << "clgrade hwsession: counting with ncu instead\n";
   }
   // Counts, not times: ncu leaves the clocks alone (by default it locks them to base, which would
   // slow another task's timing on the same GPU) and the caches too (bank conflicts, instructions and
   // requested sectors do not depend on what the cache holds; flushing before each pass cost 1 s).
-  // ncu's ~0.1 s per profiled launch is most of such a session.
-  std::string names;
-  for (const std::string& t : tasks) names += (names.empty() ? "" : "|") + t;
-  std::vector<std::string> argv{ncu,          "--clock-control", "none",      "--cache-control", "none",  "--csv",
-                                "--log-file", csvPath,           "--metrics", kNcuSharedMetrics, "-k",
-                                "regex:^(drawn_)?(" + names + ")__"};
+  // ncu's ~0.1-0.2 s per profiled launch is most of such a session.
+  std::vector<std::string> argv{a.ncu,         "--clock-control", "none",    "--cache-control",
+                                "none",        "--csv",           "--log-file", a.csvPath,
+                                "--metrics",   kNcuSharedMetrics, "-k",      ncuKernelFilter(a.tasks, a.profile)};
   argv.insert(argv.end(), hwcount.begin(), hwcount.end());
-  return finish(runProcess(argv, {}, timeoutSeconds, log, log));
+  return finish(runProcess(argv, {}, a.timeoutSeconds, log, log));
 }
 
 }  // namespace clgrade

@@ -76,16 +76,26 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
 /// hwcount's exit code when CUPTI cannot count in its process (no libcupti, too old, no permission).
 constexpr int kHwcountNoCupti = 5;
 
-/// The sandboxed side (`clgrade hwsession`): the counters of `tasks`, written to `csvPath` in ncu's
-/// CSV: under ncu, or (`cupti`) by the replay itself through CUPTI, under ncu where CUPTI cannot,
-/// and in the same replay the atomics of `atomics` ("task:kernel") counted, their records in
-/// atomicsRecordPath(workDir, task, kernel); `seeds` (a grade's): the counters and atomics of each
-/// task's drawn analysis case too (hwcountInChild). Prints the counters' ncu output; returns an exit code
-/// (the counters' run: 0 when it ended well).
-int profilerSessionInChild(const std::string& ncu, const std::string& clgrade, const std::string& kernelsDir,
-                           const std::string& rubricPath, const std::vector<std::string>& tasks,
-                           const std::vector<std::string>& atomics, const std::string& workDir,
-                           const std::string& csvPath, double timeoutSeconds,
-                           const std::optional<HiddenSeeds>& seeds = std::nullopt, bool cupti = false);
+/// What `clgrade hwsession` is asked for (keeper/hardware_session.h's SessionRequest, as arguments).
+struct ProfilerSessionArgs {
+  std::string ncu, clgrade, kernelsDir, rubricPath;
+  std::vector<std::string> tasks;
+  std::vector<std::string> atomics;  ///< "task:kernel": counted per work-item in the same replay
+  /// "task" or "task:kernel": the kernels whose counters are read; empty: every task's kernels.
+  std::vector<std::string> profile;
+  bool profileNone = false;  ///< no counters at all: the replay counts the atomics alone, without ncu
+  std::string workDir, csvPath;
+  double timeoutSeconds = 300;
+  std::optional<HiddenSeeds> seeds;  ///< a grade's: the drawn analysis cases too
+  bool cupti = false;                ///< the replay counts itself through CUPTI, ncu where it cannot
+};
+
+/// The sandboxed side (`clgrade hwsession`): the counters of the kernels asked for, written to
+/// `csvPath` in ncu's CSV: under ncu, or (`cupti`) by the replay itself through CUPTI, under ncu where
+/// CUPTI cannot; in the same replay the atomics of `atomics` counted, their records in
+/// atomicsRecordPath(workDir, task, kernel); `seeds`: each task's drawn analysis case too
+/// (hwcountInChild). Prints the counters' output; returns an exit code (the counters' run: 0 when it
+/// ended well).
+int profilerSessionInChild(const ProfilerSessionArgs& a);
 
 }  // namespace clgrade

@@ -195,7 +195,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
           "",
           true,
           false,
-          {HardwareRule::Kind::AccessCounts, ""}},
+          {HardwareRule::Kind::AccessCounts, "", 0, 4, {"DiscontinuityHorizontal", "DiscontinuityVertical"}}},
          {"filter_horizontal", "ConvHorizontal alone, on the CPU's flags, against the CPU's horizontal pass", ""},
          {"filter_vertical", "ConvVertical alone, on the CPU's flags and horizontal result, against the CPU", ""},
          {"pipeline", "all four kernels chained against the CPU's final result", ""},

@@ -102,7 +102,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
           "",
           true,
           false,
-          {HardwareRule::Kind::StoreConflicts, "Convolution", 1, sizeof(float)}},
+          {HardwareRule::Kind::StoreConflicts, "Convolution", 1, sizeof(float), {}}},
          strayWritesCheck()},
         {{"Convolution", {"output"}}}};
     return info;

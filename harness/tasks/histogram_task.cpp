@@ -72,7 +72,7 @@ class HistogramTask : public TypedTask<HistogramCase> {
           "",
           true,
           false,
-          {HardwareRule::Kind::AtomicsPerWorkItem, "compute_histogram_local_memory"}},
+          {HardwareRule::Kind::AtomicsPerWorkItem, "compute_histogram_local_memory", 0, 4, {}}},
          strayWritesCheck()},
         {{"compute_histogram", {"global"}}, {"compute_histogram_local_memory", {"local"}}}};
     return info;

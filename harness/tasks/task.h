@@ -33,6 +33,8 @@ struct HardwareRule {
   /// this halo (global reads bounded by the tile, tasks/technique.h); 0 no bound.
   int tileHalo = 0;
   int tileElementBytes = 4;  ///< of one element of that tile
+  /// AccessCounts: the kernels whose counts the task's rule reads (only those are profiled); empty: all.
+  std::vector<std::string> kernels;
 };
 
 /// A check a task offers to the rubric. A non-empty `notMeasuredReason` means clgrade cannot

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -363,6 +364,26 @@ TEST(HardwareRule, TheDrawnCaseIsJudgedFromItsOwnCounts) {
   o = judged(failed);
   EXPECT_EQ(o.status, Status::Error) << o.message;
   std::remove(tapePath.c_str());
+}
+
+// Which kernels' counters the shipped tasks' rules read (what a profiler session profiles, issue 29):
+// conv3x3's store-conflict rule its Convolution, bilateral's access-count rule its two discontinuity
+// kernels; the separable task has no hardware rule and the histogram's is on atomics, counted apart.
+TEST(CountersReadBy, TheShippedTasks) {
+  Rubric rubric;
+  std::vector<std::string> problems;
+  ASSERT_TRUE(loadRubric(std::string(CLGRADE_SOURCE_DIR) + "/rubrics/four_tasks.xml", &rubric, &problems));
+  std::map<std::string, std::pair<bool, std::vector<std::string>>> read;
+  for (const TaskRubric& tr : rubric.tasks) {
+    std::vector<std::string> kernels{"left over"};
+    const bool any = countersReadBy(*findTask(tr.id), tr, &kernels);
+    read[tr.id] = {any, kernels};
+  }
+  EXPECT_EQ(read.at("conv3x3"), std::make_pair(true, std::vector<std::string>{"Convolution"}));
+  EXPECT_EQ(read.at("bilateral"),
+            std::make_pair(true, std::vector<std::string>{"DiscontinuityHorizontal", "DiscontinuityVertical"}));
+  EXPECT_EQ(read.at("separable"), std::make_pair(false, std::vector<std::string>{}));
+  EXPECT_EQ(read.at("histogram"), std::make_pair(false, std::vector<std::string>{}));
 }
 
 }  // namespace

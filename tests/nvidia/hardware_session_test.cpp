@@ -354,5 +354,68 @@ TEST(HardwareSession, ATechniqueLeftUnmeasuredByTheMachinesCountersIsNotGraded) 
   EXPECT_TRUE(kernelsDoing.tasks[0].machineFault.empty()) << "its own runner did not run well either";
 }
 
+// Issue 29: only the counters a rule reads are profiled. The store-conflict rule's kernel alone for
+// conv3x3 (rows of its other kernels, as CUPTI would give them, are not kept), and the histogram,
+// whose only hardware rule is on atomics, is replayed for them without being profiled: its share is
+// counted, with no counts and no ncu evidence of its own.
+TEST(HardwareSession, OnlyTheKernelsWhoseCountersARuleReadsAreProfiled) {
+  Fixture f;
+  f.request.tasks = {"conv3x3", "histogram"};
+  f.request.profiled.emplace();
+  (*f.request.profiled)["conv3x3"] = {"Convolution"};
+  f.request.atomics["histogram"] = {"compute_histogram_local_memory"};
+  std::vector<std::string> argv;
+  ProfiledRunner counters = f.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string(kHeader) + launch(0, "conv3x3__Convolution", 0) +
+                              launch(1, "conv3x3__Helper", 64),
+                          true);
+  });
+  const auto counted =
+      runHardwareSession(f.request, [&](const std::vector<std::string>& a, double t, const std::string& log) {
+        argv = a;
+        writeFileAtomically(atomicsRecordPath(f.request.workDir, "histogram", "compute_histogram_local_memory"),
+                            "clgrade atomics record 1\nkernel compute_histogram_local_memory\nwork_groups 21\n"
+                            "site 7 shared 3700 0 atom.shared.add.u32\n",
+                            nullptr);
+        return counters(a, t, log);
+      });
+  std::string joined;
+  for (const std::string& a : argv) joined += a + " ";
+  EXPECT_NE(joined.find("--profile conv3x3:Convolution "), std::string::npos) << joined;
+  EXPECT_EQ(joined.find("--profile histogram"), std::string::npos) << joined;
+  EXPECT_EQ(joined.find("--profile-none"), std::string::npos) << joined;
+  const HardwareRun& conv = counted.at("conv3x3");
+  ASSERT_EQ(conv.outcome, HardwareRun::Outcome::Ran);
+  ASSERT_EQ(conv.counts.size(), 1u);
+  EXPECT_EQ(conv.counts[0].kernel, "Convolution");
+  const HardwareRun& histogram = counted.at("histogram");
+  EXPECT_EQ(histogram.outcome, HardwareRun::Outcome::Ran) << histogram.message;
+  EXPECT_TRUE(histogram.counts.empty());
+  EXPECT_TRUE(histogram.logPath.empty()) << "no ncu evidence for a task ncu did not profile";
+  EXPECT_FALSE(histogram.machineFault);
+  ASSERT_EQ(histogram.atomics.size(), 1u);
+  EXPECT_EQ(histogram.atomics[0].outcome, HardwareRun::Outcome::Ran) << histogram.atomics[0].message;
+}
+
+// A session whose tasks' rules read no counters at all starts no profiler (hwsession --profile-none).
+TEST(HardwareSession, ASessionForAtomicsAloneAsksForNoCounters) {
+  Fixture f;
+  f.request.tasks = {"histogram"};
+  f.request.profiled.emplace();
+  f.request.atomics["histogram"] = {"compute_histogram_local_memory"};
+  std::vector<std::string> argv;
+  ProfiledRunner counters = f.runner([](const std::vector<std::string>&) {
+    return std::make_pair(std::string("==PROF== clgrade hwsession: no counters asked for\n"), true);
+  });
+  const auto counted =
+      runHardwareSession(f.request, [&](const std::vector<std::string>& a, double t, const std::string& log) {
+        argv = a;
+        return counters(a, t, log);
+      });
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "--profile-none"), argv.end());
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "--profile"), argv.end());
+  EXPECT_EQ(counted.at("histogram").outcome, HardwareRun::Outcome::Ran);
+}
+
 }  // namespace
 }  // namespace clgrade
