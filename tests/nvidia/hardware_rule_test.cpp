@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -91,6 +92,7 @@ TEST(HardwareRule, TheReferencesCountedRecordPasses) {
   std::string kept;
   EXPECT_TRUE(readFile(dir + "/evidence/histogram/atomics.txt", &kept, &err)) << err;
   EXPECT_EQ(kept, text);
+  std::filesystem::remove_all(dir);
 }
 
 // The record comes from the sandbox: one that does not read, names another kernel or says it could
@@ -110,6 +112,7 @@ TEST(HardwareRule, ARecordThatDoesNotReadCountsNothing) {
     EXPECT_NE(run.message.find(says), std::string::npos) << run.message;
     EXPECT_EQ(judge(run).status, Status::NotMeasured);
   }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(HardwareRule, SameRuleAsTheSimulator) {

@@ -38,8 +38,12 @@ const char* const kHeader =
 struct Fixture {
   SessionRequest request;
   std::vector<std::vector<std::string>> calls;  // the tasks of each profiled run
+  fs::path dir = fs::temp_directory_path() / ("clgrade-session-" + std::to_string(::getpid()));
+  ~Fixture() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
   Fixture() {
-    const fs::path dir = fs::temp_directory_path() / ("clgrade-session-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir / "work");
     fs::create_directories(dir / "report");
