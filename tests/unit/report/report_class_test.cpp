@@ -63,10 +63,10 @@ TEST(Csv, FieldsRoundTrip) {
 }
 
 std::vector<ClassEntry> classOf() {
-  ClassEntry alice{"alice", true, overriddenReport(), "", ""};
-  ClassEntry odd{"o'brien, \"the\" builder\nline 2", true, richReport(), "", ""};
-  ClassEntry broken{"carol", false, GradeReport{}, "timed out, then \"killed\"", ""};
-  ClassEntry formula{"=HYPERLINK(\"x\")", true, richReport(), "", ""};
+  ClassEntry alice{"alice", true, overriddenReport(), "", "", {}, {}};
+  ClassEntry odd{"o'brien, \"the\" builder\nline 2", true, richReport(), "", "", {}, {}};
+  ClassEntry broken{"carol", false, GradeReport{}, "timed out, then \"killed\"", "", {}, {}};
+  ClassEntry formula{"=HYPERLINK(\"x\")", true, richReport(), "", "", {}, {}};
   return {alice, odd, broken, formula};
 }
 
@@ -115,7 +115,7 @@ TEST(Gradebook, EmptyClassIsAHeader) {
 }
 
 TEST(Gradebook, FractionalPointsAreNumbers) {
-  std::vector<ClassEntry> entries = {{"a", true, richReport(), "", ""}};
+  std::vector<ClassEntry> entries = {{"a", true, richReport(), "", "", {}, {}}};
   entries[0].report.tasks[0].criteria[1].points = 1.0 / 3;
   entries[0].report.total = 2.5;
   const auto rows = parse(gradebookCsv(entries));

@@ -183,13 +183,13 @@ TEST(HtmlReport, EmptyReportIsStillAPage) { EXPECT_EQ(joinLines(checkHtml(htmlRe
 
 std::vector<ClassEntry> classOf() {
   std::vector<ClassEntry> entries;
-  ClassEntry alice{"alice", true, overriddenReport(), "", "alice/report.html"};
-  ClassEntry bob{"bob <script>alert(1)</script>", true, richReport(), "", "bob <script>/report.html"};
+  ClassEntry alice{"alice", true, overriddenReport(), "", "alice/report.html", {}, {}};
+  ClassEntry bob{"bob <script>alert(1)</script>", true, richReport(), "", "bob <script>/report.html", {}, {}};
   bob.report.tasks[0].points = 5;
   bob.report.tasks[0].criteria[0].points = 3;
   bob.report.total = 5;
-  ClassEntry carol{"carol", false, GradeReport{}, "timed out after 600 s & killed", ""};
-  ClassEntry dave{"dave", true, richReport(), "", "dave/report.html"};
+  ClassEntry carol{"carol", false, GradeReport{}, "timed out after 600 s & killed", "", {}, {}};
+  ClassEntry dave{"dave", true, richReport(), "", "dave/report.html", {}, {}};
   entries = {alice, bob, carol, dave};
   return entries;
 }

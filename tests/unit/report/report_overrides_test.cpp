@@ -204,7 +204,7 @@ TEST(Overrides, EveryOutputShowsThem) {
   EXPECT_NE(html.find("<span class=\"badge override\">overridden</span>"), std::string::npos);
   EXPECT_NE(html.find("late fix &lt;b&gt;accepted&lt;/b&gt;, see mail"), std::string::npos);
 
-  const std::string csv = gradebookCsv({{"alice", true, r, "", ""}});
+  const std::string csv = gradebookCsv({{"alice", true, r, "", "", {}, {}}});
   EXPECT_NE(csv.find("alice,2.5,2,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\"conv3x3.convolution: 2.5 (measured 0) by ta1: late fix <b>accepted</b>, see mail\""),
             std::string::npos);
@@ -222,7 +222,7 @@ TEST(Overrides, EveryOutputShowsThem) {
       pl["tests"][0]["message"].get<std::string>().find("Instructor override: 2.5 of 3 points (measured 0) by ta1"),
       std::string::npos);
 
-  EXPECT_NE(summaryHtml({{"alice", true, r, "", ""}}).find("badge override"), std::string::npos);
+  EXPECT_NE(summaryHtml({{"alice", true, r, "", "", {}, {}}}).find("badge override"), std::string::npos);
 }
 
 }  // namespace

@@ -77,18 +77,18 @@ void setCriterion(GradeReport* r, size_t task, size_t crit, Status status, doubl
 /// conv.output fails in 2 of 3 (67%), the others in 1 of 3 (33%).
 std::vector<ClassEntry> classOf() {
   ClassEntry alice{"alice", true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-02T08:00:00Z"), "",
-                   "alice/report.html"};
+                   "alice/report.html", {}, {}};
   setCriterion(&alice.report, 0, 0, Status::Failed, 0, "output: case edge: 719 of 920320 values wrong");
   ClassEntry bob{"bob <b>x</b>", true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-03T18:30:00Z"), "",
-                 "bob <b>x</b>/report.html"};
+                 "bob <b>x</b>/report.html", {}, {}};
   setCriterion(&bob.report, 0, 0, Status::Failed, 0, "output: case  edge: 12 of 100 values wrong");
   setCriterion(&bob.report, 0, 1, Status::Failed, 0, "3 bank conflicts");
   setCriterion(&bob.report, 1, 0, Status::Error, 0, "CL_OUT_OF_RESOURCES");
   setCriterion(&bob.report, 1, 1, Status::Failed, -1, "2 stray writes");
   ClassEntry carol{"carol", true, passingReport("Portable CL cpu", "5.0", "0.4.0", "2025-05-01T09:00:00Z"), "",
-                   "carol/report.html"};
+                   "carol/report.html", {}, {}};
   setCriterion(&carol.report, 1, 1, Status::NotMeasured, 0, "not on this device");
-  ClassEntry dave{"dave", false, GradeReport{}, "timed out", ""};
+  ClassEntry dave{"dave", false, GradeReport{}, "timed out", "", {}, {}};
   return {alice, bob, carol, dave};
 }
 
@@ -266,14 +266,14 @@ TEST(SummaryGlance, TopTenKindsAndEightNamesEach) {
   // Ten submissions failing conv.output with messages that differ in numbers only ...
   for (int i = 0; i < 10; ++i) {
     ClassEntry e{"s" + std::to_string(i), true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-01T10:00:00Z"),
-                 "", ""};
+                 "", "", {}, {}};
     setCriterion(&e.report, 0, 0, Status::Failed, 0, std::to_string(i * 37 + 1) + " values wrong");
     entries.push_back(e);
   }
   // ... and eleven more, each with a kind of its own (one submission each).
   for (int i = 0; i < 11; ++i) {
     ClassEntry e{"k" + std::string(1, static_cast<char>('a' + i)), true,
-                 passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-01T10:00:00Z"), "", ""};
+                 passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-01T10:00:00Z"), "", "", {}, {}};
     setCriterion(&e.report, 0, 1, Status::Failed, 0, std::string("conflict kind ") + static_cast<char>('a' + i));
     entries.push_back(e);
   }

@@ -108,9 +108,11 @@ TEST(TerminalTable, ReasonsWrapWithinTheWidthAndIdsAreWhole) {
   EXPECT_NE(table.find("tailword"), std::string::npos) << table;
   EXPECT_EQ(table.find("..."), std::string::npos) << table;
   std::istringstream lines(table);
-  for (std::string line; std::getline(lines, line);)
-    if (line.find(c.id) == std::string::npos && line.rfind("device:", 0) != 0 && line.rfind("clgrade", 0) != 0)
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(c.id) == std::string::npos && line.rfind("device:", 0) != 0 && line.rfind("clgrade", 0) != 0) {
       EXPECT_LE(line.size(), 80u) << line;
+    }
+  }
 }
 
 }  // namespace
