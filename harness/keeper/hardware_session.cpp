@@ -156,9 +156,12 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
     }
     writeFileAtomically(r.reportDir + "/" + dir + "/hardware.log", log, nullptr);
     if (!profiled) {
+      // Its atomics are the replay's: a session the machine could not run is the machine's fault
+      // for this task too, never a technique left unmeasured against the student.
       share.counts.clear();
       share.drawnCounts.clear();
-      share.outcome = HardwareRun::Outcome::Ran;
+      share.outcome = machine ? HardwareRun::Outcome::Failed : HardwareRun::Outcome::Ran;
+      if (machine) share.message = "the profiler session could not run: " + p.describe();
     } else if (!parsed) {
       share.counts.clear();
       share.outcome = err.find("ERR_NVGPUCTRPERM") != std::string::npos ? HardwareRun::Outcome::Unavailable

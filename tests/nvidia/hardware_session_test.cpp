@@ -421,5 +421,22 @@ TEST(HardwareSession, ASessionForAtomicsAloneAsksForNoCounters) {
   EXPECT_EQ(counted.at("histogram").outcome, HardwareRun::Outcome::Ran);
 }
 
+// A task replayed for its atomics alone shares the session's machine faults: a session that could
+// not start leaves its technique to be graded again, not unmeasured against the student.
+TEST(HardwareSession, ATaskReplayedForItsAtomicsAloneSharesTheMachinesFault) {
+  Fixture f;
+  f.request.tasks = {"conv3x3", "histogram"};
+  f.request.profiled.emplace();
+  (*f.request.profiled)["conv3x3"] = {"Convolution"};
+  f.request.atomics["histogram"] = {"compute_histogram_local_memory"};
+  const auto counted = runHardwareSession(f.request, [](const std::vector<std::string>&, double, const std::string&) {
+    ProcessResult p;  // never started
+    return p;
+  });
+  EXPECT_TRUE(counted.at("conv3x3").machineFault);
+  EXPECT_TRUE(counted.at("histogram").machineFault);
+  EXPECT_EQ(counted.at("histogram").outcome, HardwareRun::Outcome::Failed);
+}
+
 }  // namespace
 }  // namespace clgrade
