@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 UnpackedSubmission::~UnpackedSubmission() {
   std::error_code ec;
   if (!scratch.empty()) fs::remove_all(scratch, ec);
-  if (!cache.empty()) fs::remove_all(cache, ec);
+  removeSubmissionCaches(cache);
 }
 
 namespace {

@@ -16,7 +16,7 @@ struct UnpackedSubmission {
   bool archiveAtFault = false;
   std::vector<std::string> leftOut;  ///< entries not unpacked, with why ("x -> /etc: not a regular file ...")
   std::string scratch;               ///< the folder to remove when the grade is done (see ~UnpackedSubmission)
-  std::string cache;                 ///< the PoCL cache its grade made (keyed on a folder that goes)
+  std::string cache;                 ///< the compiler caches its grade made (keyed on a folder that goes; every role's)
 
   UnpackedSubmission() = default;
   UnpackedSubmission(const UnpackedSubmission&) = delete;

@@ -1,6 +1,7 @@
 #include "intake/submission.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <vector>
 
@@ -91,11 +92,26 @@ std::string submissionContentSha256(const std::string& kernelsDir) {
   return sha256Hex(listing);
 }
 
-std::string submissionCacheDir(const std::string& kernelsDir) {
+std::string submissionCacheDir(const std::string& kernelsDir, const std::string& role) {
   std::error_code ec;
   const std::string identity =
       fs::absolute(kernelsDir, ec).lexically_normal().string() + "\n" + submissionContentSha256(kernelsDir);
-  return cacheHome() + "/clgrade/pocl/" + sha256Hex(identity).substr(0, 24);
+  std::string named;  // a task id or a fixed word; anything else in it is not a file name's
+  for (char c : role) named += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  return cacheHome() + "/clgrade/pocl/" + sha256Hex(identity).substr(0, 24) + (named.empty() ? "" : "-" + named);
+}
+
+void removeSubmissionCaches(const std::string& stem) {
+  if (stem.empty()) return;
+  std::error_code ec;
+  const fs::path dir = fs::path(stem).parent_path();
+  const std::string name = fs::path(stem).filename().string();
+  std::vector<fs::path> gone;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string entry = it->path().filename().string();
+    if (entry == name || entry == name + ".lock" || entry.rfind(name + "-", 0) == 0) gone.push_back(it->path());
+  }
+  for (const fs::path& p : gone) fs::remove_all(p, ec);
 }
 
 }  // namespace clgrade

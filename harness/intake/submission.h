@@ -36,6 +36,15 @@ std::string submissionContentSha256(const std::string& kernelsDir);
 /// <cache home>/clgrade/pocl/<hash of the folder's absolute path and of its files' names and bytes>. A
 /// kernel (native code on PoCL) can write into its cache; keyed by content, what it leaves there reaches
 /// only a grade of the very same files, never another submission later graded at that path.
-std::string submissionCacheDir(const std::string& kernelsDir);
+/// `role` ("conv3x3", "hardware": one name per kind of sandbox a grade starts at once) gives each
+/// concurrent sandbox of a grade a cache of its own, <hash>-<role>: a cache is held by one sandbox at
+/// a time (its uid), so with one cache for the submission only the first of a grade's runners kept
+/// its builds and the others compiled everything again at every grade (NVIDIA's OpenCL compiler,
+/// 0.1-0.25 s a build, caches them in CUDA_CACHE_PATH, below it).
+std::string submissionCacheDir(const std::string& kernelsDir, const std::string& role = "");
+
+/// Removes every cache of submissionCacheDir(kernelsDir) (each role's) and their lock files: for a
+/// folder that goes away (an unpacked archive). `stem` is submissionCacheDir(kernelsDir).
+void removeSubmissionCaches(const std::string& stem);
 
 }  // namespace clgrade

@@ -46,8 +46,8 @@ class ProgressWatch {
 };
 
 /// Says when what a runner wrote takes more disk than its quota, every quarter second (a walk over
-/// a few files): its scratch folder, and what its submission's PoCL cache grew by while it ran (the
-/// cache is kept across the submission's grades, and only one sandbox at a time holds it).
+/// a few files): its scratch folder, and what its compiler cache grew by while it ran (the cache is
+/// kept across the submission's grades, and only one sandbox at a time holds it).
 class DiskWatch {
  public:
   DiskWatch(std::string scratch, std::string cache, uint64_t quota)
@@ -74,7 +74,7 @@ class DiskWatch {
 /// into its scratch folder. Never the reference or naive kernels (spec section 5c: they are timed by
 /// the keeper's trusted process, RunnerProcess::timeTrusted).
 bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
-               const std::string& scratch, ProcessSpec* spec, std::string* err) {
+               const std::string& scratch, const std::string& cacheRole, ProcessSpec* spec, std::string* err) {
   const KeeperSettings& s = *place.settings;
   std::error_code ec;
   const std::string tools = s.toolsDir.empty() ? toolsFolder() : s.toolsDir;
@@ -100,7 +100,7 @@ bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const st
   }
   // PoCL's compiler cache belongs to this submission folder only (its kernels and clgrade's own), and
   // is kept across its grades: a kernel that writes into it changes no other student's results.
-  box.cache = submissionCacheDir(place.kernelsDir);
+  box.cache = submissionCacheDir(place.kernelsDir, cacheRole);
   std::map<std::string, std::string> extra = trace::childEnvironment(box.scratch + "/" + channel::kTraceFile);
   extra["CLGRADE_TOOLS_DIR"] = absolutePath(tools);
   if (!s.visibleGpus.empty()) extra["CUDA_VISIBLE_DEVICES"] = s.visibleGpus;  // the batch job's GPU
@@ -118,7 +118,7 @@ std::string runnersStore(const KeeperSettings& s) {
 }
 
 bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
-                  const std::string& scratch, ProcessSpec* spec, std::string* err) {
+                  const std::string& scratch, ProcessSpec* spec, std::string* err, const std::string& cacheRole) {
   const KeeperSettings& s = *place.settings;
   std::error_code ec;
   fs::remove_all(scratch, ec);
@@ -126,7 +126,7 @@ bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const
     spec->argv = std::move(argv);
     if (!s.visibleGpus.empty()) spec->env["CUDA_VISIBLE_DEVICES"] = s.visibleGpus;
     makeDirectories(scratch, nullptr);
-  } else if (!sandboxed(std::move(argv), place, inputs, scratch, spec, err)) {
+  } else if (!sandboxed(std::move(argv), place, inputs, scratch, cacheRole, spec, err)) {
     return false;
   }
   spec->outputLimitBytes = s.outputLimitBytes;
@@ -148,8 +148,9 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   ProcessSpec spec;
   if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
   // The runner's request holds its task's file and rubric part: no kernels folder, no rubric file.
+  const std::string role = launch.request.probe ? "probe" : launch.request.task;
   if (!placeProcess({s.clgrade, "run-task", launch.requestPath}, place_, launch.requestPath, launch.scratch, &spec,
-                    &ended.process.error))
+                    &ended.process.error, role))
     return ended;
   spec.timeoutSeconds = runnerTimeoutSeconds(s);
   if (!s.timingLock.empty()) {
@@ -166,7 +167,7 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   std::error_code ec;
   fs::remove(launch.request.progressPath, ec);
   ProgressWatch watch(launch.request.progressPath, s.buildTimeoutSeconds);
-  const std::string cache = submissionCacheDir(place_.kernelsDir);
+  const std::string cache = submissionCacheDir(place_.kernelsDir, role);
   DiskWatch disk(launch.scratch, cache, s.scratchQuotaBytes);
   spec.monitor = [&watch, &disk](double t) {
     const std::string build = watch.check(t);
@@ -196,7 +197,7 @@ ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workD
   return [place, workDir, inputs](const std::vector<std::string>& argv, double timeout, const std::string& logPath) {
     ProcessSpec spec;
     ProcessResult p;
-    if (!placeProcess(argv, place, inputs, workDir, &spec, &p.error)) return p;
+    if (!placeProcess(argv, place, inputs, workDir, &spec, &p.error, "hardware")) return p;
     spec.timeoutSeconds = timeout;
     spec.stdoutPath = spec.stderrPath = logPath;
     ProcessResult ended;

@@ -20,7 +20,7 @@ namespace clgrade {
 /// Where the sandboxed processes of one submission run, and under which limits.
 struct RunnerPlace {
   const KeeperSettings* settings = nullptr;  ///< memoryLimitBytes and timingLock as applied
-  std::string kernelsDir;                    ///< the submission's (names its PoCL cache; never mounted)
+  std::string kernelsDir;                    ///< the submission's (names its compiler caches; never mounted)
 };
 
 /// The store's inputs folder as the runners see it: read-only, at the same path; "" when they make
@@ -32,9 +32,10 @@ std::string runnersStore(const KeeperSettings& settings);
 /// wrote that it also sees, read-only ("" for none): a runner's request, the profiler session's
 /// copies of its tasks' files and rubric part. It never sees the kernels folder nor the
 /// rubric file. False with `err` when no sandbox can be made. Without a sandbox (--no-sandbox):
-/// `argv` as it is, `scratch` made.
+/// `argv` as it is, `scratch` made. `cacheRole` names its compiler cache among the submission's
+/// (submissionCacheDir): a task's id for its runner, "hardware" for the profiler session.
 bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
-                  const std::string& scratch, ProcessSpec* spec, std::string* err);
+                  const std::string& scratch, ProcessSpec* spec, std::string* err, const std::string& cacheRole = "");
 
 class RunnerProcess : public RunnerLauncher {
  public:
