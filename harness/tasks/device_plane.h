@@ -61,6 +61,17 @@ class DevicePlane {
     buffer_.template writeAll<T>(rt, [this](T* whole) { layOut(uploaded_, whole); });
   }
 
+  /// As upload with what `from` was given: copied on the device from `from` (a plane of the same
+  /// layout, uploaded before and never handed to a kernel), so that nothing a kernel did to another
+  /// copy reaches this one.
+  void uploadCopyOf(const Runtime& rt, const DevicePlane& from) {
+    if (!from.uploaded_.data || from.width_ != width_ || from.height_ != height_ || from.pitch_ != pitch_ ||
+        from.rows_ != rows_)
+      throw std::logic_error("uploadCopyOf: a plane of another layout, or never uploaded");
+    uploaded_ = from.uploaded_;
+    buffer_.copyAllFrom(rt, from.buffer_);
+  }
+
   /// Values of the whole allocation (guards included) that differ from the last upload: what a
   /// kernel wrote into its input. Compared bit for bit (NaN rows below the image included).
   long writesSinceUpload(const Runtime& rt) const {

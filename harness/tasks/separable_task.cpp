@@ -211,8 +211,18 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     };
     auto b = std::make_shared<Buffers>();
     const int pitch = pitchOf(c.width);
+    // Uploaded once for the sweep's points (same input, size and rows): each point's plane is a
+    // device copy of it, as fresh as an upload.
+    const std::string layout = "timed input " + c.input + " " + std::to_string(c.width) + "x" +
+                               std::to_string(c.height) + " pitch " + std::to_string(pitch) + " rows " +
+                               std::to_string(p.rows) + (spec.visible ? "" : " hidden");
+    const auto pristine = ctx.kept<DevicePlane<float>>(layout, [&] {
+      auto plane = std::make_shared<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);
+      plane->upload(rt, source.plane(0), 0.0f, NAN, NAN);
+      return plane;
+    });
     b->src = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);
-    b->src->upload(rt, source.plane(0), 0.0f, NAN, NAN);
+    b->src->uploadCopyOf(rt, *pristine);
     b->tmp = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);
     b->tmp->fill(rt, 0.0f);
     b->dst = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);

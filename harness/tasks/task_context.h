@@ -97,6 +97,15 @@ class TaskContext {
   std::shared_ptr<const Image> memo(const ResultKey& key, const std::function<Image()>& make);
   std::shared_ptr<const std::vector<int32_t>> memoFlags(const ResultKey& key,
                                                         const std::function<std::vector<int32_t>()>& make);
+  /// The device object `make` makes, made once per `key` for this context's life (the sweep's: its
+  /// timing-size input, uploaded once for all its points). `make` runs on the first call only; the
+  /// keeper's replay makes and keeps the same, so both ask the device for the same steps.
+  template <typename T>
+  std::shared_ptr<T> kept(const std::string& key, const std::function<std::shared_ptr<T>()>& make) {
+    std::shared_ptr<void>& slot = kept_[key];
+    if (!slot) slot = make();
+    return std::static_pointer_cast<T>(slot);
+  }
   /// Records a launch time line in the outcome.
   static void timing(CaseOutcome& outcome, const std::string& what, double ms, const Geometry& geometry);
 
@@ -110,6 +119,7 @@ class TaskContext {
   GradeSettings settings_;
   std::map<std::string, BuildResult> programs_;
   std::map<std::string, std::shared_future<BuildResult>> ahead_;  ///< builds started by buildAhead
+  std::map<std::string, std::shared_ptr<void>> kept_;               ///< what kept() made
   std::string currentCheck_;                                      ///< the check runCheck is running
   std::map<std::string, int> imagesWritten_;                      ///< failing cases with images, per check
   std::vector<BuildRecord> builds_;

@@ -360,6 +360,40 @@ TEST(SweepOnDevice, FindsAKernelThatOnlyWorksForTheDefaultStepsAndDrawsTheChart)
   EXPECT_GT(std::filesystem::file_size(dir + "/chart.png"), 1000u);
 }
 
+// The sweep uploads its timing-size input once and gives each point a device copy of it: a kernel
+// that spoils its input at one point (here at one step, after its own reads) leaves the points after
+// it an input as fresh as an upload, so they are judged on their own work.
+TEST(SweepOnDevice, AKernelThatSpoilsItsInputAtOnePointLeavesTheNextPointsTheirOwn) {
+  SweepRequest r;
+  r.task = findTask("separable");
+  r.base = smallSeparable();
+  r.base.params["height"] = "64";  // the same rows at every point: one upload serves them all
+  r.steps = {1, 2, 4};
+  r.groups = {{16, 4}};
+  r.checks = {"horizontal", "vertical"};
+  r.settings.cpuRuns = 2;
+  r.settings.cpuWarmups = 1;
+  InputCache inputs;
+  EvidenceWriter evidence = EvidenceWriter::discarding();
+  std::string source = kernelFile("reference/kernels", "ConvolutionSeparable.cl");
+  const size_t vertical = source.find("__kernel __attribute__((reqd_work_group_size(V_GROUPSIZE_X");
+  const size_t end = source.rfind("}", vertical);
+  ASSERT_NE(vertical, std::string::npos);
+  source.insert(end,
+                "#if H_RESULT_STEPS == 1\n"
+                "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
+                "    if (get_global_id(0) < Width) ((__global float*)d_Src)[get_global_id(1) * Pitch + get_global_id(0)] = 1.0e30f;\n"
+                "#endif\n");
+  r.source = source;
+  const SweepReport sweep = runSweep(device(), r, inputs, evidence, nullptr);
+  ASSERT_EQ(sweep.points.size(), 3u);
+  for (size_t i = 1; i < 3; ++i) {
+    EXPECT_TRUE(sweep.points[i].correct) << sweep.points[i].caseId << ": " << sweep.points[i].problem;
+    ASSERT_EQ(sweep.points[i].figures.size(), 2u);
+    for (const KernelFigure& f : sweep.points[i].figures) EXPECT_FALSE(f.wrongOutput) << f.kernel << ": " << f.untrusted;
+  }
+}
+
 TEST(RooflineOnDevice, CopyAndReadMoveWhatTheySay) {
   const TimedLaunch copy = copyLaunch(device(), 4096 * 4);
   EXPECT_DOUBLE_EQ(copy.bytes, 2.0 * 4096 * 4);
