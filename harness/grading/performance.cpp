@@ -9,6 +9,7 @@
 #include "perf/sweep.h"
 #include "util/files.h"
 #include "util/install_layout.h"
+#include "util/trace.h"
 #include "util/utc_time.h"
 
 namespace clgrade {
@@ -97,7 +98,8 @@ void runTaskSweep(const Runtime& rt, const Task& task, const TaskRubric& t, cons
     std::string err;
     if (evidence.discards()) {
       // A runner draws no chart: the keeper draws it when it replays the record.
-    } else if (writeSweepChart(report->sweep, evidence.reportDir(), stem, &err)) {
+    } else if (const trace::Span drawing("sweep chart", "work");
+               writeSweepChart(report->sweep, evidence.reportDir(), stem, &err)) {
       report->sweep.chartSvg = stem + ".svg";
       report->sweep.chartPng = stem + ".png";
     } else {
