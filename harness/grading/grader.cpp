@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <set>
 
@@ -185,6 +186,13 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   std::set<std::string> skippedIds;
   for (const auto& [id, why] : skipped) skippedIds.insert(id);
   ctx.skipChecks(skippedIds);
+  // The keeper follows its runner, mostly waiting on it: meanwhile it has the inputs of the task's
+  // timed launches (the grade's largest) read or made, which judging their outputs needs only after
+  // the runner has timed them. The future waits for it before the task's report is done.
+  std::future<void> preparing;
+  if (rt.replaying())
+    preparing = std::async(std::launch::async,
+                           [&] { prepareTimedInputs(rt.device.info, task, taskRubric, options.visibleOnly, inputs); });
   bool anyCase = false;
   PhaseClock clock(rt);
   clock.time("cases", [&] {

@@ -158,6 +158,32 @@ std::string unfitForBatch(const DeviceInfo& device, const PerformanceReport& fig
   return "";
 }
 
+void prepareTimedInputs(const DeviceInfo& device, const Task& task, const TaskRubric& t, bool visibleOnly,
+                        InputCache& inputs) {
+  const bool gpu = device.type == "gpu";
+  std::vector<CaseSpec> timed;
+  CaseSpec spec;
+  const CaseSpec* own = t.findCase(t.performance.caseId);
+  if (t.performance.present && t.performanceCase(gpu, &spec) && !(visibleOnly && own && !own->visible))
+    timed.push_back(spec);
+  // The sweep times every point on its base case's input at the timing size (perf/sweep.cpp).
+  const CaseSpec* base = t.findCase(t.sweep.caseId);
+  if (t.sweep.present && base && !(visibleOnly && !base->visible)) {
+    spec = *base;
+    if (gpu && t.sweep.width > 0) spec.params["width"] = std::to_string(t.sweep.width);
+    if (gpu && t.sweep.height > 0) spec.params["height"] = std::to_string(t.sweep.height);
+    timed.push_back(spec);
+  }
+  for (const CaseSpec& s : timed) {
+    try {
+      const trace::Span span("timed inputs ahead", "work");
+      task.prepareInputs(inputs, s);
+    } catch (const std::exception&) {
+      // Asked for again where they are used, which says what is wrong.
+    }
+  }
+}
+
 void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
                       const GradeOptions& options, const std::string& source, const GradeSettings& settings,
                       InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,

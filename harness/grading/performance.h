@@ -21,6 +21,14 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& tas
                       InputCache& inputs, EvidenceWriter& evidence, std::map<std::string, CheckResult>* checks,
                       TaskReport* report, PhaseClock& clock);
 
+/// Reads or makes the inputs of the task's timed launches (its <performance> case and its <sweep>, at
+/// the device's timing size; a check's visible ones only) into `inputs`. The keeper follows its
+/// runner and mostly waits on it: done meanwhile, judging the timed outputs (4096 x 4096 inputs on a
+/// GPU, 1.1 s of stored reads for the bilateral task) no longer waits for them once the runner is
+/// done. An input asked for here is in the grade's input records even if its launches never came.
+void prepareTimedInputs(const DeviceInfo& device, const Task& task, const TaskRubric& taskRubric, bool visibleOnly,
+                        InputCache& inputs);
+
 /// The trusted kernels of every task's performance case (of `onlyTasks`, or all) timed on `rt` as
 /// measureTrusted does, for a batch to hand its grades (model/trusted_timings.h), or for one grade
 /// (`forOneGrade`: figures whose spread is above the limit are kept, and judged as such); taken now.

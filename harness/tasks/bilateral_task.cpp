@@ -332,6 +332,8 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     });
   }
 
+  void inputsOf(CaseInputs inputs, const SeparableConfig& c) const override { inputs.scene(c.width, c.height); }
+
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec,
                                           const SeparableConfig& c) const override {
     const Runtime& rt = ctx.runtime();

@@ -141,6 +141,8 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
     });
   }
 
+  void inputsOf(CaseInputs inputs, const Conv3x3Case& c) const override { inputs.colour(c.input, c.width, c.height); }
+
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec, const Conv3x3Case& c) const override {
     const Image gray = ref::grayscale(ctx.inputs().forCase(spec).colour(c.input, c.width, c.height));
     CaseOutcome notes;

@@ -137,6 +137,8 @@ class HistogramTask : public TypedTask<HistogramCase> {
     ctx.runCheck(spec, "local", out, [&](CaseOutcome& o) { run(o, "compute_histogram_local_memory", true); });
   }
 
+  void inputsOf(CaseInputs inputs, const HistogramCase& c) const override { inputs.colour(c.input, c.width, c.height); }
+
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec,
                                           const HistogramCase& c) const override {
     const Runtime& rt = ctx.runtime();

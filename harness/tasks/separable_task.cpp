@@ -206,6 +206,8 @@ class SeparableTask : public TypedTask<SeparableConfig> {
   std::vector<std::string> optionsOf(const SeparableConfig& c) const override { return {c.buildOptions()}; }
   std::array<int, 2> wholeGroupsOf(const SeparableConfig& c) const override { return clgrade::wholeGroupsOf(c); }
 
+  void inputsOf(CaseInputs inputs, const SeparableConfig& c) const override { inputs.colour(c.input, c.width, c.height); }
+
   std::vector<TimedLaunch> launchesToTime(TaskContext& ctx, const CaseSpec& spec,
                                           const SeparableConfig& c) const override {
     const Runtime& rt = ctx.runtime();

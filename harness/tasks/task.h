@@ -116,6 +116,13 @@ class Task {
     (void)spec;
     return {};
   }
+  /// Reads or makes the input images case `spec` launches on (InputCache, where the grade's other
+  /// threads find them), and nothing else: the keeper has the inputs of its timed launches ready while
+  /// it waits on its runner (grading/performance.h). None by default.
+  virtual void prepareInputs(InputCache& inputs, const CaseSpec& spec) const {
+    (void)inputs;
+    (void)spec;
+  }
   /// The build options of the programs case `spec` builds, where the task knows them before running
   /// it: the sweep compiles the next point's while the current one runs (none by default).
   virtual std::vector<std::string> buildOptions(const CaseSpec& spec) const {

@@ -46,6 +46,12 @@ class TypedTask : public Task {
     return launchesToTime(ctx, spec, c);
   }
 
+  void prepareInputs(InputCache& inputs, const CaseSpec& spec) const final {
+    Case c;
+    std::string err;
+    if (readCase(spec, &c, &err)) inputsOf(inputs.forCase(spec), c);
+  }
+
   std::vector<std::string> buildOptions(const CaseSpec& spec) const final {
     Case c;
     std::string err;
@@ -84,6 +90,10 @@ class TypedTask : public Task {
   /// The CPU reference results of the case as named byte strings ("output" -> PFM bytes).
   virtual std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                            const Case& c) const = 0;
+  /// Asks `inputs` for the images a read case launches on (Task::prepareInputs; none by default).
+  virtual void inputsOf(CaseInputs inputs, const Case& c) const {
+    (void)inputs, (void)c;
+  }
   /// The build options of the programs a case builds (none known by default).
   virtual std::vector<std::string> optionsOf(const Case& c) const {
     (void)c;
