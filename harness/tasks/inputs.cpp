@@ -1,5 +1,6 @@
 #include "tasks/inputs.h"
 
+#include <condition_variable>
 #include <optional>
 #include <random>
 
@@ -117,56 +118,85 @@ std::vector<InputRecord> InputCache::records() const {
 }
 
 const Image& CaseInputs::photo(int w, int h) {
-  const std::lock_guard<std::mutex> hold(cache_->mutex_);
-  const std::string name = cache_->name("photo", w, h, hidden_);
-  auto it = cache_->images_.find(name);
-  if (it != cache_->images_.end()) return it->second;
-  InputCache::Obtained got = cache_->obtain(name, hidden_, long(w) * h, [&] {
-    return generated([&] { return makePhoto(w, h, cache_->seed(kPhotoSeed, hidden_)); });
-  });
-  const Image& made = cache_->images_[name] = std::move(got.image);
-  cache_->record(name, made, got.sha256, got.store);
-  return made;
+  return image("photo", w, h, [&] { return makePhoto(w, h, cache_->seed(kPhotoSeed, hidden_)); });
 }
 
 const Image& CaseInputs::extremes(int w, int h) {
-  const std::lock_guard<std::mutex> hold(cache_->mutex_);
-  const std::string name = cache_->name("extremes", w, h, hidden_);
-  auto it = cache_->images_.find(name);
-  if (it != cache_->images_.end()) return it->second;
-  InputCache::Obtained got = cache_->obtain(name, hidden_, long(w) * h, [&] {
-    return generated([&] { return makeHistogramExtremes(w, h, cache_->seed(kExtremesSeed, hidden_)); });
-  });
+  return image("extremes", w, h, [&] { return makeHistogramExtremes(w, h, cache_->seed(kExtremesSeed, hidden_)); });
+}
+
+bool InputCache::claim(std::unique_lock<std::mutex>& lock, const std::string& name,
+                       const std::function<bool()>& present) {
+  for (;;) {
+    if (present()) return false;
+    if (!making_.count(name)) break;
+    made_.wait(lock);  // another thread reads or makes it
+  }
+  making_.insert(name);
+  return true;
+}
+
+void InputCache::claimed(const std::string& name) {
+  making_.erase(name);
+  made_.notify_all();
+}
+
+const Image& CaseInputs::image(const std::string& kind, int w, int h, const std::function<Image()>& make) {
+  const std::string name = cache_->name(kind, w, h, hidden_);
+  std::unique_lock<std::mutex> lock(cache_->mutex_);
+  if (!cache_->claim(lock, name, [&] { return cache_->images_.count(name) > 0; })) return cache_->images_[name];
+  // Read or made without the lock: another input (a record, a CPU result) is not held up meanwhile
+  // by a 4096 x 4096 one, which takes a second.
+  lock.unlock();
+  InputCache::Obtained got;
+  try {
+    got = cache_->obtain(name, hidden_, long(w) * h, [&] { return generated(make); });
+  } catch (...) {
+    lock.lock();
+    cache_->claimed(name);
+    throw;
+  }
+  lock.lock();
   const Image& made = cache_->images_[name] = std::move(got.image);
   cache_->record(name, made, got.sha256, got.store);
+  cache_->claimed(name);
   return made;
 }
 
 const Scene& CaseInputs::scene(int w, int h) {
-  const std::lock_guard<std::mutex> hold(cache_->mutex_);
   const std::string name = cache_->name("scene", w, h, hidden_);
-  auto it = cache_->scenes_.find(name);
-  if (it != cache_->scenes_.end()) return it->second;
+  std::unique_lock<std::mutex> lock(cache_->mutex_);
+  if (!cache_->claim(lock, name, [&] { return cache_->scenes_.count(name) > 0; })) return cache_->scenes_[name];
+  lock.unlock();  // as image(): read or made without the lock
   // Three images, made together: all three from the store, or all three made (and stored).
   const std::string parts[] = {name + ".colour", name + ".normals", name + ".depth"};
   const bool storable = cache_->stores(hidden_, long(w) * h);
   std::string hashes[3];
-  std::optional<Image> stored[3];
-  for (int i = 0; i < 3 && storable && (i == 0 || stored[i - 1]); ++i)
-    stored[i] = cache_->store_.inputs->image(parts[i], &hashes[i]);
   Scene scene;
-  const bool read = stored[2].has_value();
-  if (read) {
-    scene = Scene{std::move(*stored[0]), std::move(*stored[1]), std::move(*stored[2])};
-  } else {
-    for (std::string& hash : hashes) hash.clear();
-    scene = generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); });
+  bool read = false;
+  try {
+    std::optional<Image> stored[3];
+    for (int i = 0; i < 3 && storable && (i == 0 || stored[i - 1]); ++i)
+      stored[i] = cache_->store_.inputs->image(parts[i], &hashes[i]);
+    read = stored[2].has_value();
+    if (read) {
+      scene = Scene{std::move(*stored[0]), std::move(*stored[1]), std::move(*stored[2])};
+    } else {
+      for (std::string& hash : hashes) hash.clear();
+      scene = generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); });
+    }
+  } catch (...) {
+    lock.lock();
+    cache_->claimed(name);
+    throw;
   }
+  lock.lock();
   const Scene& made = cache_->scenes_[name] = std::move(scene);
   const bool store = storable && !read && cache_->store_.inputs->writable();
   cache_->record(parts[0], made.colour, hashes[0], store);
   cache_->record(parts[1], made.normals, hashes[1], store);
   cache_->record(parts[2], made.depth, hashes[2], store);
+  cache_->claimed(name);
   return made;
 }
 

@@ -6,12 +6,14 @@
 // (spec section 5b). A task asks for the inputs of the case it runs: inputs.forCase(spec).
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <future>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,8 @@ class CaseInputs {
  private:
   friend class InputCache;
   CaseInputs(InputCache* cache, bool hidden) : cache_(cache), hidden_(hidden) {}
+  /// The input of `kind` and size, read from the store or made by `make`, once.
+  const Image& image(const std::string& kind, int width, int height, const std::function<Image()>& make);
   InputCache* cache_;
   bool hidden_;
 };
@@ -134,11 +138,18 @@ class InputCache {
   Obtained obtain(const std::string& name, bool hidden, long pixels, const std::function<Image()>& make);
   /// Writes in the background, waited for by the destructor.
   void storeLater(std::function<void()> write);
+  /// With `lock` held: false once `present()` (made by now, perhaps by another thread after a
+  /// wait); true when this thread is to read or make input `name`, which is then marked as being
+  /// made until claimed(name) (under the lock again), so that no other thread makes it too.
+  bool claim(std::unique_lock<std::mutex>& lock, const std::string& name, const std::function<bool()>& present);
+  void claimed(const std::string& name);
   std::optional<uint64_t> runSeed_;
   HiddenSeeds seeds_;
   std::map<std::string, Image> images_;
   std::map<std::string, Scene> scenes_;
   mutable std::mutex mutex_;  ///< guards everything below (the maps keep their elements in place)
+  std::set<std::string> making_;    ///< inputs a thread reads or makes now, without the lock
+  std::condition_variable made_;    ///< notified when one of them is there (or failed)
   mutable std::vector<InputRecord> records_;
   std::vector<const Image*> recorded_;  ///< the image of each record (images_ and scenes_ keep them in place)
   mutable std::vector<std::shared_future<std::string>> hashing_;  ///< the hash of each record, when made ahead

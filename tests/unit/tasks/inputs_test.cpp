@@ -204,3 +204,30 @@ TEST(InputCache, ACpuResultIsMadeOnceForEveryThreadThatAsks) {
 
 }  // namespace
 }  // namespace clgrade
+
+namespace clgrade {
+namespace {
+
+// An input is read or made without the cache's lock (a 4096 x 4096 one takes a second, and the
+// keeper's other tasks ask for theirs meanwhile): threads asking for one input at once still get
+// the one image, made once and recorded once.
+TEST(InputCacheThreads, OneInputAskedForAtOnceIsMadeOnce) {
+  InputCache cache;
+  std::vector<std::thread> threads;
+  std::vector<const Image*> photos(8, nullptr);
+  std::vector<const Scene*> scenes(8, nullptr);
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      photos[i] = &cache.forCase(CaseSpec{}).photo(300, 200);
+      scenes[i] = &cache.forCase(CaseSpec{}).scene(64, 48);
+    });
+  for (std::thread& t : threads) t.join();
+  for (int i = 1; i < 8; ++i) {
+    EXPECT_EQ(photos[i], photos[0]);
+    EXPECT_EQ(scenes[i], scenes[0]);
+  }
+  EXPECT_EQ(cache.records().size(), 4u);  // the photo and the scene's three images
+}
+
+}  // namespace
+}  // namespace clgrade
