@@ -168,12 +168,8 @@ void prepareTimedInputs(const DeviceInfo& device, const Task& task, const TaskRu
     timed.push_back(spec);
   // The sweep times every point on its base case's input at the timing size (perf/sweep.cpp).
   const CaseSpec* base = t.findCase(t.sweep.caseId);
-  if (t.sweep.present && base && !(visibleOnly && !base->visible)) {
-    spec = *base;
-    if (gpu && t.sweep.width > 0) spec.params["width"] = std::to_string(t.sweep.width);
-    if (gpu && t.sweep.height > 0) spec.params["height"] = std::to_string(t.sweep.height);
-    timed.push_back(spec);
-  }
+  if (t.sweep.present && base && !(visibleOnly && !base->visible))
+    timed.push_back(sweepTimingCase(*base, gpu, t.sweep.width, t.sweep.height));
   for (const CaseSpec& s : timed) {
     try {
       const trace::Span span("timed inputs ahead", "work");

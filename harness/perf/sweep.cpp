@@ -14,6 +14,12 @@ CaseSpec sweepPoint(const CaseSpec& base, int steps, const std::array<int, 2>& g
   return spec;
 }
 
+CaseSpec sweepTimingCase(CaseSpec spec, bool gpu, int width, int height) {
+  if (gpu && width > 0) spec.params["width"] = std::to_string(width);
+  if (gpu && height > 0) spec.params["height"] = std::to_string(height);
+  return spec;
+}
+
 SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& inputs, EvidenceWriter& evidence,
                      std::vector<CaseOutcome>* failures) {
   SweepReport report;
@@ -57,9 +63,7 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
       }
     }
     // Times at the timing size (on a GPU), whatever the correctness: the chart marks wrong points.
-    CaseSpec timed = spec;
-    if (gpu && r.timingWidth > 0) timed.params["width"] = std::to_string(r.timingWidth);
-    if (gpu && r.timingHeight > 0) timed.params["height"] = std::to_string(r.timingHeight);
+    const CaseSpec timed = sweepTimingCase(spec, gpu, r.timingWidth, r.timingHeight);
     try {
       for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) {
         point.figures.push_back(measureLaunch(rt, l, r.settings));

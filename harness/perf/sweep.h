@@ -16,6 +16,10 @@ namespace clgrade {
 /// id "steps4_32x16".
 CaseSpec sweepPoint(const CaseSpec& base, int steps, const std::array<int, 2>& group);
 
+/// `spec` at the sweep's timing size (`width` x `height`, 0: its own) where it is timed there: on a
+/// GPU. A CPU device times the case's own size (its figures are indicative only).
+CaseSpec sweepTimingCase(CaseSpec spec, bool gpu, int width, int height);
+
 struct SweepRequest {
   const Task* task = nullptr;
   CaseSpec base;

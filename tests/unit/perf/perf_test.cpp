@@ -178,6 +178,21 @@ TEST(SweepPoint, SetsBothPassesStepsAndGroups) {
   EXPECT_EQ(p.params.at("v_group"), "32 8");
 }
 
+TEST(SweepTimingCase, TheTimingSizeOnAGpuTheCasesOwnOnACpu) {
+  CaseSpec base;
+  base.params["width"] = "780";
+  base.params["height"] = "575";
+  const CaseSpec gpu = sweepTimingCase(base, true, 4096, 2048);
+  EXPECT_EQ(gpu.params.at("width"), "4096");
+  EXPECT_EQ(gpu.params.at("height"), "2048");
+  const CaseSpec cpu = sweepTimingCase(base, false, 4096, 2048);
+  EXPECT_EQ(cpu.params.at("width"), "780");
+  EXPECT_EQ(cpu.params.at("height"), "575");
+  const CaseSpec own = sweepTimingCase(base, true, 0, 0);  // no size in the rubric's <sweep>
+  EXPECT_EQ(own.params.at("width"), "780");
+  EXPECT_EQ(own.params.at("height"), "575");
+}
+
 // ---- On the test device (PoCL in CI): the same code paths the GPU uses, with few launches.
 
 const Runtime& device() {
