@@ -42,6 +42,7 @@
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
+#include "util/subprocess.h"
 #include "util/unicode.h"
 
 namespace fs = std::filesystem;
@@ -62,10 +63,24 @@ std::vector<DeviceEntry> nvidiaGpusBeside(const DeviceEntry& device) {
   return gpus;
 }
 
-int defaultJobs(const DeviceInfo& device) {
-  if (device.type == "gpu") return 2;
-  const unsigned cores = std::thread::hardware_concurrency();
-  return std::max(1, static_cast<int>(cores));
+namespace {
+
+constexpr int kCoresPerGpuJob = 4, kMostJobsPerGpu = 4;
+
+}  // namespace
+
+int defaultJobs(const DeviceInfo& device, int cores, int gpus) {
+  cores = std::max(1, cores);
+  if (device.type != "gpu") return cores;
+  gpus = std::max(1, gpus);
+  return gpus * std::clamp(cores / gpus / kCoresPerGpuJob, 1, kMostJobsPerGpu);
+}
+
+std::string defaultJobsReason(const DeviceInfo& device, int cores, int gpus) {
+  const std::string c = std::to_string(std::max(1, cores)) + (cores == 1 ? " core" : " cores");
+  if (device.type != "gpu") return "one per core: " + c;
+  const int perGpu = defaultJobs(device, cores, gpus) / std::max(1, gpus);
+  return std::to_string(perGpu) + " per GPU: " + c + (gpus > 1 ? " for " + std::to_string(gpus) + " GPUs" : "");
 }
 
 SubmissionList listSubmissions(const std::string& dir, const std::string& exclude) {
@@ -275,7 +290,12 @@ class Batch {
     }
     if (std::string why; !saveLedger(&why)) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(why).c_str());
     const int gpus = static_cast<int>(gpus_.size());
-    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info) * gpus, std::max(1, int(todo_.size()))));
+    const int cores = usableCores();
+    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info, cores, gpus),
+                                 std::max(1, int(todo_.size()))));
+    const std::string jobsReason = o_.jobs > 0 || jobs_ != defaultJobs(device_.info, cores, gpus)
+                                       ? ""
+                                       : " (the default, " + defaultJobsReason(device_.info, cores, gpus) + ")";
     settings_ = o_.keeper;
     if (!settings_.memoryLimitBytes)
       settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
@@ -324,9 +344,9 @@ class Batch {
         where += (g ? ", " : "") + gpus_[g].label + (alike ? "" : ": " + places_[g]->device.info.name);
       where += ")" + (alike ? ", " + places_.front()->device.info.name : "");
     }
-    std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s on %s\n",
+    std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s%s on %s\n",
                  summary_.submissions, terminalText(o_.submissionsDir).c_str(), shardText.c_str(), summary_.alreadyDone,
-                 todo_.size(), jobs_, jobs_ == 1 ? "" : "s", where.c_str());
+                 todo_.size(), jobs_, jobs_ == 1 ? "" : "s", jobsReason.c_str(), where.c_str());
     // Folder names are the students' text: escaped for the terminal.
     for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
     for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());

@@ -25,7 +25,7 @@ namespace clgrade {
 struct BatchOptions {
   std::string submissionsDir;
   std::string outDir;
-  int jobs = 0;                        ///< 0: defaultJobs(device) on each GPU placed
+  int jobs = 0;                        ///< 0: defaultJobs(device, usableCores(), GPUs placed)
   /// --gpus: the NVIDIA GPUs the jobs go to, as positions among those this process sees (0 the
   /// first); empty: every one (batch/gpu_placement.h).
   std::vector<int> gpus;
@@ -86,12 +86,17 @@ struct BatchSummary {
   std::vector<std::string> skipped, collisions;  ///< SubmissionList's messages, said at the start
 };
 
-/// Jobs that grade at once by default: 2 on a GPU (the timings take turns on the batch's timing lock
-/// and the profiler sessions on its profiler lock, so one job's builds, correctness runs and CPU work
-/// fill the other's waits: docs/performance.md has the batch with 2 and 3 jobs); on a CPU device
-/// the number of cores (measured on 2 cores: grading is mostly single-threaded compiling, CPU
-/// references and comparisons, so two jobs beat one; PoCL's kernels share the cores).
-int defaultJobs(const DeviceInfo& device);
+/// Jobs that grade at once by default, given the `cores` the batch may use (usableCores) and the
+/// `gpus` it places jobs on. On a CPU device, the cores (measured on 2 cores: grading is mostly
+/// single-threaded compiling, CPU references and comparisons, so two jobs beat one; PoCL's kernels
+/// share the cores). On GPUs, per GPU one job for every 4 of its share of the cores, at least 1 and at
+/// most 4: a job's timed launches and counters sessions take turns on its GPU's locks, and the other
+/// jobs' builds, correctness runs and CPU work fill those waits (docs/performance.md: 4 jobs on one
+/// GPU and 16 cores 155.4 and 171.0 s where 2 took 168.4 and 174.0 s).
+int defaultJobs(const DeviceInfo& device, int cores, int gpus);
+
+/// How defaultJobs came to its figure, for the batch's first line ("4 per GPU: 16 cores").
+std::string defaultJobsReason(const DeviceInfo& device, int cores, int gpus);
 
 /// A submission of a batch: its name in every output (class.json, the gradebook, its report folder,
 /// the overrides), and its folder's name as the file system has it.

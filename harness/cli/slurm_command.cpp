@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 
+#include "batch/batch.h"
 #include "batch/shard.h"
 #include "cli/command.h"
 #include "cli/usage.h"
@@ -32,6 +33,7 @@ struct SlurmArgs {
   int shards = 0;
   std::string gres, partition, time;
   int cpusPerTask = 1;
+  int gpusPerShard = 0;  ///< GPUs each shard asks for (--gres=gpu:N); 0: none asked this way
   std::vector<std::string> sbatchOptions;
   std::optional<uint64_t> seed;
   std::string overrides;
@@ -128,6 +130,11 @@ int refusedSettings(const SlurmArgs& a) {
       return kUsage;
     }
   }
+  if (a.gpusPerShard > 0 && !a.gres.empty()) {
+    std::cerr << "clgrade slurm: --gpus-per-shard asks for --gres=gpu:" << a.gpusPerShard
+              << " itself: give it or --gres, not both\n";
+    return kUsage;
+  }
   // The #SBATCH lines are one line each: a value with a line break would add directives of its own.
   for (const std::string* v : {&a.gres, &a.partition, &a.time})
     if (v->find_first_of("\n\r") != std::string::npos) {
@@ -207,13 +214,19 @@ int slurmCommand(const SlurmArgs& a) {
       "#SBATCH --output=" +
       (logs / "shard-%a.out").string() + "\n";
   if (!a.gres.empty()) array += "#SBATCH --gres=" + a.gres + "\n";
+  if (a.gpusPerShard > 0) array += "#SBATCH --gres=gpu:" + std::to_string(a.gpusPerShard) + "\n";
   array += commonDirectives(a);
   array += "set -eu\ncd " + quoted(cwd) + "\nexec " + quoted(clgrade) + " batch " +
            quoted(fs::absolute(a.submissionsDir, ec).string()) + " --shard \"${SLURM_ARRAY_TASK_ID}/" + n +
            "\" --out " + quoted(shards.string() + "/") + "\"${SLURM_ARRAY_TASK_ID}\" --seed " + std::to_string(seed) +
            overrides;
-  // Jobs at once per shard: the CPUs Slurm gave it (the batch's default counts every core of the node).
-  if (!hasJobs(a.batchOptions)) array += " --jobs " + std::to_string(a.cpusPerTask);
+  // Jobs at once per shard, from the CPUs and GPUs Slurm gives it (a node without CPU binding would
+  // show the batch every core of the node): the batch's own default for those.
+  if (!hasJobs(a.batchOptions)) {
+    DeviceInfo device;
+    device.type = a.gpusPerShard > 0 ? "gpu" : "cpu";
+    array += " --jobs " + std::to_string(defaultJobs(device, a.cpusPerTask, std::max(1, a.gpusPerShard)));
+  }
   for (const std::string& o : a.batchOptions) array += " " + quoted(o);
   array += "\n";
 
@@ -264,10 +277,15 @@ void addSlurmCommand(CLI::App& app, Commands* commands) {
       ->required()
       ->check(CLI::Range(1, kMaxShards));
   sub->add_option("--gres", args->gres, "generic resources of each shard, such as gpu:1");
+  sub->add_option("--gpus-per-shard", args->gpusPerShard,
+                  "GPUs of each shard (--gres=gpu:N; the shard's batch uses every one, with its jobs from the "
+                  "CPUs and GPUs); whole nodes: N the node's GPUs and --sbatch-option=--exclusive")
+      ->check(CLI::Range(0, 64));
   sub->add_option("--partition", args->partition, "the Slurm partition of both jobs");
   sub->add_option("--time", args->time, "time limit of each job (sbatch --time)");
   sub->add_option("--cpus-per-task", args->cpusPerTask,
-                  "CPUs of each shard, and its --jobs unless the batch options set it")
+                  "CPUs of each shard; its --jobs unless the batch options set them: one per CPU, or with "
+                  "--gpus-per-shard one per 4 CPUs of each GPU, 1 to 4 a GPU")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
   // One value per occurrence: the submissions folder after it is never taken for a second one.

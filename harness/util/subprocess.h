@@ -118,4 +118,8 @@ std::string selfExecutable();
 /// Physical memory of the machine in bytes (0 when unknown).
 uint64_t physicalMemoryBytes();
 
+/// The cores this process may run on: its CPU affinity (a Slurm job's or a container's share of the
+/// node), else every core the machine has; at least 1.
+int usableCores();
+
 }  // namespace clgrade

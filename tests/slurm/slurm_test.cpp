@@ -422,6 +422,20 @@ TEST(SlurmScripts, AJobArrayOfShardsAndADependentMerge) {
       root / "logs-once");
   EXPECT_EQ(once.process.exitCode, 2) << once.err;
   EXPECT_NE(once.err.find("--regrade is for one run"), std::string::npos) << once.err;
+  // GPUs by count: --gres=gpu:N, and the jobs of the batch's default for the CPUs and GPUs asked for.
+  const CliRun gpus = clgrade({"slurm", "--out", out.string(), "--shards", "2", "--gpus-per-shard", "2",
+                               "--cpus-per-task", "16", "--seed", "7", (root / "subs").string()},
+                              root / "logs-gpus");
+  ASSERT_EQ(gpus.process.exitCode, 0) << gpus.err;
+  const std::string gpuArray = slurp(out / "clgrade.sbatch");
+  EXPECT_NE(gpuArray.find("#SBATCH --gres=gpu:2\n"), std::string::npos) << gpuArray;
+  EXPECT_NE(gpuArray.find("#SBATCH --cpus-per-task=16\n"), std::string::npos) << gpuArray;
+  EXPECT_NE(gpuArray.find(" --seed 7 --jobs 4\n"), std::string::npos) << "2 a GPU from 8 CPUs each:\n" << gpuArray;
+  const CliRun both = clgrade({"slurm", "--out", out.string(), "--shards", "2", "--gpus-per-shard", "1", "--gres",
+                               "gpu:1", (root / "subs").string()},
+                              root / "logs-both");
+  EXPECT_EQ(both.process.exitCode, 2) << both.err;
+  EXPECT_NE(both.err.find("give it or --gres, not both"), std::string::npos) << both.err;
   const CliRun drawn =
       clgrade({"slurm", "--out", out.string(), "--shards", "2", (root / "subs").string()}, root / "logs-drawn");
   ASSERT_EQ(drawn.process.exitCode, 0) << drawn.err;

@@ -1,0 +1,46 @@
+// The batch's default number of jobs (issue 29, item 4): from the cores it may use and the GPUs it
+// places jobs on, said on its first line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "batch/batch.h"
+#include "util/subprocess.h"
+
+namespace clgrade {
+namespace {
+
+DeviceInfo ofType(const std::string& type) {
+  DeviceInfo d;
+  d.type = type;
+  return d;
+}
+
+TEST(DefaultJobs, OnACpuDeviceOnePerCore) {
+  EXPECT_EQ(defaultJobs(ofType("cpu"), 2, 1), 2);
+  EXPECT_EQ(defaultJobs(ofType("cpu"), 64, 1), 64);
+  EXPECT_EQ(defaultJobs(ofType("cpu"), 0, 1), 1);
+  EXPECT_EQ(defaultJobsReason(ofType("cpu"), 2, 1), "one per core: 2 cores");
+}
+
+TEST(DefaultJobs, OnGpusOnePerFourCoresOfEachGpusShareBetweenOneAndFour) {
+  const DeviceInfo gpu = ofType("gpu");
+  EXPECT_EQ(defaultJobs(gpu, 16, 1), 4);   // the H100 machine: 16 cores, one GPU
+  EXPECT_EQ(defaultJobs(gpu, 8, 1), 2);    // a Slurm share of 8 CPUs
+  EXPECT_EQ(defaultJobs(gpu, 2, 1), 1);    // never none
+  EXPECT_EQ(defaultJobs(gpu, 128, 1), 4);  // a GPU's locks take turns: no more than 4 wait on them
+  EXPECT_EQ(defaultJobs(gpu, 32, 2), 8);
+  EXPECT_EQ(defaultJobs(gpu, 16, 8), 8);  // 2 cores a GPU: one job each
+  EXPECT_EQ(defaultJobsReason(gpu, 16, 1), "4 per GPU: 16 cores");
+  EXPECT_EQ(defaultJobsReason(gpu, 32, 2), "4 per GPU: 32 cores for 2 GPUs");
+}
+
+TEST(UsableCores, AtLeastOneAndNoMoreThanTheMachineHas) {
+  const int cores = usableCores();
+  EXPECT_GE(cores, 1);
+  EXPECT_LE(unsigned(cores), std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+}  // namespace clgrade
