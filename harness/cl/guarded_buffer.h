@@ -32,6 +32,9 @@ class GuardedBuffer {
   size_t totalBytes() const { return total_; }
   /// The whole allocation, guards included (a timed launch's refill sets all of it back).
   const cl::Buffer& whole() const { return whole_; }
+  /// Whether the host has set every byte of the allocation (written, filled or copied it). Until
+  /// then it holds what the device left there: a freed buffer's bytes, an earlier launch's output.
+  bool given() const { return given_; }
 
   /// Uploads the whole allocation (guards included) as `lay` lays it out into the `totalBytes()` it
   /// is given, only where the upload runs: a keeper replaying a record has nothing to send. The
@@ -46,6 +49,7 @@ class GuardedBuffer {
       lay(staging.data());
       rt.queue.enqueueWriteBuffer(whole_, CL_TRUE, 0, total_, staging.data());
     });
+    given_ = true;
   }
   /// Sets the whole allocation to what `from` (an allocation of the same size) holds, copied on the
   /// device: an input uploaded once and handed to several launches' buffers (the sweep's points)
@@ -53,6 +57,7 @@ class GuardedBuffer {
   void copyAllFrom(const Runtime& rt, const GuardedBuffer& from) {
     if (from.total_ != total_) throw std::logic_error("copyAllFrom: an allocation of another size");
     deviceAction(rt, "copy", [&] { rt.queue.enqueueCopyBuffer(from.whole_, whole_, 0, 0, total_); });
+    given_ = from.given_;
   }
   /// Sets every element of the allocation (guards included) to `value`. On a GPU the device fills it
   /// (in-order queue: launches after it see the fill) and no host copy of the buffer is made; elsewhere
@@ -69,6 +74,7 @@ class GuardedBuffer {
       return;
     }
     deviceAction(rt, "fill", [&] { rt.queue.enqueueFillBuffer(whole_, value, 0, total_); });
+    given_ = true;
   }
   /// Reads the whole allocation back (blocking). `baseline` (totalBytes() of them) is what the host
   /// knows is there, its own upload: the record keeps only the blocks that differ
@@ -125,6 +131,7 @@ class GuardedBuffer {
   size_t front_ = 0, data_ = 0, total_ = 0;
   cl::Buffer whole_;
   cl::Buffer view_;
+  bool given_ = false;
 };
 
 }  // namespace clgrade

@@ -358,6 +358,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
     b->tmp = std::make_unique<DevicePlane<float>>(rt, W, H, pitch, k.rows);
     b->tmp->fill(rt, 0.0f);
     b->dst = std::make_unique<DevicePlane<float>>(rt, W, H, pitch, k.rows);
+    b->dst->fill(rt, floatSentinel());  // spec 5c: never what an earlier launch left in the memory
     b->hWeights = constantFloats(rt, c.hWeights);
     b->vWeights = constantFloats(rt, c.vWeights);
     bindDiscontinuity(rt, k.discH, b->disc->buffer(), b->normalDepth->buffer(), W, H, pitch);

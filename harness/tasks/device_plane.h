@@ -49,8 +49,12 @@ class DevicePlane {
   }
 
   const cl::Buffer& buffer() const { return buffer_.view(); }
-  /// The plane as a timed kernel's output (TimedLaunch::written): set back before each timed launch.
-  WrittenBuffer written(bool zero = false) const { return {buffer_.whole(), buffer_.totalBytes(), zero}; }
+  /// The plane as a timed kernel's output (TimedLaunch::written): set back before each timed launch,
+  /// to what it holds when the timing begins, or to zeros when `zero` or when the host never set its
+  /// bytes (spec 5c: what a freed buffer or an earlier launch left in the memory is never set back).
+  WrittenBuffer written(bool zero = false) const {
+    return {buffer_.whole(), buffer_.totalBytes(), zero || !buffer_.given()};
+  }
   int pitch() const { return pitch_; }
 
   /// Input layout: image rows hold `data` (width*height, unpadded) and `pad` in padding columns;

@@ -235,6 +235,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
     b->tmp = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);
     b->tmp->fill(rt, 0.0f);
     b->dst = std::make_unique<DevicePlane<float>>(rt, c.width, c.height, pitch, p.rows);
+    b->dst->fill(rt, floatSentinel());  // spec 5c: never what an earlier point's launch left in the memory
     b->hWeights = constantFloats(rt, c.hWeights);
     b->vWeights = constantFloats(rt, c.vWeights);
     bindPass(rt, p.h.kernel, b->tmp->buffer(), b->src->buffer(), b->hWeights, c.width, pitch);

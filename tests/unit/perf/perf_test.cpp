@@ -15,6 +15,8 @@
 #include "perf/measure.h"
 #include "perf/roofline.h"
 #include "perf/sweep.h"
+#include "perf/timer.h"
+#include "tasks/device_plane.h"
 #include "rubric/rubric.h"
 #include "util/files.h"
 #include "util/timing_lock.h"
@@ -218,6 +220,44 @@ CaseSpec smallSeparable() {
   spec.params = {{"input", "photo"},  {"width", "100"},    {"height", "37"}, {"weights", "0.1 0.3 0.2 0.25 0.15"},
                  {"h_group", "16 4"}, {"v_group", "16 4"}, {"h_steps", "2"}, {"v_steps", "2"}};
   return spec;
+}
+
+// Spec 5c: timed launches start from nothing. A buffer the task never set holds what the device
+// left in that memory (a freed buffer, an earlier sweep point's output: the same image); setting it
+// back to that before each launch handed a kernel that skips its work where its output already holds
+// a value the result it found there. Such a buffer is set to zeros before each launch instead.
+TEST(TimedLaunchOnDevice, AnOutputTheHostNeverSetStartsEachLaunchAsZeros) {
+  const Runtime& rt = device();
+  const size_t n = 256;
+  auto out = std::make_shared<DevicePlane<float>>(rt, int(n), 1, int(n), 1);
+  // What an earlier launch left in the memory, written past the plane's own calls (not "given").
+  const std::vector<float> left(out->written().bytes / sizeof(float), 5.0f);
+  rt.queue.enqueueWriteBuffer(out->written().whole, CL_TRUE, 0, out->written().bytes, left.data());
+  cl::Program program(rt.context,
+                      "__kernel void skip_if_done(__global float* o) {\n"
+                      "  size_t i = get_global_id(0);\n"
+                      "  if (o[i] != 0.0f) return;  /* already done: skip */\n"
+                      "  o[i] = 1.0f;\n"
+                      "}\n");
+  program.build();
+  TimedLaunch l;
+  l.kernel = "skip_if_done";
+  l.handle = cl::Kernel(program, "skip_if_done");
+  l.handle.setArg(0, out->buffer());
+  l.geometry.global = {n, 1};
+  l.geometry.local = {64, 1};
+  l.keepAlive = out;
+  l.written = {out->written()};
+  EXPECT_TRUE(l.written[0].zero) << "a plane the host never set is set back to zeros";
+  timeLaunch(rt, l, 1, 2);
+  std::vector<float> after(n);
+  rt.queue.enqueueReadBuffer(out->buffer(), CL_TRUE, 0, n * sizeof(float), after.data());
+  EXPECT_EQ(after, std::vector<float>(n, 1.0f)) << "the last launch found the 5s left in the memory";
+
+  // A plane the host filled is set back to its fill (the sentinel of an output) before each launch.
+  auto filled = std::make_shared<DevicePlane<float>>(rt, int(n), 1, int(n), 1);
+  filled->fill(rt, 0.0f);
+  EXPECT_FALSE(filled->written().zero);
 }
 
 TEST(MeasureOnDevice, TimesBothPassesTheReferenceAndTheCopy) {
