@@ -2,6 +2,7 @@
 
 #include "perf/measure.h"
 #include "perf/roofline.h"
+#include "util/trace.h"
 
 namespace clgrade {
 
@@ -43,9 +44,13 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
   for (size_t at = 0; at < specs.size(); ++at) {
     const CaseSpec& spec = specs[at];
     SweepPoint& point = points[at];
+    const trace::Span pointSpan("sweep point", "work");  // where a point's time goes, on a timeline
     // Correctness at the case's own size: the task's ordinary checks.
     std::map<std::string, CaseOutcome> outcomes;
-    r.task->runCase(ctx, spec, &outcomes);
+    {
+      const trace::Span span("sweep point's case", "work");
+      r.task->runCase(ctx, spec, &outcomes);
+    }
     // On a GPU the next point's program compiles while this one is timed (2-3 s of the sweep's 16
     // builds on an H100); on a CPU device the compiler would take the cores the kernels run on. Only
     // now: this point's own build, done, never waits behind it, so its build time limit is its own.
@@ -64,6 +69,7 @@ SweepReport runSweep(const Runtime& rt, const SweepRequest& r, InputCache& input
     }
     // Times at the timing size (on a GPU), whatever the correctness: the chart marks wrong points.
     const CaseSpec timed = sweepTimingCase(spec, gpu, r.timingWidth, r.timingHeight);
+    const trace::Span timedSpan("sweep point's timing", "work");
     try {
       for (const TimedLaunch& l : r.task->timedLaunches(ctx, timed)) {
         point.figures.push_back(measureLaunch(rt, l, r.settings));
