@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <system_error>
 #include <map>
 #include <set>
 
@@ -186,13 +187,18 @@ TaskReport gradeTask(const Runtime& rt, const Rubric& rubric, const TaskRubric& 
   std::set<std::string> skippedIds;
   for (const auto& [id, why] : skipped) skippedIds.insert(id);
   ctx.skipChecks(skippedIds);
-  // The keeper follows its runner, mostly waiting on it: meanwhile it has the inputs of the task's
-  // timed launches (the grade's largest) read or made, which judging their outputs needs only after
-  // the runner has timed them. The future waits for it before the task's report is done.
+  // The inputs of the task's timed launches (the grade's largest: 4096 x 4096 on a GPU) are read or
+  // made on a thread of their own while the cases run: the runner launches on them only after its
+  // cases (on an H200 the separable runner's first sweep point waited 0.4 s for its stored input),
+  // and the keeper, which follows its runner mostly waiting, judges their outputs only then. On a
+  // CPU device they are the cases' own sizes, made once whoever asks first. The future waits for it
+  // before the task's report is done.
   std::future<void> preparing;
-  if (rt.replaying())
+  try {
     preparing = std::async(std::launch::async,
                            [&] { prepareTimedInputs(rt.device.info, task, taskRubric, options.visibleOnly, inputs); });
+  } catch (const std::system_error&) {  // no thread for it: each input is made where it is used
+  }
   bool anyCase = false;
   PhaseClock clock(rt);
   clock.time("cases", [&] {
