@@ -116,7 +116,10 @@ class GuardedBuffer {
   template <typename T>
   std::vector<T> readAgainst(const Runtime& rt, DeltaBaseline base) const {
     const std::string delta = deviceStep(rt, "read delta", [&] {
-      std::string raw(total_, '\0');
+      // A staging area kept by the thread, as writeAll's: a fresh zeroed buffer for each read cost
+      // page faults and a clearing pass per read (a sweep point reads back a dozen planes).
+      static thread_local std::vector<char> raw;
+      if (raw.size() < total_) raw.resize(total_);
       rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, raw.data());
       return encodeBlockDelta(raw.data(), base, total_);
     });
