@@ -297,6 +297,8 @@ class Batch {
                                        ? ""
                                        : " (the default, " + defaultJobsReason(device_.info, cores, gpus) + ")";
     settings_ = o_.keeper;
+    // Every submission is graded on the same hidden cases: their inputs and CPU results made once.
+    if (!settings_.visibleOnly) settings_.hiddenShare = std::make_shared<HiddenShare>(settings_.hiddenSeed);
     if (!settings_.memoryLimitBytes)
       settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
     // Each GPU its own keeper settings: its processes see it alone, its timed launches and counter

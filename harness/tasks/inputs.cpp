@@ -85,8 +85,16 @@ void InputCache::storeLater(std::function<void()> write) {
 
 bool InputCache::stores(bool hidden, long pixels) const { return store_ && !hidden && pixels >= kStoredMinPixels; }
 
+void InputCache::shareHidden(std::shared_ptr<HiddenShare> share) {
+  if (share && runSeed_ && share->seed() == *runSeed_) hiddenShare_ = std::move(share);
+}
+
 InputCache::Obtained InputCache::obtain(const std::string& name, bool hidden, long pixels,
                                         const std::function<Image()>& make) {
+  if (hidden && hiddenShare_) {
+    const std::shared_ptr<const HiddenShare::Input> shared = hiddenShare_->input(name, make);
+    return {shared->image, shared->sha256, false};
+  }
   if (!stores(hidden, pixels)) return {make(), "", false};
   std::string sha256;
   if (std::optional<Image> stored = store_.inputs->image(name, &sha256)) return {std::move(*stored), sha256, false};
@@ -181,6 +189,11 @@ const Scene& CaseInputs::scene(int w, int h) {
     read = stored[2].has_value();
     if (read) {
       scene = Scene{std::move(*stored[0]), std::move(*stored[1]), std::move(*stored[2])};
+    } else if (hidden_ && cache_->hiddenShare_) {
+      const std::shared_ptr<const HiddenShare::SceneInput> shared = cache_->hiddenShare_->scene(
+          name, [&] { return generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); }); });
+      scene = shared->scene;
+      for (int i = 0; i < 3; ++i) hashes[i] = shared->sha256[i];
     } else {
       for (std::string& hash : hashes) hash.clear();
       scene = generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); });
@@ -259,6 +272,11 @@ std::shared_ptr<const T> madeOnce(std::map<std::string, std::shared_future<std::
 
 std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const std::function<Image()>& make) {
   const std::string memo = key.text + (key.hidden ? " hidden" : "");
+  if (key.hidden && hiddenShare_) {  // the batch's, once: kept here too, so a grade asks the share once
+    const std::shared_ptr<HiddenShare> share = hiddenShare_;
+    const std::string text = key.text;
+    return madeOnce<Image>(references_, mutex_, memo, [share, text, &make] { return *share->result(text, make); });
+  }
   if (!store_.results || key.hidden) return madeOnce(references_, mutex_, memo, make);
   // The store's name for it: the key is any text.
   const std::string name = "result-" + sha256Hex(key.text).substr(0, 40);
@@ -274,6 +292,12 @@ std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const s
 std::shared_ptr<const std::vector<int32_t>> InputCache::referenceFlags(
     const ResultKey& key, const std::function<std::vector<int32_t>()>& make) {
   // Not stored: the flags are one pass of comparisons, a fraction of a filtered image's time.
+  if (key.hidden && hiddenShare_) {
+    const std::shared_ptr<HiddenShare> share = hiddenShare_;
+    const std::string text = key.text;
+    return madeOnce<std::vector<int32_t>>(referenceFlags_, mutex_, text + " hidden",
+                                          [share, text, &make] { return *share->flags(text, make); });
+  }
   return madeOnce(referenceFlags_, mutex_, key.text + (key.hidden ? " hidden" : ""), make);
 }
 

@@ -22,6 +22,7 @@
 #include "model/report.h"
 #include "store/course_store.h"
 #include "tasks/case_spec.h"
+#include "tasks/hidden_share.h"
 
 namespace clgrade {
 
@@ -86,6 +87,10 @@ class InputCache {
   /// making them, and the CPU's results on them; what it lacks is made and, where the store is
   /// writable, written to it in the background (store/course_store.h). Call before the first input.
   void useStore(CourseStore store) { store_ = std::move(store); }
+  /// Takes the hidden cases' inputs and the CPU's results on them from `share` (a batch's: every
+  /// keeper of it grades the same hidden cases) when it was made for this cache's run seed; each is
+  /// then made once for the batch and copied here. Call before the first input.
+  void shareHidden(std::shared_ptr<HiddenShare> share);
 
   /// The inputs of `spec` (hidden or visible, as the rubric says).
   CaseInputs forCase(const CaseSpec& spec) { return CaseInputs(this, !spec.visible); }
@@ -157,6 +162,7 @@ class InputCache {
   std::map<std::string, std::shared_future<std::shared_ptr<const Image>>> references_;
   std::map<std::string, std::shared_future<std::shared_ptr<const std::vector<int32_t>>>> referenceFlags_;
   CourseStore store_;
+  std::shared_ptr<HiddenShare> hiddenShare_;  ///< null: hidden inputs and results made here
   std::mutex writesMutex_;
   std::vector<std::future<void>> writes_;
 };
