@@ -66,21 +66,38 @@ std::vector<DeviceEntry> nvidiaGpusBeside(const DeviceEntry& device) {
 namespace {
 
 constexpr int kCoresPerGpuJob = 4, kMostJobsPerGpu = 4;
+/// A GPU job's share of the memory at the least: its 4 runners' limits (keeper.h's default gives them
+/// 3/4 of the memory over all runners) of 3 GiB each. The histogram's runner went past a 1 GiB limit
+/// at 4096 x 4096 with NVIDIA's driver; a runner stopped for memory the machine lacked would be the
+/// student's failure.
+constexpr uint64_t kGpuJobBytes = uint64_t(4) * 3 * (uint64_t(1) << 30) * 4 / 3;
+
+int gpuJobs(int cores, int gpus, uint64_t memoryBytes, bool* byMemory) {
+  int perGpu = std::clamp(cores / gpus / kCoresPerGpuJob, 1, kMostJobsPerGpu);
+  if (memoryBytes > 0) {
+    const int fit = std::max(1, int(memoryBytes / kGpuJobBytes / uint64_t(gpus)));
+    if (byMemory) *byMemory = fit < perGpu;
+    perGpu = std::min(perGpu, fit);
+  }
+  return gpus * perGpu;
+}
 
 }  // namespace
 
-int defaultJobs(const DeviceInfo& device, int cores, int gpus) {
+int defaultJobs(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes) {
   cores = std::max(1, cores);
   if (device.type != "gpu") return cores;
-  gpus = std::max(1, gpus);
-  return gpus * std::clamp(cores / gpus / kCoresPerGpuJob, 1, kMostJobsPerGpu);
+  return gpuJobs(cores, std::max(1, gpus), memoryBytes, nullptr);
 }
 
-std::string defaultJobsReason(const DeviceInfo& device, int cores, int gpus) {
+std::string defaultJobsReason(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes) {
   const std::string c = std::to_string(std::max(1, cores)) + (cores == 1 ? " core" : " cores");
   if (device.type != "gpu") return "one per core: " + c;
-  const int perGpu = defaultJobs(device, cores, gpus) / std::max(1, gpus);
-  return std::to_string(perGpu) + " per GPU: " + c + (gpus > 1 ? " for " + std::to_string(gpus) + " GPUs" : "");
+  gpus = std::max(1, gpus);
+  bool byMemory = false;
+  const int perGpu = gpuJobs(std::max(1, cores), gpus, memoryBytes, &byMemory) / gpus;
+  return std::to_string(perGpu) + " per GPU: " + c + (gpus > 1 ? " for " + std::to_string(gpus) + " GPUs" : "") +
+         (byMemory ? ", fewer for " + std::to_string(memoryBytes >> 30) + " GiB of memory" : "");
 }
 
 SubmissionList listSubmissions(const std::string& dir, const std::string& exclude) {
@@ -291,11 +308,12 @@ class Batch {
     if (std::string why; !saveLedger(&why)) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(why).c_str());
     const int gpus = static_cast<int>(gpus_.size());
     const int cores = usableCores();
-    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info, cores, gpus),
+    const uint64_t memory = physicalMemoryBytes();
+    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info, cores, gpus, memory),
                                  std::max(1, int(todo_.size()))));
-    const std::string jobsReason = o_.jobs > 0 || jobs_ != defaultJobs(device_.info, cores, gpus)
+    const std::string jobsReason = o_.jobs > 0 || jobs_ != defaultJobs(device_.info, cores, gpus, memory)
                                        ? ""
-                                       : " (the default, " + defaultJobsReason(device_.info, cores, gpus) + ")";
+                                       : " (the default, " + defaultJobsReason(device_.info, cores, gpus, memory) + ")";
     settings_ = o_.keeper;
     // Every submission is graded on the same hidden cases: their inputs and CPU results made once.
     if (!settings_.visibleOnly) settings_.hiddenShare = std::make_shared<HiddenShare>(settings_.hiddenSeed);

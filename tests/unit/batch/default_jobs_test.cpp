@@ -34,6 +34,15 @@ TEST(DefaultJobs, OnGpusOnePerFourCoresOfEachGpusShareBetweenOneAndFour) {
   EXPECT_EQ(defaultJobs(gpu, 16, 8), 8);  // 2 cores a GPU: one job each
   EXPECT_EQ(defaultJobsReason(gpu, 16, 1), "4 per GPU: 16 cores");
   EXPECT_EQ(defaultJobsReason(gpu, 32, 2), "4 per GPU: 32 cores for 2 GPUs");
+  // Memory: each of a job's 4 runners keeps a limit of 3 GiB or more (a 4096 x 4096 histogram runner
+  // went past 1 GiB): a 16-core machine with 32 GiB runs 2 jobs on its GPU, one with 128 GiB 4.
+  const uint64_t gib = uint64_t(1) << 30;
+  EXPECT_EQ(defaultJobs(gpu, 16, 1, 128 * gib), 4);
+  EXPECT_EQ(defaultJobs(gpu, 16, 1, 32 * gib), 2);
+  EXPECT_EQ(defaultJobs(gpu, 16, 1, 8 * gib), 1);
+  EXPECT_EQ(defaultJobs(gpu, 32, 2, 32 * gib), 2);
+  EXPECT_EQ(defaultJobsReason(gpu, 16, 1, 32 * gib), "2 per GPU: 16 cores, fewer for 32 GiB of memory");
+  EXPECT_EQ(defaultJobs(ofType("cpu"), 16, 1, 8 * gib), 16);
 }
 
 TEST(UsableCores, AtLeastOneAndNoMoreThanTheMachineHas) {
