@@ -89,8 +89,9 @@ int timeTrustedInChild(const TrustedTimingRequest& a) {
   }
   Runtime rt(device);
   rt.timingLock = a.timingLock;  // each set of timed launches takes its turn with the grades'
-  // No ncu session beside these figures: they serve many grades, so one session's replays must not
-  // slow them all (the grades' own timings run beside the sessions).
+  // No profiler session (ncu, CUPTI) beside these figures: they serve many grades, so one session's
+  // replays must not slow them all (the grades' own timings run beside the sessions). The PTX
+  // counters' copies are launches like the grades' correctness cases, which take no lock either.
   const TimingLock quiet(a.besideProfiler ? "" : profilerLockFor(a.timingLock));
   InputCache inputs(a.seed);  // the grades' inputs: the histogram's speed depends on the image
   std::string why;

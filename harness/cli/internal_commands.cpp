@@ -117,7 +117,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   auto session = std::make_shared<SessionArgs>();
   CLI::App* profiler = app.add_subcommand("hwsession", "(internal) a submission's ncu counters and atomics counts");
   profiler->add_option("kernels-dir", session->kernelsDir)->required();
-  profiler->add_option("--ncu", session->ncu)->required();
+  profiler->add_option("--ncu", session->ncu, "NVIDIA's profiler (where --counters ptx: none needed)");
   profiler->add_option("--clgrade", session->clgrade);
   profiler->add_option("--rubric", session->rubric)->required();
   profiler->add_option("--out", session->out)->required();
@@ -127,8 +127,10 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   profiler->add_option("--profile", session->profile, "task, or task:kernel, whose counters are read (default: every task's)");
   profiler->add_flag("--profile-none", session->profileNone, "no counters: the replay counts the atomics alone");
   profiler->add_option("--timeout", session->timeout);
-  profiler->add_option("--counters", session->counters, "ncu, or cupti: the replay counts itself (ncu where it cannot)")
-      ->check(CLI::IsMember({"ncu", "cupti"}));
+  profiler->add_option("--counters", session->counters,
+                       "ncu; cupti: the replay counts itself (ncu where it cannot); ptx: the replay's PTX counters, "
+                       "no profiler (exit 6 where they cannot)")
+      ->check(CLI::IsMember({"ncu", "cupti", "ptx"}));
   profiler->add_option("--hidden-seeds", session->seeds, "count the drawn analysis cases on these hidden inputs")
       ->expected(4);
   profiler->group("");
@@ -148,7 +150,7 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
          a.csvPath = session->csv;
          a.timeoutSeconds = session->timeout;
          a.seeds = seedsOf(session->seeds);
-         a.cupti = session->counters == "cupti";
+         a.counters = session->counters;
          return profilerSessionInChild(a);
        }});
   auto hw = std::make_shared<ChildArgs>();
@@ -156,17 +158,33 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   auto hwSeeds = std::make_shared<std::vector<uint64_t>>();
   auto hwAtomics = std::make_shared<std::vector<std::string>>();
   auto countersCsv = std::make_shared<std::string>();
+  auto accessesCsv = std::make_shared<std::string>();
+  auto counted = std::make_shared<std::vector<std::string>>();
+  auto copiesOnly = std::make_shared<bool>(false);
   CLI::App* hwcount =
       addChild(app, "hwcount", "(internal) replay tasks' analysis cases through CUDA, where they are counted", hw.get());
   hwcount->add_option("--counters-csv", *countersCsv, "count the hardware in this process (CUPTI), write the counts here");
+  hwcount->add_option("--count-accesses", *accessesCsv,
+                      "count shared accesses and global loads by the PTX counters, write the counts here");
+  hwcount->add_option("--count", *counted, "with --count-accesses: task, or task:kernel, to count (default: all)");
+  hwcount->add_flag("--copies-only", *copiesOnly,
+                    "no profiler watches: only the counted copies of launches run through CUDA");
   hwcount->add_flag("--prefixed", *prefixed, "name kernels <task>__<kernel> even for one task");
   hwcount->add_option("--hidden-seeds", *hwSeeds, "also the drawn analysis cases, on these hidden inputs")->expected(4);
   hwcount->add_option("--atomics", *hwAtomics, "task:kernel whose atomics are counted per work-item");
-  commands->push_back({hwcount, [hw, prefixed, hwSeeds, hwAtomics, countersCsv] {
+  commands->push_back({hwcount, [hw, prefixed, hwSeeds, hwAtomics, countersCsv, accessesCsv, counted,
+                                 copiesOnly] {
                          Rubric rubric;
                          if (!loadRubricOrComplain(hw->rubric, &rubric)) return int(kUsage);
+                         HwcountCounting counting;
+                         if (!accessesCsv->empty()) {
+                           counting = {HwcountCounting::How::Ptx, *accessesCsv, *counted};
+                         } else if (!countersCsv->empty()) {
+                           counting = {HwcountCounting::How::Cupti, *countersCsv, {}};
+                         }
+                         counting.copiesOnly = *copiesOnly;
                          return hwcountInChild(hw->kernelsDir, rubric, hw->tasks, hw->out, *prefixed, seedsOf(*hwSeeds),
-                                               *hwAtomics, *countersCsv);
+                                               *hwAtomics, counting);
                        }});
 }
 

@@ -180,7 +180,7 @@ CounterReport hardwareAtomicsReport(const AtomicsRun& run, const std::string& de
 
 CounterReport hardwareAccessReport(const HardwareRun& run, const std::string& deviceName) {
   CounterReport report;
-  report.origin = "hardware (ncu, " + deviceName + ")";
+  report.origin = "hardware (" + run.countedBy + ", " + deviceName + ")";
   for (const HardwareCounts& c : run.counts) {
     KernelCounters k;
     k.name = c.kernel;
@@ -297,10 +297,10 @@ void judgeDrawnWithHardware(const Runtime& rt, const Task& task, const TaskRubri
       }
     } else if (run.drawnCounts.empty()) {
       o.status = Status::Error;
-      o.message = "ncu counted no launch of the drawn case's kernels (see hardware.log)";
+      o.message = run.countedBy + " counted no launch of the drawn case's kernels (see hardware.log)";
     } else if (rule.kind == HardwareRule::Kind::AccessCounts) {
       task.judgeSimulation(ci.id, hardwareAccessReport(drawn, device), spec, &o);
-      o.message += " (shared-memory instructions counted by ncu on " + device + " at the drawn case)";
+      o.message += " (shared-memory instructions counted by " + run.countedBy + " on " + device + " at the drawn case)";
     } else {
       judgeStoreConflictsFromHardware(rule, drawn.counts, rubric.settings.hardwareConflictTolerance, &o);
     }
@@ -312,7 +312,7 @@ void judgeDrawnWithHardware(const Runtime& rt, const Task& task, const TaskRubri
       o.message = "the technique counts only where the result is right (spec 5c), and the device computed wrong "
                   "values at the drawn case: " + wrong;
     }
-    if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (ncu CSV)", run.logPath});
+    if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (CSV, " + run.countedBy + ")", run.logPath});
     cases.push_back(o);
   }
 }
@@ -378,17 +378,18 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
       if (run.outcome != HardwareRun::Outcome::Ran) {
         o.details.push_back("hardware counters: " + run.message);
       } else {
-        if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (ncu CSV)", run.logPath});
-        char took[96];
-        std::snprintf(took, sizeof took, "hardware counters run (ncu%s): %.1f s",
+        if (!run.logPath.empty()) o.evidence.push_back({"hardware counters (CSV, " + run.countedBy + ")", run.logPath});
+        char took[160];
+        std::snprintf(took, sizeof took, "hardware counters run (%s%s): %.1f s", run.countedBy.c_str(),
                       given ? ", one session for every task" : "", run.seconds);
         o.timings.push_back(took);
+        if (!run.countedBecause.empty()) o.details.push_back("counted by " + run.countedBy + ": " + run.countedBecause);
         for (const HardwareCounts& c : run.counts) {
-          char line[256];
+          char line[384];
           std::snprintf(line, sizeof line,
-                        "hardware (ncu, %s): %s: %.0f shared store conflicts in %.0f store instructions, %.0f load "
+                        "hardware (%s, %s): %s: %.0f shared store conflicts in %.0f store instructions, %.0f load "
                         "conflicts in %.0f load instructions",
-                        rt.device.info.name.c_str(), c.kernel.c_str(), c.sharedStoreConflicts,
+                        run.countedBy.c_str(), rt.device.info.name.c_str(), c.kernel.c_str(), c.sharedStoreConflicts,
                         c.sharedStoreInstructions, c.sharedLoadConflicts, c.sharedLoadInstructions);
           o.details.push_back(line);
         }
@@ -402,7 +403,7 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
       if (haveSpec && rule.kind == HardwareRule::Kind::AccessCounts && o.status == Status::NotMeasured) {
         const std::string simulator = o.message;
         task.judgeSimulation(ci.id, hardwareAccessReport(run, rt.device.info.name), spec, &o);
-        o.message += " (shared-memory instructions counted by ncu on " + rt.device.info.name + ")";
+        o.message += " (shared-memory instructions counted by " + run.countedBy + " on " + rt.device.info.name + ")";
         if (!simulator.empty()) o.details.push_back("not simulated: " + simulator);
       }
       // No simulator here: the hardware decides a store-conflict check, with a tolerance for its noise.
@@ -446,7 +447,7 @@ std::vector<CounterRow> hardwareRows(const HardwareRun& run, const std::string& 
   std::vector<CounterRow> rows;
   for (const HardwareCounts& c : run.counts) {
     rows.push_back({c.kernel,
-                    "hardware (ncu, " + deviceName + ")",
+                    "hardware (" + run.countedBy + ", " + deviceName + ")",
                     {{"launches", double(c.launches)},
                      {"shared_store_conflicts", c.sharedStoreConflicts},
                      {"shared_store_instructions", c.sharedStoreInstructions},

@@ -22,6 +22,10 @@ struct HardwareRun {
   enum class Outcome { Ran, Unavailable, Failed } outcome = Outcome::Unavailable;
   std::string message;  ///< why not, or what went wrong
   std::string logPath;  ///< ncu's output, relative to the report folder
+  /// Who counted: "ncu", "CUPTI" or "clgrade's PTX counters" (the CSV's first line says).
+  std::string countedBy = "ncu";
+  /// Why another than the session's first choice counted (the PTX counters could not); "" if not.
+  std::string countedBecause;
   std::vector<HardwareCounts> counts;
   double seconds = 0;
   /// The task's atomics (AtomicsRun) counted by the submission's profiler session beside its

@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <optional>
 #include <set>
 
+#include "counters/nvidia/ptx_accesses.h"
 #include "protocol/profiler_files.h"
 #include "tasks/task.h"
 #include "util/files.h"
@@ -87,23 +89,35 @@ void onlyKernels(const std::vector<std::string>& kernels, HardwareRun* share) {
                   counts->end());
 }
 
-/// One ncu session over `tasks`: the runs by task (Failed, with the reason, where it has none).
+/// What the replay said it could not count (its CSV's one line), without the line's head.
+std::string firstNotCounted(const std::string& csv) {
+  const std::string head = "could not count ";
+  const size_t at = csv.find(head);
+  if (at == std::string::npos) return "no reason given";
+  const size_t end = csv.find('\n', at);
+  return csv.substr(at + head.size(), std::min<size_t>(end == std::string::npos ? csv.size() : end, at + 600) -
+                                          (at + head.size()));
+}
+
+/// Who counted, as the CSV's first line says (HardwareRun::countedBy).
+std::string countedBy(const std::string& csv) {
+  if (csv.find(kPtxCountersNote) != std::string::npos) return "clgrade's PTX counters";
+  if (csv.find("CUPTI's range profiler") != std::string::npos) return "CUPTI";
+  return "ncu";
+}
+
+/// One profiler session over `tasks`: the runs by task (Failed, with the reason, where it has none).
 Session oneSession(const SessionRequest& r, const std::vector<std::string>& tasks, const ProfiledRunner& run) {
   std::error_code ec;
   const std::string csvPath = r.workDir + "/ncu.csv";
   const std::string logPath = r.logDir + "/" + (tasks.size() == 1 ? tasks.front() : "all") + ".hardware.log";
   fs::remove(csvPath, ec);  // never read an earlier session's as this one's
-  std::vector<std::string> argv{
-      r.clgrade,   "hwsession",  r.kernelsDir, "--ncu",      r.ncu,
-      "--clgrade", r.clgrade,    "--rubric",   r.rubricPath, "--out",
-      r.workDir,   "--log-file", csvPath,      "--timeout",  std::to_string(r.timeoutSeconds)};
+  std::vector<std::string> argv{r.clgrade,    "hwsession", r.kernelsDir, "--clgrade",   r.clgrade,
+                                "--rubric",   r.rubricPath, "--out",     r.workDir,     "--log-file",
+                                csvPath,      "--timeout",  std::to_string(r.timeoutSeconds), "--counters", r.counters};
+  if (!r.ncu.empty()) argv.insert(argv.end(), {"--ncu", r.ncu});
   if (r.seeds)
     for (const std::string& a : hiddenSeedsArgs(*r.seeds)) argv.push_back(a);
-  // CLGRADE_COUNTERS=cupti: the replay counts itself through CUPTI (ncu where it cannot). Not the
-  // default: on an H200 it took 8.1 s a submission where ncu takes 4.5 s, and two at once on two
-  // GPUs slowed it as much as ncu (docs/performance.md).
-  if (const char* how = std::getenv("CLGRADE_COUNTERS"); how && std::string(how) == "cupti")
-    argv.insert(argv.end(), {"--counters", "cupti"});
   bool anyProfiled = false;
   for (const std::string& t : tasks) {
     argv.push_back("--task");
@@ -124,7 +138,33 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       }
   }
   if (r.profiled && !anyProfiled) argv.push_back("--profile-none");
-  const ProcessResult p = run(argv, r.timeoutSeconds, logPath);
+  ProcessResult p;
+  {
+    // A profiler takes turns on the GPU (one session at a time); the PTX counters are the replay's
+    // own launches, and so is a session that counts nothing but atomics.
+    std::optional<TimingLock> turn;
+    if (r.counters != "ptx" && (!r.profiled || anyProfiled)) turn.emplace(r.profilerLock);
+    p = run(argv, r.timeoutSeconds, logPath);
+  }
+  if (r.counters == "ptx" && p.exitCode == kHwcountNotCounted && !p.signal && !p.timedOut) {
+    // A kernel the PTX counters do not follow: ncu counts the session instead, where there is one.
+    const std::string why = "the PTX counters could not count it (" + firstNotCounted(fileText(csvPath)) + ")";
+    if (!r.ncu.empty()) {
+      SessionRequest again = r;
+      again.counters = "ncu";
+      Session counted = oneSession(again, tasks, run);
+      for (auto& [task, share] : counted.byTask) share.countedBecause = why;
+      return counted;
+    }
+    Session none;
+    for (const std::string& task : tasks) {
+      HardwareRun& share = none.byTask[task];
+      share.outcome = HardwareRun::Outcome::Unavailable;
+      share.machineFault = true;
+      share.message = why + ", and NVIDIA's profiler ncu, which could, is not on this machine";
+    }
+    return none;
+  }
   const std::string csv = fileText(csvPath);
   const std::string log = fileText(logPath);
   std::vector<HardwareCounts> counts;
@@ -150,6 +190,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
     if (r.profiled && profiled && !r.profiled->at(task).empty()) onlyKernels(r.profiled->at(task), &share);
     share.drawnAsked = r.seeds.has_value() && profiled;
     share.seconds = p.seconds;
+    share.countedBy = countedBy(csv);
     if (profiled) {
       share.logPath = dir + "/ncu.csv";
       writeFileAtomically(r.reportDir + "/" + share.logPath, csvShare(csv, task, tasks), nullptr);
@@ -169,7 +210,7 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       share.message = err + (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
     } else if (share.counts.empty()) {
       share.outcome = HardwareRun::Outcome::Failed;
-      share.message = "ncu profiled no kernel of " + task + " (did it build and run? see hardware.log)" +
+      share.message = share.countedBy + " counted no kernel of " + task + " (did it build and run? see hardware.log)" +
                       (p.ok() ? "" : " (the profiled run: " + p.describe() + ")");
     }
     // The atomics counts of the same replay: their records come from the sandbox and are read as
@@ -215,6 +256,11 @@ HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::stri
   }
   share.outcome = HardwareRun::Outcome::Ran;
   return share;
+}
+
+std::string sessionCounters() {
+  const char* how = std::getenv("CLGRADE_COUNTERS");
+  return how && (std::string(how) == "ncu" || std::string(how) == "cupti") ? how : "ptx";
 }
 
 std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& request, const ProfiledRunner& run) {
@@ -271,8 +317,8 @@ void markUncountedTechnique(const Rubric& rubric, const std::map<std::string, Ha
       if (!namesTechnique(*task, c)) continue;
       for (const CriterionResult& r : t.criteria)
         if (r.id == c.id && r.status == Status::NotMeasured && !r.overridden)
-          t.machineFault = "its technique could not be judged: the hardware counters (ncu) could not be taken on "
-                           "this machine (" + run->second.message + ")";
+          t.machineFault = "its technique could not be judged: the hardware counters (" + run->second.countedBy +
+                           ") could not be taken on this machine (" + run->second.message + ")";
     }
   }
 }
@@ -282,8 +328,9 @@ std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(cons
                                                                             const std::string& timingLock) {
   return std::async(std::launch::async,
                     [request, run = std::move(run), timingLock] {
-                      const TimingLock turn(profilerLockFor(timingLock));
-                      return runHardwareSession(request, run);
+                      SessionRequest r = request;
+                      r.profilerLock = profilerLockFor(timingLock);
+                      return runHardwareSession(r, run);
                     })
       .share();
 }

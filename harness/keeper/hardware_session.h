@@ -1,11 +1,13 @@
-// All of a submission's hardware counters in one profiler session (issue 12), run by the keeper in
-// one sandbox (`clgrade hwsession`): one `clgrade hwcount` process replays the analysis case of every
-// task through CUDA under ncu, each task's kernels named `<task>__<kernel>` so that the rows say
-// whose they are, and the histogram's atomics are counted in the same replay (a copy of the launch
-// with a counter before each atomic, counters/nvidia/ptx_atomics.h; ncu's SourceCounters runs beside
-// it took 3-4 s each). The runners start no ncu: four sessions taking turns on the profiler lock made
-// the longest path of a check on an H100. The keeper reads what the sandbox leaves (CSV and atomics
-// records) as untrusted.
+// All of a submission's hardware counters in one session (issue 12), run by the keeper in one
+// sandbox (`clgrade hwsession`): one `clgrade hwcount` process replays the analysis case of every
+// task through CUDA, each task's kernels named `<task>__<kernel>` so that the rows say whose they
+// are, and the histogram's atomics are counted in the same replay (a copy of the launch with a
+// counter before each atomic, counters/nvidia/ptx_atomics.h). Who counts the shared accesses and
+// global loads: by default the replay's own PTX counters (counters/nvidia/ptx_accesses.h, issue 29),
+// with no profiler and so no turn to take on the GPU; ncu (under the profiler lock, one session at a
+// time per GPU) where they cannot count a kernel, or where CLGRADE_COUNTERS says so. The runners
+// start no session of their own. The keeper reads what the sandbox leaves (CSV and atomics records)
+// as untrusted.
 #pragma once
 
 #include <functional>
@@ -29,7 +31,7 @@ using ProfiledRunner = std::function<ProcessResult(const std::vector<std::string
                                                    const std::string& logPath)>;
 
 struct SessionRequest {
-  std::string ncu;      ///< ncuFor(device)
+  std::string ncu;      ///< ncuFor(device); "" where there is none (the PTX counters need none)
   std::string clgrade;  ///< the executable whose `hwcount` ncu profiles
   std::string kernelsDir;
   std::string rubricPath;
@@ -47,15 +49,23 @@ struct SessionRequest {
   double timeoutSeconds = 300;
   /// A grade's hidden seeds: each task's drawn analysis case is counted too (a check has none).
   std::optional<HiddenSeeds> seeds;
+  /// Who counts (sessionCounters()): "ptx", the replay's PTX counters, with no profiler and so no
+  /// turn to take (ncu, under the profiler lock, where they cannot count a kernel); "ncu"; "cupti".
+  std::string counters = "ptx";
+  /// The lock a profiler (ncu, CUPTI) holds while it counts: one session at a time on the GPU.
+  std::string profilerLock;
 };
+
+/// Who counts a session: CLGRADE_COUNTERS=ncu or cupti where set, else "ptx".
+std::string sessionCounters();
 
 /// The session's counts per task, each as the task's own run would have given them (evidence files
 /// included). A session that fails as a whole (a kernel that never ends, a crash) is tried again
 /// once per task, so that one task's kernel costs the others nothing.
 std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& request, const ProfiledRunner& run);
 
-/// runHardwareSession on a thread of its own, beside the runners, holding the profiler lock of
-/// `timingLock` (one profiler session at a time on the GPU: a batch's other jobs have theirs).
+/// runHardwareSession on a thread of its own, beside the runners; a session counted by a profiler
+/// holds the profiler lock of `timingLock` (one at a time on the GPU: a batch's other jobs have theirs).
 std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(const SessionRequest& request,
                                                                             ProfiledRunner run,
                                                                             const std::string& timingLock);

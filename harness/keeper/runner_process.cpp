@@ -203,7 +203,7 @@ ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workD
     ProcessResult ended;
     const long long from = trace::nowMicros();
     {
-      const trace::Span span("ncu session", "process");
+      const trace::Span span("counters session", "process");
       ended = runProcess(spec);
     }
     trace::adoptChildTrace(workDir + "/" + channel::kTraceFile, "profiled hwcount", from, trace::nowMicros());

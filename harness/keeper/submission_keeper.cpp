@@ -116,7 +116,7 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
       if (!r.timings) *problem = r.problem;
       return std::shared_ptr<const TrustedTimings>(r.timings);
     };
-  // Every task's bank-conflict counters from one ncu session beside the runners, who start none.
+  // Every task's bank-conflict counters from one session beside the runners, who start none.
   if (refused_.empty()) c.hardware = startHardwareSession(selected);
   forEachSideBySide(selected.size(), settings_.taskJobs, [&](size_t slot) {
     if (settings_.onTask) settings_.onTask(selected[slot]->id, nullptr);
@@ -242,7 +242,11 @@ std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHa
   std::string why;
   SessionRequest r;
   r.ncu = ncuFor(device_.info, &why);
-  if (r.ncu.empty()) return {};  // nothing to profile with: the runners do as they always did
+  r.counters = sessionCounters();
+  // Nothing to count with: the runners do as they always did. The PTX counters need an NVIDIA GPU
+  // (and its CUDA driver) but no ncu; ncu and CUPTI need ncu (CUPTI falls back on it).
+  const bool nvidiaGpu = device_.info.type == "gpu" && device_.info.platform.find("NVIDIA") != std::string::npos;
+  if (!nvidiaGpu || (r.ncu.empty() && r.counters != "ptx")) return {};
   // Only files that a runner will run: a missing or refused one has nothing to profile. Only the
   // counters a rule reads (issue 29: the profiled launches are most of a session, which one GPU's
   // submissions take in turns): a task whose rules read none is not profiled, one whose only

@@ -12,4 +12,9 @@ inline std::string atomicsRecordPath(const std::string& workDir, const std::stri
   return workDir + "/atomics-" + task + "-" + kernel + ".record";
 }
 
+/// The session's exit code (and hwcount's) when a kernel asked for could not be counted by the
+/// replay's PTX counters (a memory instruction they do not follow, an old target, a counted copy that
+/// does not launch) while every launch replayed well: the keeper counts it with ncu instead.
+constexpr int kHwcountNotCounted = 6;
+
 }  // namespace clgrade

@@ -1,6 +1,7 @@
 // `clgrade hwcount`: a task's analysis case on the NVIDIA GPU with each distinct launch replayed
-// through CUDA, where the hardware's counters count it: in this process through CUPTI (with
-// --counters-csv), or from outside under ncu. Runs in a sandbox (the keeper's profiler session).
+// through CUDA, where it is counted: in this process by its PTX counters (--count-accesses, no
+// profiler) or through CUPTI (--counters-csv), or from outside under ncu. Runs in a sandbox (the
+// keeper's profiler session).
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -121,11 +122,53 @@ bool writeCountedLaunches(PtxReplay* replay, const std::string& csvPath) {
   return writeFileAtomically(csvPath, csv, &ignored) && counted;
 }
 
+/// Whether a replayed kernel (`<task>__<kernel>`, `drawn_<task>__<kernel>`, or its own name where
+/// hwcount ran one task unprefixed) is among `profile` ("task" or "task:kernel"; empty: all).
+bool profiledKernel(const std::vector<std::string>& profile, std::string name) {
+  if (profile.empty()) return true;
+  if (name.rfind("drawn_", 0) == 0) name = name.substr(6);
+  const size_t sep = name.find("__");
+  const std::string task = sep == std::string::npos ? "" : name.substr(0, sep);
+  const std::string kernel = sep == std::string::npos ? name : name.substr(sep + 2);
+  for (const std::string& p : profile) {
+    const size_t colon = p.find(':');
+    const std::string pt = p.substr(0, colon);
+    if (!task.empty() && pt != task) continue;
+    if (colon == std::string::npos || p.substr(colon + 1) == kernel) return true;
+  }
+  return false;
+}
+
+/// The launches the PTX counters counted, in ncu's CSV (counterRowsCsv); where a kernel asked for
+/// could not be counted so, a CSV that says why (no rows) and false.
+bool writeAccessCounts(const PtxReplay& replay, const std::string& csvPath) {
+  std::string csv;
+  if (!replay.accessError().empty()) {
+    csv = "==PROF== clgrade hwcount: the PTX counters could not count " + replay.accessError() + "\n";
+  } else {
+    std::vector<CountedLaunchRow> rows;
+    for (const CountedLaunch& l : replay.accessLaunches()) {
+      CountedLaunchRow row;
+      row.kernel = l.kernel;
+      for (int d = 0; d < 3; ++d) {
+        row.groups[d] = l.grid[d];
+        row.groupSize[d] = l.block[d];
+      }
+      row.values = l.values;
+      rows.push_back(row);
+    }
+    csv = counterRowsCsv(rows, std::string("clgrade hwcount: ") + kPtxCountersNote);
+  }
+  std::string ignored;
+  return writeFileAtomically(csvPath, csv, &ignored) && replay.accessError().empty();
+}
+
 }  // namespace
 
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
                    const std::string& reportDir, bool prefixed, const std::optional<HiddenSeeds>& seeds,
-                   const std::vector<std::string>& atomics, const std::string& countersCsv) {
+                   const std::vector<std::string>& atomics, const HwcountCounting& counting) {
+  const std::string countersCsv = counting.how == HwcountCounting::How::Cupti ? counting.csv : std::string();
   const auto began = std::chrono::steady_clock::now();
   DeviceEntry device;
   std::string err;
@@ -135,6 +178,7 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     return 3;
   }
   PtxReplay* named = replay.get();
+  named->setReplayLaunches(!counting.copiesOnly);
   // NVIDIA's OpenCL and CUDA list the same GPUs in the same order.
   const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(); };
   if (!countersCsv.empty()) {
@@ -144,6 +188,13 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     }
     std::cerr << "clgrade hwcount: CUPTI counts " << named->hardwarePasses() << " pass(es) per launch (ready in "
               << seconds() << " s: " << named->hardwareStartTimes() << ")\n";
+  }
+  if (counting.how == HwcountCounting::How::Ptx) {
+    const std::vector<std::string> profile = counting.profile;
+    named->countAccessesOf([profile](const std::string& kernel) { return profiledKernel(profile, kernel); });
+    // Said once the device and CUDA are ready: the keeper tells a machine that could not count
+    // from a run that did (as ncu's own "==PROF==" lines do).
+    std::cerr << "==PROF== clgrade hwcount: " << kPtxCountersNote << "\n";
   }
   std::cerr << "clgrade hwcount: device ready at " << seconds() << " s\n";
   Runtime runtime(device);
@@ -190,6 +241,14 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     if (!writeCountedLaunches(named, countersCsv)) return 4;
     std::cerr << "clgrade hwcount: " << named->hardwareLaunches() << " launches replayed and counted by " << replayed
               << " s, counts read by " << seconds() << " s\n";
+  }
+  if (counting.how == HwcountCounting::How::Ptx) {
+    std::cerr << named->accessSitesText();
+    if (!writeAccessCounts(*named, counting.csv)) {
+      std::cerr << "clgrade hwcount: the PTX counters could not count " << named->accessError() << "\n";
+      // Where every launch replayed well, ncu can count what the PTX counters could not.
+      if (!observer->failures) return kHwcountNotCounted;
+    }
   }
   return observer->failures ? 4 : exit;
 }

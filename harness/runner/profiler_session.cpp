@@ -1,5 +1,5 @@
-// `clgrade hwsession`: a submission's hardware counters (counted by its replay through CUPTI, or under
-// ncu) and its atomics counted in the same replay, in the keeper's sandbox.
+// `clgrade hwsession`: a submission's counters (counted by its replay itself, by its PTX counters or
+// through CUPTI, or under ncu) and its atomics counted in the same replay, in the keeper's sandbox.
 #include <iostream>
 
 #include "counters/nvidia/ncu_csv.h"
@@ -60,11 +60,22 @@ int profilerSessionInChild(const ProfilerSessionArgs& a) {
   // tells the keeper that the replay got going (as ncu's "==PROF==" lines do).
   if (a.profileNone) {
     std::cout << "==PROF== clgrade hwsession: no counters asked for; the replay counts the atomics alone\n";
-    return finish(runProcess(hwcount, {}, a.timeoutSeconds, log, log));
+    std::vector<std::string> argv = hwcount;
+    argv.push_back("--copies-only");
+    return finish(runProcess(argv, {}, a.timeoutSeconds, log, log));
+  }
+  // With `ptx`, the replay counts itself by its PTX counters: no profiler, so no turn to take on the
+  // GPU. Where they cannot count a kernel, hwcount says so (kHwcountNotCounted) and so does this:
+  // the keeper then counts with ncu, under the profiler lock this session did not take.
+  if (a.counters == "ptx") {
+    std::vector<std::string> argv = hwcount;
+    argv.insert(argv.end(), {"--count-accesses", a.csvPath, "--copies-only"});
+    for (const std::string& p : a.profile) argv.insert(argv.end(), {"--count", p});
+    return finish(runProcess(argv, {}, a.timeoutSeconds, log, log));
   }
   // With `cupti`, the replay counts itself first (no ncu process); where CUPTI cannot count, it says
   // so before running anything, and ncu counts from outside.
-  if (a.cupti) {
+  if (a.counters == "cupti") {
     std::vector<std::string> argv = hwcount;
     argv.insert(argv.end(), {"--counters-csv", a.csvPath});
     const ProcessResult p = runProcess(argv, {}, a.timeoutSeconds, log, log);

@@ -67,12 +67,24 @@ int analyzeInChild(const std::string& sourcePath, const std::string& rubricPath,
 /// named drawn_<task>__<kernel>. `atomics` ("task:kernel"): before the first replay of each such
 /// kernel, a counted copy of the launch (PtxReplay::countAtomicsOf), its record in
 /// atomicsRecordPath(reportDir, task, kernel) (".drawn" after the kernel at the drawn case).
-/// `countersCsv`: the hardware counted in this process (CUPTI), written there as ncu's CSV would be;
-/// kHwcountNoCupti before anything ran where CUPTI cannot count. Empty: counted from outside (ncu).
+/// `counting`: who counts the launches' shared accesses and global loads.
+///
+/// Who counts in hwcount: from outside (ncu, the default: `csv` empty), or the replay itself,
+/// writing `csv` in ncu's CSV: through CUPTI (kHwcountNoCupti before anything ran where it cannot),
+/// or by its PTX counters (counters/nvidia/ptx_accesses.h) for the kernels `profile` names
+/// ("task" or "task:kernel", as hwsession's --profile; empty: every kernel).
+/// `copiesOnly`: no profiler watches the replay (the PTX counters, or atomics alone), so only the
+/// counted copies of launches run through CUDA (PtxReplay::setReplayLaunches).
+struct HwcountCounting {
+  enum class How { Outside, Cupti, Ptx } how = How::Outside;
+  std::string csv;
+  std::vector<std::string> profile;
+  bool copiesOnly = false;
+};
+
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
-                   const std::string& reportDir, bool prefixed = false,
-                   const std::optional<HiddenSeeds>& seeds = std::nullopt,
-                   const std::vector<std::string>& atomics = {}, const std::string& countersCsv = "");
+                   const std::string& reportDir, bool prefixed, const std::optional<HiddenSeeds>& seeds,
+                   const std::vector<std::string>& atomics, const HwcountCounting& counting);
 /// hwcount's exit code when CUPTI cannot count in its process (no libcupti, too old, no permission).
 constexpr int kHwcountNoCupti = 5;
 
@@ -87,13 +99,15 @@ struct ProfilerSessionArgs {
   std::string workDir, csvPath;
   double timeoutSeconds = 300;
   std::optional<HiddenSeeds> seeds;  ///< a grade's: the drawn analysis cases too
-  bool cupti = false;                ///< the replay counts itself through CUPTI, ncu where it cannot
+  /// Who counts: "ncu"; "cupti" (the replay itself through CUPTI, ncu where it cannot); "ptx" (the
+  /// replay's PTX counters, no profiler: kHwcountNotCounted where they cannot, for the keeper to
+  /// count with ncu under the profiler lock).
+  std::string counters = "ncu";
 };
 
 /// The sandboxed side (`clgrade hwsession`): the counters of the kernels asked for, written to
-/// `csvPath` in ncu's CSV: under ncu, or (`cupti`) by the replay itself through CUPTI, under ncu where
-/// CUPTI cannot; in the same replay the atomics of `atomics` counted, their records in
-/// atomicsRecordPath(workDir, task, kernel); `seeds`: each task's drawn analysis case too
+/// `csvPath` in ncu's CSV: under ncu, or by the replay itself (`counters`); in the same replay the
+/// atomics of `atomics` counted, their records in atomicsRecordPath(workDir, task, kernel); `seeds`: each task's drawn analysis case too
 /// (hwcountInChild). Prints the counters' output; returns an exit code (the counters' run: 0 when it
 /// ended well).
 int profilerSessionInChild(const ProfilerSessionArgs& a);

@@ -1,8 +1,9 @@
 // The locks one GPU's exclusive work takes turns on (batch --timing-lock, or a grade whose tasks run
 // side by side): every set of timed launches holds the timing lock while it runs, so no two timings
-// overlap; the hardware counter runs hold the profiler lock (one ncu session at a time: they do not
-// touch the clocks, `--clock-control none`, so they may run beside a timing). Correctness launches,
-// builds and input generation take neither. Waiting for either does not count towards a task's time
+// overlap; the hardware counter runs of a profiler hold the profiler lock (one ncu or CUPTI session
+// at a time: they do not touch the clocks, `--clock-control none`, so they may run beside a timing).
+// Correctness launches, builds, input generation and the replay's own PTX counters (no profiler,
+// counters/nvidia/ptx_accesses.h) take neither. Waiting for either does not count towards a task's time
 // limit (util/lock_waiters.h).
 #pragma once
 

@@ -1,11 +1,17 @@
-// One ncu session for every task of a submission (keeper/hardware_session.h), with a stand-in for
-// the sandboxed profiler that writes ncu's CSV: each task gets its own rows under its own kernel
-// names, and a session that ends early is made up for task by task.
+// One counters session for every task of a submission (keeper/hardware_session.h), with a stand-in
+// for the sandboxed session that writes ncu's CSV: each task gets its own rows under its own kernel
+// names, a session that ends early is made up for task by task, and who counts takes its turn on
+// the profiler lock or not.
 #include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 
+#include "counters/nvidia/ptx_accesses.h"
 #include "keeper/hardware_session.h"
 #include "model/report.h"
 #include "rubric/rubric.h"
@@ -111,7 +117,7 @@ TEST(HardwareSession, ATaskWithoutRowsInASessionThatEndedWellFailsAlone) {
   EXPECT_EQ(f.calls.size(), 1u) << "nothing to make up for: the bilateral file did not run";
   EXPECT_EQ(counted.at("separable").outcome, HardwareRun::Outcome::Ran);
   EXPECT_EQ(counted.at("bilateral").outcome, HardwareRun::Outcome::Failed);
-  EXPECT_NE(counted.at("bilateral").message.find("profiled no kernel of bilateral"), std::string::npos);
+  EXPECT_NE(counted.at("bilateral").message.find("counted no kernel of bilateral"), std::string::npos);
 }
 
 TEST(HardwareSession, ASessionStoppedEarlyIsMadeUpTaskByTask) {
@@ -436,6 +442,104 @@ TEST(HardwareSession, ATaskReplayedForItsAtomicsAloneSharesTheMachinesFault) {
   EXPECT_TRUE(counted.at("conv3x3").machineFault);
   EXPECT_TRUE(counted.at("histogram").machineFault);
   EXPECT_EQ(counted.at("histogram").outcome, HardwareRun::Outcome::Failed);
+}
+
+// Issue 29: the PTX counters are the replay's own launches, so their session takes no turn on the
+// GPU's profiler lock; a profiler's session (ncu, CUPTI) holds it while it runs.
+struct Turns {
+  std::string lock;
+  std::vector<std::string> counters;  // --counters of each call
+  std::vector<bool> lockHeld;         // whether the profiler lock was held during each call
+  /// A session that counts as `how` says (exit code and CSV) for the --counters it is given.
+  ProfiledRunner runner(std::function<std::pair<int, std::string>(const std::string&)> how) {
+    return [this, how](const std::vector<std::string>& argv, double, const std::string&) {
+      std::string csvPath, counting = "ncu";
+      for (size_t i = 0; i + 1 < argv.size(); ++i) {
+        if (argv[i] == "--log-file") csvPath = argv[i + 1];
+        if (argv[i] == "--counters") counting = argv[i + 1];
+      }
+      counters.push_back(counting);
+      const int fd = ::open(lock.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+      const bool free = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+      if (fd >= 0) ::close(fd);
+      lockHeld.push_back(!free);
+      const auto [exit, csv] = how(counting);
+      writeFileAtomically(csvPath, csv, nullptr);
+      ProcessResult p;
+      p.started = true;
+      p.exitCode = exit;
+      return p;
+    };
+  }
+};
+
+std::string ptxCounted(const std::string& kernel, int storeConflicts) {
+  return "==PROF== clgrade hwcount: " + std::string(kPtxCountersNote) + "\n" + kHeader + launch(0, kernel, storeConflicts);
+}
+
+TEST(HardwareSession, ThePtxCountersTakeNoTurnOnTheProfilerLock) {
+  Fixture f;
+  Turns turns;
+  turns.lock = (f.dir / "gpu.lock.profiler").string();
+  f.request.tasks = {"conv3x3"};
+  f.request.profilerLock = turns.lock;
+  ASSERT_EQ(f.request.counters, "ptx") << "the default";
+  const auto counted = runHardwareSession(
+      f.request, turns.runner([](const std::string&) { return std::make_pair(0, ptxCounted("conv3x3__Convolution", 0)); }));
+  ASSERT_EQ(turns.counters, (std::vector<std::string>{"ptx"}));
+  EXPECT_FALSE(turns.lockHeld[0]) << "no profiler ran";
+  const HardwareRun& run = counted.at("conv3x3");
+  EXPECT_EQ(run.outcome, HardwareRun::Outcome::Ran);
+  EXPECT_EQ(run.countedBy, "clgrade's PTX counters");
+  ASSERT_EQ(run.counts.size(), 1u);
+  EXPECT_EQ(run.counts[0].sharedStoreInstructions, 420);
+
+  // ncu's session holds it.
+  f.request.counters = "ncu";
+  turns.counters.clear();
+  turns.lockHeld.clear();
+  const auto byNcu = runHardwareSession(
+      f.request, turns.runner([](const std::string&) {
+        return std::make_pair(0, std::string(kHeader) + launch(0, "conv3x3__Convolution", 0));
+      }));
+  ASSERT_EQ(turns.counters, (std::vector<std::string>{"ncu"}));
+  EXPECT_TRUE(turns.lockHeld[0]);
+  EXPECT_EQ(byNcu.at("conv3x3").countedBy, "ncu");
+}
+
+// A kernel the PTX counters do not follow (inline assembly, an old target) is counted by ncu, under
+// the lock, and the report says why; without ncu it is the machine's, never the student's 0.
+TEST(HardwareSession, WhatThePtxCountersCannotCountNcuCounts) {
+  Fixture f;
+  Turns turns;
+  turns.lock = (f.dir / "gpu.lock.profiler").string();
+  f.request.tasks = {"conv3x3"};
+  f.request.profilerLock = turns.lock;
+  const auto session = [](const std::string& counting) {
+    if (counting == "ptx")
+      return std::make_pair(kHwcountNotCounted, std::string("==PROF== clgrade hwcount: the PTX counters could not "
+                                                            "count conv3x3__Convolution: PTX line 40: a memory "
+                                                            "instruction the counters do not follow: cp.async\n"));
+    return std::make_pair(0, std::string(kHeader) + launch(0, "conv3x3__Convolution", 64));
+  };
+  const auto counted = runHardwareSession(f.request, turns.runner(session));
+  ASSERT_EQ(turns.counters, (std::vector<std::string>{"ptx", "ncu"}));
+  EXPECT_FALSE(turns.lockHeld[0]);
+  EXPECT_TRUE(turns.lockHeld[1]) << "ncu takes its turn";
+  const HardwareRun& run = counted.at("conv3x3");
+  EXPECT_EQ(run.outcome, HardwareRun::Outcome::Ran);
+  EXPECT_EQ(run.countedBy, "ncu");
+  EXPECT_NE(run.countedBecause.find("cp.async"), std::string::npos) << run.countedBecause;
+  ASSERT_EQ(run.counts.size(), 1u);
+  EXPECT_EQ(run.counts[0].sharedStoreConflicts, 64);
+
+  f.request.ncu.clear();
+  turns.counters.clear();
+  const auto noNcu = runHardwareSession(f.request, turns.runner(session));
+  EXPECT_EQ(turns.counters, (std::vector<std::string>{"ptx"}));
+  EXPECT_EQ(noNcu.at("conv3x3").outcome, HardwareRun::Outcome::Unavailable);
+  EXPECT_TRUE(noNcu.at("conv3x3").machineFault);
+  EXPECT_NE(noNcu.at("conv3x3").message.find("ncu"), std::string::npos);
 }
 
 }  // namespace

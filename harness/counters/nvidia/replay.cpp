@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 
 namespace clgrade {
 namespace {
@@ -54,8 +55,120 @@ std::unique_ptr<PtxReplay> PtxReplay::open(std::string* err) {
 
 PtxReplay::~PtxReplay() {
   std::string ignored;
-  for (const Module& m : modules_) driver_->unloadModule(m.module, &ignored);
+  for (const Module& m : modules_)
+    if (m.module) driver_->unloadModule(m.module, &ignored);
   for (const CountingModule& m : counting_) driver_->unloadModule(m.module.module, &ignored);
+  for (const AccessModule& m : accessModules_)
+    if (m.module.module) driver_->unloadModule(m.module.module, &ignored);
+}
+
+const PtxReplay::AccessModule* PtxReplay::accessModuleFor(const Runtime& rt, const cl::Program& program,
+                                                          std::string* err) {
+  for (const AccessModule& m : accessModules_)
+    if (m.module.program() == program()) {
+      if (!m.error.empty()) *err = m.error;
+      return m.error.empty() ? &m : nullptr;
+    }
+  if (!moduleFor(rt, program, err)) return nullptr;  // the device chosen, the program known to be PTX
+  std::string binary;
+  for (const std::vector<unsigned char>& b : program.getInfo<CL_PROGRAM_BINARIES>())
+    if (!b.empty()) binary.assign(b.begin(), b.end());
+  const std::string patched = patchPtx(binary);
+  std::string counted, ptx;
+  AccessModule m;
+  m.module.program = program;
+  m.module.entries = ptxEntries(patched);
+  if (!instrumentPtxAccesses(patched, &counted, &m.sites, &m.slots, &m.error) ||
+      !rebasePointerParams(counted, &ptx, &m.error)) {
+  } else if (!driver_->loadModule(ptx, &m.module.module, &m.error)) {
+    m.error = "the PTX with the access counters does not load: " + m.error;
+  }
+  accessModules_.push_back(m);  // a program that cannot be counted is not tried again
+  if (!m.error.empty()) *err = m.error;
+  return m.error.empty() ? &accessModules_.back() : nullptr;
+}
+
+void PtxReplay::countAccesses(const Runtime& rt, const cl::Kernel& kernel, const std::vector<RecordedArg>& args,
+                              const Geometry& geometry, const std::string& prefix, std::string* kernelFailed) {
+  const std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+  std::string err;
+  const AccessModule* m = accessModuleFor(rt, kernel.getInfo<CL_KERNEL_PROGRAM>(), &err);
+  CUdeviceptr counters = 0;
+  size_t bytes = 0;
+  std::vector<unsigned long long> counts(std::max(1, m ? m->slots : 1), 0);
+  const size_t countBytes = counts.size() * sizeof(unsigned long long);
+  if (m && (!driver_->global(m->module.module, kPtxAccessCounters, &counters, &bytes, &err) || bytes < countBytes ||
+            !driver_->copyToDevice(counters, counts.data(), countBytes, &err)))
+    m = nullptr, err = err.empty() ? "the access counters are not in the module" : err;
+  if (m) {
+    // Where the launch is replayed as it is, the counted copy writes nothing back: the replay that
+    // follows has the effects. Where it is not, the counted copy is the replay: its outputs are
+    // what the case's checks see (as the analysed run's output must be right, spec 5c).
+    const bool writeBack = writeBack_;
+    writeBack_ = writeBack_ && !replayLaunches_;
+    countingCopy_ = true;
+    const bool ran = launch(rt, m->module, name, args, geometry, &err) &&
+                     driver_->copyToHost(counts.data(), counters, countBytes, &err);
+    countingCopy_ = false;
+    writeBack_ = writeBack;
+    if (!ran) {
+      // More registers than the kernel's own launch could have is the counters' doing: ncu counts
+      // it then. Any other failure is the kernel's, as its own launch would have shown.
+      if (err.find("cuLaunchKernel") == std::string::npos || err.find("OUT_OF_RESOURCES") == std::string::npos) {
+        *kernelFailed = "its counted copy failed: " + err;
+        return;
+      }
+      m = nullptr, err = "its counted copy does not launch: " + err;
+    }
+  }
+  if (!m) {
+    if (accessError_.empty()) accessError_ = prefix + name + ": " + err;
+    return;
+  }
+  CountedLaunch counted;
+  counted.kernel = prefix + name;
+  for (int d = 0; d < 2; ++d) {
+    const size_t local = geometry.local[d] ? geometry.local[d] : 1, global = geometry.global[d] ? geometry.global[d] : 1;
+    counted.grid[d] = static_cast<unsigned>(global / local);
+    counted.block[d] = static_cast<unsigned>(local);
+  }
+  counted.values = accessMetricValues(m->sites, counts, name);
+  accessLaunches_.push_back(counted);
+  auto total = std::find_if(accessTotals_.begin(), accessTotals_.end(),
+                            [&](const AccessTotal& t) { return t.kernel == counted.kernel; });
+  if (total == accessTotals_.end()) {
+    accessTotals_.push_back({counted.kernel, name, m->sites, std::vector<unsigned long long>(counts.size(), 0)});
+    total = accessTotals_.end() - 1;
+  }
+  for (size_t i = 0; i < counts.size() && i < total->counts.size(); ++i) total->counts[i] += counts[i];
+}
+
+std::string PtxReplay::accessSitesText() const {
+  std::ostringstream text;
+  for (const AccessTotal& t : accessTotals_) {
+    text << t.kernel << ": its counted instructions, summed over its counted launches\n";
+    auto at = [&](int slot) { return slot < int(t.counts.size()) ? t.counts[slot] : 0ull; };
+    for (const PtxAccessSite& s : t.sites) {
+      if (s.entry != t.entry) continue;
+      text << "  PTX line " << s.line << ": " << s.text << "\n    ";
+      switch (s.kind) {
+        case PtxAccessKind::SharedLoad:
+        case PtxAccessKind::SharedStore:
+        case PtxAccessKind::GenericStore:
+          text << at(s.slot) << " warp instructions on local memory, " << at(s.slot + 1) << " bank conflicts";
+          break;
+        case PtxAccessKind::GlobalLoad:
+          text << at(s.slot) << " warp requests, " << at(s.slot + 1) << " sectors of 32 bytes";
+          break;
+        case PtxAccessKind::GenericLoad:
+          text << at(s.slot) << " warp instructions on local memory, " << at(s.slot + 1) << " bank conflicts; "
+               << at(s.slot + 2) << " global requests, " << at(s.slot + 3) << " sectors";
+          break;
+      }
+      text << "\n";
+    }
+  }
+  return text.str();
 }
 
 const PtxReplay::Module* PtxReplay::countingModuleFor(const Runtime& rt, const cl::Program& program,
@@ -149,7 +262,8 @@ const PtxReplay::Module* PtxReplay::moduleFor(const Runtime& rt, const cl::Progr
   m.entries = ptxEntries(patched);  // before the rebase, which hides which parameters were __local
   m.prefix = prefix_;
   if (!prefix_.empty()) ptx = prefixPtxEntries(ptx, prefix_);
-  if (!driver_->loadModule(ptx, &m.module, err)) return nullptr;
+  // Only a launch replayed as it is needs the program's own module (a JIT compile of its PTX).
+  if (replayLaunches_ && !driver_->loadModule(ptx, &m.module, err)) return nullptr;
   modules_.push_back(m);
   return &modules_.back();
 }
@@ -167,6 +281,13 @@ bool PtxReplay::replay(const Runtime& rt, const cl::Kernel& kernel, const std::v
     if (countAtomics_.count(name) &&
         std::none_of(tallies_.begin(), tallies_.end(), [&](const AtomicTally& t) { return t.kernel == name; }))
       tallies_.push_back(countAtomics(rt, kernel, args, geometry));
+    // Named as ncu would see it: the prefix its module was loaded with.
+    if (countAccesses_ && countAccesses_(module->prefix + name)) {
+      err->clear();
+      countAccesses(rt, kernel, args, geometry, module->prefix, err);
+      if (!err->empty()) return false;
+    }
+    if (!replayLaunches_) return true;
     return launch(rt, *module, kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), args, geometry, err);
   } catch (const cl::Error& e) {
     *err = describe(e);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -14,6 +15,7 @@
 #include "counters/nvidia/cuda_driver.h"
 #include "counters/nvidia/cupti_profiler.h"
 #include "counters/nvidia/ptx.h"
+#include "counters/nvidia/ptx_accesses.h"
 #include "counters/nvidia/ptx_atomics.h"
 
 namespace clgrade {
@@ -75,8 +77,29 @@ class PtxReplay {
   std::string hardwareStartTimes() const { return profiler_ ? profiler_->startTimes() : ""; }
   size_t hardwareLaunches() const { return launched_.size(); }
 
+  /// Counts the shared-memory accesses and global loads of every replayed launch whose kernel
+  /// `wanted` names (with the entry prefix, `conv3x3__Convolution`) in this process, from a counted
+  /// copy of it that writes nothing back (counters/nvidia/ptx_accesses.h): no profiler.
+  void countAccessesOf(std::function<bool(const std::string&)> wanted) {
+    countAccesses_ = std::move(wanted);
+    accessLaunches_.clear();
+    accessError_.clear();
+  }
+  /// The launches counted so, in order, with hardwareCounterMetrics()' values.
+  const std::vector<CountedLaunch>& accessLaunches() const { return accessLaunches_; }
+  /// Why a wanted launch could not be counted so (its PTX not understood, a counted copy that
+  /// failed); "" when every one was.
+  const std::string& accessError() const { return accessError_; }
+  /// Each counted instruction of the counted kernels, with what it added up to: the evidence.
+  std::string accessSitesText() const;
+
   /// Copy __global buffers back into the OpenCL buffers after the launch (default on).
   void setWriteBack(bool on) { writeBack_ = on; }
+
+  /// Off: only the counted copies run (atomics, accesses), never the launch itself through CUDA, so
+  /// the program's own module is not even loaded. For when no profiler watches the replay: the
+  /// OpenCL launch has had its effects already, and the counted copies see its buffers as they are.
+  void setReplayLaunches(bool on) { replayLaunches_ = on; }
 
   /// Kernels of programs loaded from now on run under `prefix` + their name (`separable__ConvVertical`):
   /// in one profiler session of several tasks, ncu's rows then say which task launched a kernel
@@ -92,11 +115,24 @@ class PtxReplay {
     std::string prefix;  ///< of its entries' names in the loaded module
   };
 
+  /// A program's PTX with the access counters, or why it has none.
+  struct AccessModule {
+    Module module;
+    std::vector<PtxAccessSite> sites;
+    int slots = 0;
+    std::string error;
+  };
+
   PtxReplay() = default;
   const Module* moduleFor(const Runtime& rt, const cl::Program& program, std::string* err);
   /// The program's module with the atomics' counters (ptx_atomics.h), loaded once.
   const Module* countingModuleFor(const Runtime& rt, const cl::Program& program, std::vector<PtxAtomicSite>* sites,
                                   int* slots, std::string* err);
+  /// The program's module with the access counters (ptx_accesses.h), loaded once; nullptr with
+  /// the reason.
+  const AccessModule* accessModuleFor(const Runtime& rt, const cl::Program& program, std::string* err);
+  void countAccesses(const Runtime& rt, const cl::Kernel& kernel, const std::vector<RecordedArg>& args,
+                     const Geometry& geometry, const std::string& prefix, std::string* kernelFailed);
   AtomicTally countAtomics(const Runtime& rt, const cl::Kernel& kernel, const std::vector<RecordedArg>& args,
                            const Geometry& geometry);
   bool launch(const Runtime& rt, const Module& module, const std::string& name, const std::vector<RecordedArg>& args,
@@ -110,9 +146,21 @@ class PtxReplay {
     int slots = 0;
   };
   std::vector<CountingModule> counting_;
+  std::vector<AccessModule> accessModules_;
+  std::function<bool(const std::string&)> countAccesses_;
+  std::vector<CountedLaunch> accessLaunches_;
+  std::string accessError_;
+  /// Per counted kernel (with its prefix): its module's sites and what its launches added up to.
+  struct AccessTotal {
+    std::string kernel, entry;
+    std::vector<PtxAccessSite> sites;
+    std::vector<unsigned long long> counts;
+  };
+  std::vector<AccessTotal> accessTotals_;
   std::set<std::string> countAtomics_;
   std::vector<AtomicTally> tallies_;
   bool writeBack_ = true;
+  bool replayLaunches_ = true;
   bool countingCopy_ = false;  ///< the launch under way is an atomics' counted copy
   std::unique_ptr<CuptiRangeProfiler> profiler_;
   /// Every launch since countHardware, in the order the profiler's ranges come (counted copies too).

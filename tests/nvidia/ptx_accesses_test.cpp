@@ -1,0 +1,199 @@
+// The PTX counters' instrumentation (counters/nvidia/ptx_accesses.h) on PTX text, and the warp-wide
+// arithmetic it emits, followed here lane by lane, against the simulator's bank model. Whether the
+// GPU runs it as followed here is ptx_accesses_gpu_test's (an NVIDIA GPU only).
+#include "counters/nvidia/ptx_accesses.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "counters/nvidia/ncu_csv.h"
+#include "counters/oclgrind/bank_model.h"
+#include "util/files.h"
+
+namespace clgrade {
+namespace {
+
+std::string countOf(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return std::to_string(n);
+}
+
+std::string withoutNuls(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '\0'), s.end());
+  return s;
+}
+
+// NVIDIA's own PTX of the reference 3x3 convolution: its tile stores, tap loads and global loads.
+TEST(PtxAccesses, EverySharedAccessAndGlobalLoadOfTheConvolutionIsCounted) {
+  std::string ptx, err, out;
+  ASSERT_TRUE(readFile(std::string(NVIDIA_TEST_DATA) + "/convolution3x3_sm90.ptx", &ptx, &err)) << err;
+  ptx = withoutNuls(ptx);
+  std::vector<PtxAccessSite> sites;
+  int slots = 0;
+  ASSERT_TRUE(instrumentPtxAccesses(ptx, &out, &sites, &slots, &err)) << err;
+  int stores = 0, loads = 0, global = 0;
+  for (const PtxAccessSite& s : sites) {
+    EXPECT_EQ(s.entry, "Convolution");
+    EXPECT_EQ(s.bytes, 4) << s.text;
+    stores += s.kind == PtxAccessKind::SharedStore;
+    loads += s.kind == PtxAccessKind::SharedLoad;
+    global += s.kind == PtxAccessKind::GlobalLoad;
+  }
+  EXPECT_EQ(stores, 5);  // the tile and its halo
+  EXPECT_EQ(loads, 9);   // the taps
+  EXPECT_EQ(global, 5);  // the tile's global reads; ld.const and ld.param are not counted
+  EXPECT_EQ(slots, 2 * 19);
+  EXPECT_NE(out.find(".global .align 8 .u64 __clgrade_accesses[38];"), std::string::npos);
+  // One block before each counted instruction, which stays as it was.
+  EXPECT_EQ(countOf(out, "{ // clgrade: counts the next instruction"), "19");
+  EXPECT_NE(out.find("\t}\n\tst.shared.f32 \t[%rd31+2048], %f48;"), std::string::npos);
+  EXPECT_NE(out.find("add.s64 \t%clg_a, %rd31, 2048;"), std::string::npos);
+  EXPECT_NE(out.find("\t}\n\tld.global.f32 \t%f46, [%rd14];"), std::string::npos);
+  EXPECT_EQ(countOf(out, "match.any.sync.b64"), "5") << "one per global load";
+  EXPECT_EQ(countOf(out, "ld.const.f32"), countOf(ptx, "ld.const.f32"));
+}
+
+const char* const kModule = R"(.version 9.0
+.target sm_90, texmode_independent
+.address_size 64
+
+.entry k(
+	.param .u64 .ptr .global .align 4 k_param_0
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .f32 	%f<9>;
+	.reg .b32 	%r<18>;
+	.reg .b64 	%rd<9>;
+	.shared .align 16 .b8 k_$_tile[2048];
+
+	@!%p2 st.shared.v4.f32 	[%r3+16], {%f1, %f2, %f3, %f4};
+	ld.f32 	%f5, [%rd4];
+	st.u32 	[%rd5+-4], %r4;
+	ld.shared.u8 	%r6, [k_$_tile+3];
+	st.global.f32 	[%rd6], %f5;
+	ld.local.f32 	%f6, [%rd7];
+	ret;
+}
+)";
+
+TEST(PtxAccesses, GuardsWidthsGenericAddressesAndSymbols) {
+  std::string out, err;
+  std::vector<PtxAccessSite> sites;
+  int slots = 0;
+  ASSERT_TRUE(instrumentPtxAccesses(kModule, &out, &sites, &slots, &err)) << err;
+  ASSERT_EQ(sites.size(), 4u) << "global stores and private memory are not counted";
+  EXPECT_EQ(sites[0].kind, PtxAccessKind::SharedStore);
+  EXPECT_EQ(sites[0].bytes, 16);
+  EXPECT_EQ(sites[1].kind, PtxAccessKind::GenericLoad);
+  EXPECT_EQ(sites[2].kind, PtxAccessKind::GenericStore);
+  EXPECT_EQ(sites[3].kind, PtxAccessKind::SharedLoad);
+  EXPECT_EQ(sites[3].bytes, 1);
+  EXPECT_EQ(slots, 2 + 4 + 2 + 2);
+  EXPECT_EQ(sites[2].slot, 6);
+  // The guard decides which lanes access; a 32-bit address is widened; a float4 is four words.
+  EXPECT_NE(out.find("not.pred \t%clg_on0, %p2;"), std::string::npos);
+  EXPECT_NE(out.find("cvt.u64.u32 \t%clg_a, %r3;\n\tadd.s64 \t%clg_a, %clg_a, 16;"), std::string::npos);
+  EXPECT_NE(out.find("add.u32 \t%clg_t, %clg_w, 3;"), std::string::npos);
+  // A generic address: where it lies decides what it counts as.
+  EXPECT_NE(out.find("isspacep.shared \t%clg_q, %clg_a;"), std::string::npos);
+  EXPECT_NE(out.find("isspacep.global \t%clg_q, %clg_a;"), std::string::npos);
+  EXPECT_NE(out.find("add.s64 \t%clg_a, %rd5, -4;"), std::string::npos);
+  EXPECT_NE(out.find("mov.u64 \t%clg_a, k_$_tile;\n\tadd.s64 \t%clg_a, %clg_a, 3;"), std::string::npos);
+}
+
+TEST(PtxAccesses, WhatItDoesNotFollowIsRefusedWithTheLine) {
+  const std::string module = kModule;
+  auto refused = [&](const std::string& from, const std::string& to) {
+    std::string text = module, out, err;
+    text.replace(text.find(from), from.size(), to);
+    std::vector<PtxAccessSite> sites;
+    int slots = 0;
+    EXPECT_FALSE(instrumentPtxAccesses(text, &out, &sites, &slots, &err)) << to;
+    return err;
+  };
+  const std::string line = "ld.f32 \t%f5, [%rd4];";
+  EXPECT_NE(refused(line, "cp.async.ca.shared.global [%rd1], [%rd2], 16;").find("PTX line 16"), std::string::npos);
+  EXPECT_NE(refused(line, "{ ld.shared.u32 %r1, [%r2]; }").find("not follow"), std::string::npos);
+  EXPECT_NE(refused(line, "ld.shared::cluster.u32 \t%r1, [%r2];").find("not follow"), std::string::npos);
+  EXPECT_NE(refused(line, "ld.shared.u32 \t%r1, [%q2];").find("%q2"), std::string::npos);
+  EXPECT_NE(refused(line, "ld.f32 \t%f5, [k_$_tile];").find("not a register"), std::string::npos);
+  EXPECT_NE(refused(line, "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2];").find("not follow"),
+            std::string::npos);
+  EXPECT_NE(refused(".target sm_90", ".target sm_60").find("sm_70"), std::string::npos);
+}
+
+TEST(PtxAccesses, ASitesCountsAddUpToTheProfilersMetrics) {
+  std::vector<PtxAccessSite> sites(4);
+  sites[0] = {"k", 1, "", PtxAccessKind::SharedStore, 4, 0};
+  sites[1] = {"k", 2, "", PtxAccessKind::GenericLoad, 4, 2};
+  sites[2] = {"k", 3, "", PtxAccessKind::GlobalLoad, 4, 6};
+  sites[3] = {"other", 4, "", PtxAccessKind::SharedLoad, 4, 8};
+  const std::vector<unsigned long long> counts{10, 3, 20, 5, 7, 28, 4, 16, 99, 99};
+  const std::vector<double> v = accessMetricValues(sites, counts, "k");
+  const std::vector<std::string> metrics = hardwareCounterMetrics();
+  ASSERT_EQ(v.size(), metrics.size());
+  auto metric = [&](const std::string& name) {
+    return v[std::find(metrics.begin(), metrics.end(), name) - metrics.begin()];
+  };
+  EXPECT_EQ(metric("smsp__sass_inst_executed_op_shared_st.sum"), 10);
+  EXPECT_EQ(metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), 3);
+  EXPECT_EQ(metric("smsp__sass_inst_executed_op_shared_ld.sum"), 20) << "the other kernel's sites are not its";
+  EXPECT_EQ(metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), 5);
+  EXPECT_EQ(metric("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 7 + 4);
+  EXPECT_EQ(metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 28 + 16);
+}
+
+/// The emitted arithmetic for one warp instruction, lane by lane: slices of words, the leader of
+/// each distinct word, the leaders of each bank, the most of any bank, less ceil(words / 32).
+uint64_t conflictsAsEmitted(const std::vector<counters::LaneAccess>& lanes, const std::vector<bool>& on, int words) {
+  uint32_t cmaxWarp = 0, distinct = 0;
+  for (int j = 0; j < words; ++j) {
+    std::vector<uint32_t> key(lanes.size());
+    std::vector<bool> lead(lanes.size());
+    for (size_t l = 0; l < lanes.size(); ++l)
+      key[l] = on[l] ? uint32_t(lanes[l].address / 4 + j) & 0x7FFFFFFF : 0x80000000u | uint32_t(l);
+    for (size_t l = 0; l < lanes.size(); ++l) {
+      lead[l] = on[l];
+      for (size_t o = 0; o < l; ++o)
+        if (key[o] == key[l]) lead[l] = false;
+      distinct += lead[l];
+    }
+    for (size_t l = 0; l < lanes.size(); ++l) {
+      if (!lead[l]) continue;
+      uint32_t same = 0;
+      for (size_t o = 0; o < lanes.size(); ++o) same += lead[o] && (key[o] & 31) == (key[l] & 31);
+      cmaxWarp = std::max(cmaxWarp, same);
+    }
+  }
+  return cmaxWarp - (distinct + 31) / 32;
+}
+
+TEST(PtxAccesses, TheEmittedArithmeticIsTheSimulatorsBankModel) {
+  std::mt19937 random(29);
+  const counters::BankModel model;
+  counters::CostScratch scratch;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int bytes = std::vector<int>{1, 2, 4, 8, 16}[trial % 5];
+    const int words = std::max(1, bytes / 4);
+    const int stride = std::vector<int>{0, 1, 2, 3, 4, 8, 16, 17, 32, 33}[random() % 10];
+    std::vector<counters::LaneAccess> lanes(32), active;
+    std::vector<bool> on(32);
+    for (int l = 0; l < 32; ++l) {
+      // Strided, or anywhere in a 4 KiB tile; naturally aligned, as PTX asks.
+      const uint64_t element = trial % 3 ? uint64_t(l) * stride : random() % (4096 / bytes);
+      lanes[l] = {element * bytes + (trial % 7 == 0 ? 512 : 0), uint32_t(bytes)};
+      on[l] = trial % 4 != 1 || random() % 3 != 0;  // some instructions run on some lanes only
+      if (on[l]) active.push_back(lanes[l]);
+    }
+    if (active.empty()) continue;
+    EXPECT_EQ(conflictsAsEmitted(lanes, on, words), counters::requestCost(model, active, &scratch).conflicts)
+        << "trial " << trial << ", " << bytes << " bytes, stride " << stride;
+  }
+}
+
+}  // namespace
+}  // namespace clgrade
