@@ -156,11 +156,13 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       for (auto& [task, share] : counted.byTask) share.countedBecause = why;
       return counted;
     }
+    // Not measured, as on any machine without a profiler before the PTX counters: not the
+    // student's zero, and no fault of this machine's to grade again for (another has no ncu either).
     Session none;
     for (const std::string& task : tasks) {
       HardwareRun& share = none.byTask[task];
       share.outcome = HardwareRun::Outcome::Unavailable;
-      share.machineFault = true;
+      share.countedBy = "clgrade's PTX counters";
       share.message = why + ", and NVIDIA's profiler ncu, which could, is not on this machine";
     }
     return none;

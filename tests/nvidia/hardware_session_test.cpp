@@ -508,7 +508,7 @@ TEST(HardwareSession, ThePtxCountersTakeNoTurnOnTheProfilerLock) {
 }
 
 // A kernel the PTX counters do not follow (inline assembly, an old target) is counted by ncu, under
-// the lock, and the report says why; without ncu it is the machine's, never the student's 0.
+// the lock, and the report says why; without ncu its technique is not measured, and says why.
 TEST(HardwareSession, WhatThePtxCountersCannotCountNcuCounts) {
   Fixture f;
   Turns turns;
@@ -538,7 +538,7 @@ TEST(HardwareSession, WhatThePtxCountersCannotCountNcuCounts) {
   const auto noNcu = runHardwareSession(f.request, turns.runner(session));
   EXPECT_EQ(turns.counters, (std::vector<std::string>{"ptx"}));
   EXPECT_EQ(noNcu.at("conv3x3").outcome, HardwareRun::Outcome::Unavailable);
-  EXPECT_TRUE(noNcu.at("conv3x3").machineFault);
+  EXPECT_FALSE(noNcu.at("conv3x3").machineFault) << "not measured, as without a profiler before";
   EXPECT_NE(noNcu.at("conv3x3").message.find("ncu"), std::string::npos);
 }
 

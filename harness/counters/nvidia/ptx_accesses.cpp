@@ -240,10 +240,27 @@ bool instrumentPtxAccesses(const std::string& ptx, std::string* out, std::vector
     *err = "the PTX's target is older than sm_70 with PTX 6.2 (no warp-wide match to count with)";
     return false;
   }
+  // Inline assembly is the student's own PTX: it may read the clocks (and so tell the counted copy,
+  // slower, from the launches that are timed) or write a memory instruction over several lines.
+  // ncu counts the code as it runs: it counts such a module. So does a module that already has a
+  // symbol of the counters' name.
+  static const std::regex clocks(R"(%clock|%globaltimer|begin inline asm)");
+  if (std::smatch c; std::regex_search(ptx, c, clocks)) {
+    *err = "the PTX has inline assembly or reads a clock (" + c[0].str() + ")";
+    return false;
+  }
+  if (ptx.find(kPtxAccessCounters) != std::string::npos) {
+    *err = std::string("the PTX already has a symbol named ") + kPtxAccessCounters;
+    return false;
+  }
   const std::map<std::string, int> widths = registerWidths(ptx);
   // An instruction line: an optional guard (@%p1, @!%p1), the opcode and its qualifiers, operands.
   static const std::regex instruction(R"(^\s*(@!?%[\w$]+\s+)?([a-z][\w]*)((?:\.[\w:]+)*)\s+([^;]*);\s*(//.*)?$)");
-  static const std::regex entry(R"(^\s*(?:\.visible\s+)?\.entry\s+([\w$]+))");
+  // The function a line is in: a kernel (.entry) or a function it calls (.func, a helper the
+  // compiler did not inline), named for the evidence only: what a launch counts is every site the
+  // launch ran, its helpers' too (the counters start at zero for each counted launch).
+  static const std::regex entry(
+      R"(^\s*(?:\.visible\s+|\.weak\s+)?(?:\.entry|\.func)\s+(?:\([^)]*\)\s*)?([\w$]+))");
   // Any memory instruction anywhere on a line (inline assembly may put several on one).
   static const std::regex anyAccess(
       R"((^|[^\w%$.])(ld|st|ldu|cp|ldmatrix|stmatrix|tex|tld4|suld|sust|sured|wmma|mbarrier|multimem)\.)");
@@ -335,11 +352,10 @@ bool instrumentPtxAccesses(const std::string& ptx, std::string* out, std::vector
 }
 
 std::vector<double> accessMetricValues(const std::vector<PtxAccessSite>& sites,
-                                       const std::vector<unsigned long long>& counts, const std::string& entry) {
+                                       const std::vector<unsigned long long>& counts) {
   double loadConflicts = 0, storeConflicts = 0, loads = 0, stores = 0, sectors = 0, requests = 0;
   auto at = [&](int slot) { return slot < int(counts.size()) ? double(counts[slot]) : 0.0; };
   for (const PtxAccessSite& s : sites) {
-    if (s.entry != entry) continue;
     switch (s.kind) {
       case PtxAccessKind::SharedLoad:
         loads += at(s.slot), loadConflicts += at(s.slot + 1);

@@ -29,7 +29,7 @@ enum class PtxAccessKind {
 
 /// One counted instruction of the module and its counters in kPtxAccessCounters.
 struct PtxAccessSite {
-  std::string entry;  ///< the kernel (`.entry`) it is in
+  std::string entry;  ///< the kernel (`.entry`) or helper (`.func`) it is in
   int line = 0;       ///< 1-based, in the PTX given to instrumentPtxAccesses
   std::string text;   ///< the instruction, trimmed
   PtxAccessKind kind = PtxAccessKind::SharedLoad;
@@ -52,9 +52,10 @@ extern const char* const kPtxAccessCounters;
 bool instrumentPtxAccesses(const std::string& ptx, std::string* out, std::vector<PtxAccessSite>* sites, int* slots,
                            std::string* err);
 
-/// A kernel's counts summed from its sites' counters: the metrics clgrade reads of the hardware
-/// (hardwareCounterMetrics(), ncu_csv.h), in that order.
+/// One counted launch's counts summed over the module's sites (its kernel's and the helpers' it
+/// called; the counters start at zero for each counted launch): the metrics clgrade reads of the
+/// hardware (hardwareCounterMetrics(), ncu_csv.h), in that order.
 std::vector<double> accessMetricValues(const std::vector<PtxAccessSite>& sites,
-                                       const std::vector<unsigned long long>& counts, const std::string& entry);
+                                       const std::vector<unsigned long long>& counts);
 
 }  // namespace clgrade

@@ -132,7 +132,7 @@ void PtxReplay::countAccesses(const Runtime& rt, const cl::Kernel& kernel, const
     counted.grid[d] = static_cast<unsigned>(global / local);
     counted.block[d] = static_cast<unsigned>(local);
   }
-  counted.values = accessMetricValues(m->sites, counts, name);
+  counted.values = accessMetricValues(m->sites, counts);
   accessLaunches_.push_back(counted);
   auto total = std::find_if(accessTotals_.begin(), accessTotals_.end(),
                             [&](const AccessTotal& t) { return t.kernel == counted.kernel; });
@@ -149,8 +149,13 @@ std::string PtxReplay::accessSitesText() const {
     text << t.kernel << ": its counted instructions, summed over its counted launches\n";
     auto at = [&](int slot) { return slot < int(t.counts.size()) ? t.counts[slot] : 0ull; };
     for (const PtxAccessSite& s : t.sites) {
-      if (s.entry != t.entry) continue;
-      text << "  PTX line " << s.line << ": " << s.text << "\n    ";
+      // The kernel's own instructions, and those of the helpers it ran.
+      const int slots = s.kind == PtxAccessKind::GenericLoad ? 4 : 2;
+      unsigned long long ran = 0;
+      for (int i = 0; i < slots; ++i) ran += at(s.slot + i);
+      if (s.entry != t.entry && ran == 0) continue;
+      text << "  PTX line " << s.line << (s.entry == t.entry ? "" : " (in " + s.entry + ")") << ": " << s.text
+           << "\n    ";
       switch (s.kind) {
         case PtxAccessKind::SharedLoad:
         case PtxAccessKind::SharedStore:
