@@ -93,6 +93,22 @@ void writeAtomicsRecords(const PtxReplay& replay, const std::set<std::string>& k
   }
 }
 
+/// Counted launches as the rows of ncu's CSV.
+std::vector<CountedLaunchRow> rowsOf(const std::vector<CountedLaunch>& launches) {
+  std::vector<CountedLaunchRow> rows;
+  for (const CountedLaunch& l : launches) {
+    CountedLaunchRow row;
+    row.kernel = l.kernel;
+    for (int d = 0; d < 3; ++d) {
+      row.groups[d] = l.grid[d];
+      row.groupSize[d] = l.block[d];
+    }
+    row.values = l.values;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 /// The launches CUPTI counted, in the CSV that ncu would have written (counterRowsCsv); false with
 /// the reason, written to the CSV's file too, when the count could not be read back.
 bool writeCountedLaunches(PtxReplay* replay, const std::string& csvPath) {
@@ -101,18 +117,7 @@ bool writeCountedLaunches(PtxReplay* replay, const std::string& csvPath) {
   std::string csv;
   const bool counted = replay->countedLaunches(&launches, &err);
   if (counted) {
-    std::vector<CountedLaunchRow> rows;
-    for (const CountedLaunch& l : launches) {
-      CountedLaunchRow row;
-      row.kernel = l.kernel;
-      for (int d = 0; d < 3; ++d) {
-        row.groups[d] = l.grid[d];
-        row.groupSize[d] = l.block[d];
-      }
-      row.values = l.values;
-      rows.push_back(row);
-    }
-    csv = counterRowsCsv(rows, "clgrade hwcount: counted by CUPTI's range profiler in this process, " +
+    csv = counterRowsCsv(rowsOf(launches), "clgrade hwcount: counted by CUPTI's range profiler in this process, " +
                                    std::to_string(replay->hardwarePasses()) + " pass(es) per launch");
   } else {
     csv = "==PROF== clgrade hwcount: CUPTI's counts could not be read: " + err + "\n";
@@ -146,18 +151,7 @@ bool writeAccessCounts(const PtxReplay& replay, const std::string& csvPath) {
   if (!replay.accessError().empty()) {
     csv = "==PROF== clgrade hwcount: the PTX counters could not count " + replay.accessError() + "\n";
   } else {
-    std::vector<CountedLaunchRow> rows;
-    for (const CountedLaunch& l : replay.accessLaunches()) {
-      CountedLaunchRow row;
-      row.kernel = l.kernel;
-      for (int d = 0; d < 3; ++d) {
-        row.groups[d] = l.grid[d];
-        row.groupSize[d] = l.block[d];
-      }
-      row.values = l.values;
-      rows.push_back(row);
-    }
-    csv = counterRowsCsv(rows, std::string("clgrade hwcount: ") + kPtxCountersNote);
+    csv = counterRowsCsv(rowsOf(replay.accessLaunches()), std::string("clgrade hwcount: ") + kPtxCountersNote);
   }
   std::string ignored;
   return writeFileAtomically(csvPath, csv, &ignored) && replay.accessError().empty();

@@ -191,16 +191,19 @@ bool rebasePointerParams(const std::string& ptx, std::string* out, std::string* 
     const size_t at = text.find(mode);
     if (at != std::string::npos) text.erase(at, mode.size());
   }
-  if (!decls.empty()) {
-    const size_t at = text.find(".address_size");
-    if (at == std::string::npos) {
-      *err = "PTX has no .address_size line";
-      return false;
-    }
-    const size_t lineEnd = text.find('\n', at);
-    text.insert(lineEnd == std::string::npos ? text.size() : lineEnd + 1, "\n" + decls);
-  }
+  if (!decls.empty() && !declareAfterAddressSize(&text, decls, err)) return false;
   *out = text;
+  return true;
+}
+
+bool declareAfterAddressSize(std::string* ptx, const std::string& decls, std::string* err) {
+  const size_t at = ptx->find(".address_size");
+  if (at == std::string::npos) {
+    *err = "the PTX has no .address_size directive";
+    return false;
+  }
+  const size_t lineEnd = ptx->find('\n', at);
+  ptx->insert(lineEnd == std::string::npos ? ptx->size() : lineEnd + 1, "\n" + decls);
   return true;
 }
 

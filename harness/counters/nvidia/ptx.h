@@ -37,6 +37,10 @@ std::string prefixPtxEntries(const std::string& ptx, const std::string& prefix);
 /// The kernels of a PTX module and their parameters, in order.
 std::vector<PtxEntry> ptxEntries(const std::string& ptx);
 
+/// `decls` (module-scope declarations) put after the module's `.address_size` line, where PTX wants
+/// them; false with a message when there is none.
+bool declareAfterAddressSize(std::string* ptx, const std::string& decls, std::string* err);
+
 /// Module-scope symbols that rebasePointerParams adds.
 extern const char* const kDynamicSharedSymbol;  ///< `.extern .shared` array: the __local arguments
 extern const char* const kConstantSymbol;       ///< `.const` array: the __constant arguments

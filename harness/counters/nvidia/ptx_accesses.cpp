@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "counters/nvidia/ncu_csv.h"
+#include "counters/nvidia/ptx.h"
 
 namespace clgrade {
 
@@ -106,6 +107,16 @@ std::string addressInto(const std::string& operand, const std::map<std::string, 
   return out.str();
 }
 
+/// Where any lane of the warp accesses (%clg_on), its first active lane adds one to `slot` and
+/// %clg_c to `slot + 1`.
+std::string firstLaneAdds(int slot) {
+  return "\tvote.sync.any.pred \t%clg_q, %clg_on, %clg_m;\n"
+         "\tsetp.eq.and.b32 \t%clg_first, %clg_first0, 1, %clg_q;\n"
+         "\tcvt.u64.u32 \t%clg_v, %clg_c;\n"
+         "\t@%clg_first red.global.add.u64 \t" +
+         counter(slot) + ", 1;\n\t@%clg_first red.global.add.u64 \t" + counter(slot + 1) + ", %clg_v;\n";
+}
+
 /// A warp's shared access at %clg_sa (its lanes in %clg_on): one instruction and its bank conflicts
 /// added to `slot` and `slot + 1` by the warp's first lane. Each lane covers `words` consecutive
 /// words (naturally aligned, as PTX asks of vector and wide accesses), so word j of every lane lies
@@ -147,11 +158,7 @@ std::string sharedCount(int words, int slot) {
   s << "\tadd.u32 \t%clg_t, %clg_words, 31;\n"
     << "\tshr.u32 \t%clg_t, %clg_t, 5;\n"
     << "\tsub.u32 \t%clg_c, %clg_max, %clg_t;\n"
-    << "\tvote.sync.any.pred \t%clg_q, %clg_on, %clg_m;\n"
-    << "\tsetp.eq.and.b32 \t%clg_first, %clg_first0, 1, %clg_q;\n"
-    << "\tcvt.u64.u32 \t%clg_v, %clg_c;\n"
-    << "\t@%clg_first red.global.add.u64 \t" << counter(slot) << ", 1;\n"
-    << "\t@%clg_first red.global.add.u64 \t" << counter(slot + 1) << ", %clg_v;\n";
+    << firstLaneAdds(slot);
   return s.str();
 }
 
@@ -166,11 +173,7 @@ std::string globalCount(int slot) {
     << "\tsetp.eq.and.b32 \t%clg_lead, %clg_c, 0, %clg_on;\n"
     << "\tvote.sync.ballot.b32 \t%clg_c, %clg_lead, %clg_m;\n"
     << "\tpopc.b32 \t%clg_c, %clg_c;\n"
-    << "\tvote.sync.any.pred \t%clg_q, %clg_on, %clg_m;\n"
-    << "\tsetp.eq.and.b32 \t%clg_first, %clg_first0, 1, %clg_q;\n"
-    << "\tcvt.u64.u32 \t%clg_v, %clg_c;\n"
-    << "\t@%clg_first red.global.add.u64 \t" << counter(slot) << ", 1;\n"
-    << "\t@%clg_first red.global.add.u64 \t" << counter(slot + 1) << ", %clg_v;\n";
+    << firstLaneAdds(slot);
   return s.str();
 }
 
@@ -340,13 +343,7 @@ bool instrumentPtxAccesses(const std::string& ptx, std::string* out, std::vector
   std::string text = body.str();
   const std::string decl =
       ".global .align 8 .u64 " + std::string(kPtxAccessCounters) + "[" + std::to_string(std::max(1, *slots)) + "];\n";
-  const size_t at = text.find(".address_size");
-  if (at == std::string::npos) {
-    *err = "the PTX has no .address_size directive";
-    return false;
-  }
-  const size_t eol = text.find('\n', at);
-  text.insert(eol == std::string::npos ? text.size() : eol + 1, "\n" + decl);
+  if (!declareAfterAddressSize(&text, decl, err)) return false;
   *out = text;
   return true;
 }

@@ -1,5 +1,7 @@
 #include "counters/nvidia/ptx_atomics.h"
 
+#include "counters/nvidia/ptx.h"
+
 #include <algorithm>
 #include <regex>
 #include <sstream>
@@ -91,13 +93,7 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
   std::string text = body.str();
   const int count = std::max(1, *slots);
   const std::string decl = ".global .align 8 .u64 " + std::string(kPtxAtomicCounters) + "[" + std::to_string(count) + "];\n";
-  const size_t at = text.find(".address_size");
-  if (at == std::string::npos) {
-    *err = "the PTX has no .address_size directive";
-    return false;
-  }
-  const size_t eol = text.find('\n', at);
-  text.insert(eol == std::string::npos ? text.size() : eol + 1, "\n" + decl);
+  if (!declareAfterAddressSize(&text, decl, err)) return false;
   *out = text;
   return true;
 }

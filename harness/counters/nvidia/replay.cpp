@@ -36,6 +36,14 @@ std::vector<unsigned char> readBuffer(const Runtime& rt, const cl::Buffer& buffe
   return bytes;
 }
 
+/// The program's binary for the device: NVIDIA's PTX text.
+std::string programBinary(const cl::Program& program) {
+  std::string binary;
+  for (const std::vector<unsigned char>& b : program.getInfo<CL_PROGRAM_BINARIES>())
+    if (!b.empty()) binary.assign(b.begin(), b.end());
+  return binary;
+}
+
 /// Little-endian bytes of an offset or address, as wide as the parameter.
 std::vector<unsigned char> paramValue(unsigned long long value, size_t bytes) {
   std::vector<unsigned char> out(bytes);
@@ -70,10 +78,7 @@ const PtxReplay::AccessModule* PtxReplay::accessModuleFor(const Runtime& rt, con
       return m.error.empty() ? &m : nullptr;
     }
   if (!moduleFor(rt, program, err)) return nullptr;  // the device chosen, the program known to be PTX
-  std::string binary;
-  for (const std::vector<unsigned char>& b : program.getInfo<CL_PROGRAM_BINARIES>())
-    if (!b.empty()) binary.assign(b.begin(), b.end());
-  const std::string patched = patchPtx(binary);
+  const std::string patched = patchPtx(programBinary(program));
   std::string counted, ptx;
   AccessModule m;
   m.module.program = program;
@@ -185,10 +190,7 @@ const PtxReplay::Module* PtxReplay::countingModuleFor(const Runtime& rt, const c
       return &m.module;
     }
   if (!moduleFor(rt, program, err)) return nullptr;  // the device chosen, the program known to be PTX
-  std::string binary;
-  for (const std::vector<unsigned char>& b : program.getInfo<CL_PROGRAM_BINARIES>())
-    if (!b.empty()) binary.assign(b.begin(), b.end());
-  const std::string patched = patchPtx(binary);
+  const std::string patched = patchPtx(programBinary(program));
   std::string counted, ptx;
   CountingModule m;
   if (!instrumentPtxAtomics(patched, &counted, &m.sites, &m.slots, err) || !rebasePointerParams(counted, &ptx, err))
@@ -241,9 +243,7 @@ const PtxReplay::Module* PtxReplay::moduleFor(const Runtime& rt, const cl::Progr
   for (const Module& m : modules_)
     if (m.program() == program()) return &m;
 
-  std::string binary;
-  for (const std::vector<unsigned char>& b : program.getInfo<CL_PROGRAM_BINARIES>())
-    if (!b.empty()) binary.assign(b.begin(), b.end());
+  const std::string binary = programBinary(program);
   if (!isNvidiaPtx(binary)) {
     *err = "not an NVIDIA program (its binary is not PTX; platform " + rt.device.info.platform + ")";
     return nullptr;
