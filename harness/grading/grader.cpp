@@ -360,11 +360,8 @@ GradeReport gradeSubmission(const Runtime& runtime, const Rubric& rubric, const 
   report.sumPoints();
   // A runner's report is thrown away (the keeper's replay writes the real one): no hashes there.
   if (!rt.recording()) {
-    // By name: the keeper's tasks (and the inputs it prepares ahead) add records from several
-    // threads, so the order they were made in is not the same from one grade to the next.
     report.inputs = inputs.records();
-    std::sort(report.inputs.begin(), report.inputs.end(),
-              [](const InputRecord& a, const InputRecord& b) { return a.name < b.name; });
+    sortInputsByName(&report.inputs);
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <set>
 
@@ -262,7 +263,15 @@ HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::stri
 
 std::string sessionCounters() {
   const char* how = std::getenv("CLGRADE_COUNTERS");
-  return how && (std::string(how) == "ncu" || std::string(how) == "cupti") ? how : "ptx";
+  const std::string asked = how ? how : "";
+  if (asked == "ncu" || asked == "cupti") return asked;
+  if (!asked.empty() && asked != "ptx") {
+    static std::once_flag said;  // once a process, not once a submission
+    std::call_once(said, [&] {
+      std::cerr << "clgrade: CLGRADE_COUNTERS=" << asked << " is none of ptx, ncu and cupti: the PTX counters count\n";
+    });
+  }
+  return "ptx";
 }
 
 std::map<std::string, HardwareRun> runHardwareSession(const SessionRequest& request, const ProfiledRunner& run) {

@@ -305,9 +305,7 @@ GradeReport SubmissionKeeper::mergedReport(std::vector<GradeReport> judged, std:
   for (const GradeReport& g : judged)
     for (const InputRecord& in : g.inputs)
       if (seen.insert(in.name + "\n" + in.sha256).second) report.inputs.push_back(in);
-  // By name: the tasks' replays end in an order that changes from one grade to the next.
-  std::sort(report.inputs.begin(), report.inputs.end(),
-            [](const InputRecord& a, const InputRecord& b) { return a.name < b.name; });
+  sortInputsByName(&report.inputs);  // the tasks' replays end in an order that changes
   report.hiddenSeed.reset();
   if (!settings_.visibleOnly) report.hiddenSeed = settings_.hiddenSeed;
   report.startedAt = startedAt_;

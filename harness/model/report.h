@@ -4,6 +4,7 @@
 // one codec (model/report_json.h) writes and reads report.json, renderers format it; none scores.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -64,6 +65,12 @@ struct InputRecord {
   int width = 0, height = 0, channels = 0;
   std::string sha256;  ///< of the PFM bytes
 };
+
+/// A report's inputs in the order it lists them: by name. Threads (a grade's tasks, the inputs
+/// prepared ahead) make them in an order that is not the same from one grade to the next.
+inline void sortInputsByName(std::vector<InputRecord>* inputs) {
+  std::sort(inputs->begin(), inputs->end(), [](const InputRecord& a, const InputRecord& b) { return a.name < b.name; });
+}
 
 /// Lines of a submitted file that a finding points at (a compiler error, a race, a bank conflict),
 /// quoted so that a person sees the code without opening the file.
