@@ -12,18 +12,14 @@
 
 #include "image/pfm.h"
 #include "tasks/hidden_share.h"
+#include "case_of.h"
 #include "tasks/inputs.h"
 #include "util/sha256.h"
 
 namespace clgrade {
 namespace {
 
-CaseSpec caseOf(bool visible) {
-  CaseSpec spec;
-  spec.id = visible ? "course" : "secret";
-  spec.visible = visible;
-  return spec;
-}
+using testing_cases::caseOf;
 
 std::string recordedHash(const InputCache& cache, const std::string& name) {
   for (const InputRecord& r : cache.records())

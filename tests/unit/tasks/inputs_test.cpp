@@ -11,18 +11,14 @@
 #include <vector>
 
 #include "image/pfm.h"
+#include "case_of.h"
 #include "tasks/inputs.h"
 #include "util/sha256.h"
 
 namespace clgrade {
 namespace {
 
-CaseSpec caseOf(bool visible) {
-  CaseSpec spec;
-  spec.id = visible ? "course" : "secret";
-  spec.visible = visible;
-  return spec;
-}
+using testing_cases::caseOf;
 
 std::string hashOf(const Image& image) { return sha256Hex(pfmBytes(image)); }
 

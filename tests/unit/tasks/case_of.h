@@ -1,0 +1,16 @@
+// A case of the tests of tasks/inputs.h and tasks/hidden_share.h: visible ("course") or hidden
+// ("secret"), with nothing else set.
+#pragma once
+
+#include "tasks/case_spec.h"
+
+namespace clgrade::testing_cases {
+
+inline CaseSpec caseOf(bool visible) {
+  CaseSpec spec;
+  spec.id = visible ? "course" : "secret";
+  spec.visible = visible;
+  return spec;
+}
+
+}  // namespace clgrade::testing_cases
