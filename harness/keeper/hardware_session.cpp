@@ -149,7 +149,8 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
   }
   if (r.counters == "ptx" && p.exitCode == kHwcountNotCounted && !p.signal && !p.timedOut) {
     // A kernel the PTX counters do not follow: ncu counts the session instead, where there is one.
-    const std::string why = "the PTX counters could not count it (" + firstNotCounted(fileText(csvPath)) + ")";
+    const std::string notCounted = firstNotCounted(fileText(csvPath));
+    const std::string why = "the PTX counters could not count it (" + notCounted + ")";
     if (!r.ncu.empty()) {
       SessionRequest again = r;
       again.counters = "ncu";
@@ -157,12 +158,15 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
       for (auto& [task, share] : counted.byTask) share.countedBecause = why;
       return counted;
     }
-    // Not measured, as on any machine without a profiler before the PTX counters: not the
-    // student's zero, and no fault of this machine's to grade again for (another has no ncu either).
+    // Where the kernel's own code is what they cannot follow (inline assembly, say), its technique
+    // is not measured, as on any machine without a profiler. Where the machine or the counters are
+    // (an old GPU, a counted copy that does not load or launch), a machine with ncu grades it again.
+    const bool itsOwnCode = notCounted.find(kPtxItsOwnCode) != std::string::npos;
     Session none;
     for (const std::string& task : tasks) {
       HardwareRun& share = none.byTask[task];
       share.outcome = HardwareRun::Outcome::Unavailable;
+      share.machineFault = !itsOwnCode;
       share.countedBy = "clgrade's PTX counters";
       share.message = why + ", and NVIDIA's profiler ncu, which could, is not on this machine";
     }

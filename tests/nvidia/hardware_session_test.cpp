@@ -508,18 +508,20 @@ TEST(HardwareSession, ThePtxCountersTakeNoTurnOnTheProfilerLock) {
 }
 
 // A kernel the PTX counters do not follow (inline assembly, an old target) is counted by ncu, under
-// the lock, and the report says why; without ncu its technique is not measured, and says why.
+// the lock, and the report says why; without ncu its technique is not measured where its own code
+// is the reason, and the machine's fault (graded again) where the machine is.
 TEST(HardwareSession, WhatThePtxCountersCannotCountNcuCounts) {
   Fixture f;
   Turns turns;
   turns.lock = (f.dir / "gpu.lock.profiler").string();
   f.request.tasks = {"conv3x3"};
   f.request.profilerLock = turns.lock;
-  const auto session = [](const std::string& counting) {
+  std::string refusal = std::string("conv3x3__Convolution: ") + kPtxItsOwnCode +
+                        "PTX line 40: a memory instruction the counters do not follow: cp.async";
+  const auto session = [&refusal](const std::string& counting) {
     if (counting == "ptx")
-      return std::make_pair(kHwcountNotCounted, std::string("==PROF== clgrade hwcount: the PTX counters could not "
-                                                            "count conv3x3__Convolution: PTX line 40: a memory "
-                                                            "instruction the counters do not follow: cp.async\n"));
+      return std::make_pair(kHwcountNotCounted,
+                            "==PROF== clgrade hwcount: the PTX counters could not count " + refusal + "\n");
     return std::make_pair(0, std::string(kHeader) + launch(0, "conv3x3__Convolution", 64));
   };
   const auto counted = runHardwareSession(f.request, turns.runner(session));
@@ -538,8 +540,14 @@ TEST(HardwareSession, WhatThePtxCountersCannotCountNcuCounts) {
   const auto noNcu = runHardwareSession(f.request, turns.runner(session));
   EXPECT_EQ(turns.counters, (std::vector<std::string>{"ptx"}));
   EXPECT_EQ(noNcu.at("conv3x3").outcome, HardwareRun::Outcome::Unavailable);
-  EXPECT_FALSE(noNcu.at("conv3x3").machineFault) << "not measured, as without a profiler before";
+  EXPECT_FALSE(noNcu.at("conv3x3").machineFault) << "its own code: not measured, as without a profiler before";
   EXPECT_NE(noNcu.at("conv3x3").message.find("ncu"), std::string::npos);
+
+  // The machine's GPU (or a counted copy that does not launch) is not the student's: graded again.
+  refusal = "conv3x3__Convolution: the PTX's target is older than sm_70 with PTX 6.2";
+  const auto oldGpu = runHardwareSession(f.request, turns.runner(session));
+  EXPECT_EQ(oldGpu.at("conv3x3").outcome, HardwareRun::Outcome::Unavailable);
+  EXPECT_TRUE(oldGpu.at("conv3x3").machineFault);
 }
 
 }  // namespace

@@ -140,6 +140,9 @@ TEST(PtxAccesses, WhatItDoesNotFollowIsRefusedWithTheLine) {
   EXPECT_NE(refused(line, "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2];").find("not follow"),
             std::string::npos);
   EXPECT_NE(refused(".target sm_90", ".target sm_60").find("sm_70"), std::string::npos);
+  EXPECT_EQ(refused(".target sm_90", ".target sm_60").rfind(kPtxItsOwnCode, 0), std::string::npos)
+      << "an old GPU is the machine's, not the module's code";
+  EXPECT_EQ(refused(line, "cp.async.ca.shared.global [%rd1], [%rd2], 16;").rfind(kPtxItsOwnCode, 0), 0u);
   // The student's own PTX, which may read the clock to tell the slower counted copy apart.
   EXPECT_NE(refused(line, "// begin inline asm\n\tmov.u64 \t%rd8, %clock64;\n\t// end inline asm").find("inline"),
             std::string::npos);

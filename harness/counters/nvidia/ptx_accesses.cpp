@@ -11,6 +11,7 @@
 namespace clgrade {
 
 const char* const kPtxAccessCounters = "__clgrade_accesses";
+const char* const kPtxItsOwnCode = "in its own code: ";
 const char* const kPtxCountersNote =
     "counted by clgrade's PTX counters in this process (each shared access and global load of the graded "
     "PTX, warp by warp as the GPU ran it; banks: 32 of 4 bytes; sectors: 32 bytes)";
@@ -231,18 +232,11 @@ std::string countingBlock(const PtxAccessSite& site, const std::string& guard, c
 
 }  // namespace
 
-bool instrumentPtxAccesses(const std::string& ptx, std::string* out, std::vector<PtxAccessSite>* sites, int* slots,
-                           std::string* err) {
-  sites->clear();
-  *slots = 0;
-  // Warp-wide match needs sm_70 and PTX 6.0, activemask PTX 6.2.
-  static const std::regex target(R"(\.target\s+sm_(\d+))"), version(R"(\.version\s+(\d+)\.(\d+))");
-  std::smatch t, v;
-  if (!std::regex_search(ptx, t, target) || std::stoi(t[1]) < 70 || !std::regex_search(ptx, v, version) ||
-      std::stoi(v[1]) * 10 + std::stoi(v[2]) < 62) {
-    *err = "the PTX's target is older than sm_70 with PTX 6.2 (no warp-wide match to count with)";
-    return false;
-  }
+namespace {
+
+/// instrumentPtxAccesses on a target that has warp-wide match: what it refuses is the module's code.
+bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAccessSite>* sites, int* slots,
+                    std::string* err) {
   // Inline assembly is the student's own PTX: it may read the clocks (and so tell the counted copy,
   // slower, from the launches that are timed) or write a memory instruction over several lines.
   // ncu counts the code as it runs: it counts such a module. So does a module that already has a
@@ -346,6 +340,25 @@ bool instrumentPtxAccesses(const std::string& ptx, std::string* out, std::vector
   if (!declareAfterAddressSize(&text, decl, err)) return false;
   *out = text;
   return true;
+}
+
+}  // namespace
+
+bool instrumentPtxAccesses(const std::string& ptx, std::string* out, std::vector<PtxAccessSite>* sites, int* slots,
+                           std::string* err) {
+  sites->clear();
+  *slots = 0;
+  // Warp-wide match needs sm_70 and PTX 6.0, activemask PTX 6.2: the machine's GPU, not the kernel.
+  static const std::regex target(R"(\.target\s+sm_(\d+))"), version(R"(\.version\s+(\d+)\.(\d+))");
+  std::smatch t, v;
+  if (!std::regex_search(ptx, t, target) || std::stoi(t[1]) < 70 || !std::regex_search(ptx, v, version) ||
+      std::stoi(v[1]) * 10 + std::stoi(v[2]) < 62) {
+    *err = "the PTX's target is older than sm_70 with PTX 6.2 (no warp-wide match to count with)";
+    return false;
+  }
+  if (instrumentCode(ptx, out, sites, slots, err)) return true;
+  *err = kPtxItsOwnCode + *err;
+  return false;
 }
 
 std::vector<double> accessMetricValues(const std::vector<PtxAccessSite>& sites,

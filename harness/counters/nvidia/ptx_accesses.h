@@ -43,6 +43,11 @@ struct PtxAccessSite {
 /// How the counts' CSV and log say who counted.
 extern const char* const kPtxCountersNote;
 
+/// Begins a refusal of instrumentPtxAccesses that the module's code caused (inline assembly, a
+/// memory instruction the counters do not follow), not the machine (an old target): without ncu to
+/// count it instead, its technique is not measured; the machine's refusals are the machine's fault.
+extern const char* const kPtxItsOwnCode;
+
 /// The module-scope array of 64-bit counters the instrumented PTX adds (8 bytes a slot).
 extern const char* const kPtxAccessCounters;
 
