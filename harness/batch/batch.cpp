@@ -55,7 +55,7 @@ using nlohmann::ordered_json;
 /// NVIDIA GPU).
 std::vector<DeviceEntry> nvidiaGpusBeside(const DeviceEntry& device) {
   std::vector<DeviceEntry> gpus;
-  if (device.info.type != "gpu" || device.info.platform.find("NVIDIA") == std::string::npos) return gpus;
+  if (!isNvidiaGpu(device.info)) return gpus;
   std::string err;
   for (const DeviceEntry& e : listDevices(&err))
     if (e.platformIndex == device.platformIndex && e.info.type == "gpu") gpus.push_back(e);

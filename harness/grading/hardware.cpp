@@ -41,7 +41,7 @@ std::string findNcu() {
 }
 
 std::string ncuFor(const DeviceInfo& device, std::string* why) {
-  if (device.type != "gpu" || device.platform.find("NVIDIA") == std::string::npos) {
+  if (!isNvidiaGpu(device)) {
     *why = "hardware counters are read on NVIDIA GPUs only; " + device.platform + " does not expose them";
     return "";
   }

@@ -245,8 +245,7 @@ std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHa
   r.counters = sessionCounters();
   // Nothing to count with: the runners do as they always did. The PTX counters need an NVIDIA GPU
   // (and its CUDA driver) but no ncu; ncu and CUPTI need ncu (CUPTI falls back on it).
-  const bool nvidiaGpu = device_.info.type == "gpu" && device_.info.platform.find("NVIDIA") != std::string::npos;
-  if (!nvidiaGpu || (r.ncu.empty() && r.counters != "ptx")) return {};
+  if (!isNvidiaGpu(device_.info) || (r.ncu.empty() && r.counters != "ptx")) return {};
   // Only files that a runner will run: a missing or refused one has nothing to profile. Only the
   // counters a rule reads (issue 29: the profiled launches are most of a session, which one GPU's
   // submissions take in turns): a task whose rules read none is not profiled, one whose only

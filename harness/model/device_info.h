@@ -24,6 +24,12 @@ struct DeviceInfo {
 /// What tells one device from another where a grade runs: its platform, name and driver. A runner
 /// must see the device its keeper chose (`--device auto` can choose another where its sandbox holds
 /// other ICD files: then its figures would be another device's).
+/// An NVIDIA GPU (NVIDIA's OpenCL platform): where the counters, the GPU placement and the vendor's
+/// clocks apply.
+inline bool isNvidiaGpu(const DeviceInfo& d) {
+  return d.type == "gpu" && d.platform.find("NVIDIA") != std::string::npos;
+}
+
 inline std::string deviceIdentity(const DeviceInfo& d) {
   return d.platform + " / " + d.name + " (driver " + d.driver + ")";
 }

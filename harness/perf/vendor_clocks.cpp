@@ -14,7 +14,7 @@ constexpr int kNvmlClockSm = 1, kNvmlClockMem = 2;
 }  // namespace
 
 std::string currentClocks(const DeviceInfo& device) {
-  if (device.type != "gpu" || device.platform.find("NVIDIA") == std::string::npos) return "";
+  if (!isNvidiaGpu(device)) return "";
   void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!nvml) return "";
   auto init = reinterpret_cast<NvmlInit>(dlsym(nvml, "nvmlInit_v2"));
