@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cl/device_step.h"
+#include "cl/host_staging.h"
 #include "cl/runtime.h"
 #include "protocol/block_delta.h"
 
@@ -44,10 +45,16 @@ class GuardedBuffer {
   void writeAll(const Runtime& rt, const std::function<void(T* whole)>& lay) {
     if (total_ % sizeof(T) != 0) throw std::logic_error("writeAll: an allocation of another element size");
     deviceAction(rt, "write", [&] {
+      // Pinned where the GPU's copy engine can read it directly (cl/host_staging.h).
+      const HostStaging::Lease pinned = rt.staging ? rt.staging->lease(total_) : HostStaging::Lease();
       static thread_local std::vector<T> staging;
-      if (staging.size() < total_ / sizeof(T)) staging.resize(total_ / sizeof(T));
-      lay(staging.data());
-      rt.queue.enqueueWriteBuffer(whole_, CL_TRUE, 0, total_, staging.data());
+      T* area = reinterpret_cast<T*>(pinned.data());
+      if (!area) {
+        if (staging.size() < total_ / sizeof(T)) staging.resize(total_ / sizeof(T));
+        area = staging.data();
+      }
+      lay(area);
+      rt.queue.enqueueWriteBuffer(whole_, CL_TRUE, 0, total_, area);
     });
     given_ = true;
   }
@@ -118,10 +125,16 @@ class GuardedBuffer {
     const std::string delta = deviceStep(rt, "read delta", [&] {
       // A staging area kept by the thread, as writeAll's: a fresh zeroed buffer for each read cost
       // page faults and a clearing pass per read (a sweep point reads back a dozen planes).
+      // Pinned where the GPU's copy engine can fill it directly, as writeAll's.
+      const HostStaging::Lease pinned = rt.staging ? rt.staging->lease(total_) : HostStaging::Lease();
       static thread_local std::vector<char> raw;
-      if (raw.size() < total_) raw.resize(total_);
-      rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, raw.data());
-      return encodeBlockDelta(raw.data(), base, total_);
+      char* area = pinned.data();
+      if (!area) {
+        if (raw.size() < total_) raw.resize(total_);
+        area = raw.data();
+      }
+      rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, area);
+      return encodeBlockDelta(area, base, total_);
     });
     std::vector<T> whole(total_ / sizeof(T));
     std::string why;

@@ -8,6 +8,7 @@
 
 namespace clgrade {
 
+class HostStaging;
 class LaunchObserver;
 class Tape;
 
@@ -29,6 +30,9 @@ struct Runtime {
   /// jobs on this GPU build, check and profile meanwhile, but never time at once. Empty: nothing else
   /// times on this device. A replay times nothing and takes no lock.
   std::string timingLock;
+  /// Pinned host memory for whole-buffer uploads and read-backs (cl/host_staging.h): on a GPU that
+  /// runs its steps, none elsewhere (a replay, a CPU device), where ordinary memory serves.
+  std::shared_ptr<HostStaging> staging;
 
   explicit Runtime(const DeviceEntry& entry);
   /// With a tape: a recording runtime opens the device as usual, a replaying one does not.

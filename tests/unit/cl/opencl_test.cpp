@@ -8,6 +8,7 @@
 
 #include "../../test_env.h"
 #include "cl/guarded_buffer.h"
+#include "cl/host_staging.h"
 #include "cl/kernel_args.h"
 #include "cl/launch.h"
 #include "cl/launch_signature.h"
@@ -122,6 +123,49 @@ TEST_F(OpenCL, GuardBandsCatchOutOfBoundsWrites) {
       EXPECT_EQ(audit.firstRowBelow, height);
     }
   }
+}
+
+// The pinned staging of a GPU's transfers (cl/host_staging.h), exercised on the CPU device: PoCL
+// maps an ALLOC_HOST_PTR buffer as a GPU's driver does, so the pool's bookkeeping is the same.
+TEST_F(OpenCL, PinnedStagingLeasesAreReusedAndBounded) {
+  EXPECT_TRUE(pinnedStagingHelps("gpu", "NVIDIA CUDA"));
+  EXPECT_FALSE(pinnedStagingHelps("cpu", "Portable Computing Language"));
+  EXPECT_FALSE(pinnedStagingHelps("gpu", "Oclgrind"));
+  HostStaging pool(rt_->context, rt_->queue, size_t(3) << 20);
+  char* first = nullptr;
+  {
+    const HostStaging::Lease a = pool.lease(1000);
+    ASSERT_NE(a.data(), nullptr);
+    first = a.data();
+    a.data()[999] = 7;                                               // the whole area is the caller's
+    const HostStaging::Lease b = pool.lease((size_t(1) << 20) + 1);  // two MiB: in whole MiB
+    ASSERT_NE(b.data(), nullptr);
+    EXPECT_NE(b.data(), a.data());
+    EXPECT_EQ(pool.pinnedBytes(), size_t(3) << 20);
+    EXPECT_EQ(pool.lease(10).data(), nullptr) << "over the bound: the caller's own memory serves";
+  }
+  {
+    const HostStaging::Lease again = pool.lease(500);
+    EXPECT_EQ(again.data(), first) << "the smallest free area that holds it, not a new one";
+    const HostStaging::Lease bigger = pool.lease(size_t(2) << 20);
+    EXPECT_NE(bigger.data(), nullptr);
+  }
+  EXPECT_EQ(pool.pinnedBytes(), size_t(3) << 20);
+}
+
+TEST_F(OpenCL, UploadsAndReadBacksThroughPinnedStagingKeepEveryByte) {
+  Runtime pinned = *rt_;
+  pinned.staging = std::make_shared<HostStaging>(pinned.context, pinned.queue, size_t(64) << 20);
+  GuardedBuffer buffer(pinned, 100000 * sizeof(float), 4096);
+  const size_t n = buffer.totalBytes() / sizeof(float);
+  std::vector<float> laid(n);
+  for (size_t i = 0; i < n; ++i) laid[i] = float(i % 9973) * 0.5f;
+  buffer.writeAll<float>(pinned, [&](float* whole) { std::copy(laid.begin(), laid.end(), whole); });
+  EXPECT_GT(pinned.staging->pinnedBytes(), 0u);
+  EXPECT_EQ(buffer.readAll<float>(pinned, std::vector<float>(n, -1.0f)), laid);
+  buffer.fillAll(pinned, 3.0f);
+  EXPECT_EQ(buffer.readAll<float>(pinned, laid), std::vector<float>(n, 3.0f));
+  EXPECT_EQ(pinned.staging->pinnedBytes(), size_t(1) << 20) << "one area served the upload and both reads";
 }
 
 TEST_F(OpenCL, InputPlanesHoldPaddingZeroAndNanBelowTheImage) {
