@@ -158,7 +158,7 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--out", args->out, "results folder (default reports/batch-<folder name>)");
   sub->add_option("--device", args->device, "auto | cpu | gpu | <platform-substring>[:index]")->capture_default_str();
   sub->add_option("--jobs,-j", args->jobs,
-                  "submissions graded at once (default: 2 on each GPU placed, the cores on a CPU)")
+                  "submissions graded at once (default: on a GPU one per 4 of its cores, 1 to 4 a GPU, fewer where memory is short; on a CPU one per core; the batch says which and why)")
       ->check(between(0, 1024, "submissions at once"));
   sub->add_option("--gpus", args->gpus,
                   "the NVIDIA GPUs the jobs go to, as numbered among those this process sees (0,2; default: every "
