@@ -24,6 +24,7 @@
 #include <set>
 #include <sstream>
 
+#include "../scratch.h"
 #include "../test_env.h"
 #include "util/files.h"
 #include "util/subprocess.h"
@@ -44,12 +45,7 @@ size_t defaultRubricTasks() {
   return n;
 }
 
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_batch_" + std::to_string(getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch(const std::string& name) { return test::freshFolder("clgrade_batch", name); }
 
 std::string slurp(const fs::path& p) {
   std::string text, err;

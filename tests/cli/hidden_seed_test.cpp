@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../scratch.h"
 #include "../test_env.h"
 #include "util/files.h"
 #include "util/subprocess.h"
@@ -29,12 +30,7 @@ const std::string kRoot = test::sourceDir();
 // task's RESULT_STEPS sweep takes minutes; its hidden cases take their inputs the same way).
 const std::vector<std::string> kTasks{"conv3x3", "bilateral", "histogram"};
 
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_cli_" + std::to_string(getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch(const std::string& name) { return test::freshFolder("clgrade_cli", name); }
 
 struct Graded {
   ProcessResult process;

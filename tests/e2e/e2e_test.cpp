@@ -16,6 +16,7 @@
 
 #include <tinyxml2.h>
 
+#include "../scratch.h"
 #include "../test_env.h"
 #include "grading/drawn_analysis.h"
 #include "grading/grader.h"
@@ -101,9 +102,7 @@ TEST_P(Sample, GradesAsExpected) {
   std::vector<std::string> problems;
   ASSERT_TRUE(loadRubric(kRoot + "/rubrics/" + rubricName + ".xml", &rubric, &problems));
   // One folder per process: two test runs on one machine must not clean each other's reports.
-  const std::string out =
-      std::string(::testing::TempDir()) + "clgrade_e2e_" + std::to_string(getpid()) + "/" + sample + "_" + rubricName;
-  std::filesystem::remove_all(out);
+  const std::string out = test::freshFolder("clgrade_e2e", sample + "_" + rubricName, /*make=*/false).string();
   GradeOptions options;
   options.kernelsDir = dir + "/kernels";
   options.outDir = out;

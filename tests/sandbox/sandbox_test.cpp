@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "../scratch.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/sandbox.h"
 #include "util/cache_home.h"
@@ -46,11 +47,7 @@ std::string skipReason() {
 #endif
 }
 
-fs::path outDir(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_sandbox_" + std::to_string(getpid())) / name;
-  fs::remove_all(p);
-  return p;
-}
+fs::path outDir(const std::string& name) { return test::freshFolder("clgrade_sandbox", name, /*make=*/false); }
 
 /// tests/sandbox/<name> with syscalls.h beside its kernel, as a submission folder next to `out`.
 std::string submission(const std::string& name, const fs::path& out) {

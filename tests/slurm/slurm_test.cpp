@@ -27,6 +27,7 @@
 #include <set>
 #include <thread>
 
+#include "../scratch.h"
 #include "../test_env.h"
 #include "batch/shard.h"
 #include "model/report_json.h"
@@ -44,12 +45,7 @@ namespace {
 
 const std::string kRoot = test::sourceDir();
 
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_slurm_" + std::to_string(getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch(const std::string& name) { return test::freshFolder("clgrade_slurm", name); }
 
 std::string slurp(const fs::path& p) {
   std::string text, err;

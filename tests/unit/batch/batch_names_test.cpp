@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../../scratch.h"
 #include "batch/batch.h"
 #include "report/outputs.h"
 #include "report/overrides.h"
@@ -23,12 +24,7 @@ const std::string kComposed = "Jos\xc3\xa9";     // "José", é as one character
 const std::string kDecomposed = "Jose\xcc\x81";  // "José", e then U+0301 COMBINING ACUTE ACCENT
 const std::string kZoe = "Zoe\xcc\x88";          // "Zoë" decomposed, alone
 
-fs::path freshDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("clgrade_batch_names_" + std::to_string(getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path freshDir(const std::string& name) { return test::freshFolder("clgrade_batch_names", name); }
 
 TEST(Unicode, NfcComposesAndLeavesOtherBytesAlone) {
   EXPECT_EQ(nfc(kDecomposed), kComposed);

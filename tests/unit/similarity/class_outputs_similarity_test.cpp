@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "../../scratch.h"
 #include "model/report_json.h"
 #include "report/outputs.h"
 #include "similarity/kept_sources.h"
@@ -18,12 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path freshDir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("clgrade_similarity_" + std::to_string(getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path freshDir(const std::string& name) { return test::freshFolder("clgrade_similarity", name); }
 
 void write(const fs::path& path, const std::string& text) {
   std::string err;

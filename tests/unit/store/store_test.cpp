@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../../scratch.h"
 #include "image/generator.h"
 #include "image/pfm.h"
 #include "store/course_store.h"
@@ -27,12 +28,7 @@ namespace fs = std::filesystem;
 namespace clgrade {
 namespace {
 
-fs::path freshFolder(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_store_" + std::to_string(getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path freshFolder(const std::string& name) { return test::freshFolder("clgrade_store", name); }
 
 Image sample(int w, int h, int c) {
   Image image(w, h, c);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../../scratch.h"
 #include "intake/submission.h"
 #include "protocol/progress.h"
 #include "util/files.h"
@@ -19,12 +20,7 @@ namespace fs = std::filesystem;
 namespace clgrade {
 namespace {
 
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("clgrade_subprocess_" + std::to_string(getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch(const std::string& name) { return test::freshFolder("clgrade_subprocess", name); }
 
 ProcessSpec shell(const std::string& script) {
   ProcessSpec spec;
