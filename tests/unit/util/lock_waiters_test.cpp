@@ -14,6 +14,7 @@
 #include <map>
 #include <thread>
 
+#include "../../scratch.h"
 #include "util/lock_waiters.h"
 #include "util/subprocess.h"
 
@@ -95,11 +96,7 @@ ProcessResult runBlocked(const fs::path& lock, double holdSeconds, const std::st
   return p;
 }
 
-fs::path lockFile(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("clgrade_lock_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  return dir / name;
-}
+fs::path lockFile(const std::string& name) { return test::freshFolder("clgrade_lock", name) / name; }
 
 TEST(LockWaiters, WaitingWhileAnotherJobHoldsTheLockIsNotCountedTowardsTheTimeLimit) {
   const fs::path lock = lockFile("timing.lock");
