@@ -76,7 +76,7 @@ class GuardedBuffer {
     static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
                   "a fill pattern OpenCL takes");
     if (total_ % sizeof(T) != 0) throw std::logic_error("fillAll: an allocation that the value does not tile");
-    if (rt.device.info.type != "gpu" || rt.device.info.platform.find("Oclgrind") != std::string::npos) {
+    if (!isHardwareGpu(rt.device.info)) {
       writeAll<T>(rt, [&](T* whole) { std::fill(whole, whole + total_ / sizeof(T), value); });
       return;
     }

@@ -1,7 +1,5 @@
 #include "cl/host_staging.h"
 
-#include <string>
-
 namespace clgrade {
 namespace {
 constexpr size_t kAreaGrain = size_t(1) << 20;  // areas in whole MiB, so near sizes share one
@@ -82,10 +80,6 @@ void HostStaging::giveBack(size_t area) {
 size_t HostStaging::pinnedBytes() const {
   const std::lock_guard<std::mutex> hold(mutex_);
   return pinned_;
-}
-
-bool pinnedStagingHelps(const std::string& deviceType, const std::string& platform) {
-  return deviceType == "gpu" && platform.find("Oclgrind") == std::string::npos;
 }
 
 }  // namespace clgrade

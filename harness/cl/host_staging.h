@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
-#include <string>
 #include <vector>
 
 #include "cl/opencl.h"
@@ -67,9 +66,5 @@ class HostStaging {
   size_t pinned_ = 0;
   bool refused_ = false;  ///< the driver failed once: not asked again
 };
-
-/// Whether `device`'s transfers gain from pinned staging: a GPU's, where a copy engine reads the
-/// host (not a CPU device, whose "device memory" is host memory, nor the simulator).
-bool pinnedStagingHelps(const std::string& deviceType, const std::string& platform);
 
 }  // namespace clgrade

@@ -10,7 +10,8 @@ namespace {
 /// (a 4096 x 4096 scene's planes with their guards) a few at once, well under a runner's memory.
 void stageOnGpu(Runtime* rt) {
   constexpr size_t kMaxPinnedBytes = size_t(512) << 20;
-  if (pinnedStagingHelps(rt->device.info.type, rt->device.info.platform))
+  // Not a CPU device, whose "device memory" is host memory, nor the simulator.
+  if (isHardwareGpu(rt->device.info))
     rt->staging = std::make_shared<HostStaging>(rt->context, rt->queue, kMaxPinnedBytes);
 }
 

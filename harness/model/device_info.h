@@ -21,15 +21,21 @@ struct DeviceInfo {
   size_t timerResolutionNs = 0;  ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION
 };
 
-/// What tells one device from another where a grade runs: its platform, name and driver. A runner
-/// must see the device its keeper chose (`--device auto` can choose another where its sandbox holds
-/// other ICD files: then its figures would be another device's).
 /// An NVIDIA GPU (NVIDIA's OpenCL platform): where the counters, the GPU placement and the vendor's
 /// clocks apply.
 inline bool isNvidiaGpu(const DeviceInfo& d) {
   return d.type == "gpu" && d.platform.find("NVIDIA") != std::string::npos;
 }
 
+/// A GPU with memory and copy engines of its own: not Oclgrind, whose device says it is every type,
+/// GPU included. Where the device fills buffers and transfers go through pinned host memory.
+inline bool isHardwareGpu(const DeviceInfo& d) {
+  return d.type == "gpu" && d.platform.find("Oclgrind") == std::string::npos;
+}
+
+/// What tells one device from another where a grade runs: its platform, name and driver. A runner
+/// must see the device its keeper chose (`--device auto` can choose another where its sandbox holds
+/// other ICD files: then its figures would be another device's).
 inline std::string deviceIdentity(const DeviceInfo& d) {
   return d.platform + " / " + d.name + " (driver " + d.driver + ")";
 }

@@ -128,9 +128,15 @@ TEST_F(OpenCL, GuardBandsCatchOutOfBoundsWrites) {
 // The pinned staging of a GPU's transfers (cl/host_staging.h), exercised on the CPU device: PoCL
 // maps an ALLOC_HOST_PTR buffer as a GPU's driver does, so the pool's bookkeeping is the same.
 TEST_F(OpenCL, PinnedStagingLeasesAreReusedAndBounded) {
-  EXPECT_TRUE(pinnedStagingHelps("gpu", "NVIDIA CUDA"));
-  EXPECT_FALSE(pinnedStagingHelps("cpu", "Portable Computing Language"));
-  EXPECT_FALSE(pinnedStagingHelps("gpu", "Oclgrind"));
+  DeviceInfo gpu, cpu, oclgrind;
+  gpu.type = oclgrind.type = "gpu";
+  cpu.type = "cpu";
+  gpu.platform = "NVIDIA CUDA";
+  cpu.platform = "Portable Computing Language";
+  oclgrind.platform = "Oclgrind";
+  EXPECT_TRUE(isHardwareGpu(gpu));
+  EXPECT_FALSE(isHardwareGpu(cpu));
+  EXPECT_FALSE(isHardwareGpu(oclgrind));
   HostStaging pool(rt_->context, rt_->queue, size_t(3) << 20);
   char* first = nullptr;
   {
