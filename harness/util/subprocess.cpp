@@ -183,8 +183,8 @@ bool openOutputs(const ProcessSpec& spec, Capture (&captures)[2], int* out, int*
   return false;
 }
 
-/// What execve gets, prepared before fork: between fork and exec a child of a multi-threaded parent
-/// may only make async-signal-safe calls (no malloc, no setenv).
+/// What execve gets, prepared before the child starts: between its start and exec a child of a
+/// multi-threaded parent may only make async-signal-safe calls (no malloc, no setenv).
 struct ExecImage {
   std::vector<char*> args, envp;
   std::vector<std::string> envStrings;
@@ -242,9 +242,11 @@ void keepOnlyOwnDescriptors(const ExecImage& image, int out, int err) {
   closeRange(from, INT_MAX);
 }
 
-/// The child after fork: its control groups first (before it can start anything), its own process
+/// The child before exec: its control groups first (before it can start anything), its own process
 /// group (so a time-out kills its children too), death with the parent, limits, outputs,
-/// environment; then the program. Async-signal-safe calls only.
+/// environment; then the program. It shares the parent's memory (startChild): system calls only,
+/// nothing written but its own stack, and the credentials changed by raw system calls (glibc's
+/// setuid would tell every thread of the parent to change theirs).
 [[noreturn]] void becomeChild(const ProcessSpec& spec, const ExecImage& image, int out, int err, pid_t parent,
                               const std::vector<int>& groups) {
   for (int fd : groups)
@@ -273,11 +275,55 @@ void keepOnlyOwnDescriptors(const ExecImage& image, int out, int err) {
   }
   if (spec.inheritFds)
     for (int fd : *spec.inheritFds) fcntl(fd, F_SETFD, 0);
-  if (spec.gid >= 0 && (setgroups(0, nullptr) != 0 || setgid(static_cast<gid_t>(spec.gid)) != 0)) _exit(126);
-  if (spec.uid >= 0 && setuid(static_cast<uid_t>(spec.uid)) != 0) _exit(126);
+  if (spec.gid >= 0 &&
+      (syscall(SYS_setgroups, 0, nullptr) != 0 || syscall(SYS_setgid, static_cast<gid_t>(spec.gid)) != 0))
+    _exit(126);
+  if (spec.uid >= 0 && syscall(SYS_setuid, static_cast<uid_t>(spec.uid)) != 0) _exit(126);
   keepOnlyOwnDescriptors(image, out, err);
   execve(image.args[0], image.args.data(), image.envp.data());
   _exit(127);
+}
+
+struct ChildStart {
+  const ProcessSpec* spec;
+  const ExecImage* image;
+  int out, err;
+  pid_t parent;
+  const std::vector<int>* groups;
+  sigset_t mask;  ///< the parent thread's signal mask, restored in the child before exec
+};
+
+int childMain(void* arg) {
+  const ChildStart& c = *static_cast<const ChildStart*>(arg);
+  // No handler of the parent's may run here, in its memory: each caught signal back to its default.
+  for (int signal = 1; signal < NSIG; ++signal) {
+    struct sigaction action {};
+    if (sigaction(signal, nullptr, &action) != 0 || action.sa_handler == SIG_DFL || action.sa_handler == SIG_IGN)
+      continue;
+    action = {};
+    action.sa_handler = SIG_DFL;
+    sigaction(signal, &action, nullptr);
+  }
+  sigprocmask(SIG_SETMASK, &c.mask, nullptr);
+  becomeChild(*c.spec, *c.image, c.out, c.err, c.parent, *c.groups);
+}
+
+/// Starts the child as posix_spawn does: it shares this process's memory and runs on a stack of its
+/// own while this thread waits for its exec. A fork would copy the page tables of the keeper (gigabytes
+/// of inputs and results in a batch) and make every page it then writes fault once more, in every
+/// thread, for each of the hundreds of processes a batch starts. -1 with errno when none starts.
+pid_t startChild(const ProcessSpec& spec, const ExecImage& image, int out, int err, pid_t parent,
+                 const std::vector<int>& groups) {
+  ChildStart c{&spec, &image, out, err, parent, &groups, {}};
+  std::vector<char> stack(size_t(256) << 10);
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &c.mask);  // none delivered to the child before its handlers are reset
+  const pid_t pid = clone(childMain, stack.data() + stack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
+  const int cloneErrno = errno;
+  pthread_sigmask(SIG_SETMASK, &c.mask, nullptr);
+  errno = cloneErrno;
+  return pid;
 }
 
 /// Watches the running child until it ends or breaks a limit (then its whole group is killed):
@@ -378,7 +424,7 @@ ProcessResult runProcess(const ProcessSpec& spec) {
   };
 
   std::fflush(nullptr);
-  const pid_t pid = fork();
+  const pid_t pid = startChild(spec, image, out, err, parent, groups);
   if (pid < 0) {
     result.error = std::strerror(errno);
     closeGroups();
@@ -387,7 +433,6 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     for (Capture& c : captures) c.close_();
     return result;
   }
-  if (pid == 0) becomeChild(spec, image, out, err, parent, groups);
   closeGroups();
   setpgid(pid, pid);  // also here: the child may not have run its own setpgid yet
   close(out);
