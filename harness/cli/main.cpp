@@ -14,6 +14,7 @@
 //   clgrade package gradescope ...    the autograder zip for Gradescope (setup.sh, run_autograder)
 #include <iostream>
 
+#include "cl/driver_settings.h"
 #include "cli/command.h"
 #include "cli/usage.h"
 #include "grading/grader.h"
@@ -24,6 +25,7 @@
 
 int main(int argc, char** argv) {
   using namespace clgrade::cli;
+  clgrade::applyDriverSettings();  // before any thread or driver starts
   CLI::App app{"clgrade: grades the OpenCL image-convolution assignment"};
   app.name("clgrade");  // usage lines say "clgrade", not the path the program was started by
   app.require_subcommand(1);

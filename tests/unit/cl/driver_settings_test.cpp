@@ -1,0 +1,57 @@
+#include "cl/driver_settings.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "sandbox/sandbox.h"
+
+namespace clgrade {
+namespace {
+
+/// The variable as it was, put back when the test ends (other tests of this process see the same).
+class SavedVariable {
+ public:
+  explicit SavedVariable(const char* name) : name_(name) {
+    const char* v = std::getenv(name);
+    had_ = v != nullptr;
+    if (had_) value_ = v;
+  }
+  ~SavedVariable() {
+    if (had_)
+      setenv(name_, value_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string value_;
+};
+
+TEST(DriverSettings, OneCudaConnectionUnlessTheUserChoseAnother) {
+  const SavedVariable saved("CUDA_DEVICE_MAX_CONNECTIONS");
+  unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  applyDriverSettings();
+  ASSERT_NE(std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"), nullptr);
+  EXPECT_STREQ(std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "1");
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4", 1);
+  applyDriverSettings();
+  EXPECT_STREQ(std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "4");
+}
+
+TEST(DriverSettings, ASandboxedRunnerGetsTheSameSetting) {
+  // A runner's environment is built from nothing: the setting must cross the wall, or the runners,
+  // which are most of a batch's GPU processes, would make contexts the slow way.
+  const SavedVariable saved("CUDA_DEVICE_MAX_CONNECTIONS");
+  unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  applyDriverSettings();
+  const std::map<std::string, std::string> env = openclEnvironment("/tmp/scratch");
+  ASSERT_TRUE(env.count("CUDA_DEVICE_MAX_CONNECTIONS"));
+  EXPECT_EQ(env.at("CUDA_DEVICE_MAX_CONNECTIONS"), "1");
+}
+
+}  // namespace
+}  // namespace clgrade
