@@ -7,7 +7,11 @@
 //   MODE: step (a tiny kernel and a finish: a round trip), alloc (create a buffer of MB, write it,
 //   release it), write / read (a blocking transfer of MB from or into ordinary memory),
 //   pinned-write / pinned-read (the same from a mapped CL_MEM_ALLOC_HOST_PTR buffer: pinned memory),
-//   ctx (a context, a queue, a build of a new source, all released).
+//   ctx (a context, a queue, a build of a new source, all released),
+//   life (once, as a runner's process lives: the platforms, the device, a context, a queue, a pinned
+//   area of MB mapped, a build, all released; prints each step's milliseconds and ends: time it from
+//   outside to see what starting and ending a process costs), life-exit (the same, ended by _exit
+//   with nothing released: the driver frees it all at once).
 // Prints "MODE MB: N in T s = X ms each".
 #include <CL/cl.h>
 
@@ -15,6 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+
+#include <unistd.h>
 static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -29,9 +35,17 @@ int main(int argc, char** argv) {
   const char* mode = argv[1];
   double secs = atof(argv[2]);
   size_t bytes = (size_t)(atof(argv[3]) * 1e6);
+  const bool life = !strncmp(mode, "life", 4);
+  double mark = now();
+  auto lap = [&mark, life](const char* step) {  // life: one step's milliseconds
+    const double t = now();
+    if (life) std::printf("%s %.1f ", step, 1e3 * (t - mark));
+    mark = t;
+  };
   cl_platform_id plats[8];
   cl_uint np;
   clGetPlatformIDs(8, plats, &np);
+  lap("platforms");
   cl_device_id dev = 0;
   for (cl_uint i = 0; i < np && !dev; ++i)
     if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS) dev = 0;
@@ -39,9 +53,34 @@ int main(int argc, char** argv) {
     fprintf(stderr, "no GPU\n");
     return 1;
   }
+  lap("device");
   cl_int e;
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+  lap("context");
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
+  lap("queue");
+  if (life) {
+    cl_mem pin = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &e);
+    void* mapped = clEnqueueMapBuffer(q, pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &e);
+    lap("pinned");
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+    clBuildProgram(p, 1, &dev, "", NULL, NULL);
+    lap("build");
+    if (!strcmp(mode, "life-exit")) {
+      std::printf("\n");
+      std::fflush(stdout);
+      _exit(0);
+    }
+    clEnqueueUnmapMemObject(q, pin, mapped, 0, NULL, NULL);
+    clFinish(q);
+    clReleaseMemObject(pin);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    lap("release");
+    std::printf("\n");
+    return 0;
+  }
   char* host = static_cast<char*>(std::malloc(bytes));
   memset(host, 1, bytes);
   if (!strncmp(mode, "pinned-", 7)) {  // the host side pinned: a mapped ALLOC_HOST_PTR buffer
