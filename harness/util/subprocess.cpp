@@ -245,8 +245,9 @@ void keepOnlyOwnDescriptors(const ExecImage& image, int out, int err) {
 /// The child before exec: its control groups first (before it can start anything), its own process
 /// group (so a time-out kills its children too), death with the parent, limits, outputs,
 /// environment; then the program. It shares the parent's memory (startChild): system calls only,
-/// nothing written but its own stack, and the credentials changed by raw system calls (glibc's
-/// setuid would tell every thread of the parent to change theirs).
+/// nothing written but its own stack (and errno, of the parent's thread, which waits meanwhile), and
+/// the credentials changed by raw system calls (glibc's setuid would tell every thread of the parent
+/// to change theirs).
 [[noreturn]] void becomeChild(const ProcessSpec& spec, const ExecImage& image, int out, int err, pid_t parent,
                               const std::vector<int>& groups) {
   for (int fd : groups)

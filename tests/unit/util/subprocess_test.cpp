@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+
 #include <filesystem>
 #include <fstream>
 
@@ -138,6 +139,39 @@ TEST(Subprocess, TheChildGetsNoDescriptorItsParentInherited) {
   ASSERT_TRUE(readFile(spec.stdoutPath, &out, nullptr));
   EXPECT_EQ(out, std::to_string(leaked) + " closed\n" + std::to_string(named) + " open\n" + std::to_string(high) +
                      " closed\n/dev/null\n");
+}
+
+// The child starts while this thread blocks every signal (util/subprocess.cpp, startChild): it must
+// end with the signal mask the starting thread had, not with all blocked (a runner that could not be
+// stopped by SIGTERM, a sandbox whose SIGPIPE never comes), and a handler of the parent's is not its.
+TEST(Subprocess, TheChildGetsTheParentsSignalMaskAndNoneOfItsHandlers) {
+  const fs::path dir = scratch("signals");
+  struct sigaction handled {
+  }, before{};
+  handled.sa_handler = [](int) {};
+  ASSERT_EQ(sigaction(SIGUSR1, &handled, &before), 0);
+  sigset_t blocked, old;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGUSR2);
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &blocked, &old), 0);
+  ProcessSpec mask;  // no shell between: a shell sets its own mask
+  mask.argv = {"/bin/grep", "^SigBlk:", "/proc/self/status"};
+  mask.stdoutPath = (dir / "mask").string();
+  const ProcessResult m = runProcess(mask);
+  ProcessSpec handler = shell("kill -USR1 $$; echo survived");
+  handler.stdoutPath = (dir / "handler").string();
+  const ProcessResult h = runProcess(handler);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  sigaction(SIGUSR1, &before, nullptr);
+  ASSERT_TRUE(m.ok()) << m.describe();
+  std::string out;
+  ASSERT_TRUE(readFile(mask.stdoutPath, &out, nullptr));
+  // SIGUSR2 is signal 12: bit 11 of the mask, 0x800, and nothing else blocked.
+  EXPECT_EQ(out, "SigBlk:\t0000000000000800\n");
+  // SIGUSR1 at its default in the child ends it: the parent's handler did not come along.
+  ASSERT_TRUE(readFile(handler.stdoutPath, &out, nullptr));
+  EXPECT_EQ(h.signal, SIGUSR1) << h.describe() << "\n" << out;
+  EXPECT_EQ(out, "");
 }
 
 // A runner writes its progress file in its own scratch folder: a link it puts there instead, to a file
