@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <utility>
 
 #include "util/files.h"
@@ -20,6 +21,8 @@ namespace {
 constexpr long kMaxSide = 65536;
 constexpr uint64_t kMaxFloats = uint64_t{1} << 28;
 
+constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 bool fail(std::string* err, const std::string& msg) {
@@ -29,7 +32,7 @@ bool fail(std::string* err, const std::string& msg) {
 
 // A tiny cursor over the file bytes; every read says what it expected when it fails.
 struct Cursor {
-  const std::string& bytes;
+  std::string_view bytes;
   size_t pos = 0;
 
   void skipSpace() {
@@ -41,12 +44,12 @@ struct Cursor {
     const size_t start = pos;
     while (pos < bytes.size() && !isSpace(bytes[pos])) {
       if (pos - start >= maxLen) {
-        *out = bytes.substr(start, maxLen) + "...";
+        *out = std::string(bytes.substr(start, maxLen)) + "...";
         return false;
       }
       ++pos;
     }
-    *out = bytes.substr(start, pos - start);
+    *out = std::string(bytes.substr(start, pos - start));
     return !out->empty();  // empty: the file ended before the token
   }
 };
@@ -82,17 +85,24 @@ std::string pfmBytes(const Image& img) {
                        std::to_string(img.height) + "\n-1.0\n";
   std::string out = header;
   out.resize(header.size() + img.pixels.size() * 4);
-  size_t p = header.size();
-  // Interleave the planes and write each float byte by byte, least significant first, so the
-  // file is little-endian whatever the host is.
-  for (int y = 0; y < img.height; ++y) {
-    for (int x = 0; x < img.width; ++x) {
-      for (int c = 0; c < img.channels; ++c) {
-        const uint32_t u = floatBits(img.at(c, x, y));
-        out[p++] = static_cast<char>(u & 0xffu);
-        out[p++] = static_cast<char>((u >> 8) & 0xffu);
-        out[p++] = static_cast<char>((u >> 16) & 0xffu);
-        out[p++] = static_cast<char>((u >> 24) & 0xffu);
+  char* p = out.data() + header.size();
+  const size_t plane = size_t(img.width) * size_t(img.height);
+  // The planes interleaved, each float least significant byte first, so the file is little-endian
+  // whatever the host is. On a little-endian host those are the float's own bytes: copied as they
+  // are (a 4096 x 4096 colour image in tens of milliseconds, not a quarter of a second).
+  for (int c = 0; c < img.channels; ++c) {
+    const float* from = img.pixels.data() + size_t(c) * plane;
+    char* to = p + size_t(c) * 4;
+    const size_t stride = size_t(img.channels) * 4;
+    for (size_t i = 0; i < plane; ++i, to += stride) {
+      if constexpr (kLittleEndianHost) {
+        std::memcpy(to, from + i, 4);
+      } else {
+        const uint32_t u = floatBits(from[i]);
+        to[0] = static_cast<char>(u & 0xffu);
+        to[1] = static_cast<char>((u >> 8) & 0xffu);
+        to[2] = static_cast<char>((u >> 16) & 0xffu);
+        to[3] = static_cast<char>((u >> 24) & 0xffu);
       }
     }
   }
@@ -120,7 +130,7 @@ bool readPfm(const std::string& path, Image* out, std::string* err) {
   return parsePfm(bytes, out, err, "readPfm " + path + ": ");
 }
 
-bool parsePfm(const std::string& bytes, Image* out, std::string* err, const std::string& where) {
+bool parsePfm(std::string_view bytes, Image* out, std::string* err, const std::string& where) {
   Cursor cur{bytes};
   std::string tok;
   if (!cur.token(&tok, 2) || (tok != "PF" && tok != "Pf")) {
@@ -171,13 +181,19 @@ bool parsePfm(const std::string& bytes, Image* out, std::string* err, const std:
   }
 
   Image img(static_cast<int>(w), static_cast<int>(h), channels);
-  const auto* d = reinterpret_cast<const unsigned char*>(bytes.data() + dataStart);
-  for (int y = 0; y < img.height; ++y) {
-    for (int x = 0; x < img.width; ++x) {
-      for (int c = 0; c < channels; ++c) {
-        const uint32_t u = uint32_t{d[0]} | (uint32_t{d[1]} << 8) | (uint32_t{d[2]} << 16) | (uint32_t{d[3]} << 24);
-        img.at(c, x, y) = bitsFloat(u);
-        d += 4;
+  const char* d = bytes.data() + dataStart;
+  const size_t plane = size_t(w) * size_t(h);
+  // Each plane from its interleaved floats, as pfmBytes writes them (see there).
+  for (int c = 0; c < channels; ++c) {
+    float* to = img.pixels.data() + size_t(c) * plane;
+    const char* from = d + size_t(c) * 4;
+    const size_t stride = size_t(channels) * 4;
+    for (size_t i = 0; i < plane; ++i, from += stride) {
+      if constexpr (kLittleEndianHost) {
+        std::memcpy(to + i, from, 4);
+      } else {
+        const auto* b = reinterpret_cast<const unsigned char*>(from);
+        to[i] = bitsFloat(uint32_t{b[0]} | (uint32_t{b[1]} << 8) | (uint32_t{b[2]} << 16) | (uint32_t{b[3]} << 24));
       }
     }
   }

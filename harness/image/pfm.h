@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "image/image.h"
 
@@ -13,7 +14,7 @@ namespace clgrade {
 bool readPfm(const std::string& path, Image* out, std::string* err);
 
 /// The image in a PFM file's `bytes` (as readPfm checks them); `where` starts every message.
-bool parsePfm(const std::string& bytes, Image* out, std::string* err, const std::string& where = "PFM: ");
+bool parsePfm(std::string_view bytes, Image* out, std::string* err, const std::string& where = "PFM: ");
 
 /// Writes 1 channel as `Pf`, 3 as `PF`, scale -1.0 (little-endian). Other channel counts fail.
 bool writePfm(const std::string& path, const Image& img, std::string* err);

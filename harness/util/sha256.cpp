@@ -8,7 +8,7 @@
 
 namespace clgrade {
 
-std::string sha256Hex(const std::string& bytes) {
+std::string sha256Hex(std::string_view bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
