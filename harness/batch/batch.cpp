@@ -315,8 +315,9 @@ class Batch {
                                        ? ""
                                        : " (the default, " + defaultJobsReason(device_.info, cores, gpus, memory) + ")";
     settings_ = o_.keeper;
-    // Every submission is graded on the same hidden cases: their inputs and CPU results made once.
-    if (!settings_.visibleOnly) settings_.hiddenShare = std::make_shared<HiddenShare>(settings_.hiddenSeed);
+    // Every submission is graded on the same cases: the stored inputs and CPU results read once, the
+    // hidden ones made once.
+    settings_.batchShare = std::make_shared<BatchShare>(settings_.hiddenSeed);
     if (!settings_.memoryLimitBytes)
       settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
     // Each GPU its own keeper settings: its processes see it alone, its timed launches and counter

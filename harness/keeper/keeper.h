@@ -78,9 +78,9 @@ struct KeeperSettings {
   /// The course's inputs and the CPU's results kept between grades (store/course_store.h): the
   /// keeper's replays read and write it, the runners read its inputs; none: everything made each time.
   CourseStore store;
-  /// A batch's hidden inputs and the CPU's results on them, made once for all its keepers
-  /// (tasks/hidden_share.h); null: each grade makes its own.
-  std::shared_ptr<HiddenShare> hiddenShare;
+  /// What a batch's keepers share (tasks/batch_share.h): the stored inputs and CPU results read once,
+  /// the hidden inputs and CPU results made once; null: each grade reads and makes its own.
+  std::shared_ptr<BatchShare> batchShare;
   /// The batch's figures of the trusted kernels (model/trusted_timings.h), asked once per submission
   /// as its grade starts; none (or null): each grade times them itself.
   std::function<std::shared_ptr<const TrustedTimings>()> trustedTimings;

@@ -84,7 +84,7 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   InputCache inputs(settings_.hiddenSeed);  // made once for the replays of every task of this submission
   inputs.hashAhead();
   inputs.useStore(settings_.store);
-  inputs.shareHidden(settings_.hiddenShare);
+  inputs.useBatchShare(settings_.batchShare);
   SubmissionContext c;
   c.rubric = &rubric_;
   c.kernelsDir = kernelsDir_;

@@ -85,20 +85,34 @@ void InputCache::storeLater(std::function<void()> write) {
 
 bool InputCache::stores(bool hidden, long pixels) const { return store_ && !hidden && pixels >= kStoredMinPixels; }
 
-void InputCache::shareHidden(std::shared_ptr<HiddenShare> share) {
-  if (share && runSeed_ && share->seed() == *runSeed_) hiddenShare_ = std::move(share);
+void InputCache::useBatchShare(std::shared_ptr<BatchShare> share) {
+  sharesHidden_ = share && runSeed_ && share->seed() == *runSeed_;
+  batchShare_ = std::move(share);
 }
 
 InputCache::Obtained InputCache::obtain(const std::string& name, bool hidden, long pixels,
                                         const std::function<Image()>& make) {
-  if (hidden && hiddenShare_) {
-    const std::shared_ptr<const HiddenShare::Input> shared = hiddenShare_->input(name, make);
-    return {shared->image, shared->sha256, false};
+  if (hidden && sharesHidden_) {
+    const std::shared_ptr<const BatchShare::Input> shared = batchShare_->input(name, make);
+    return {std::shared_ptr<const Image>(shared, &shared->image), shared->sha256, false};
   }
-  if (!stores(hidden, pixels)) return {make(), "", false};
+  if (!stores(hidden, pixels)) return {std::make_shared<const Image>(make()), "", false};
+  if (batchShare_) {  // read (or made and written) once for the batch
+    bool madeHere = false;
+    const std::shared_ptr<const BatchShare::Input> shared = batchShare_->stored(name, [&] {
+      std::string sha256;
+      if (std::optional<Image> stored = store_.inputs->image(name, &sha256))
+        return BatchShare::Input{std::move(*stored), sha256};
+      madeHere = true;
+      return BatchShare::Input{make(), ""};
+    });
+    return {std::shared_ptr<const Image>(shared, &shared->image), shared->sha256,
+            madeHere && store_.inputs->writable()};
+  }
   std::string sha256;
-  if (std::optional<Image> stored = store_.inputs->image(name, &sha256)) return {std::move(*stored), sha256, false};
-  return {make(), "", store_.inputs->writable()};
+  if (std::optional<Image> stored = store_.inputs->image(name, &sha256))
+    return {std::make_shared<const Image>(std::move(*stored)), sha256, false};
+  return {std::make_shared<const Image>(make()), "", store_.inputs->writable()};
 }
 
 std::vector<InputRecord> InputCache::records() const {
@@ -152,7 +166,7 @@ void InputCache::claimed(const std::string& name) {
 const Image& CaseInputs::image(const std::string& kind, int w, int h, const std::function<Image()>& make) {
   const std::string name = cache_->name(kind, w, h, hidden_);
   std::unique_lock<std::mutex> lock(cache_->mutex_);
-  if (!cache_->claim(lock, name, [&] { return cache_->images_.count(name) > 0; })) return cache_->images_[name];
+  if (!cache_->claim(lock, name, [&] { return cache_->images_.count(name) > 0; })) return *cache_->images_[name];
   // Read or made without the lock: another input (a record, a CPU result) is not held up meanwhile
   // by a 4096 x 4096 one, which takes a second.
   lock.unlock();
@@ -165,7 +179,7 @@ const Image& CaseInputs::image(const std::string& kind, int w, int h, const std:
     throw;
   }
   lock.lock();
-  const Image& made = cache_->images_[name] = std::move(got.image);
+  const Image& made = *(cache_->images_[name] = std::move(got.image));
   cache_->record(name, made, got.sha256, got.store);
   cache_->claimed(name);
   return made;
@@ -174,29 +188,46 @@ const Image& CaseInputs::image(const std::string& kind, int w, int h, const std:
 const Scene& CaseInputs::scene(int w, int h) {
   const std::string name = cache_->name("scene", w, h, hidden_);
   std::unique_lock<std::mutex> lock(cache_->mutex_);
-  if (!cache_->claim(lock, name, [&] { return cache_->scenes_.count(name) > 0; })) return cache_->scenes_[name];
+  if (!cache_->claim(lock, name, [&] { return cache_->scenes_.count(name) > 0; })) return *cache_->scenes_[name];
   lock.unlock();  // as image(): read or made without the lock
   // Three images, made together: all three from the store, or all three made (and stored).
   const std::string parts[] = {name + ".colour", name + ".normals", name + ".depth"};
   const bool storable = cache_->stores(hidden_, long(w) * h);
   std::string hashes[3];
-  Scene scene;
+  std::shared_ptr<const Scene> scene;
   bool read = false;
-  try {
+  // All three from the store, or nothing.
+  const auto readStored = [&](BatchShare::SceneInput* into) {
     std::optional<Image> stored[3];
     for (int i = 0; i < 3 && storable && (i == 0 || stored[i - 1]); ++i)
-      stored[i] = cache_->store_.inputs->image(parts[i], &hashes[i]);
-    read = stored[2].has_value();
-    if (read) {
-      scene = Scene{std::move(*stored[0]), std::move(*stored[1]), std::move(*stored[2])};
-    } else if (hidden_ && cache_->hiddenShare_) {
-      const std::shared_ptr<const HiddenShare::SceneInput> shared = cache_->hiddenShare_->scene(
-          name, [&] { return generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); }); });
-      scene = shared->scene;
+      stored[i] = cache_->store_.inputs->image(parts[i], &into->sha256[i]);
+    if (!stored[2]) return false;
+    into->scene = Scene{std::move(*stored[0]), std::move(*stored[1]), std::move(*stored[2])};
+    return true;
+  };
+  const auto makeHere = [&] { return generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); }); };
+  try {
+    std::shared_ptr<const BatchShare::SceneInput> shared;
+    if (storable && cache_->batchShare_) {  // read (or made and written) once for the batch
+      read = true;
+      shared = cache_->batchShare_->storedScene(name, [&] {
+        BatchShare::SceneInput s;
+        if (readStored(&s)) return s;
+        read = false;
+        return BatchShare::SceneInput{makeHere(), {}};
+      });
+    } else if (hidden_ && cache_->sharesHidden_) {
+      shared = cache_->batchShare_->scene(name, makeHere);
+    }
+    if (shared) {
+      scene = std::shared_ptr<const Scene>(shared, &shared->scene);
       for (int i = 0; i < 3; ++i) hashes[i] = shared->sha256[i];
     } else {
-      for (std::string& hash : hashes) hash.clear();
-      scene = generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); });
+      BatchShare::SceneInput own;
+      read = readStored(&own);
+      if (!read) own = {makeHere(), {}};
+      scene = std::make_shared<const Scene>(std::move(own.scene));
+      for (int i = 0; i < 3; ++i) hashes[i] = own.sha256[i];
     }
   } catch (...) {
     lock.lock();
@@ -204,7 +235,7 @@ const Scene& CaseInputs::scene(int w, int h) {
     throw;
   }
   lock.lock();
-  const Scene& made = cache_->scenes_[name] = std::move(scene);
+  const Scene& made = *(cache_->scenes_[name] = std::move(scene));
   const bool store = storable && !read && cache_->store_.inputs->writable();
   cache_->record(parts[0], made.colour, hashes[0], store);
   cache_->record(parts[1], made.normals, hashes[1], store);
@@ -272,15 +303,26 @@ std::shared_ptr<const T> madeOnce(std::map<std::string, std::shared_future<std::
 
 std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const std::function<Image()>& make) {
   const std::string memo = key.text + (key.hidden ? " hidden" : "");
-  if (key.hidden && hiddenShare_) {  // the batch's, once: kept here too, so a grade asks the share once
-    const std::shared_ptr<HiddenShare> share = hiddenShare_;
-    const std::string text = key.text;
-    return madeOnce<Image>(references_, mutex_, memo, [share, text, &make] { return *share->result(text, make); });
+  if (key.hidden && sharesHidden_) {  // the batch's, once (the time counted includes a wait for it)
+    const work_time::Scope timer("cpu reference");
+    return batchShare_->result(key.text, make);
   }
   if (!store_.results || key.hidden) return madeOnce(references_, mutex_, memo, make);
   // The store's name for it: the key is any text.
   const std::string name = "result-" + sha256Hex(key.text).substr(0, 40);
   const std::shared_ptr<const ImageStore> results = store_.results;
+  if (batchShare_) {  // read (or computed and written) once for the batch
+    const work_time::Scope timer("cpu reference");
+    bool madeHere = false;
+    std::shared_ptr<const Image> result = batchShare_->storedResult(key.text, [&] {
+      if (std::optional<Image> stored = results->image(name)) return std::move(*stored);
+      madeHere = true;
+      return make();
+    });
+    if (madeHere && long(result->planeSize()) >= kStoredMinPixels && results->writable())
+      storeLater([results, name, result] { results->keep(name, *result); });
+    return result;
+  }
   return madeOnce<Image>(
       references_, mutex_, memo, make, [results, name] { return results->image(name); },
       [this, results, name](const std::shared_ptr<const Image>& image) {
@@ -292,8 +334,8 @@ std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const s
 std::shared_ptr<const std::vector<int32_t>> InputCache::referenceFlags(
     const ResultKey& key, const std::function<std::vector<int32_t>()>& make) {
   // Not stored: the flags are one pass of comparisons, a fraction of a filtered image's time.
-  if (key.hidden && hiddenShare_) {
-    const std::shared_ptr<HiddenShare> share = hiddenShare_;
+  if (key.hidden && sharesHidden_) {
+    const std::shared_ptr<BatchShare> share = batchShare_;
     const std::string text = key.text;
     return madeOnce<std::vector<int32_t>>(referenceFlags_, mutex_, text + " hidden",
                                           [share, text, &make] { return *share->flags(text, make); });
@@ -304,15 +346,15 @@ std::shared_ptr<const std::vector<int32_t>> InputCache::referenceFlags(
 const Image* InputCache::find(const std::string& name) const {
   const std::lock_guard<std::mutex> hold(mutex_);
   auto image = images_.find(name);
-  if (image != images_.end()) return &image->second;
+  if (image != images_.end()) return image->second.get();
   const size_t dot = name.rfind('.');
   if (dot == std::string::npos) return nullptr;
   auto scene = scenes_.find(name.substr(0, dot));
   if (scene == scenes_.end()) return nullptr;
   const std::string part = name.substr(dot + 1);
-  if (part == "colour") return &scene->second.colour;
-  if (part == "normals") return &scene->second.normals;
-  if (part == "depth") return &scene->second.depth;
+  if (part == "colour") return &scene->second->colour;
+  if (part == "normals") return &scene->second->normals;
+  if (part == "depth") return &scene->second->depth;
   return nullptr;
 }
 

@@ -21,8 +21,8 @@
 #include "model/hidden_seeds.h"
 #include "model/report.h"
 #include "store/course_store.h"
+#include "tasks/batch_share.h"
 #include "tasks/case_spec.h"
-#include "tasks/hidden_share.h"
 
 namespace clgrade {
 
@@ -87,10 +87,11 @@ class InputCache {
   /// making them, and the CPU's results on them; what it lacks is made and, where the store is
   /// writable, written to it in the background (store/course_store.h). Call before the first input.
   void useStore(CourseStore store) { store_ = std::move(store); }
-  /// Takes the hidden cases' inputs and the CPU's results on them from `share` (a batch's: every
-  /// keeper of it grades the same hidden cases) when it was made for this cache's run seed; each is
-  /// then made once for the batch and copied here. Call before the first input.
-  void shareHidden(std::shared_ptr<HiddenShare> share);
+  /// Takes from `share` (a batch's: every keeper of it grades the same cases) the stored inputs and
+  /// CPU results (read once for the batch, with useStore's store), and the hidden cases' inputs and
+  /// CPU results when it was made for this cache's run seed (made once for the batch). Held here
+  /// without a copy. Call before the first input.
+  void useBatchShare(std::shared_ptr<BatchShare> share);
 
   /// The inputs of `spec` (hidden or visible, as the rubric says).
   CaseInputs forCase(const CaseSpec& spec) { return CaseInputs(this, !spec.visible); }
@@ -132,7 +133,7 @@ class InputCache {
   void record(const std::string& name, const Image& image, const std::string& sha256 = "", bool store = false);
   /// An input as obtain() gives it: `sha256` when read from the store, `store` when it is to be written.
   struct Obtained {
-    Image image;
+    std::shared_ptr<const Image> image;  ///< the batch share's, or this cache's own
     std::string sha256;
     bool store = false;
   };
@@ -150,8 +151,9 @@ class InputCache {
   void claimed(const std::string& name);
   std::optional<uint64_t> runSeed_;
   HiddenSeeds seeds_;
-  std::map<std::string, Image> images_;
-  std::map<std::string, Scene> scenes_;
+  // Held, not copied: what a batch's keepers share lives in the share (tasks/batch_share.h).
+  std::map<std::string, std::shared_ptr<const Image>> images_;
+  std::map<std::string, std::shared_ptr<const Scene>> scenes_;
   mutable std::mutex mutex_;  ///< guards everything below (the maps keep their elements in place)
   std::set<std::string> making_;    ///< inputs a thread reads or makes now, without the lock
   std::condition_variable made_;    ///< notified when one of them is there (or failed)
@@ -162,7 +164,8 @@ class InputCache {
   std::map<std::string, std::shared_future<std::shared_ptr<const Image>>> references_;
   std::map<std::string, std::shared_future<std::shared_ptr<const std::vector<int32_t>>>> referenceFlags_;
   CourseStore store_;
-  std::shared_ptr<HiddenShare> hiddenShare_;  ///< null: hidden inputs and results made here
+  std::shared_ptr<BatchShare> batchShare_;  ///< null: stored inputs read and results made here
+  bool sharesHidden_ = false;               ///< the share was made for this cache's run seed
   std::mutex writesMutex_;
   std::vector<std::future<void>> writes_;
 };

@@ -12,11 +12,15 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <thread>
+#include <vector>
 
 #include "../../scratch.h"
 #include "image/generator.h"
 #include "image/pfm.h"
 #include "store/course_store.h"
+#include "tasks/batch_share.h"
 #include "tasks/inputs.h"
 #include "util/cache_home.h"
 #include "util/files.h"
@@ -307,6 +311,74 @@ TEST(InputCacheStore, CpuResultsOfVisibleInputsAreReadBack) {
   runner.useStore(readOnlyInputs(store.inputs->folder()));
   runner.reference(key, make);
   EXPECT_EQ(made.load(), 3);
+}
+
+// A batch's keepers (tasks/batch_share.h): each stored input and CPU result is read once for the
+// whole batch, made and written once where the store lacks it, and held by every keeper without a
+// copy; whatever the keepers' seed, and with the hashes a grade of its own records.
+TEST(InputCacheStore, ABatchReadsEachStoredInputAndResultOnceAndItsKeepersHoldTheSameImages) {
+  const fs::path root = freshFolder("batch");
+  const CourseStore store = openCourseStore(root.string(), nullptr);
+  const ResultKey key{"conv3x3 photo 1024x1024 offset 0 weights", false};
+  std::atomic<int> computed{0};
+  const auto make = [&] {
+    ++computed;
+    return sample(kSide, kSide, 1);
+  };
+  std::vector<InputRecord> alone;
+  {
+    // The first batch of a build: nothing stored yet. Made once, written once.
+    const auto share = std::make_shared<BatchShare>(11);
+    InputCache a(11), b(11);
+    for (InputCache* c : {&a, &b}) {
+      c->useStore(store);
+      c->useBatchShare(share);
+    }
+    const Image& pa = a.forCase(visibleCase(true)).photo(kSide, kSide);
+    const Image& pb = b.forCase(visibleCase(true)).photo(kSide, kSide);
+    EXPECT_EQ(&pa, &pb) << "one image for the batch, not a copy per keeper";
+    EXPECT_EQ(&a.forCase(visibleCase(true)).scene(kSide, kSide).depth,
+              &b.forCase(visibleCase(true)).scene(kSide, kSide).depth);
+    EXPECT_EQ(pa.pixels, makePhoto(kSide, kSide, kPhotoSeed).pixels);
+    EXPECT_EQ(a.reference(key, make), b.reference(key, make));
+    EXPECT_EQ(computed.load(), 1);
+    EXPECT_EQ(share->made(), 3u);
+    alone = a.records();
+    EXPECT_EQ(b.records()[0].sha256, alone[0].sha256);
+  }  // the writes are waited for
+  EXPECT_TRUE(fs::exists(fs::path(store.inputs->folder()) / "photo_1024x1024.pfm"));
+
+  // The next batch, of another seed: read once from the store for all its keepers, nothing made.
+  const double made = workSeconds("inputs"), reads = workSeconds("stored reads");
+  const auto share = std::make_shared<BatchShare>(12);
+  std::vector<std::unique_ptr<InputCache>> keepers;
+  for (int i = 0; i < 3; ++i) {
+    keepers.push_back(std::make_unique<InputCache>(12));
+    keepers.back()->useStore(store);
+    keepers.back()->useBatchShare(share);
+  }
+  std::vector<const Image*> photos(3), normals(3);
+  std::vector<std::shared_ptr<const Image>> results(3);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 3; ++i)
+    threads.emplace_back([&, i] {
+      CaseInputs course = keepers[i]->forCase(visibleCase(true));
+      photos[i] = &course.photo(kSide, kSide);
+      normals[i] = &course.scene(kSide, kSide).normals;
+      results[i] = keepers[i]->reference(key, make);
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(share->made(), 3u) << "a photo, a scene and a result, each read once";
+  EXPECT_EQ(computed.load(), 1);
+  EXPECT_EQ(workSeconds("inputs"), made);
+  EXPECT_GT(workSeconds("stored reads"), reads);
+  for (int i = 1; i < 3; ++i) {
+    EXPECT_EQ(photos[i], photos[0]);
+    EXPECT_EQ(normals[i], normals[0]);
+    EXPECT_EQ(results[i], results[0]);
+  }
+  EXPECT_EQ(normals[0]->pixels, makeScene(kSide, kSide, kSceneSeed).normals.pixels);
+  EXPECT_EQ(keepers[2]->records()[0].sha256, alone[0].sha256) << "the stored hash, as the first batch recorded it";
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// A case of the tests of tasks/inputs.h and tasks/hidden_share.h: visible ("course") or hidden
+// A case of the tests of tasks/inputs.h and tasks/batch_share.h: visible ("course") or hidden
 // ("secret"), with nothing else set.
 #pragma once
 

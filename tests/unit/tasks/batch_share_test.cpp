@@ -1,4 +1,4 @@
-// A batch's hidden inputs and CPU results made once for all its keepers (tasks/hidden_share.h,
+// A batch's hidden inputs and CPU results made once for all its keepers (tasks/batch_share.h,
 // issue 29 item 2): the same images, hashes and results as a grade of its own makes; only for the
 // seed it was made for; never the visible cases'; a failure is not kept for the next asker.
 #include <gtest/gtest.h>
@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "image/pfm.h"
-#include "tasks/hidden_share.h"
 #include "case_of.h"
+#include "image/pfm.h"
+#include "tasks/batch_share.h"
 #include "tasks/inputs.h"
 #include "util/sha256.h"
 
@@ -27,11 +27,11 @@ std::string recordedHash(const InputCache& cache, const std::string& name) {
   return "";
 }
 
-TEST(HiddenShare, TwoKeepersOfABatchGetTheInputsAGradeOfItsOwnMakesMadeOnce) {
-  const auto share = std::make_shared<HiddenShare>(42);
+TEST(BatchShare, TwoKeepersOfABatchGetTheInputsAGradeOfItsOwnMakesMadeOnce) {
+  const auto share = std::make_shared<BatchShare>(42);
   InputCache alone(42), first(42), second(42);
-  first.shareHidden(share);
-  second.shareHidden(share);
+  first.useBatchShare(share);
+  second.useBatchShare(share);
   const Image& own = alone.forCase(caseOf(false)).photo(64, 48);
   const Image& a = first.forCase(caseOf(false)).photo(64, 48);
   const Image& b = second.forCase(caseOf(false)).photo(64, 48);
@@ -51,15 +51,15 @@ TEST(HiddenShare, TwoKeepersOfABatchGetTheInputsAGradeOfItsOwnMakesMadeOnce) {
   EXPECT_EQ(recordedHash(first, "hidden_scene_40x30.normals"), sha256Hex(pfmBytes(ownScene.normals)));
 }
 
-TEST(HiddenShare, NeitherAnotherSeedNorAVisibleCaseUsesIt) {
-  const auto share = std::make_shared<HiddenShare>(42);
+TEST(BatchShare, NeitherAnotherSeedNorAVisibleCaseUsesIt) {
+  const auto share = std::make_shared<BatchShare>(42);
   InputCache other(43), runner(hiddenSeedsOf(42));
-  other.shareHidden(share);
-  runner.shareHidden(share);  // a runner's cache has no run seed: it makes its own
+  other.useBatchShare(share);
+  runner.useBatchShare(share);  // a runner's cache has no run seed: it makes its own
   const Image& mine = other.forCase(caseOf(false)).photo(32, 16);
   runner.forCase(caseOf(false)).photo(32, 16);
   InputCache batch(42);
-  batch.shareHidden(share);
+  batch.useBatchShare(share);
   batch.forCase(caseOf(true)).photo(32, 16);
   EXPECT_EQ(share->made(), 0u);
   const Image& shared = batch.forCase(caseOf(false)).photo(32, 16);
@@ -67,8 +67,8 @@ TEST(HiddenShare, NeitherAnotherSeedNorAVisibleCaseUsesIt) {
   EXPECT_NE(shared.pixels, mine.pixels) << "another seed, another image";
 }
 
-TEST(HiddenShare, AHiddenResultIsComputedOnceForTheBatchAVisibleOnePerGrade) {
-  const auto share = std::make_shared<HiddenShare>(7);
+TEST(BatchShare, AHiddenResultIsComputedOnceForTheBatchAVisibleOnePerGrade) {
+  const auto share = std::make_shared<BatchShare>(7);
   std::atomic<int> computed{0};
   const auto make = [&] {
     ++computed;
@@ -80,7 +80,7 @@ TEST(HiddenShare, AHiddenResultIsComputedOnceForTheBatchAVisibleOnePerGrade) {
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i) {
     keepers.push_back(std::make_unique<InputCache>(7));
-    keepers.back()->shareHidden(share);
+    keepers.back()->useBatchShare(share);
   }
   for (auto& k : keepers)
     threads.emplace_back([&, cache = k.get()] {
@@ -92,8 +92,8 @@ TEST(HiddenShare, AHiddenResultIsComputedOnceForTheBatchAVisibleOnePerGrade) {
   EXPECT_EQ(computed.load(), 5) << "visible results are the store's, never the batch's memory";
 }
 
-TEST(HiddenShare, AFailureIsNotKeptForTheNextAsker) {
-  HiddenShare share(1);
+TEST(BatchShare, AFailureIsNotKeptForTheNextAsker) {
+  BatchShare share(1);
   int calls = 0;
   const auto failOnce = [&]() -> Image {
     if (++calls == 1) throw std::runtime_error("no memory now");
