@@ -312,11 +312,11 @@ std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const s
   const std::string name = "result-" + sha256Hex(key.text).substr(0, 40);
   const std::shared_ptr<const ImageStore> results = store_.results;
   if (batchShare_) {  // read (or computed and written) once for the batch
-    const work_time::Scope timer("cpu reference");
     bool madeHere = false;
     std::shared_ptr<const Image> result = batchShare_->storedResult(key.text, [&] {
-      if (std::optional<Image> stored = results->image(name)) return std::move(*stored);
+      if (std::optional<Image> stored = results->image(name)) return std::move(*stored);  // timed as a read
       madeHere = true;
+      const work_time::Scope timer("cpu reference");
       return make();
     });
     if (madeHere && long(result->planeSize()) >= kStoredMinPixels && results->writable())
@@ -334,11 +334,9 @@ std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const s
 std::shared_ptr<const std::vector<int32_t>> InputCache::referenceFlags(
     const ResultKey& key, const std::function<std::vector<int32_t>()>& make) {
   // Not stored: the flags are one pass of comparisons, a fraction of a filtered image's time.
-  if (key.hidden && sharesHidden_) {
-    const std::shared_ptr<BatchShare> share = batchShare_;
-    const std::string text = key.text;
-    return madeOnce<std::vector<int32_t>>(referenceFlags_, mutex_, text + " hidden",
-                                          [share, text, &make] { return *share->flags(text, make); });
+  if (key.hidden && sharesHidden_) {  // the batch's, once, as reference()
+    const work_time::Scope timer("cpu reference");
+    return batchShare_->flags(key.text, make);
   }
   return madeOnce(referenceFlags_, mutex_, key.text + (key.hidden ? " hidden" : ""), make);
 }

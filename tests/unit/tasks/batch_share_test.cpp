@@ -92,6 +92,28 @@ TEST(BatchShare, AHiddenResultIsComputedOnceForTheBatchAVisibleOnePerGrade) {
   EXPECT_EQ(computed.load(), 5) << "visible results are the store's, never the batch's memory";
 }
 
+TEST(BatchShare, HiddenFlagsAreComputedOnceAndHeldByEveryKeeperWithoutACopy) {
+  const auto share = std::make_shared<BatchShare>(9);
+  int computed = 0;
+  const auto make = [&] {
+    ++computed;
+    return std::vector<int32_t>{1, 0, 1};
+  };
+  InputCache first(9), second(9);
+  first.useBatchShare(share);
+  second.useBatchShare(share);
+  const ResultKey key{"bilateral scene 3x1 flags", true};
+  const auto a = first.referenceFlags(key, make);
+  const auto b = second.referenceFlags(key, make);
+  EXPECT_EQ(a, b) << "one vector for the batch";
+  EXPECT_EQ(*a, (std::vector<int32_t>{1, 0, 1}));
+  EXPECT_EQ(computed, 1);
+  InputCache other(10);  // another seed: its own
+  other.useBatchShare(share);
+  EXPECT_NE(other.referenceFlags(key, make), a);
+  EXPECT_EQ(computed, 2);
+}
+
 TEST(BatchShare, AFailureIsNotKeptForTheNextAsker) {
   BatchShare share(1);
   int calls = 0;
