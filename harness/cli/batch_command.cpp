@@ -40,6 +40,7 @@ struct BatchArgs {
   bool noSimilarity = false;
   std::optional<uint64_t> seed;
   std::string shard;  ///< "K/N", empty: every submission
+  std::string timingLock;  ///< empty: the batch's own, in --out
   double retimeMinutes = kRetimeMinutes;
   int retimeEvery = kRetimeEvery;
 };
@@ -103,6 +104,7 @@ int batchCommand(const BatchArgs& args) {
   options.allowUnknownOverrides = args.allowUnknownOverrides;
   options.onlyTasks = args.tasks;
   options.keeper = keeperSettings(args.limits, args.device, device, args.visibleOnly);
+  options.keeper.timingLock = args.timingLock;  // shared with other batches and grades of the same GPU
   options.hiddenSeed = args.seed;
   options.shard = shard;
   options.retimeMinutes = args.retimeMinutes;
@@ -202,6 +204,10 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
   sub->add_option("--shard", args->shard,
                   "K/N: grade only shard K of N, a share fixed by each submission's name (for a cluster: clgrade "
                   "slurm; clgrade merge joins the shards' --out folders). Give every shard the same --seed");
+  sub->add_option("--timing-lock", args->timingLock,
+                  "a file locked while kernels are timed, instead of the batch's own: name the same file in "
+                  "batches and grades that share a GPU, so that their timings take turns too (with several "
+                  "GPUs, each GPU's is FILE-gpuN)");
   commands->push_back({sub, [args] { return batchCommand(*args); }});
 }
 

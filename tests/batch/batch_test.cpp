@@ -524,17 +524,23 @@ TEST(BatchIntegrity, EveryOutputAgreesOnTheTotalWithOverrides) {
 // Issue 12, item 2: the reference kernels, the naive ones and the copy roofline are timed once for a
 // batch (by a process without student code) and every report says when; each grade times only the
 // submission's kernels against them.
-TEST(Batch, TheReferenceKernelsAreTimedOnceForTheBatch) {
+TEST(Batch, TheReferenceKernelsAreTimedOnceForTheBatchOnTheLockNamed) {
   const fs::path corpus = scratch("trusted");
   const fs::path out = scratch("trusted-out");
   for (const std::string& name : std::vector<std::string>{"amy", "bob"}) {
     fs::create_directories(corpus / name);
     fs::copy_file(fs::path(kRoot) / "reference" / "kernels" / "histogram.cl", corpus / name / "histogram.cl");
   }
+  // The timings take turns on a lock named from outside, as another batch of the same GPU would
+  // name it, instead of the batch's own.
+  const fs::path turns = scratch("trusted-turns") / "gpu.lock";
+  fs::create_directories(turns.parent_path());
   std::vector<std::string> args = batchArgs(corpus, out, "120");
-  args.insert(args.end(), {"--task", "histogram"});
+  args.insert(args.end(), {"--task", "histogram", "--timing-lock", turns.string()});
   const CliRun run = clgrade(args, scratch("trusted-logs"), 600);
   ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
+  EXPECT_TRUE(fs::exists(turns));
+  EXPECT_FALSE(fs::exists(out / ".timing.lock")) << "the batch's own lock, not the one named";
   const json timed = readJson(out / ".trusted-timings.json");
   const std::string takenAt = timed["taken_at"].get<std::string>();
   ASSERT_FALSE(takenAt.empty());
