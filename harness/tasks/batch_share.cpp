@@ -12,6 +12,19 @@ std::string hashOf(const Image& image) {
   return sha256Hex(pfmBytes(image));
 }
 
+/// `in` with the hash of its image where it came without one (made, not read from the store).
+BatchShare::Input hashed(BatchShare::Input in) {
+  if (in.sha256.empty()) in.sha256 = hashOf(in.image);
+  return in;
+}
+
+BatchShare::SceneInput hashed(BatchShare::SceneInput s) {
+  const Image* parts[3] = {&s.scene.colour, &s.scene.normals, &s.scene.depth};
+  for (int i = 0; i < 3; ++i)
+    if (s.sha256[i].empty()) s.sha256[i] = hashOf(*parts[i]);
+  return s;
+}
+
 }  // namespace
 
 template <typename T>
@@ -45,22 +58,12 @@ std::shared_ptr<const T> BatchShare::once(Made<T>& made, const std::string& key,
 
 std::shared_ptr<const BatchShare::Input> BatchShare::input(const std::string& name,
                                                            const std::function<Image()>& make) {
-  return once<Input>(inputs_, name, [&] {
-    Input in{make(), ""};
-    in.sha256 = hashOf(in.image);
-    return in;
-  });
+  return once<Input>(inputs_, name, [&] { return hashed(Input{make(), ""}); });
 }
 
 std::shared_ptr<const BatchShare::SceneInput> BatchShare::scene(const std::string& name,
                                                                 const std::function<Scene()>& make) {
-  return once<SceneInput>(scenes_, name, [&] {
-    SceneInput s{make(), {}};
-    s.sha256[0] = hashOf(s.scene.colour);
-    s.sha256[1] = hashOf(s.scene.normals);
-    s.sha256[2] = hashOf(s.scene.depth);
-    return s;
-  });
+  return once<SceneInput>(scenes_, name, [&] { return hashed(SceneInput{make(), {}}); });
 }
 
 std::shared_ptr<const Image> BatchShare::result(const std::string& key, const std::function<Image()>& make) {
@@ -74,22 +77,12 @@ std::shared_ptr<const std::vector<int32_t>> BatchShare::flags(const std::string&
 
 std::shared_ptr<const BatchShare::Input> BatchShare::stored(const std::string& name,
                                                             const std::function<Input()>& obtain) {
-  return once<Input>(stored_, name, [&] {
-    Input in = obtain();
-    if (in.sha256.empty()) in.sha256 = hashOf(in.image);
-    return in;
-  });
+  return once<Input>(stored_, name, [&] { return hashed(obtain()); });
 }
 
 std::shared_ptr<const BatchShare::SceneInput> BatchShare::storedScene(const std::string& name,
                                                                       const std::function<SceneInput()>& obtain) {
-  return once<SceneInput>(storedScenes_, name, [&] {
-    SceneInput s = obtain();
-    const Image* parts[3] = {&s.scene.colour, &s.scene.normals, &s.scene.depth};
-    for (int i = 0; i < 3; ++i)
-      if (s.sha256[i].empty()) s.sha256[i] = hashOf(*parts[i]);
-    return s;
-  });
+  return once<SceneInput>(storedScenes_, name, [&] { return hashed(obtain()); });
 }
 
 std::shared_ptr<const Image> BatchShare::storedResult(const std::string& key, const std::function<Image()>& obtain) {
