@@ -34,15 +34,16 @@
 #include "report/override_ledger.h"
 #include "report/overrides.h"
 #include "report/text.h"
+#include "roster/roster_json.h"
 #include "sandbox/sandbox.h"
 #include "similarity/kept_sources.h"
 #include "util/archive.h"
 #include "util/cache_home.h"
-#include "roster/roster_json.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
 #include "util/subprocess.h"
+#include "util/trace.h"
 #include "util/unicode.h"
 
 namespace fs = std::filesystem;
@@ -394,8 +395,10 @@ class Batch {
     if (!writeClass()) summary_.notWrittenFiles.push_back(classWriteError_);
     const ordered_json classJson = classResults();
     std::vector<std::string> problems, errors;
-    if (!o_.shard.active())
+    if (!o_.shard.active()) {
+      const trace::Span span("class outputs", "batch");
       writeClassOutputs(out_.string(), classJson, &errors, classOverrides(), &problems, o_.audience, o_.similarity);
+    }
     sayStaleOverrides();
     // Rows removed from the overrides file are forgotten; a run without one forgets nothing.
     if (!o_.overrides.empty()) ledger_.keepOnly(o_.overrides);
@@ -627,6 +630,7 @@ class Batch {
   /// Grades the submission in `folder` (of the submissions folder) under `name`.
   void gradeOne(const std::string& name, const std::string& folderName, const GpuPlace& place) {
     const KeeperSettings& settings = place.settings;
+    const trace::Span span("grade " + name, "submission");
     std::error_code ec;
     if (isClassFileName(name)) {
       std::string names;

@@ -13,6 +13,7 @@
 #include "util/markup.h"
 #include "util/subprocess.h"
 #include "util/timing_lock.h"
+#include "util/trace.h"
 
 namespace clgrade {
 
@@ -48,6 +49,7 @@ void TrustedTimer::retime() {
   tried_ = true;
   served_ = 0;
   taken_ = std::chrono::steady_clock::now();
+  const trace::Span span("time trusted kernels for the batch", "trusted");
   TrustedChildResult child = timeTrustedInChildProcess(s_.clgrade, s_.request, s_.timeoutSeconds, s_.logPath);
   if (!child.timings) {
     problem_ = child.problem + " (for the batch)";

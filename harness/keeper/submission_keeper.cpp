@@ -28,8 +28,10 @@ namespace {
 /// The batch's trusted figures before the clock starts: waiting while another job's grade has them
 /// timed is not this submission's time.
 std::shared_ptr<const TrustedTimings> askFigures(const KeeperSettings& s, const std::string& kernelsProblem) {
-  if (kernelsProblem.empty() && s.trustedTimings && (!s.sandbox || sandboxSupport().available))
+  if (kernelsProblem.empty() && s.trustedTimings && (!s.sandbox || sandboxSupport().available)) {
+    const trace::Span span("the batch's trusted figures", "wait");
     return s.trustedTimings();
+  }
   return nullptr;
 }
 

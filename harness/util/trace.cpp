@@ -27,7 +27,9 @@ std::string tracePath() {
 void append(const nlohmann::json& event) {
   const int fd = ::open(tracePath().c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
-  std::string line = event.dump() + ",\n";
+  // A span may be named after a submission folder, whose name need not be valid UTF-8: replaced, never thrown
+  // (a span ends in a destructor).
+  std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ",\n";
   // The opening bracket from whoever finds the file empty; O_APPEND keeps each line whole.
   if (::lseek(fd, 0, SEEK_END) == 0) line = "[\n" + line;
   const ssize_t written = ::write(fd, line.data(), line.size());
