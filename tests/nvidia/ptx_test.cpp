@@ -3,6 +3,8 @@
 // data/local_args_sm90.ptx is data/local_args.cl (__local and __constant pointer parameters).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "counters/nvidia/ptx.h"
 #include "util/files.h"
 
@@ -135,6 +137,57 @@ TEST(Ptx, CapturedLocalArguments) {
   ASSERT_TRUE(rebasePointerParams(ptx, &out, &err)) << err;
   for (const char* reg : {"%rd13", "%rd14", "%rd8"})
     EXPECT_NE(out.find(std::string("clgrade_dynamic_shared; add.s64 ") + reg + ", " + reg), std::string::npos) << reg;
+}
+
+// A counted copy is compiled for the counted kernels alone: the others' declaration and body go, as
+// lines left empty, so every line kept has its number still (the evidence names PTX lines).
+TEST(Ptx, KeepingEntriesTakesTheOthersOutAndKeepsEveryLinesNumber) {
+  const std::string ptx = patchPtx(readData("local_args_sm90.ptx"));
+  std::string kept;
+  ASSERT_TRUE(keepPtxEntries(
+      ptx, [](const std::string& k) { return k == "staticAndDyn"; }, &kept));
+  const std::vector<PtxEntry> entries = ptxEntries(kept);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].name, "staticAndDyn");
+  EXPECT_EQ(kept.find(".entry onlyDyn"), std::string::npos);
+  EXPECT_EQ(kept.find("onlyDyn_param"), std::string::npos);
+  EXPECT_EQ(std::count(kept.begin(), kept.end(), '\n'), std::count(ptx.begin(), ptx.end(), '\n'));
+  auto lineOf = [](const std::string& text, const std::string& what) {
+    return std::count(text.begin(), text.begin() + text.find(what), '\n');
+  };
+  EXPECT_EQ(lineOf(kept, ".entry staticAndDyn("), lineOf(ptx, ".entry staticAndDyn("));
+  EXPECT_EQ(kept.substr(kept.find(".entry staticAndDyn(")), ptx.substr(ptx.find(".entry staticAndDyn(")));
+  // The module's own declarations before the kernels stay.
+  const size_t first = ptx.find(".entry onlyDyn(");
+  EXPECT_EQ(kept.substr(0, first), ptx.substr(0, first));
+  std::string out, err;
+  EXPECT_TRUE(rebasePointerParams(kept, &out, &err)) << err;
+
+  // Every kernel kept: the text as it was; none: no kernel left.
+  ASSERT_TRUE(keepPtxEntries(
+      ptx, [](const std::string&) { return true; }, &kept));
+  EXPECT_EQ(kept, ptx);
+  ASSERT_TRUE(keepPtxEntries(
+      ptx, [](const std::string&) { return false; }, &kept));
+  EXPECT_TRUE(ptxEntries(kept).empty());
+  EXPECT_EQ(std::count(kept.begin(), kept.end(), '\n'), std::count(ptx.begin(), ptx.end(), '\n'));
+}
+
+// A body whose end cannot be found, or an ".entry" where the pattern does not expect one, leaves
+// the text to be counted whole.
+TEST(Ptx, KeepingEntriesRefusesTextItCannotCut) {
+  const std::string ptx = patchPtx(readData("local_args_sm90.ptx"));
+  std::string kept = "unchanged";
+  const auto none = [](const std::string&) { return false; };
+  EXPECT_FALSE(keepPtxEntries(ptx.substr(0, ptx.rfind('}')), none, &kept));  // the last body unclosed
+  EXPECT_FALSE(keepPtxEntries(ptx + "\n// .entry ghost(\n", none, &kept));   // one in a comment
+  EXPECT_FALSE(keepPtxEntries(".entry k(\n)\n;\n{\n}\n", none, &kept));      // a declaration without a body
+  EXPECT_EQ(kept, "unchanged");
+  // Braces inside comments and strings do not end a body.
+  ASSERT_TRUE(keepPtxEntries(
+      ".entry k(\n)\n{\n// }\n/* } */ .pragma \"}\";\n}\n.entry j(\n)\n{\n}\n",
+      [](const std::string& k) { return k == "j"; }, &kept));
+  EXPECT_EQ(kept, "\n\n\n\n\n\n.entry j(\n)\n{\n}\n");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "counters/nvidia/ptx.h"
 
+#include <algorithm>
 #include <cctype>
 #include <regex>
 #include <sstream>
@@ -107,6 +108,72 @@ size_t countIdentifier(const std::string& text, const std::string& name) {
 std::string prefixPtxEntries(const std::string& ptx, const std::string& prefix) {
   static const std::regex entryRe(R"((\.entry\s+)([A-Za-z_$][\w$]*\s*\())");
   return std::regex_replace(ptx, entryRe, "$1" + prefix + "$2");
+}
+
+namespace {
+
+/// The `}` that closes the `{` at `open`, past comments and strings; npos when there is none.
+size_t closingBrace(const std::string& ptx, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < ptx.size(); ++i) {
+    const char c = ptx[i];
+    if (c == '/' && i + 1 < ptx.size() && ptx[i + 1] == '/') {
+      i = ptx.find('\n', i);
+      if (i == std::string::npos) return i;
+    } else if (c == '/' && i + 1 < ptx.size() && ptx[i + 1] == '*') {
+      i = ptx.find("*/", i + 2);
+      if (i == std::string::npos) return i;
+      ++i;
+    } else if (c == '"') {
+      i = ptx.find('"', i + 1);
+      if (i == std::string::npos) return i;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      return i;
+    }
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+bool keepPtxEntries(const std::string& ptx, const std::function<bool(const std::string&)>& keep, std::string* out) {
+  // ".visible .entry name(" at the start of its line; the linkage words alone before it.
+  static const std::regex entryRe(R"((^|\n)([ \t]*(?:\.(?:visible|weak)[ \t]+)*)\.entry\s+([A-Za-z_$][\w$]*)\s*\()");
+  std::string kept;
+  size_t copied = 0;
+  size_t entries = 0;
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entryRe); it != std::sregex_iterator(); ++it) {
+    ++entries;
+    const size_t start = static_cast<size_t>(it->position(0)) + (*it)[1].length();
+    if (start < copied) return false;  // inside a body taken out: not PTX as NVIDIA writes it
+    if (keep((*it)[3].str())) continue;
+    const size_t params = static_cast<size_t>(it->position(0) + it->length(0));
+    const size_t close = ptx.find(')', params);
+    const size_t open = close == std::string::npos ? close : ptx.find('{', close);
+    if (open == std::string::npos) return false;
+    // Between the parameters and the body: performance directives (.maxntid, .reqntid) alone.
+    const std::string between = ptx.substr(close + 1, open - close - 1);
+    if (between.find_first_of(";}") != std::string::npos || between.find(".entry") != std::string::npos ||
+        between.find(".func") != std::string::npos)
+      return false;
+    size_t end = closingBrace(ptx, open);
+    if (end == std::string::npos) return false;
+    end = ptx.find('\n', end);
+    end = end == std::string::npos ? ptx.size() : end + 1;
+    kept.append(ptx, copied, start - copied);
+    // Its lines left empty: every line of what is kept keeps its number (the evidence says "PTX line").
+    kept.append(static_cast<size_t>(std::count(ptx.begin() + start, ptx.begin() + end, '\n')), '\n');
+    copied = end;
+  }
+  // Each ".entry" of the text was one the pattern saw (none in a comment or in an odd place).
+  size_t written = 0;
+  for (size_t at = ptx.find(".entry"); at != std::string::npos; at = ptx.find(".entry", at + 1)) ++written;
+  if (written != entries) return false;
+  kept.append(ptx, copied, std::string::npos);
+  *out = std::move(kept);
+  return true;
 }
 
 std::vector<PtxEntry> ptxEntries(const std::string& ptx) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,14 @@ struct PtxEntry {
 
 /// `ptx` with `prefix` put before the name of every `.entry` (the kernels' other symbols keep theirs).
 std::string prefixPtxEntries(const std::string& ptx, const std::string& prefix);
+
+/// `ptx` without the `.entry` kernels `keep` refuses (each one's declaration and body, their lines
+/// left empty so that every other line keeps its number; the module's functions and variables
+/// stay), so that a counted copy is compiled for the kernels counted alone:
+/// the JIT of an instrumented kernel is most of a counters session (2.4 s for the bilateral
+/// reference's four kernels on an H200). False, *out untouched, where an entry's body cannot be
+/// told from the text around it.
+bool keepPtxEntries(const std::string& ptx, const std::function<bool(const std::string&)>& keep, std::string* out);
 
 /// The kernels of a PTX module and their parameters, in order.
 std::vector<PtxEntry> ptxEntries(const std::string& ptx);

@@ -65,9 +65,17 @@ PtxReplay::~PtxReplay() {
   std::string ignored;
   for (const Module& m : modules_)
     if (m.module) driver_->unloadModule(m.module, &ignored);
-  for (const CountingModule& m : counting_) driver_->unloadModule(m.module.module, &ignored);
+  for (const CountingModule& m : counting_)
+    if (m.owner) driver_->unloadModule(m.module.module, &ignored);
   for (const AccessModule& m : accessModules_)
-    if (m.module.module) driver_->unloadModule(m.module.module, &ignored);
+    if (m.owner && m.module.module) driver_->unloadModule(m.module.module, &ignored);
+}
+
+std::string PtxReplay::countedSource(const cl::Program& program,
+                                     const std::function<bool(const std::string&)>& counted) {
+  const std::string patched = patchPtx(programBinary(program));
+  std::string kept;
+  return keepPtxEntries(patched, counted, &kept) ? kept : patched;
 }
 
 const PtxReplay::AccessModule* PtxReplay::accessModuleFor(const Runtime& rt, const cl::Program& program,
@@ -77,12 +85,25 @@ const PtxReplay::AccessModule* PtxReplay::accessModuleFor(const Runtime& rt, con
       if (!m.error.empty()) *err = m.error;
       return m.error.empty() ? &m : nullptr;
     }
-  if (!moduleFor(rt, program, err)) return nullptr;  // the device chosen, the program known to be PTX
-  const std::string patched = patchPtx(programBinary(program));
+  const Module* own = moduleFor(rt, program, err);  // the device chosen, the program known to be PTX
+  if (!own) return nullptr;
+  const std::string prefix = own->prefix;
+  const std::string patched = countedSource(
+      program, [&](const std::string& kernel) { return countAccesses_ && countAccesses_(prefix + kernel); });
+  for (const AccessModule& same : accessModules_)
+    if (same.owner && same.source == patched) {
+      AccessModule m = same;
+      m.module.program = program;
+      m.owner = false;
+      accessModules_.push_back(m);
+      if (!m.error.empty()) *err = m.error;
+      return m.error.empty() ? &accessModules_.back() : nullptr;
+    }
   std::string counted, ptx;
   AccessModule m;
   m.module.program = program;
   m.module.entries = ptxEntries(patched);
+  m.source = patched;
   if (!instrumentPtxAccesses(patched, &counted, &m.sites, &m.slots, &m.error) ||
       !rebasePointerParams(counted, &ptx, &m.error)) {
   } else if (!driver_->loadModule(ptx, &m.module.module, &m.error)) {
@@ -190,13 +211,25 @@ const PtxReplay::Module* PtxReplay::countingModuleFor(const Runtime& rt, const c
       return &m.module;
     }
   if (!moduleFor(rt, program, err)) return nullptr;  // the device chosen, the program known to be PTX
-  const std::string patched = patchPtx(programBinary(program));
+  const std::string patched =
+      countedSource(program, [this](const std::string& kernel) { return countAtomics_.count(kernel) > 0; });
+  for (const CountingModule& same : counting_)
+    if (same.owner && same.source == patched) {
+      CountingModule m = same;
+      m.module.program = program;
+      m.owner = false;
+      counting_.push_back(m);
+      *sites = m.sites;
+      *slots = m.slots;
+      return &counting_.back().module;
+    }
   std::string counted, ptx;
   CountingModule m;
   if (!instrumentPtxAtomics(patched, &counted, &m.sites, &m.slots, err) || !rebasePointerParams(counted, &ptx, err))
     return nullptr;
   m.module.program = program;
   m.module.entries = ptxEntries(patched);
+  m.source = patched;
   if (!driver_->loadModule(ptx, &m.module.module, err)) {
     *err = "the PTX with the atomics' counters does not load: " + *err;
     return nullptr;

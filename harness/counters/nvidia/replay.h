@@ -115,16 +115,23 @@ class PtxReplay {
     std::string prefix;  ///< of its entries' names in the loaded module
   };
 
-  /// A program's PTX with the access counters, or why it has none.
+  /// A program's PTX with the access counters, or why it has none. `source`: the PTX it was made
+  /// from, its uncounted kernels taken out. Another program of the same PTX (a grade's drawn case
+  /// builds the analysis case's source again) shares its module: `owner` is false on the copy.
   struct AccessModule {
     Module module;
     std::vector<PtxAccessSite> sites;
     int slots = 0;
     std::string error;
+    std::string source;
+    bool owner = true;
   };
 
   PtxReplay() = default;
   const Module* moduleFor(const Runtime& rt, const cl::Program& program, std::string* err);
+  /// The program's patched PTX with only the kernels `counted` names (all of them where the text
+  /// cannot be cut).
+  static std::string countedSource(const cl::Program& program, const std::function<bool(const std::string&)>& counted);
   /// The program's module with the atomics' counters (ptx_atomics.h), loaded once.
   const Module* countingModuleFor(const Runtime& rt, const cl::Program& program, std::vector<PtxAtomicSite>* sites,
                                   int* slots, std::string* err);
@@ -140,10 +147,12 @@ class PtxReplay {
 
   std::unique_ptr<CudaDriver> driver_;
   std::vector<Module> modules_;
-  struct CountingModule {
+  struct CountingModule {  ///< as AccessModule, with the atomics' counters
     Module module;
     std::vector<PtxAtomicSite> sites;
     int slots = 0;
+    std::string source;
+    bool owner = true;
   };
   std::vector<CountingModule> counting_;
   std::vector<AccessModule> accessModules_;
