@@ -3,9 +3,11 @@
 //   batch), so those inputs, their hashes and the CPU's results on them are made once, by the first
 //   keeper that asks. Never on disk (nothing made from a hidden seed is stored) and never in a
 //   sandbox (a runner makes its own inputs from the derived seeds, and never sees a result).
-// - the course's stored inputs and CPU results (store/course_store.h): read, checked and parsed once
-//   for the batch, not once per submission (a 4096 x 4096 scene and its results are a few hundred
-//   megabytes: fifteen such reads a submission were most of the batch process's own work).
+// - the visible cases' inputs and CPU results, whatever the seed: those the course's store holds
+//   (store/course_store.h) read, checked and parsed once for the batch, not once per submission (a
+//   4096 x 4096 scene and its results are a few hundred megabytes: fifteen such reads a submission
+//   were most of the batch process's own work), and the smaller ones, which are never stored, made
+//   once (each keeper made its own: about a second of CPU a submission).
 // A keeper gets what is here without a copy: its cache holds the share's images.
 #pragma once
 
@@ -51,9 +53,11 @@ class BatchShare {
 
   /// A visible input `name` as `obtain` gets it (read from the store with its hash, or made: then
   /// hashed here), once for the batch, whatever the seed. `obtain` runs for the first asker only.
+  /// (Named for the store, though an input too small for it is kept here as well.)
   std::shared_ptr<const Input> stored(const std::string& name, const std::function<Input()>& obtain);
   std::shared_ptr<const SceneInput> storedScene(const std::string& name, const std::function<SceneInput()>& obtain);
   /// The CPU's result on visible inputs under `key`, read from the store or computed, once.
+  /// `flags` holds the hidden cases' flags under their key and the visible ones' under "visible " + key.
   std::shared_ptr<const Image> storedResult(const std::string& key, const std::function<Image()>& obtain);
   std::shared_ptr<const std::vector<int32_t>> flags(const std::string& key,
                                                     const std::function<std::vector<int32_t>()>& make);

@@ -96,19 +96,24 @@ InputCache::Obtained InputCache::obtain(const std::string& name, bool hidden, lo
     const std::shared_ptr<const BatchShare::Input> shared = batchShare_->input(name, make);
     return {std::shared_ptr<const Image>(shared, &shared->image), shared->sha256, false};
   }
-  if (!stores(hidden, pixels)) return {std::make_shared<const Image>(make()), "", false};
-  if (batchShare_) {  // read (or made and written) once for the batch
+  const bool storable = stores(hidden, pixels);
+  // A visible input, whatever its size: every keeper of a batch grades the same course images. Read
+  // (or made, and written where it is stored) once for the batch: a keeper made each one below a
+  // megapixel itself, about a second of CPU a submission with the CPU's results on them.
+  if (!hidden && batchShare_) {
     bool madeHere = false;
     const std::shared_ptr<const BatchShare::Input> shared = batchShare_->stored(name, [&] {
       std::string sha256;
-      if (std::optional<Image> stored = store_.inputs->image(name, &sha256))
-        return BatchShare::Input{std::move(*stored), sha256};
+      if (storable)
+        if (std::optional<Image> stored = store_.inputs->image(name, &sha256))
+          return BatchShare::Input{std::move(*stored), sha256};
       madeHere = true;
       return BatchShare::Input{make(), ""};
     });
     return {std::shared_ptr<const Image>(shared, &shared->image), shared->sha256,
-            madeHere && store_.inputs->writable()};
+            madeHere && storable && store_.inputs->writable()};
   }
+  if (!storable) return {std::make_shared<const Image>(make()), "", false};
   std::string sha256;
   if (std::optional<Image> stored = store_.inputs->image(name, &sha256))
     return {std::make_shared<const Image>(std::move(*stored)), sha256, false};
@@ -208,7 +213,7 @@ const Scene& CaseInputs::scene(int w, int h) {
   const auto makeHere = [&] { return generated([&] { return makeScene(w, h, cache_->seed(kSceneSeed, hidden_)); }); };
   try {
     std::shared_ptr<const BatchShare::SceneInput> shared;
-    if (storable && cache_->batchShare_) {  // read (or made and written) once for the batch
+    if (!hidden_ && cache_->batchShare_) {  // visible, whatever its size: once for the batch, as obtain()
       read = true;
       shared = cache_->batchShare_->storedScene(name, [&] {
         BatchShare::SceneInput s;
@@ -307,22 +312,24 @@ std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const s
     const work_time::Scope timer("cpu reference");
     return batchShare_->result(key.text, make);
   }
-  if (!store_.results || key.hidden) return madeOnce(references_, mutex_, memo, make);
+  if (key.hidden) return madeOnce(references_, mutex_, memo, make);  // another seed's than the share's
   // The store's name for it: the key is any text.
   const std::string name = "result-" + sha256Hex(key.text).substr(0, 40);
   const std::shared_ptr<const ImageStore> results = store_.results;
-  if (batchShare_) {  // read (or computed and written) once for the batch
+  if (batchShare_) {  // visible, whatever its size: read (or computed, and written where stored) once for the batch
     bool madeHere = false;
     std::shared_ptr<const Image> result = batchShare_->storedResult(key.text, [&] {
-      if (std::optional<Image> stored = results->image(name)) return std::move(*stored);  // timed as a read
+      if (results)
+        if (std::optional<Image> stored = results->image(name)) return std::move(*stored);  // timed as a read
       madeHere = true;
       const work_time::Scope timer("cpu reference");
       return make();
     });
-    if (madeHere && long(result->planeSize()) >= kStoredMinPixels && results->writable())
+    if (madeHere && results && long(result->planeSize()) >= kStoredMinPixels && results->writable())
       storeLater([results, name, result] { results->keep(name, *result); });
     return result;
   }
+  if (!results) return madeOnce(references_, mutex_, memo, make);
   return madeOnce<Image>(
       references_, mutex_, memo, make, [results, name] { return results->image(name); },
       [this, results, name](const std::shared_ptr<const Image>& image) {
@@ -337,6 +344,10 @@ std::shared_ptr<const std::vector<int32_t>> InputCache::referenceFlags(
   if (key.hidden && sharesHidden_) {  // the batch's, once, as reference()
     const work_time::Scope timer("cpu reference");
     return batchShare_->flags(key.text, make);
+  }
+  if (!key.hidden && batchShare_) {  // the course's: once for the batch, whatever the seed
+    const work_time::Scope timer("cpu reference");
+    return batchShare_->flags("visible " + key.text, make);
   }
   return madeOnce(referenceFlags_, mutex_, key.text + (key.hidden ? " hidden" : ""), make);
 }

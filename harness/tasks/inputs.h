@@ -87,10 +87,10 @@ class InputCache {
   /// making them, and the CPU's results on them; what it lacks is made and, where the store is
   /// writable, written to it in the background (store/course_store.h). Call before the first input.
   void useStore(CourseStore store) { store_ = std::move(store); }
-  /// Takes from `share` (a batch's: every keeper of it grades the same cases) the stored inputs and
-  /// CPU results (read once for the batch, with useStore's store), and the hidden cases' inputs and
-  /// CPU results when it was made for this cache's run seed (made once for the batch). Held here
-  /// without a copy. Call before the first input.
+  /// Takes from `share` (a batch's: every keeper of it grades the same cases) the visible cases'
+  /// inputs and CPU results of every size (read once for the batch where useStore's store has them,
+  /// else made once), and the hidden cases' inputs and CPU results when it was made for this
+  /// cache's run seed (made once for the batch). Held here without a copy. Call before the first input.
   void useBatchShare(std::shared_ptr<BatchShare> share);
 
   /// The inputs of `spec` (hidden or visible, as the rubric says).

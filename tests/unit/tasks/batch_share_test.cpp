@@ -1,6 +1,7 @@
-// A batch's hidden inputs and CPU results made once for all its keepers (tasks/batch_share.h,
-// issue 29 item 2): the same images, hashes and results as a grade of its own makes; only for the
-// seed it was made for; never the visible cases'; a failure is not kept for the next asker.
+// A batch's inputs and CPU results made once for all its keepers (tasks/batch_share.h, issue 29
+// item 2): the same images, hashes and results as a grade of its own makes; the hidden ones only for
+// the seed they were made for, the visible ones whatever the seed; a failure is not kept for the
+// next asker.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -51,23 +52,33 @@ TEST(BatchShare, TwoKeepersOfABatchGetTheInputsAGradeOfItsOwnMakesMadeOnce) {
   EXPECT_EQ(recordedHash(first, "hidden_scene_40x30.normals"), sha256Hex(pfmBytes(ownScene.normals)));
 }
 
-TEST(BatchShare, NeitherAnotherSeedNorAVisibleCaseUsesIt) {
+// Another seed's cache makes its own hidden inputs (as a runner's, which has no run seed); the
+// visible cases are the course's, whatever the seed: one image for the batch, below the store's
+// megapixel too (a keeper made each of those itself).
+TEST(BatchShare, AnotherSeedMakesItsOwnHiddenInputsAVisibleOneIsTheBatchsWhateverTheSeed) {
   const auto share = std::make_shared<BatchShare>(42);
   InputCache other(43), runner(hiddenSeedsOf(42));
   other.useBatchShare(share);
   runner.useBatchShare(share);  // a runner's cache has no run seed: it makes its own
   const Image& mine = other.forCase(caseOf(false)).photo(32, 16);
   runner.forCase(caseOf(false)).photo(32, 16);
-  InputCache batch(42);
-  batch.useBatchShare(share);
-  batch.forCase(caseOf(true)).photo(32, 16);
   EXPECT_EQ(share->made(), 0u);
-  const Image& shared = batch.forCase(caseOf(false)).photo(32, 16);
+  InputCache batch(42), alone(42);
+  batch.useBatchShare(share);
+  const Image& visible = batch.forCase(caseOf(true)).photo(32, 16);
   EXPECT_EQ(share->made(), 1u);
+  EXPECT_EQ(&other.forCase(caseOf(true)).photo(32, 16), &visible) << "the same image, without a copy";
+  EXPECT_EQ(visible.pixels, alone.forCase(caseOf(true)).photo(32, 16).pixels);
+  EXPECT_EQ(recordedHash(other, "photo_32x16"), sha256Hex(pfmBytes(visible)));
+  const Scene& scene = batch.forCase(caseOf(true)).scene(20, 10);
+  EXPECT_EQ(&other.forCase(caseOf(true)).scene(20, 10), &scene);
+  EXPECT_EQ(share->made(), 2u);
+  const Image& shared = batch.forCase(caseOf(false)).photo(32, 16);
+  EXPECT_EQ(share->made(), 3u);
   EXPECT_NE(shared.pixels, mine.pixels) << "another seed, another image";
 }
 
-TEST(BatchShare, AHiddenResultIsComputedOnceForTheBatchAVisibleOnePerGrade) {
+TEST(BatchShare, AResultIsComputedOnceForTheBatchHiddenOrVisible) {
   const auto share = std::make_shared<BatchShare>(7);
   std::atomic<int> computed{0};
   const auto make = [&] {
@@ -88,8 +99,17 @@ TEST(BatchShare, AHiddenResultIsComputedOnceForTheBatchAVisibleOnePerGrade) {
     });
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(computed.load(), 1);
+  // A visible result under the same text is another result (another case's inputs), once too; so
+  // is another seed's cache's, which a visible result does not depend on.
   for (auto& k : keepers) k->reference(ResultKey{"conv3x3 photo 2x1", false}, make);
-  EXPECT_EQ(computed.load(), 5) << "visible results are the store's, never the batch's memory";
+  EXPECT_EQ(computed.load(), 2);
+  InputCache other(8);
+  other.useBatchShare(share);
+  EXPECT_EQ(other.reference(ResultKey{"conv3x3 photo 2x1", false}, make),
+            keepers.front()->reference(ResultKey{"conv3x3 photo 2x1", false}, make));
+  EXPECT_EQ(computed.load(), 2);
+  other.reference(ResultKey{"conv3x3 photo 2x1", true}, make);
+  EXPECT_EQ(computed.load(), 3) << "another seed's hidden result is its own";
 }
 
 TEST(BatchShare, HiddenFlagsAreComputedOnceAndHeldByEveryKeeperWithoutACopy) {
@@ -112,6 +132,12 @@ TEST(BatchShare, HiddenFlagsAreComputedOnceAndHeldByEveryKeeperWithoutACopy) {
   other.useBatchShare(share);
   EXPECT_NE(other.referenceFlags(key, make), a);
   EXPECT_EQ(computed, 2);
+  // A visible case's flags under the same text: another entry, once for the batch whatever the seed.
+  const ResultKey visible{"bilateral scene 3x1 flags", false};
+  const auto v = other.referenceFlags(visible, make);
+  EXPECT_NE(v, a);
+  EXPECT_EQ(first.referenceFlags(visible, make), v);
+  EXPECT_EQ(computed, 3);
 }
 
 TEST(BatchShare, AFailureIsNotKeptForTheNextAsker) {
