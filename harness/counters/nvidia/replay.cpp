@@ -44,6 +44,22 @@ std::string programBinary(const cl::Program& program) {
   return binary;
 }
 
+/// The counted module of `modules` made from `source`, taken for `program` as well: a copy that does
+/// not own the loaded module, added last. Null when none was made from it.
+template <typename CountedModule>
+CountedModule* sharedModule(std::vector<CountedModule>& modules, const std::string& source,
+                            const cl::Program& program) {
+  for (const CountedModule& same : modules)
+    if (same.owner && same.source == source) {
+      CountedModule copy = same;
+      copy.module.program = program;
+      copy.owner = false;
+      modules.push_back(copy);
+      return &modules.back();
+    }
+  return nullptr;
+}
+
 /// Little-endian bytes of an offset or address, as wide as the parameter.
 std::vector<unsigned char> paramValue(unsigned long long value, size_t bytes) {
   std::vector<unsigned char> out(bytes);
@@ -90,15 +106,10 @@ const PtxReplay::AccessModule* PtxReplay::accessModuleFor(const Runtime& rt, con
   const std::string prefix = own->prefix;
   const std::string patched = countedSource(
       program, [&](const std::string& kernel) { return countAccesses_ && countAccesses_(prefix + kernel); });
-  for (const AccessModule& same : accessModules_)
-    if (same.owner && same.source == patched) {
-      AccessModule m = same;
-      m.module.program = program;
-      m.owner = false;
-      accessModules_.push_back(m);
-      if (!m.error.empty()) *err = m.error;
-      return m.error.empty() ? &accessModules_.back() : nullptr;
-    }
+  if (const AccessModule* same = sharedModule(accessModules_, patched, program)) {
+    if (!same->error.empty()) *err = same->error;
+    return same->error.empty() ? same : nullptr;
+  }
   std::string counted, ptx;
   AccessModule m;
   m.module.program = program;
@@ -213,16 +224,11 @@ const PtxReplay::Module* PtxReplay::countingModuleFor(const Runtime& rt, const c
   if (!moduleFor(rt, program, err)) return nullptr;  // the device chosen, the program known to be PTX
   const std::string patched =
       countedSource(program, [this](const std::string& kernel) { return countAtomics_.count(kernel) > 0; });
-  for (const CountingModule& same : counting_)
-    if (same.owner && same.source == patched) {
-      CountingModule m = same;
-      m.module.program = program;
-      m.owner = false;
-      counting_.push_back(m);
-      *sites = m.sites;
-      *slots = m.slots;
-      return &counting_.back().module;
-    }
+  if (const CountingModule* same = sharedModule(counting_, patched, program)) {
+    *sites = same->sites;
+    *slots = same->slots;
+    return &same->module;
+  }
   std::string counted, ptx;
   CountingModule m;
   if (!instrumentPtxAtomics(patched, &counted, &m.sites, &m.slots, err) || !rebasePointerParams(counted, &ptx, err))
