@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Summarises the CLGRADE_TRACE file of a `clgrade batch`: what came before the first grade (the
+sandbox probe, the trusted timings and the wait for them), how many grades ran at once over time and
+the tail at the end, and each kind of process a grade starts: how long it lived, and how much of that
+was spent before its first span and after its last (a process's start and end: the driver's
+context, outside the runner's own work). For developers and closing notes: nothing is graded on it.
+
+usage: trace_batch.py TRACE"""
+import statistics
+import sys
+from collections import defaultdict
+
+from trace_timeline import load  # the same file format: a JSON array whose closing bracket may be missing
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    events = load(sys.argv[1])
+    names = {e["pid"]: e["args"]["name"] for e in events if e.get("ph") == "M"}
+    spans = [e for e in events if e.get("ph") == "X"]
+    if not spans:
+        print("no spans in the trace", file=sys.stderr)
+        return 1
+    t0 = min(e["ts"] for e in spans)
+    t1 = max(e["ts"] + e["dur"] for e in spans)
+    start = lambda e: (e["ts"] - t0) / 1e6
+    secs = lambda e: e["dur"] / 1e6
+    print(f"trace: {(t1 - t0) / 1e6:.2f} s from its first span to its last")
+
+    print("before and after the grades:")
+    fixed = [e for e in spans if e["name"] == "sandbox probe" or e["cat"] in ("trusted", "batch")]
+    for e in sorted(fixed, key=lambda e: e["ts"]):
+        print(f"  {start(e):8.2f} .. {start(e) + secs(e):8.2f}  {secs(e):6.2f} s  {e['name']}")
+    waits = [e for e in spans if e["cat"] == "wait"]
+    if waits:
+        print(f"  grades waiting for the trusted figures: {len(waits)}, longest {max(secs(e) for e in waits):.2f} s, "
+              f"{sum(secs(e) for e in waits):.2f} s in all")
+
+    grades = [e for e in spans if e["cat"] == "submission"]
+    if grades:
+        lengths = sorted(secs(e) for e in grades)
+        ends = sorted(start(e) + secs(e) for e in grades)
+        print(f"grades: {len(grades)}, the first from {min(start(e) for e in grades):.2f} s, the last until "
+              f"{ends[-1]:.2f} s; each {statistics.median(lengths):.2f} s (median), {lengths[0]:.2f} to {lengths[-1]:.2f}")
+        step = 2.0
+        at, line = 0.0, []
+        while at < (t1 - t0) / 1e6:
+            line.append(sum(1 for e in grades if start(e) <= at < start(e) + secs(e)))
+            at += step
+        print(f"  grades at once, every {step:.0f} s: " + "".join(str(min(n, 9)) for n in line))
+        print("  the last ends: " + " ".join(f"{x:.1f}" for x in ends[-8:]))
+
+    # Each process the keeper started (its "process" span), against the spans the process itself wrote
+    # (copied over under its own name when it ended): its life before, inside and after them.
+    by_pid = defaultdict(list)
+    for e in spans:
+        by_pid[e["pid"]].append(e)
+    children = []
+    for pid, own in by_pid.items():
+        label = names.get(pid, "")
+        if label.startswith("runner") or label.startswith("profiled"):
+            children.append((label, min(e["ts"] for e in own), max(e["ts"] + e["dur"] for e in own)))
+    kinds = defaultdict(lambda: defaultdict(list))
+    for p in (e for e in spans if e["cat"] == "process"):
+        life = kinds[p["name"]]
+        life["lived"].append(secs(p))
+        for label, first, last in children:
+            mine = label.split(" ")[-1] in p["name"] or (label.startswith("profiled") and "counters" in p["name"])
+            if mine and first >= p["ts"] and last <= p["ts"] + p["dur"] + 1000:
+                life["before"].append((first - p["ts"]) / 1e6)
+                life["inside"].append((last - first) / 1e6)
+                life["after"].append((p["ts"] + p["dur"] - last) / 1e6)
+                break
+    if kinds:
+        print("processes (means; before its first span, inside, after its last):")
+        for kind, life in sorted(kinds.items()):
+            parts = "".join(f", {part} {statistics.mean(life[part]):.2f} s" for part in ("before", "inside", "after")
+                            if life[part])
+            print(f"  {kind:26} {len(life['lived']):4}: lived {statistics.median(life['lived']):.2f} s (median)"
+                  f", {sum(life['lived']):.1f} s in all{parts}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
