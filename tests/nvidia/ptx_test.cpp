@@ -182,11 +182,22 @@ TEST(Ptx, KeepingEntriesRefusesTextItCannotCut) {
   EXPECT_FALSE(keepPtxEntries(ptx.substr(0, ptx.rfind('}')), none, &kept));  // the last body unclosed
   EXPECT_FALSE(keepPtxEntries(ptx + "\n// .entry ghost(\n", none, &kept));   // one in a comment
   EXPECT_FALSE(keepPtxEntries(".entry k(\n)\n;\n{\n}\n", none, &kept));      // a declaration without a body
+  // A counted kernel's inline assembly that opens a comment with an ".entry" line in it: cut, its own
+  // atomic would be gone from its counted copy. Text with a block comment or inline asm is not cut.
+  const std::string hiding =
+      ".entry counted(\n)\n{\n\t// begin inline asm\n/*\n.entry zz() */\n{\n\tatom.global.add.u32 %r1, [%rd1], 1;\n}\n"
+      "// */\n\t// end inline asm\n\tret;\n}\n";
+  const auto countedOnly = [](const std::string& k) { return k == "counted"; };
+  EXPECT_FALSE(keepPtxEntries(hiding, countedOnly, &kept));
+  std::string noMarker = hiding;  // without NVIDIA's marker, the block comment alone refuses it
+  const std::string marker = "\t// begin inline asm\n";
+  noMarker.erase(noMarker.find(marker), marker.size());
+  EXPECT_FALSE(keepPtxEntries(noMarker, countedOnly, &kept));
   EXPECT_EQ(kept, "unchanged");
-  // Braces inside comments and strings do not end a body.
+  // Braces inside line comments and strings do not end a body.
   ASSERT_TRUE(keepPtxEntries(
-      ".entry k(\n)\n{\n// }\n/* } */ .pragma \"}\";\n}\n.entry j(\n)\n{\n}\n",
-      [](const std::string& k) { return k == "j"; }, &kept));
+      ".entry k(\n)\n{\n// }\n.pragma \"}\";\n}\n.entry j(\n)\n{\n}\n", [](const std::string& k) { return k == "j"; },
+      &kept));
   EXPECT_EQ(kept, "\n\n\n\n\n\n.entry j(\n)\n{\n}\n");
 }
 

@@ -139,6 +139,10 @@ size_t closingBrace(const std::string& ptx, size_t open) {
 }  // namespace
 
 bool keepPtxEntries(const std::string& ptx, const std::function<bool(const std::string&)>& keep, std::string* out) {
+  // Only text as NVIDIA's compiler writes it, where a line that starts with ".entry" is an entry: no
+  // block comment (one could hide an ".entry" line, whose "body" would then be a counted kernel's own
+  // code) and no inline assembly (the student's own text, which could open one).
+  if (ptx.find("/*") != std::string::npos || ptx.find("inline asm") != std::string::npos) return false;
   // ".visible .entry name(" at the start of its line; the linkage words alone before it.
   static const std::regex entryRe(R"((^|\n)([ \t]*(?:\.(?:visible|weak)[ \t]+)*)\.entry\s+([A-Za-z_$][\w$]*)\s*\()");
   std::string kept;

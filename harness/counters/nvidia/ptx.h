@@ -40,7 +40,8 @@ std::string prefixPtxEntries(const std::string& ptx, const std::string& prefix);
 /// stay), so that a counted copy is compiled for the kernels counted alone:
 /// the JIT of an instrumented kernel is most of a counters session (2.4 s for the bilateral
 /// reference's four kernels on an H200). False, *out untouched, where an entry's body cannot be
-/// told from the text around it.
+/// told from the text around it, or the text holds a block comment or inline assembly (which could
+/// make a counted kernel's own code look like another entry).
 bool keepPtxEntries(const std::string& ptx, const std::function<bool(const std::string&)>& keep, std::string* out);
 
 /// The kernels of a PTX module and their parameters, in order.
