@@ -75,6 +75,11 @@ std::shared_ptr<const std::vector<int32_t>> BatchShare::flags(const std::string&
   return once<std::vector<int32_t>>(flags_, key, make);
 }
 
+std::shared_ptr<const std::vector<int32_t>> BatchShare::visibleFlags(
+    const std::string& key, const std::function<std::vector<int32_t>()>& make) {
+  return once<std::vector<int32_t>>(visibleFlags_, key, make);
+}
+
 std::shared_ptr<const BatchShare::Input> BatchShare::stored(const std::string& name,
                                                             const std::function<Input()>& obtain) {
   return once<Input>(stored_, name, [&] { return hashed(obtain()); });

@@ -57,10 +57,13 @@ class BatchShare {
   std::shared_ptr<const Input> stored(const std::string& name, const std::function<Input()>& obtain);
   std::shared_ptr<const SceneInput> storedScene(const std::string& name, const std::function<SceneInput()>& obtain);
   /// The CPU's result on visible inputs under `key`, read from the store or computed, once.
-  /// `flags` holds the hidden cases' flags under their key and the visible ones' under "visible " + key.
   std::shared_ptr<const Image> storedResult(const std::string& key, const std::function<Image()>& obtain);
+  /// The discontinuity flags of the CPU's reference under `key`, made once: a hidden case's (this
+  /// seed's), and a visible case's (whatever the seed), each in a map of its own.
   std::shared_ptr<const std::vector<int32_t>> flags(const std::string& key,
                                                     const std::function<std::vector<int32_t>()>& make);
+  std::shared_ptr<const std::vector<int32_t>> visibleFlags(const std::string& key,
+                                                           const std::function<std::vector<int32_t>()>& make);
 
   /// How many inputs and results were made or read here (not found there): what the tests count.
   size_t made() const;
@@ -80,6 +83,7 @@ class BatchShare {
   Made<SceneInput> storedScenes_;
   Made<Image> storedResults_;
   Made<std::vector<int32_t>> flags_;
+  Made<std::vector<int32_t>> visibleFlags_;
   size_t made_ = 0;
 };
 

@@ -347,7 +347,7 @@ std::shared_ptr<const std::vector<int32_t>> InputCache::referenceFlags(
   }
   if (!key.hidden && batchShare_) {  // the course's: once for the batch, whatever the seed
     const work_time::Scope timer("cpu reference");
-    return batchShare_->flags("visible " + key.text, make);
+    return batchShare_->visibleFlags(key.text, make);
   }
   return madeOnce(referenceFlags_, mutex_, key.text + (key.hidden ? " hidden" : ""), make);
 }
