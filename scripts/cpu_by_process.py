@@ -43,9 +43,13 @@ def main():
             fields = stat[stat.rfind(")") + 2:].split()
             user, system = int(fields[11]) / TICKS, int(fields[12]) / TICKS
             key = (pid, fields[19])
+            # Read again each time: a process started by clgrade is clgrade's until it execs.
+            k = kind(pid) or (seen[key][0] if key in seen else None)
+            if k is None:
+                continue
             if key in seen:
-                seen[key][1:] = [max(seen[key][1], user), max(seen[key][2], system)]
-            elif (k := kind(pid)) is not None:
+                seen[key] = [k, max(seen[key][1], user), max(seen[key][2], system)]
+            else:
                 seen[key] = [k, user, system]
         time.sleep(0.25)
     sums = {}

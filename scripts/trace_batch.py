@@ -30,10 +30,10 @@ def main():
     print(f"trace: {(t1 - t0) / 1e6:.2f} s from its first span to its last")
 
     print("before and after the grades:")
-    fixed = [e for e in spans if e["name"] == "sandbox probe" or e["cat"] in ("trusted", "batch")]
+    fixed = [e for e in spans if e["name"] in ("sandbox probe", "time trusted kernels for the batch") or e["cat"] == "batch"]
     for e in sorted(fixed, key=lambda e: e["ts"]):
         print(f"  {start(e):8.2f} .. {start(e) + secs(e):8.2f}  {secs(e):6.2f} s  {e['name']}")
-    waits = [e for e in spans if e["cat"] == "wait"]
+    waits = [e for e in spans if e["cat"] == "wait" and secs(e) >= 0.01]  # not those that found them ready
     if waits:
         print(f"  grades waiting for the trusted figures: {len(waits)}, longest {max(secs(e) for e in waits):.2f} s, "
               f"{sum(secs(e) for e in waits):.2f} s in all")
@@ -52,27 +52,37 @@ def main():
         print(f"  grades at once, every {step:.0f} s: " + "".join(str(min(n, 9)) for n in line))
         print("  the last ends: " + " ".join(f"{x:.1f}" for x in ends[-8:]))
 
-    # Each process the keeper started (its "process" span), against the spans the process itself wrote
-    # (copied over under its own name when it ended): its life before, inside and after them.
+    # Each process the keeper started (its "process" span), against the spans the process itself wrote,
+    # copied over under its own name when it ended: a process of each kind gets the next number as
+    # its spans are adopted, so the n-th to end of a kind wrote the n-th such copy.
     by_pid = defaultdict(list)
     for e in spans:
         by_pid[e["pid"]].append(e)
-    children = []
-    for pid, own in by_pid.items():
+    children = defaultdict(list)  # the keeper's name for the process -> (pid, first, last), by pid
+    for pid in sorted(by_pid):
         label = names.get(pid, "")
         if label.startswith("runner") or label.startswith("profiled"):
-            children.append((label, min(e["ts"] for e in own), max(e["ts"] + e["dur"] for e in own)))
+            own = by_pid[pid]
+            kind = "counters session" if label.startswith("profiled") else label
+            children[kind].append((min(e["ts"] for e in own), max(e["ts"] + e["dur"] for e in own)))
     kinds = defaultdict(lambda: defaultdict(list))
-    for p in (e for e in spans if e["cat"] == "process"):
-        life = kinds[p["name"]]
-        life["lived"].append(secs(p))
-        for label, first, last in children:
-            mine = label.split(" ")[-1] in p["name"] or (label.startswith("profiled") and "counters" in p["name"])
-            if mine and first >= p["ts"] and last <= p["ts"] + p["dur"] + 1000:
+    processes = defaultdict(list)
+    for e in spans:
+        if e["cat"] == "process":
+            processes[e["name"]].append(e)
+    for name, started in processes.items():
+        started.sort(key=lambda e: e["ts"] + e["dur"])
+        life = kinds[name]
+        life["lived"] = [secs(p) for p in started]
+        pairs = list(zip(started, children.get(name, [])))
+        # Only where every copy lies within its process (a trace cut short, or spans a runner could
+        # not write, leave the kind's life unsplit).
+        if len(pairs) == len(started) and all(first >= p["ts"] and last <= p["ts"] + p["dur"] + 1000
+                                              for p, (first, last) in pairs):
+            for p, (first, last) in pairs:
                 life["before"].append((first - p["ts"]) / 1e6)
                 life["inside"].append((last - first) / 1e6)
                 life["after"].append((p["ts"] + p["dur"] - last) / 1e6)
-                break
     if kinds:
         print("processes (means; before its first span, inside, after its last):")
         for kind, life in sorted(kinds.items()):
