@@ -88,6 +88,12 @@ TEST(PtxAtomics, AnAtomicNotUnderstoodIsRefusedNotLeftUncounted) {
     EXPECT_FALSE(instrumentPtxAtomics(head + hidden + "}\n", &out, &sites, &slots, &err)) << hidden;
     EXPECT_NE(err.find("not understood"), std::string::npos) << err;
   }
+  // Inline assembly that opens a block comment holding an ".entry" line: the atomic after it would
+  // be filed under that other "kernel" and left out of this one's record. Refused.
+  const std::string hiding =
+      "\t// begin inline asm\n/*\n.entry zz() */\n\tatom.global.add.u32 %r1, [%rd1], 1;\n// */\n";
+  EXPECT_FALSE(instrumentPtxAtomics(head + hiding + "\tret;\n}\n", &out, &sites, &slots, &err));
+  EXPECT_NE(err.find("block comment"), std::string::npos) << err;
   // A comment that names an atomic is not one.
   ASSERT_TRUE(instrumentPtxAtomics(head + "\t// atom.shared.add in the loop below\n\tret;\n}\n", &out, &sites, &slots, &err))
       << err;

@@ -25,6 +25,14 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
                           std::string* err) {
   sites->clear();
   *slots = 0;
+  // Each line is read as code: a block comment (NVIDIA's compiler writes none; a kernel's inline
+  // assembly can) could hide an ".entry" line, after which the kernel's own atomics would be filed
+  // under another kernel and left out of its record, or hold an "atomic" that never runs.
+  if (const size_t at = ptx.find("/*"); at != std::string::npos) {
+    *err = "PTX line " + std::to_string(1 + std::count(ptx.begin(), ptx.begin() + at, '\n')) +
+           " opens a block comment (inline assembly): its atomics are not counted from the text";
+    return false;
+  }
   // An instruction line: an optional guard (@%p1, @!%p1), the opcode and its qualifiers, operands.
   static const std::regex instruction(R"(^\s*(@!?%[\w$]+\s+)?([a-z][\w]*)((?:\.[\w:]+)*)\s+([^;]*);\s*(//.*)?$)");
   static const std::regex entry(R"(^\s*(?:\.visible\s+)?\.entry\s+([\w$]+))");
