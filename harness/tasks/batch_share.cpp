@@ -80,18 +80,18 @@ std::shared_ptr<const std::vector<int32_t>> BatchShare::visibleFlags(
   return once<std::vector<int32_t>>(visibleFlags_, key, make);
 }
 
-std::shared_ptr<const BatchShare::Input> BatchShare::stored(const std::string& name,
-                                                            const std::function<Input()>& obtain) {
-  return once<Input>(stored_, name, [&] { return hashed(obtain()); });
+std::shared_ptr<const BatchShare::Input> BatchShare::visibleInput(const std::string& name,
+                                                                  const std::function<Input()>& obtain) {
+  return once<Input>(visibleInputs_, name, [&] { return hashed(obtain()); });
 }
 
-std::shared_ptr<const BatchShare::SceneInput> BatchShare::storedScene(const std::string& name,
-                                                                      const std::function<SceneInput()>& obtain) {
-  return once<SceneInput>(storedScenes_, name, [&] { return hashed(obtain()); });
+std::shared_ptr<const BatchShare::SceneInput> BatchShare::visibleScene(const std::string& name,
+                                                                       const std::function<SceneInput()>& obtain) {
+  return once<SceneInput>(visibleScenes_, name, [&] { return hashed(obtain()); });
 }
 
-std::shared_ptr<const Image> BatchShare::storedResult(const std::string& key, const std::function<Image()>& obtain) {
-  return once<Image>(storedResults_, key, obtain);
+std::shared_ptr<const Image> BatchShare::visibleResult(const std::string& key, const std::function<Image()>& obtain) {
+  return once<Image>(visibleResults_, key, obtain);
 }
 
 size_t BatchShare::made() const {

@@ -53,11 +53,10 @@ class BatchShare {
 
   /// A visible input `name` as `obtain` gets it (read from the store with its hash, or made: then
   /// hashed here), once for the batch, whatever the seed. `obtain` runs for the first asker only.
-  /// (Named for the store, though an input too small for it is kept here as well.)
-  std::shared_ptr<const Input> stored(const std::string& name, const std::function<Input()>& obtain);
-  std::shared_ptr<const SceneInput> storedScene(const std::string& name, const std::function<SceneInput()>& obtain);
+  std::shared_ptr<const Input> visibleInput(const std::string& name, const std::function<Input()>& obtain);
+  std::shared_ptr<const SceneInput> visibleScene(const std::string& name, const std::function<SceneInput()>& obtain);
   /// The CPU's result on visible inputs under `key`, read from the store or computed, once.
-  std::shared_ptr<const Image> storedResult(const std::string& key, const std::function<Image()>& obtain);
+  std::shared_ptr<const Image> visibleResult(const std::string& key, const std::function<Image()>& obtain);
   /// The discontinuity flags of the CPU's reference under `key`, made once: a hidden case's (this
   /// seed's), and a visible case's (whatever the seed), each in a map of its own.
   std::shared_ptr<const std::vector<int32_t>> flags(const std::string& key,
@@ -79,9 +78,9 @@ class BatchShare {
   Made<Input> inputs_;
   Made<SceneInput> scenes_;
   Made<Image> results_;
-  Made<Input> stored_;
-  Made<SceneInput> storedScenes_;
-  Made<Image> storedResults_;
+  Made<Input> visibleInputs_;
+  Made<SceneInput> visibleScenes_;
+  Made<Image> visibleResults_;
   Made<std::vector<int32_t>> flags_;
   Made<std::vector<int32_t>> visibleFlags_;
   size_t made_ = 0;

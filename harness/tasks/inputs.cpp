@@ -102,7 +102,7 @@ InputCache::Obtained InputCache::obtain(const std::string& name, bool hidden, lo
   // megapixel itself, about a second of CPU a submission with the CPU's results on them.
   if (!hidden && batchShare_) {
     bool madeHere = false;
-    const std::shared_ptr<const BatchShare::Input> shared = batchShare_->stored(name, [&] {
+    const std::shared_ptr<const BatchShare::Input> shared = batchShare_->visibleInput(name, [&] {
       std::string sha256;
       if (storable)
         if (std::optional<Image> stored = store_.inputs->image(name, &sha256))
@@ -215,7 +215,7 @@ const Scene& CaseInputs::scene(int w, int h) {
     std::shared_ptr<const BatchShare::SceneInput> shared;
     if (!hidden_ && cache_->batchShare_) {  // visible, whatever its size: once for the batch, as obtain()
       read = true;
-      shared = cache_->batchShare_->storedScene(name, [&] {
+      shared = cache_->batchShare_->visibleScene(name, [&] {
         BatchShare::SceneInput s;
         if (readStored(&s)) return s;
         read = false;
@@ -318,7 +318,7 @@ std::shared_ptr<const Image> InputCache::reference(const ResultKey& key, const s
   const std::shared_ptr<const ImageStore> results = store_.results;
   if (batchShare_) {  // visible, whatever its size: read (or computed, and written where stored) once for the batch
     bool madeHere = false;
-    std::shared_ptr<const Image> result = batchShare_->storedResult(key.text, [&] {
+    std::shared_ptr<const Image> result = batchShare_->visibleResult(key.text, [&] {
       if (results)
         if (std::optional<Image> stored = results->image(name)) return std::move(*stored);  // timed as a read
       madeHere = true;

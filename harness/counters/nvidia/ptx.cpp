@@ -112,7 +112,8 @@ std::string prefixPtxEntries(const std::string& ptx, const std::string& prefix) 
 
 namespace {
 
-/// The `}` that closes the `{` at `open`, past comments and strings; npos when there is none.
+/// The `}` that closes the `{` at `open`, past line comments and strings (keepPtxEntries refuses
+/// text with block comments); npos when there is none.
 size_t closingBrace(const std::string& ptx, size_t open) {
   int depth = 0;
   for (size_t i = open; i < ptx.size(); ++i) {
@@ -120,10 +121,6 @@ size_t closingBrace(const std::string& ptx, size_t open) {
     if (c == '/' && i + 1 < ptx.size() && ptx[i + 1] == '/') {
       i = ptx.find('\n', i);
       if (i == std::string::npos) return i;
-    } else if (c == '/' && i + 1 < ptx.size() && ptx[i + 1] == '*') {
-      i = ptx.find("*/", i + 2);
-      if (i == std::string::npos) return i;
-      ++i;
     } else if (c == '"') {
       i = ptx.find('"', i + 1);
       if (i == std::string::npos) return i;
