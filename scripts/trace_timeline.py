@@ -9,6 +9,9 @@ from collections import defaultdict
 
 def load(path):
     text = open(path).read().rstrip().rstrip(',')
+    # A second opening bracket, from two first spans at once (traces written before clgrade's writer
+    # took a lock for its first line).
+    text = text[:1] + text[1:].replace('\n[\n', '\n')
     if not text.endswith(']'):
         text += ']'
     return json.loads(text)

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "cl/kernel_args.h"
@@ -18,6 +19,7 @@
 #include "protocol/profiler_files.h"
 #include "runner/runner.h"
 #include "util/files.h"
+#include "util/trace.h"
 
 namespace clgrade {
 
@@ -167,9 +169,12 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   DeviceEntry device;
   std::string err;
   std::unique_ptr<PtxReplay> replay;
-  if (!chooseDevice("gpu", &device, &err) || !(replay = PtxReplay::open(&err))) {
-    std::cerr << "clgrade hwcount: " << err << "\n";
-    return 3;
+  {
+    const trace::Span opening("open the device", "start");  // what comes before is the sandbox's and the loader's
+    if (!chooseDevice("gpu", &device, &err) || !(replay = PtxReplay::open(&err))) {
+      std::cerr << "clgrade hwcount: " << err << "\n";
+      return 3;
+    }
   }
   PtxReplay* named = replay.get();
   named->setReplayLaunches(!counting.copiesOnly);
@@ -191,7 +196,12 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     std::cerr << "==PROF== clgrade hwcount: " << kPtxCountersNote << "\n";
   }
   std::cerr << "clgrade hwcount: device ready at " << seconds() << " s\n";
-  Runtime runtime(device);
+  std::optional<Runtime> made;
+  {
+    const trace::Span making("context and queue", "start");
+    made.emplace(device);
+  }
+  Runtime& runtime = *made;
   auto observer = std::make_shared<ReplayObserver>(named);
   runtime.observer = observer;
   // Task -> the kernels whose atomics are counted (from "task:kernel").

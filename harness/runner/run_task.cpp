@@ -9,6 +9,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cl/device.h"
 #include "grading/grader.h"
@@ -22,6 +23,7 @@
 #include "util/files.h"
 #include "util/install_layout.h"
 #include "util/timing_lock.h"
+#include "util/trace.h"
 
 namespace clgrade {
 
@@ -77,10 +79,14 @@ int runTask(const std::string& requestPath) {
     return kRunnerBadRequest;
   }
   DeviceEntry device;
+  // A process's start on a timeline: what comes before this span is the sandbox's and the loader's.
+  std::optional<trace::Span> opening;
+  opening.emplace("open the device", "start");
   if (!chooseDevice(request.device, &device, &err)) {
     std::cerr << "clgrade: " << err << "\n";
     return kRunnerNoDevice;
   }
+  opening.reset();
   if (!request.expectedDevice.empty() && deviceIdentity(device.info) != request.expectedDevice) {
     std::cerr << "clgrade: the OpenCL device in this sandbox is " << deviceIdentity(device.info)
               << ", not the grade's device " << request.expectedDevice << "\n";
@@ -124,7 +130,11 @@ int runTask(const std::string& requestPath) {
     tape->close();
     return probePaths(request);
   }
-  gradeSubmission(Runtime(device, tape), rubric, options);
+  std::optional<trace::Span> making;
+  making.emplace("context and queue", "start");
+  const Runtime runtime(device, tape);
+  making.reset();
+  gradeSubmission(runtime, rubric, options);
   progress::note(progress::Step::Done, "");
   tape->close();
   return kRunnerOk;

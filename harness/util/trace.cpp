@@ -3,6 +3,7 @@
 #include "util/files.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -30,11 +31,14 @@ void append(const nlohmann::json& event) {
   // A span may be named after a submission folder, whose name need not be valid UTF-8: replaced, never thrown
   // (a span ends in a destructor).
   std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ",\n";
-  // The opening bracket from whoever finds the file empty; O_APPEND keeps each line whole.
+  // The opening bracket from whoever finds the file empty; O_APPEND keeps each line whole. The lock
+  // makes the look and the write one step: two first spans at once (a batch's sandbox probes, one a
+  // GPU) each wrote a bracket, and the file was no longer JSON.
+  ::flock(fd, LOCK_EX);
   if (::lseek(fd, 0, SEEK_END) == 0) line = "[\n" + line;
   const ssize_t written = ::write(fd, line.data(), line.size());
   (void)written;
-  ::close(fd);
+  ::close(fd);  // and its lock with it
 }
 
 long long threadId() { return static_cast<long long>(::syscall(SYS_gettid)); }

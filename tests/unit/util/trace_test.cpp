@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 namespace clgrade {
 namespace {
@@ -48,6 +51,27 @@ TEST_F(Trace, NothingIsWrittenWithoutTheVariable) {
   { const trace::Span span("builds", "work"); }
   EXPECT_FALSE(fs::exists(file_));
   EXPECT_TRUE(trace::childEnvironment(file_).empty());
+}
+
+// A batch's first spans end at once (its sandbox probes, one a GPU): each looked at an empty file
+// and wrote an opening bracket, and the trace was no longer JSON.
+TEST_F(Trace, FirstSpansAtOnceWriteOneOpeningBracket) {
+  setenv(trace::kVariable, file_.c_str(), 1);
+  for (int round = 0; round < 20; ++round) {
+    fs::remove(file_);
+    std::atomic<int> waiting{8};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 8; ++i)
+      threads.emplace_back([&waiting] {
+        --waiting;
+        while (waiting > 0) std::this_thread::yield();  // every span ends at the same moment
+        const trace::Span span("sandbox probe", "process");
+      });
+    for (std::thread& t : threads) t.join();
+    nlohmann::json e;
+    ASSERT_NO_THROW(e = events(file_)) << "round " << round;
+    EXPECT_EQ(e.size(), 8u);
+  }
 }
 
 TEST_F(Trace, SpansAreCompleteEventsOfThisProcess) {
