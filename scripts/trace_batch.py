@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Summarises the CLGRADE_TRACE file of a `clgrade batch`: what came before the first grade (the
-sandbox probe, the trusted timings and the wait for them), how many grades ran at once over time and
-the tail at the end, and each kind of process a grade starts: how long it lived, and how much of that
-was spent before its first span and after its last (a process's start and end: the driver's
-context, outside the runner's own work). For developers and closing notes: nothing is graded on it.
+sandbox probe, the trusted timings, the grades that waited for them and those that started while they
+were timed), how many grades ran at once over time and the tail at the end, and each kind of process
+a grade starts: how long it lived, how much of that was spent before its first span and after its
+last (the sandbox and the loader; the driver's teardown), and how much of it in its "start" spans
+(opening the device, making its context). For developers and closing notes: nothing is graded on it.
 
 usage: trace_batch.py TRACE"""
 import statistics
@@ -33,10 +34,15 @@ def main():
     fixed = [e for e in spans if e["name"] in ("sandbox probe", "time trusted kernels for the batch") or e["cat"] == "batch"]
     for e in sorted(fixed, key=lambda e: e["ts"]):
         print(f"  {start(e):8.2f} .. {start(e) + secs(e):8.2f}  {secs(e):6.2f} s  {e['name']}")
-    waits = [e for e in spans if e["cat"] == "wait" and secs(e) >= 0.01]  # not those that found them ready
+    # Not those that found them ready.
+    waits = [e for e in spans if e["name"] == "the batch's trusted figures" and secs(e) >= 0.01]
     if waits:
         print(f"  grades waiting for the trusted figures: {len(waits)}, longest {max(secs(e) for e in waits):.2f} s, "
               f"{sum(secs(e) for e in waits):.2f} s in all")
+    beside = [e for e in spans if e["name"] == "the batch's trusted figures, beside the runners"]
+    if beside:
+        print(f"  grades started while they were timed: {len(beside)} (their replays waited up to "
+              f"{max(secs(e) for e in beside):.2f} s)")
 
     grades = [e for e in spans if e["cat"] == "submission"]
     if grades:
@@ -64,7 +70,8 @@ def main():
         if label.startswith("runner") or label.startswith("profiled"):
             own = by_pid[pid]
             kind = "counters session" if label.startswith("profiled") else label
-            children[kind].append((min(e["ts"] for e in own), max(e["ts"] + e["dur"] for e in own)))
+            starting = sum(e["dur"] for e in own if e["cat"] == "sandboxed:start")  # the device and its context
+            children[kind].append((min(e["ts"] for e in own), max(e["ts"] + e["dur"] for e in own), starting))
     kinds = defaultdict(lambda: defaultdict(list))
     processes = defaultdict(list)
     for e in spans:
@@ -78,16 +85,20 @@ def main():
         # Only where every copy lies within its process (a trace cut short, or spans a runner could
         # not write, leave the kind's life unsplit).
         if len(pairs) == len(started) and all(first >= p["ts"] and last <= p["ts"] + p["dur"] + 1000
-                                              for p, (first, last) in pairs):
-            for p, (first, last) in pairs:
+                                              for p, (first, last, _) in pairs):
+            for p, (first, last, starting) in pairs:
                 life["before"].append((first - p["ts"]) / 1e6)
                 life["inside"].append((last - first) / 1e6)
                 life["after"].append((p["ts"] + p["dur"] - last) / 1e6)
+                life["starting"].append(starting / 1e6)
     if kinds:
-        print("processes (means; before its first span, inside, after its last):")
+        print("processes (means; before its first span, inside, after its last; of inside, opening the device"
+              " and making its context):")
         for kind, life in sorted(kinds.items()):
             parts = "".join(f", {part} {statistics.mean(life[part]):.2f} s" for part in ("before", "inside", "after")
                             if life[part])
+            if any(life["starting"]):
+                parts += f", starting {statistics.mean(life['starting']):.2f} s"
             print(f"  {kind:26} {len(life['lived']):4}: lived {statistics.median(life['lived']):.2f} s (median)"
                   f", {sum(life['lived']):.1f} s in all{parts}")
     return 0
