@@ -261,7 +261,11 @@ std::shared_future<TrustedChildResult> SubmissionKeeper::timeTrustedBeside(
   r.besideProfiler = true;  // this grade's figures, timed as its runners' are
   return std::async(std::launch::async, [&launcher, r, log = dir + "/time-trusted.log"] {
            const trace::Span span("time trusted kernels", "trusted");
-           return launcher.timeTrusted(r, log);
+           TrustedChildResult timed = launcher.timeTrusted(r, log);
+           // Timed for this grade: no report says they were the batch's (performance.trusted_timed_at).
+           if (timed.timings)
+             for (auto& [id, figures] : timed.timings->byTask) figures.trustedTimedAt.clear();
+           return timed;
          })
       .share();
 }

@@ -68,6 +68,7 @@ class FakeRunner : public RunnerLauncher {
     for (const std::string& task : request.tasks) {
       PerformanceReport& figures = timings->byTask[task];
       figures.caseId = "timed";
+      figures.trustedTimedAt = timings->takenAt;  // as readTrustedTimings sets it
       figures.measured = true;
       figures.copy.kernel = "copy";
       KernelFigure reference;
@@ -517,6 +518,7 @@ TEST_F(SubmissionKeeperTest, AGradeStartsWhileTheBatchsFiguresAreTimedAndItsRepl
   batch->takenAt = "2026-11-28T15:00:00Z";
   batch->policy = "re-timed every 15 minutes";
   batch->byTask["conv3x3"].caseId = "course_edge";
+  batch->byTask["conv3x3"].trustedTimedAt = batch->takenAt;  // as readTrustedTimings sets it
   batch->byTask["conv3x3"].note = "no naive kernels; " + batchFiguresNote(*batch, true);
   std::promise<void> timed;
   std::shared_future<void> done = timed.get_future().share();
@@ -539,15 +541,17 @@ TEST_F(SubmissionKeeperTest, AGradeStartsWhileTheBatchsFiguresAreTimedAndItsRepl
       return endsWell(id)(l);
     }};
   std::mutex mutex;
-  std::map<std::string, std::string> notes, problems;
+  std::map<std::string, std::string> notes, problems, timedAt;
   const TapeJudge base = judge.judge();
   const TapeJudge waiting = [&](const GradeOptions& o, const std::string& tape, std::function<bool()> writing) {
     std::string problem;
     std::shared_ptr<const TrustedTimings> figures = o.trustedBeside ? o.trustedBeside(&problem) : nullptr;
     const std::lock_guard<std::mutex> hold(mutex);
     EXPECT_EQ(o.trustedTimings, nullptr) << "the replay must take no figures its runner did not have";
-    for (const auto& [id, f] : figures ? figures->byTask : std::map<std::string, PerformanceReport>{})
+    for (const auto& [id, f] : figures ? figures->byTask : std::map<std::string, PerformanceReport>{}) {
       notes[id] = f.caseId + ": " + f.note;
+      timedAt[id] = f.trustedTimedAt;
+    }
     problems[o.onlyTasks.at(0)] = problem;
     return base(o, tape, std::move(writing));
   };
@@ -566,6 +570,9 @@ TEST_F(SubmissionKeeperTest, AGradeStartsWhileTheBatchsFiguresAreTimedAndItsRepl
   EXPECT_EQ(notes["separable"], "timed: ");
   EXPECT_EQ(notes["bilateral"], "timed: ");
   EXPECT_EQ(notes["histogram"], "timed: ");
+  // The report's trusted_timed_at: the batch's figures say when; those timed for this grade do not.
+  EXPECT_EQ(timedAt["conv3x3"], "2026-11-28T15:00:00Z");
+  EXPECT_EQ(timedAt["separable"], "");
   for (const auto& [task, problem] : problems) EXPECT_EQ(problem, "") << task;
   EXPECT_EQ(r.report.machineFault(), "");
 }
