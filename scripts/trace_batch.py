@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
 """Summarises the CLGRADE_TRACE file of a `clgrade batch`: what came before the first grade (the
-sandbox probe, the trusted timings, the grades that waited for them and those that started while they
-were timed), how many grades ran at once over time and the tail at the end, and each kind of process
-a grade starts: how long it lived, how much of that was spent before its first span and after its
-last (the sandbox and the loader; the driver's teardown), and how much of it in its "start" spans
-(opening the device, making its context). For developers and closing notes: nothing is graded on it.
+sandbox probe, the trusted timings and the grades that waited for them), how many grades ran at once
+over time and the tail at the end, and each kind of process a grade starts: how long it lived, how
+much of that was spent before its first span and after its last (the sandbox and the loader; the
+driver's teardown), and how much of it in its "start" spans (opening the device, making its context). For developers and closing notes: nothing is graded on it.
 
 usage: trace_batch.py TRACE"""
 import statistics
@@ -39,10 +38,6 @@ def main():
     if waits:
         print(f"  grades waiting for the trusted figures: {len(waits)}, longest {max(secs(e) for e in waits):.2f} s, "
               f"{sum(secs(e) for e in waits):.2f} s in all")
-    beside = [e for e in spans if e["name"] == "the batch's trusted figures, beside the runners"]
-    if beside:
-        print(f"  grades started while they were timed: {len(beside)} (their replays waited up to "
-              f"{max(secs(e) for e in beside):.2f} s)")
 
     grades = [e for e in spans if e["cat"] == "submission"]
     if grades:

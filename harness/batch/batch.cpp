@@ -335,8 +335,7 @@ class Batch {
       place->settings.visibleGpus = gpus_[g].visible;
       if (ownLock) place->settings.timingLock = ownTimingLock("timing" + suffix + ".lock");
       else if (gpus > 1) place->settings.timingLock += suffix;
-      // The trusted kernels' timings, asked by each grade as it starts (the first one times them); a
-      // grade that finds them being timed starts at once, and its replays wait for them.
+      // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
       TrustedTimerSettings timer;
       timer.clgrade = settings_.clgrade;
       timer.request = {rubric_.path,
@@ -355,7 +354,6 @@ class Batch {
       place->trusted = std::make_unique<TrustedTimer>(timer);
       TrustedTimer* trusted = place->trusted.get();
       place->settings.trustedTimings = [trusted] { return trusted->current(); };
-      place->settings.trustedTimingsIfReady = [trusted](bool* ready) { return trusted->currentIfReady(ready); };
       places_.push_back(std::move(place));
     }
     const std::string shardText = o_.shard.active() ? " (shard " + o_.shard.text() + ")" : "";

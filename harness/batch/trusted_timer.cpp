@@ -40,18 +40,6 @@ std::shared_ptr<const TrustedTimings> TrustedTimer::current() {
   return current_;
 }
 
-std::shared_ptr<const TrustedTimings> TrustedTimer::currentIfReady(bool* ready) {
-  *ready = false;
-  // Held by a timing under way (retime runs under the lock).
-  const std::unique_lock<std::mutex> hold(mutex_, std::try_to_lock);
-  if (!hold.owns_lock() || !tried_) return nullptr;
-  const double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - taken_).count();
-  if (trustedTimingsStale(age, served_, s_.minutes, s_.every)) return nullptr;
-  *ready = true;
-  ++served_;
-  return current_;
-}
-
 std::string TrustedTimer::problem() const {
   const std::lock_guard<std::mutex> hold(mutex_);
   return problem_;
@@ -69,7 +57,9 @@ void TrustedTimer::retime() {
     const std::shared_ptr<TrustedTimings>& timings = child.timings;
     timings->policy = trustedTimingsPolicy(s_.minutes, s_.every);
     for (auto& [id, figures] : timings->byTask)
-      figures.note += (figures.note.empty() ? "" : "; ") + batchFiguresNote(*timings, true);
+      figures.note += (figures.note.empty() ? "" : "; ") +
+                      std::string("the copy, reference and naive kernels were timed for the batch at ") +
+                      timings->takenAt + " (" + timings->policy + "), not in this grade";
     for (const auto& [id, why] : timings->left)
       std::fprintf(stderr,
                    "clgrade batch: %s: the reference figures are not used for the batch (%s): each grade has them timed\n",

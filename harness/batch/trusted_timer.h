@@ -52,11 +52,6 @@ class TrustedTimer {
   /// timing fails, the earlier figures serve until the next try; null when there are none (the grade
   /// times them itself; problem() says why). Thread-safe: jobs asking while they are timed wait.
   std::shared_ptr<const TrustedTimings> current();
-  /// The same without waiting, when current() would not time them: `*ready` false while they are
-  /// being timed, before they first are and once they are stale (a grade then starts at once and
-  /// asks current() where it can wait: keeper/submission_keeper.h). Counts as serving a grade only
-  /// when ready.
-  std::shared_ptr<const TrustedTimings> currentIfReady(bool* ready);
   std::string problem() const;
 
  private:

@@ -84,11 +84,6 @@ struct KeeperSettings {
   /// The batch's figures of the trusted kernels (model/trusted_timings.h), asked once per submission
   /// as its grade starts; none (or null): each grade times them itself.
   std::function<std::shared_ptr<const TrustedTimings>()> trustedTimings;
-  /// The same without waiting (batch/trusted_timer.h): `*ready` false while they are being timed or
-  /// are due to be. The grade then starts at once, its runners time the copy as a lone grade's do,
-  /// and its replays wait for trustedTimings() for the reference and naive kernels. Null: a grade
-  /// waits for trustedTimings() before it starts.
-  std::function<std::shared_ptr<const TrustedTimings>(bool* ready)> trustedTimingsIfReady;
   /// Without the batch's: the trusted figures a grade had timed are kept on the machine and serve the
   /// grades after it for kReuseTrustedMinutes (keeper/trusted_cache.h); `grade` and `check` set it.
   bool reuseTrustedFigures = false;

@@ -25,21 +25,14 @@ namespace fs = std::filesystem;
 namespace clgrade {
 namespace {
 
-/// The batch's trusted figures before the clock starts, when they are ready or waiting is the only
-/// way to have them (waiting while another job's grade has them timed is not this submission's
-/// time). `*later` where they are being timed: the grade starts at once (batchFiguresLater).
-std::shared_ptr<const TrustedTimings> askFigures(const KeeperSettings& s, const std::string& kernelsProblem,
-                                                 bool* later) {
-  *later = false;
-  if (!kernelsProblem.empty() || !s.trustedTimings || (s.sandbox && !sandboxSupport().available)) return nullptr;
-  if (s.trustedTimingsIfReady) {
-    bool ready = false;
-    std::shared_ptr<const TrustedTimings> figures = s.trustedTimingsIfReady(&ready);
-    *later = !ready;
-    return figures;
+/// The batch's trusted figures before the clock starts: waiting while another job's grade has them
+/// timed is not this submission's time.
+std::shared_ptr<const TrustedTimings> askFigures(const KeeperSettings& s, const std::string& kernelsProblem) {
+  if (kernelsProblem.empty() && s.trustedTimings && (!s.sandbox || sandboxSupport().available)) {
+    const trace::Span span("the batch's trusted figures", "wait");
+    return s.trustedTimings();
   }
-  const trace::Span span("the batch's trusted figures", "wait");
-  return s.trustedTimings();
+  return nullptr;
 }
 
 KeeperSettings applied(KeeperSettings s) {
@@ -59,7 +52,7 @@ SubmissionKeeper::SubmissionKeeper(const Rubric& rubric, const DeviceEntry& devi
       settings_(applied(settings)),
       kernelsProblem_(kernelsProblem),
       refused_(kernelsProblem),
-      batchFigures_(askFigures(settings, kernelsProblem, &figuresLater_)),
+      batchFigures_(askFigures(settings, kernelsProblem)),
       start_(std::chrono::steady_clock::now()),
       startedAt_(nowUtc()),
       sources_(kernelsDir_),
@@ -116,12 +109,9 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
     else
       c.trustedText.clear();
   }
-  // The trusted kernels' figures the batch did not bring, timed beside the runners, or the batch's
-  // own when they were being timed as this grade started; the replays wait.
+  // The trusted kernels' figures the batch did not bring, timed beside the runners; the replays wait.
   std::shared_future<TrustedChildResult> besideFigures;
-  if (refused_.empty())
-    besideFigures = figuresLater_ ? batchFiguresLater(selected, launcher)
-                                  : timeTrustedBeside(selected, launcher, batchFigures_.get());
+  if (refused_.empty()) besideFigures = timeTrustedBeside(selected, launcher);
   if (besideFigures.valid())
     c.trustedBeside = [besideFigures](std::string* problem) {
       const TrustedChildResult& r = besideFigures.get();
@@ -204,35 +194,8 @@ void SubmissionKeeper::keepFigures(const TrustedChildResult& timed, const std::v
   keepTrustedFigures(reuseKey_, *timed.timings);
 }
 
-std::shared_future<TrustedChildResult> SubmissionKeeper::batchFiguresLater(
-    const std::vector<const TaskRubric*>& selected, RunnerLauncher& launcher) {
-  if (timedTasks(selected).empty()) return {};
-  return std::async(std::launch::async,
-                    [this, selected, &launcher] {
-                      std::shared_ptr<const TrustedTimings> batch;
-                      {
-                        const trace::Span span("the batch's trusted figures, beside the runners", "wait");
-                        batch = settings_.trustedTimings();
-                      }
-                      TrustedChildResult r;
-                      // What the batch's figures lack (none were fit, the timing failed) is timed here,
-                      // as a lone grade's figures are; when that fails, none serve (a machine fault).
-                      std::shared_future<TrustedChildResult> rest = timeTrustedBeside(selected, launcher, batch.get());
-                      if (rest.valid() && !rest.get().timings) return rest.get();
-                      auto merged = std::make_shared<TrustedTimings>();
-                      if (rest.valid()) *merged = *rest.get().timings;
-                      if (batch) {
-                        const TrustedTimings ours = withCopyOfTheGrade(*batch);
-                        for (const auto& [id, figures] : ours.byTask) merged->byTask.emplace(id, figures);
-                      }
-                      r.timings = merged;
-                      return r;
-                    })
-      .share();
-}
-
 std::shared_future<TrustedChildResult> SubmissionKeeper::timeTrustedBeside(
-    const std::vector<const TaskRubric*>& selected, RunnerLauncher& launcher, const TrustedTimings* brought) {
+    const std::vector<const TaskRubric*>& selected, RunnerLauncher& launcher) {
   TrustedTimingRequest r;
   r.visibleGpus = settings_.visibleGpus;
   for (const std::string& id : timedTasks(selected)) {
@@ -241,7 +204,7 @@ std::shared_future<TrustedChildResult> SubmissionKeeper::timeTrustedBeside(
     // Only what a runner will time (a file that can be built), unless the figures are to be kept for
     // the grades after this one.
     if (reuseKey_.empty() && (!file.exists || !file.problem.empty())) continue;
-    if (brought && brought->byTask.count(id)) continue;
+    if (batchFigures_ && batchFigures_->byTask.count(id)) continue;
     r.tasks.push_back(id);
   }
   if (r.tasks.empty()) return {};
@@ -261,11 +224,7 @@ std::shared_future<TrustedChildResult> SubmissionKeeper::timeTrustedBeside(
   r.besideProfiler = true;  // this grade's figures, timed as its runners' are
   return std::async(std::launch::async, [&launcher, r, log = dir + "/time-trusted.log"] {
            const trace::Span span("time trusted kernels", "trusted");
-           TrustedChildResult timed = launcher.timeTrusted(r, log);
-           // Timed for this grade: no report says they were the batch's (performance.trusted_timed_at).
-           if (timed.timings)
-             for (auto& [id, figures] : timed.timings->byTask) figures.trustedTimedAt.clear();
-           return timed;
+           return launcher.timeTrusted(r, log);
          })
       .share();
 }

@@ -38,16 +38,9 @@ class SubmissionKeeper {
  private:
   std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
       const std::vector<const TaskRubric*>& selected);
-  /// The trusted kernels' figures of the tasks `brought` (the batch's figures; null: none) holds none
-  /// for, timed beside the runners by a process that runs no student code (keeper/trusted_child.h);
-  /// invalid when none is needed.
+  /// The trusted kernels' figures of the tasks the batch brought none for, timed beside the runners
+  /// by a process that runs no student code (keeper/trusted_child.h); invalid when none is needed.
   std::shared_future<TrustedChildResult> timeTrustedBeside(const std::vector<const TaskRubric*>& selected,
-                                                           RunnerLauncher& launcher, const TrustedTimings* brought);
-  /// A grade that started while the batch's figures were being timed (figuresLater_): they are
-  /// waited for beside its runners, which time the copy themselves as a lone grade's do (their own
-  /// run's copy, spec 5c), and serve for the reference and naive kernels; what they lack is timed by
-  /// timeTrustedBeside. Invalid when no task of `selected` is timed.
-  std::shared_future<TrustedChildResult> batchFiguresLater(const std::vector<const TaskRubric*>& selected,
                                                            RunnerLauncher& launcher);
   /// The tasks of `selected` whose performance case a runner times (a check: a visible one).
   std::vector<std::string> timedTasks(const std::vector<const TaskRubric*>& selected) const;
@@ -68,7 +61,6 @@ class SubmissionKeeper {
   KeeperSettings settings_;
   std::string kernelsProblem_, refused_;
   std::string machineFault_;  ///< the sandbox probe's finding: no task is graded
-  bool figuresLater_ = false;  ///< the batch's figures were being timed as the grade started (before batchFigures_)
   std::shared_ptr<const TrustedTimings> batchFigures_;
   std::string reuseKey_;  ///< where this grade's trusted figures are kept ("" none)
   std::chrono::steady_clock::time_point start_;

@@ -6,23 +6,6 @@
 
 namespace clgrade {
 
-std::string batchFiguresNote(const TrustedTimings& t, bool copyToo) {
-  return std::string(copyToo ? "the copy, reference and naive kernels" : "the reference and naive kernels") +
-         " were timed for the batch at " + t.takenAt + " (" + t.policy + "), not in this grade" +
-         (copyToo ? "" : "; the copy in this grade (it started while they were being timed)");
-}
-
-TrustedTimings withCopyOfTheGrade(const TrustedTimings& t) {
-  TrustedTimings ours = t;
-  const std::string batch = batchFiguresNote(t, true);
-  for (auto& [id, figures] : ours.byTask) {
-    std::string& note = figures.note;
-    if (note.size() >= batch.size() && note.compare(note.size() - batch.size(), batch.size(), batch) == 0)
-      note.replace(note.size() - batch.size(), batch.size(), batchFiguresNote(t, false));
-  }
-  return ours;
-}
-
 std::string trustedTimingsJson(const TrustedTimings& t) {
   nlohmann::ordered_json tasks = nlohmann::ordered_json::object();
   for (const auto& [id, p] : t.byTask) tasks[id] = performanceJson(p);

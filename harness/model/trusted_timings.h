@@ -23,13 +23,6 @@ struct TrustedTimings {
   std::map<std::string, std::string> left;
 };
 
-/// What a report's note says of figures timed for a batch (appended to each task's note):
-/// `copyToo` false where the grade's runners timed the copy themselves.
-std::string batchFiguresNote(const TrustedTimings& t, bool copyToo);
-/// The figures for a grade that timed its own copy (it started while they were being timed): each
-/// task's note says so instead of batchFiguresNote(t, true).
-TrustedTimings withCopyOfTheGrade(const TrustedTimings& t);
-
 /// As JSON text, and back (false with the reason for anything else).
 std::string trustedTimingsJson(const TrustedTimings& t);
 bool readTrustedTimings(const std::string& text, TrustedTimings* t, std::string* err);

@@ -126,7 +126,6 @@ void takeTrustedFigures(const PerfRequest& r, PerformanceReport* report) {
   if (figures && figures->caseId == r.spec.id && sized && sized->pixels == pixels) {
     report->reference = figures->reference;
     report->naive = figures->naive;
-    report->trustedTimedAt = figures->trustedTimedAt;  // the batch's, when they are; "" when timed for this grade
     if (!figures->note.empty()) report->note += (report->note.empty() ? "" : "; ") + figures->note;
     return;
   }

@@ -130,11 +130,14 @@ int runTask(const std::string& requestPath) {
     tape->close();
     return probePaths(request);
   }
-  std::optional<trace::Span> making;
-  making.emplace("context and queue", "start");
-  const Runtime runtime(device, tape);
-  making.reset();
-  gradeSubmission(runtime, rubric, options);
+  {
+    // Its context and pinned memory are released before the runner says it is done, as before.
+    std::optional<trace::Span> making;
+    making.emplace("context and queue", "start");
+    const Runtime runtime(device, tape);
+    making.reset();
+    gradeSubmission(runtime, rubric, options);
+  }
   progress::note(progress::Step::Done, "");
   tape->close();
   return kRunnerOk;

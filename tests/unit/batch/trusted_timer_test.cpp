@@ -1,12 +1,6 @@
 // The batch's trusted timings: when they are timed again, what the report says of them, and their
 // record read back as written.
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <thread>
 
 #include "batch/trusted_timer.h"
 #include "cl/device.h"
@@ -39,42 +33,6 @@ TEST(TrustedTimer, NoFiguresWhenTheTimingProcessFails) {
   TrustedTimer timer(s);
   EXPECT_EQ(timer.current(), nullptr);
   EXPECT_NE(timer.problem().find("timing the reference kernels"), std::string::npos) << timer.problem();
-}
-
-// A grade asks without waiting: the figures are not ready before they were first timed, nor while a
-// timing is under way; once timed (here: a timing that failed, so the grades time them) they are,
-// until they are stale.
-TEST(TrustedTimer, ReadyOnlyOnceTimedAndNotWhileTiming) {
-  const std::string dir = ::testing::TempDir() + "trusted_ready_" + std::to_string(::getpid());
-  std::filesystem::create_directories(dir);
-  const std::string slow = dir + "/slow-clgrade";
-  {
-    std::ofstream script(slow);
-    script << "#!/bin/sh\nsleep 1\nexit 3\n";
-  }
-  std::filesystem::permissions(slow, std::filesystem::perms::owner_all);
-  TrustedTimerSettings s;
-  s.clgrade = slow;
-  s.request.rubric = "rubric.xml";
-  s.request.out = dir + "/figures.json";
-  s.logPath = dir + "/timing.log";
-  s.every = 2;
-  TrustedTimer timer(s);
-  bool ready = true;
-  EXPECT_EQ(timer.currentIfReady(&ready), nullptr);
-  EXPECT_FALSE(ready) << "never timed";
-  std::thread timing([&] { timer.current(); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  ready = true;
-  timer.currentIfReady(&ready);
-  EXPECT_FALSE(ready) << "a timing is under way";
-  timing.join();
-  EXPECT_NE(timer.problem(), "");
-  timer.currentIfReady(&ready);
-  EXPECT_TRUE(ready) << "timed (and failed: each grade times them)";
-  timer.currentIfReady(&ready);
-  EXPECT_FALSE(ready) << "stale after serving 2 grades";
-  std::filesystem::remove_all(dir);
 }
 
 TEST(TrustedTimings, ReadBackAsWrittenEachTaskWithItsTime) {

@@ -4,13 +4,11 @@
 // bookkeeping, and the real replayTape where it is about what a tape is worth.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <ctime>
 #include <filesystem>
 #include <functional>
-#include <future>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -68,7 +66,6 @@ class FakeRunner : public RunnerLauncher {
     for (const std::string& task : request.tasks) {
       PerformanceReport& figures = timings->byTask[task];
       figures.caseId = "timed";
-      figures.trustedTimedAt = timings->takenAt;  // as readTrustedTimings sets it
       figures.measured = true;
       figures.copy.kernel = "copy";
       KernelFigure reference;
@@ -506,125 +503,6 @@ TEST_F(SubmissionKeeperTest, TheReferenceIsTimedBesideTheRunnersByTheKeeperAndTh
   EXPECT_TRUE(asked.besideProfiler);
   ASSERT_EQ(problems.size(), rubric.tasks.size());
   for (const std::string& p : problems) EXPECT_EQ(p, "no trusted kernels in this test") << "a replay did not wait";
-}
-
-// A grade of a batch that starts while the batch's figures are being timed does not wait for them:
-// its runners get none (they time the copy themselves, as a lone grade's do), and its replays wait
-// for the batch's reference and naive figures, those of a task the batch has none for timed beside
-// the grade by its own trusted process.
-TEST_F(SubmissionKeeperTest, AGradeStartsWhileTheBatchsFiguresAreTimedAndItsReplaysWaitForThem) {
-  settings.visibleOnly = false;
-  auto batch = std::make_shared<TrustedTimings>();
-  batch->takenAt = "2026-11-28T15:00:00Z";
-  batch->policy = "re-timed every 15 minutes";
-  batch->byTask["conv3x3"].caseId = "course_edge";
-  batch->byTask["conv3x3"].trustedTimedAt = batch->takenAt;  // as readTrustedTimings sets it
-  batch->byTask["conv3x3"].note = "no naive kernels; " + batchFiguresNote(*batch, true);
-  std::promise<void> timed;
-  std::shared_future<void> done = timed.get_future().share();
-  bool asked = false;
-  settings.trustedTimingsIfReady = [&](bool* ready) {
-    asked = true;
-    *ready = false;  // being timed
-    return nullptr;
-  };
-  settings.trustedTimings = [batch, done] {
-    // Until every runner has started: none waits for them.
-    EXPECT_EQ(done.wait_for(std::chrono::seconds(20)), std::future_status::ready);
-    return batch;
-  };
-  runner.giveFigures = true;
-  std::atomic<int> started{0};
-  for (const TaskRubric& t : rubric.tasks)
-    runner.scripts[t.id] = {[&, id = t.id](const RunnerLaunch& l) {
-      if (++started == int(rubric.tasks.size())) timed.set_value();
-      return endsWell(id)(l);
-    }};
-  std::mutex mutex;
-  std::map<std::string, std::string> notes, problems, timedAt;
-  const TapeJudge base = judge.judge();
-  const TapeJudge waiting = [&](const GradeOptions& o, const std::string& tape, std::function<bool()> writing) {
-    std::string problem;
-    std::shared_ptr<const TrustedTimings> figures = o.trustedBeside ? o.trustedBeside(&problem) : nullptr;
-    const std::lock_guard<std::mutex> hold(mutex);
-    EXPECT_EQ(o.trustedTimings, nullptr) << "the replay must take no figures its runner did not have";
-    for (const auto& [id, f] : figures ? figures->byTask : std::map<std::string, PerformanceReport>{}) {
-      notes[id] = f.caseId + ": " + f.note;
-      timedAt[id] = f.trustedTimedAt;
-    }
-    problems[o.onlyTasks.at(0)] = problem;
-    return base(o, tape, std::move(writing));
-  };
-  SubmissionKeeper keeper(rubric, device, kernels, out, settings);
-  const SubmissionResult r = keeper.grade({}, runner, waiting);
-  EXPECT_TRUE(asked);
-  ASSERT_EQ(runner.launches.size(), rubric.tasks.size());
-  for (const RunnerLaunch& l : runner.launches) EXPECT_EQ(l.request.trustedTimings, "") << l.request.task;
-  ASSERT_EQ(runner.trustedRequests.size(), 1u);
-  EXPECT_EQ(runner.trustedRequests.front().tasks, (std::vector<std::string>{"separable", "bilateral", "histogram"}))
-      << "only what the batch's figures lack";
-  EXPECT_EQ(notes["conv3x3"],
-            "course_edge: no naive kernels; the reference and naive kernels were timed for the batch at "
-            "2026-11-28T15:00:00Z (re-timed every 15 minutes), not in this grade; the copy in this grade (it "
-            "started while they were being timed)");
-  EXPECT_EQ(notes["separable"], "timed: ");
-  EXPECT_EQ(notes["bilateral"], "timed: ");
-  EXPECT_EQ(notes["histogram"], "timed: ");
-  // The report's trusted_timed_at: the batch's figures say when; those timed for this grade do not.
-  EXPECT_EQ(timedAt["conv3x3"], "2026-11-28T15:00:00Z");
-  EXPECT_EQ(timedAt["separable"], "");
-  for (const auto& [task, problem] : problems) EXPECT_EQ(problem, "") << task;
-  EXPECT_EQ(r.report.machineFault(), "");
-}
-
-// Ready figures are the runners' from the start, as they were before a grade could start without them.
-TEST_F(SubmissionKeeperTest, ABatchsReadyFiguresGoToTheRunners) {
-  settings.visibleOnly = false;
-  auto batch = std::make_shared<TrustedTimings>();
-  batch->takenAt = "2026-11-28T15:00:00Z";
-  for (const TaskRubric& t : rubric.tasks) batch->byTask[t.id].caseId = "course";
-  settings.trustedTimingsIfReady = [batch](bool* ready) {
-    *ready = true;
-    return batch;
-  };
-  settings.trustedTimings = [] {
-    ADD_FAILURE() << "a grade waited for figures that were ready";
-    return std::shared_ptr<const TrustedTimings>();
-  };
-  for (const TaskRubric& t : rubric.tasks) runner.scripts[t.id] = {endsWell(t.id)};
-  grade();
-  EXPECT_TRUE(runner.trustedRequests.empty());
-  ASSERT_EQ(runner.launches.size(), rubric.tasks.size());
-  for (const RunnerLaunch& l : runner.launches)
-    EXPECT_NE(l.request.trustedTimings.find("2026-11-28T15:00:00Z"), std::string::npos) << l.request.task;
-}
-
-// When the trusted process of a grade that started early fails, no figures serve: a machine fault,
-// as for a lone grade (never a student's zero for speed).
-TEST_F(SubmissionKeeperTest, AGradeThatStartedEarlyHasNoFiguresWhenWhatTheBatchLacksCannotBeTimed) {
-  settings.visibleOnly = false;
-  auto batch = std::make_shared<TrustedTimings>();
-  batch->byTask["conv3x3"].caseId = "course_edge";
-  settings.trustedTimingsIfReady = [](bool* ready) {
-    *ready = false;
-    return nullptr;
-  };
-  settings.trustedTimings = [batch] { return batch; };
-  for (const TaskRubric& t : rubric.tasks) runner.scripts[t.id] = {endsWell(t.id)};
-  std::mutex mutex;
-  std::vector<std::string> problems;
-  const TapeJudge base = judge.judge();
-  const TapeJudge waiting = [&](const GradeOptions& o, const std::string& tape, std::function<bool()> writing) {
-    std::string problem;
-    EXPECT_EQ(o.trustedBeside ? o.trustedBeside(&problem) : nullptr, nullptr);
-    const std::lock_guard<std::mutex> hold(mutex);
-    problems.push_back(problem);
-    return base(o, tape, std::move(writing));
-  };
-  SubmissionKeeper keeper(rubric, device, kernels, out, settings);
-  keeper.grade({}, runner, waiting);
-  ASSERT_EQ(runner.trustedRequests.size(), 1u);
-  for (const std::string& p : problems) EXPECT_EQ(p, "no trusted kernels in this test");
 }
 
 // A lone grade's trusted figures serve the grades after it on this machine (as a batch's serve its
