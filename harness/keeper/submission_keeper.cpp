@@ -75,7 +75,6 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   SubmissionResult result;
   std::vector<TaskReport> tasks(selected.size());
   result.runs.resize(selected.size());
-  Replays replays;
   // Nothing is graded where the tasks' sandbox cannot see the device or reach what runners need.
   if (refused_.empty() && !settings_.sandboxProbed && !selected.empty()) {
     machineFault_ = probeRunnerSandbox(rubric_, device_.info, settings_, folders_, launcher);
@@ -88,6 +87,9 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   inputs.useStore(settings_.store);
   inputs.useBatchShare(settings_.batchShare);
   SubmissionContext c;
+  // After the context and inputs its replays read: should anything below throw, the replays are
+  // waited for (their futures' end) before those go.
+  Replays replays;
   c.rubric = &rubric_;
   c.kernelsDir = kernelsDir_;
   c.outDir = outDir_;
