@@ -38,8 +38,9 @@ class SubmissionKeeper {
  private:
   std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
       const std::vector<const TaskRubric*>& selected);
-  /// The trusted kernels' figures of the tasks the batch brought none for, timed beside the runners
-  /// by a process that runs no student code (keeper/trusted_child.h); invalid when none is needed.
+  /// The trusted kernels' figures of the tasks the batch brought none for, timed by a process that
+  /// runs no student code (keeper/trusted_child.h): on a GPU before the runners start, on a CPU device
+  /// beside them (grade()); invalid when none is needed.
   std::shared_future<TrustedChildResult> timeTrustedBeside(const std::vector<const TaskRubric*>& selected,
                                                            RunnerLauncher& launcher);
   /// The tasks of `selected` whose performance case a runner times (a check: a visible one).

@@ -58,8 +58,10 @@ class FakeRunner : public RunnerLauncher {
     return script(launch);
   }
   TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string&) override {
+    if (whileTiming) whileTiming();
     const std::lock_guard<std::mutex> hold(mutex_);
     trustedRequests.push_back(request);
+    order.push_back("trusted");
     if (!giveFigures) return {nullptr, "no trusted kernels in this test"};
     auto timings = std::make_shared<TrustedTimings>();
     timings->takenAt = "2026-11-26T12:00:00Z";
@@ -75,6 +77,7 @@ class FakeRunner : public RunnerLauncher {
     return {timings, ""};
   }
   bool giveFigures = false;
+  std::function<void()> whileTiming;  ///< called as the trusted kernels are timed, before they are recorded
   std::vector<TrustedTimingRequest> trustedRequests;
   size_t launchesOf(const std::string& task) const {
     size_t n = 0;
@@ -503,6 +506,41 @@ TEST_F(SubmissionKeeperTest, TheReferenceIsTimedBesideTheRunnersByTheKeeperAndTh
   EXPECT_TRUE(asked.besideProfiler);
   ASSERT_EQ(problems.size(), rubric.tasks.size());
   for (const std::string& p : problems) EXPECT_EQ(p, "no trusted kernels in this test") << "a replay did not wait";
+}
+
+// Spec 5c: on a GPU the reference is timed before any of the grade's student code runs (its runners,
+// its counters session): a kernel that kept the GPU busy beside it would slow the reference it is
+// scored against. On a CPU device, where speed is never graded, the timing overlaps the runners.
+TEST_F(SubmissionKeeperTest, OnAGpuTheReferenceIsTimedBeforeTheGradesStudentCodeRuns) {
+  settings.visibleOnly = false;
+  for (const char* type : {"gpu", "cpu"}) {
+    SCOPED_TRACE(type);
+    device.info.type = type;
+    runner.order.clear();
+    runner.trustedRequests.clear();
+    runner.launches.clear();
+    for (const TaskRubric& t : rubric.tasks) runner.scripts[t.id] = {endsWell(t.id)};
+    std::atomic<bool> runnerSeen{false};
+    runner.whileTiming = [&] {
+      // Long enough for a runner started beside it to be seen.
+      for (int i = 0; i < 100 && !runnerSeen; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    };
+    runner.scripts["conv3x3"] = {[&](const RunnerLaunch& l) {
+      runnerSeen = true;
+      return endsWell("conv3x3")(l);
+    }};
+    grade();
+    ASSERT_EQ(runner.trustedRequests.size(), 1u);
+    // The sandbox probe ("probe") runs no student code.
+    std::vector<std::string> started;
+    for (const std::string& o : runner.order)
+      if (o != "probe") started.push_back(o);
+    ASSERT_FALSE(started.empty());
+    if (std::string(type) == "gpu")
+      EXPECT_EQ(started.front(), "trusted") << "a runner started before the reference was timed";
+    else
+      EXPECT_NE(started.front(), "trusted") << "on a CPU device the timing overlaps the runners";
+  }
 }
 
 // A lone grade's trusted figures serve the grades after it on this machine (as a batch's serve its
