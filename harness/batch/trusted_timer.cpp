@@ -32,6 +32,26 @@ std::string trustedTimingsPolicy(double minutes, int every) {
   return rule.empty() ? "timed once for the whole batch" : "re-timed every " + rule;
 }
 
+std::string slowerThanFirst(const TrustedTimings& first, const TrustedTimings& now, double limit) {
+  for (const auto& [id, figures] : now.byTask) {
+    const auto was = first.byTask.find(id);
+    if (was == first.byTask.end()) continue;
+    for (const KernelFigure& k : figures.reference)
+      for (const KernelFigure& w : was->second.reference) {
+        if (w.kernel != k.kernel || !k.untrusted.empty() || !w.untrusted.empty() || !k.error.empty() ||
+            !w.error.empty() || w.time.medianMs <= 0 || k.time.medianMs <= w.time.medianMs * (1 + limit))
+          continue;
+        char text[240];
+        std::snprintf(text, sizeof text,
+                      "%s: %s took %.1f us against %.1f us when first timed (+%.0f %%, more than %.0f %%)", id.c_str(),
+                      k.kernel.c_str(), k.time.medianMs * 1e3, w.time.medianMs * 1e3,
+                      100 * (k.time.medianMs / w.time.medianMs - 1), 100 * limit);
+        return text;
+      }
+  }
+  return "";
+}
+
 std::shared_ptr<const TrustedTimings> TrustedTimer::current() {
   const std::lock_guard<std::mutex> hold(mutex_);
   const double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - taken_).count();
@@ -64,9 +84,15 @@ void TrustedTimer::retime() {
       std::fprintf(stderr,
                    "clgrade batch: %s: the reference figures are not used for the batch (%s): each grade has them timed\n",
                    terminalText(id).c_str(), terminalText(why).c_str());
-    current_ = timings;
-    problem_.clear();
-    return;
+    const std::string slower = first_ ? slowerThanFirst(*first_, *timings, kRetimedSlowerLimit) : "";
+    if (slower.empty()) {
+      current_ = timings;
+      if (!first_) first_ = timings;
+      problem_.clear();
+      return;
+    }
+    problem_ = "the re-timed reference figures are not used: " + slower +
+               " (work beside the re-timing on this GPU, or a GPU that slowed down)";
   }
   // Earlier figures, when there are any, serve until the next try (their reports say when they were
   // taken); without any, each grade has them timed beside its runners.

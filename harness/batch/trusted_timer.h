@@ -40,6 +40,17 @@ bool trustedTimingsStale(double ageSeconds, int servedSubmissions, double minute
 /// "re-timed every 15 minutes or 100 submissions": the policy as a report's note says it.
 std::string trustedTimingsPolicy(double minutes, int every);
 
+/// Re-timed figures a reference kernel of which is slower than in the batch's first figures by more
+/// than this share are not used (kept: the first ones, timed before any grade started).
+constexpr double kRetimedSlowerLimit = 0.10;
+
+/// Why figures re-timed during a batch (`now`) are not used: a reference kernel slower than in the
+/// batch's first figures (`first`, timed while no student code ran on the GPU) by more than `limit`.
+/// A re-timing runs beside the grades already running on the GPU, and a kernel that kept the GPU busy
+/// would slow the reference the grades after it are scored against (spec 5c); a GPU's drift is a few
+/// per cent. "" when they may serve; figures a device calls untrusted (a CPU's) are not compared.
+std::string slowerThanFirst(const TrustedTimings& first, const TrustedTimings& now, double limit);
+
 /// `clgrade time-trusted`: the reference kernels, the naive ones and the copy roofline of each
 /// task's performance case, into the JSON file `out` the batch hands its grades. No student code
 /// runs here. Returns an exit code (0, or 2 for the rubric, 3 for the device, 4 for the file).
@@ -60,6 +71,7 @@ class TrustedTimer {
   TrustedTimerSettings s_;
   mutable std::mutex mutex_;
   std::shared_ptr<const TrustedTimings> current_;
+  std::shared_ptr<const TrustedTimings> first_;  ///< the batch's first figures, the measure of re-timed ones
   std::chrono::steady_clock::time_point taken_{};
   bool tried_ = false;
   int served_ = 0;

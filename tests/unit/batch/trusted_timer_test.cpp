@@ -1,6 +1,10 @@
 // The batch's trusted timings: when they are timed again, what the report says of them, and their
 // record read back as written.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "batch/trusted_timer.h"
 #include "cl/device.h"
@@ -33,6 +37,76 @@ TEST(TrustedTimer, NoFiguresWhenTheTimingProcessFails) {
   TrustedTimer timer(s);
   EXPECT_EQ(timer.current(), nullptr);
   EXPECT_NE(timer.problem().find("timing the reference kernels"), std::string::npos) << timer.problem();
+}
+
+/// Figures of one task with one reference kernel of `referenceUs` (untrusted: a CPU's).
+TrustedTimings figuresWith(double referenceUs, const std::string& untrusted = "") {
+  TrustedTimings t;
+  t.takenAt = "2026-11-28T16:00:00Z";
+  t.device = "NVIDIA H200";
+  t.policy = "re-timed every 1 submission";
+  PerformanceReport& p = t.byTask["histogram"];
+  p.measured = true;
+  KernelFigure k;
+  k.kernel = "compute_histogram_local_memory";
+  k.time.medianMs = referenceUs / 1e3;
+  k.untrusted = untrusted;
+  p.reference.push_back(k);
+  return t;
+}
+
+// Spec 5c: a re-timing during a batch runs beside the grades already running on the GPU; a kernel
+// that kept it busy would slow the reference for the grades after it. Re-timed figures slower than
+// the batch's first (quiet) ones by more than the limit are not used.
+TEST(TrustedTimer, ReTimedFiguresMuchSlowerThanTheFirstAreNotUsed) {
+  const TrustedTimings first = figuresWith(44.7);
+  EXPECT_EQ(slowerThanFirst(first, figuresWith(46.0), 0.10), "") << "drift within the limit";
+  EXPECT_EQ(slowerThanFirst(first, figuresWith(40.0), 0.10), "") << "faster is no one's doing";
+  const std::string why = slowerThanFirst(first, figuresWith(49.8), 0.10);
+  EXPECT_NE(why.find("histogram: compute_histogram_local_memory took 49.8 us against 44.7 us"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("+11 %"), std::string::npos) << why;
+  EXPECT_EQ(slowerThanFirst(figuresWith(44.7, "a CPU"), figuresWith(90.0, "a CPU"), 0.10), "")
+      << "a CPU's figures are never graded";
+  TrustedTimings other = figuresWith(90.0);
+  other.byTask["histogram"].reference[0].kernel = "another kernel";
+  EXPECT_EQ(slowerThanFirst(first, other, 0.10), "");
+}
+
+// The timer keeps the figures it served when a re-timing comes back much slower, and takes the next
+// re-timing that is not.
+TEST(TrustedTimer, KeepsItsFiguresWhenAReTimingIsMuchSlower) {
+  const std::string dir = ::testing::TempDir() + "trusted_slower_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::vector<double> timed{44.7, 60.0, 45.5};  // the second re-timing beside a busy GPU
+  for (size_t i = 0; i < timed.size(); ++i) {
+    std::ofstream(dir + "/figures" + std::to_string(i) + ".json") << trustedTimingsJson(figuresWith(timed[i]));
+  }
+  const std::string child = dir + "/clgrade";
+  std::ofstream(dir + "/count") << "0";
+  {
+    std::ofstream script(child);
+    // `clgrade time-trusted --rubric R --device D --out OUT ...`: the n-th call writes figures<n>.
+    script << "#!/bin/sh\nn=$(cat " << dir << "/count)\ncp " << dir << "/figures$n.json \"$7\"\necho $((n + 1)) > "
+           << dir << "/count\n";
+  }
+  std::filesystem::permissions(child, std::filesystem::perms::owner_all);
+  TrustedTimerSettings s;
+  s.clgrade = child;
+  s.request.rubric = "rubric.xml";
+  s.request.out = dir + "/out.json";
+  s.logPath = dir + "/timing.log";
+  s.every = 1;  // timed again before every grade
+  TrustedTimer timer(s);
+  auto medianUs = [](const std::shared_ptr<const TrustedTimings>& t) {
+    return t ? t->byTask.at("histogram").reference.at(0).time.medianMs * 1e3 : -1.0;
+  };
+  EXPECT_NEAR(medianUs(timer.current()), 44.7, 1e-9);
+  EXPECT_NEAR(medianUs(timer.current()), 44.7, 1e-9) << "the 60 us re-timing was used";
+  EXPECT_NE(timer.problem().find("not used"), std::string::npos) << timer.problem();
+  EXPECT_NEAR(medianUs(timer.current()), 45.5, 1e-9);
+  EXPECT_EQ(timer.problem(), "");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(TrustedTimings, ReadBackAsWrittenEachTaskWithItsTime) {
