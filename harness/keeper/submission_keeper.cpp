@@ -119,8 +119,14 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   // Spec 5c: on a GPU they are timed before this grade's runners and counters session start, not
   // beside them: a kernel that kept the GPU busy would slow the reference it is scored against. Only
   // a grade without figures kept from an earlier one waits (about 3 s on an H200); on a CPU device,
-  // where speed is never graded, they still overlap.
-  if (besideFigures.valid() && isHardwareGpu(device_.info)) besideFigures.wait();
+  // where speed is never graded, they still overlap. The wait is bounded: a trusted process that
+  // hangs must not take the runners' time (a --time-limit grade's above all); past the bound they
+  // start beside it, as they did before.
+  if (besideFigures.valid() && isHardwareGpu(device_.info)) {
+    std::chrono::steady_clock::duration bound = std::chrono::seconds(kQuietTrustedWaitSeconds);
+    if (settings_.deadline) bound = std::min(bound, (*settings_.deadline - std::chrono::steady_clock::now()) / 4);
+    besideFigures.wait_for(bound);
+  }
   if (besideFigures.valid())
     c.trustedBeside = [besideFigures](std::string* problem) {
       const TrustedChildResult& r = besideFigures.get();

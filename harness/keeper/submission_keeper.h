@@ -22,6 +22,10 @@
 
 namespace clgrade {
 
+/// How long a GPU grade waits for its own trusted timings before its runners start (grade()); a
+/// grade with a deadline waits at most a quarter of the time it has left.
+constexpr int kQuietTrustedWaitSeconds = 60;
+
 class SubmissionKeeper {
  public:
   /// Applies the settings (the memory limit, a timing lock of its own when tasks run side by side),

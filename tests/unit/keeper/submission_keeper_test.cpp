@@ -543,6 +543,27 @@ TEST_F(SubmissionKeeperTest, OnAGpuTheReferenceIsTimedBeforeTheGradesStudentCode
   }
 }
 
+// ... but a trusted process that hangs does not take a grade's time: with a deadline the runners
+// wait at most a quarter of the time left, then start beside it.
+TEST_F(SubmissionKeeperTest, AGradeWithADeadlineWaitsForItsTrustedTimingsOnlyAQuarterOfItsTime) {
+  settings.visibleOnly = false;
+  device.info.type = "gpu";
+  settings.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+  for (const TaskRubric& t : rubric.tasks) runner.scripts[t.id] = {endsWell(t.id)};
+  std::atomic<bool> runnerSeen{false};
+  runner.scripts["conv3x3"] = {[&](const RunnerLaunch& l) {
+    runnerSeen = true;
+    return endsWell("conv3x3")(l);
+  }};
+  runner.whileTiming = [&] {  // hangs until a runner started, 10 s at most
+    for (int i = 0; i < 500 && !runnerSeen; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  };
+  const auto start = std::chrono::steady_clock::now();
+  grade();
+  EXPECT_TRUE(runnerSeen) << "the runners waited for a trusted timing that did not end";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(8));
+}
+
 // A lone grade's trusted figures serve the grades after it on this machine (as a batch's serve its
 // grades, for 15 minutes): the next grade starts no trusted process and hands them to its runners.
 TEST_F(SubmissionKeeperTest, ALoneGradesTrustedFiguresServeTheGradesAfterIt) {
