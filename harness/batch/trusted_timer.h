@@ -45,7 +45,8 @@ std::string trustedTimingsPolicy(double minutes, int every);
 constexpr double kRetimedSlowerLimit = 0.10;
 
 /// Why figures re-timed during a batch (`now`) are not used: a reference kernel slower than in the
-/// batch's first figures (`first`, timed while no student code ran on the GPU) by more than `limit`.
+/// batch's first figures (`first`: timed while every grade waited, when that first timing served;
+/// else the first that did) by more than `limit`. A task the first figures lack is not compared.
 /// A re-timing runs beside the grades already running on the GPU, and a kernel that kept the GPU busy
 /// would slow the reference the grades after it are scored against (spec 5c); a GPU's drift is a few
 /// per cent. "" when they may serve; figures a device calls untrusted (a CPU's) are not compared.
