@@ -6,7 +6,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 
 #include "cl/kernel_args.h"
@@ -196,12 +195,10 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     std::cerr << "==PROF== clgrade hwcount: " << kPtxCountersNote << "\n";
   }
   std::cerr << "clgrade hwcount: device ready at " << seconds() << " s\n";
-  std::optional<Runtime> made;
-  {
+  Runtime runtime = [&] {
     const trace::Span making("context and queue", "start");
-    made.emplace(device);
-  }
-  Runtime& runtime = *made;
+    return Runtime(device);
+  }();
   auto observer = std::make_shared<ReplayObserver>(named);
   runtime.observer = observer;
   // Task -> the kernels whose atomics are counted (from "task:kernel").

@@ -9,7 +9,6 @@
 
 #include <iostream>
 #include <memory>
-#include <optional>
 
 #include "cl/device.h"
 #include "grading/grader.h"
@@ -79,14 +78,14 @@ int runTask(const std::string& requestPath) {
     return kRunnerBadRequest;
   }
   DeviceEntry device;
-  // A process's start on a timeline: what comes before this span is the sandbox's and the loader's.
-  std::optional<trace::Span> opening;
-  opening.emplace("open the device", "start");
-  if (!chooseDevice(request.device, &device, &err)) {
-    std::cerr << "clgrade: " << err << "\n";
-    return kRunnerNoDevice;
+  {
+    // A process's start on a timeline: what comes before this span is the sandbox's and the loader's.
+    const trace::Span opening("open the device", "start");
+    if (!chooseDevice(request.device, &device, &err)) {
+      std::cerr << "clgrade: " << err << "\n";
+      return kRunnerNoDevice;
+    }
   }
-  opening.reset();
   if (!request.expectedDevice.empty() && deviceIdentity(device.info) != request.expectedDevice) {
     std::cerr << "clgrade: the OpenCL device in this sandbox is " << deviceIdentity(device.info)
               << ", not the grade's device " << request.expectedDevice << "\n";
@@ -132,10 +131,10 @@ int runTask(const std::string& requestPath) {
   }
   {
     // Its context and pinned memory are released before the runner says it is done, as before.
-    std::optional<trace::Span> making;
-    making.emplace("context and queue", "start");
-    const Runtime runtime(device, tape);
-    making.reset();
+    const Runtime runtime = [&] {
+      const trace::Span making("context and queue", "start");
+      return Runtime(device, tape);
+    }();
     gradeSubmission(runtime, rubric, options);
   }
   progress::note(progress::Step::Done, "");
