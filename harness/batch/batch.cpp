@@ -26,6 +26,7 @@
 #include "intake/pocl_cache.h"
 #include "intake/submission.h"
 #include "keeper/control_folder.h"
+#include "keeper/machine_timing_lock.h"
 #include "keeper/runner_end.h"
 #include "keeper/runner_process.h"
 #include "keeper/sandbox_probe.h"
@@ -333,7 +334,8 @@ class Batch {
       place->device = position >= 0 && position < int(gpuDevices_.size()) ? gpuDevices_[position] : device_;
       place->settings = settings_;
       place->settings.visibleGpus = gpus_[g].visible;
-      if (ownLock) place->settings.timingLock = ownTimingLock("timing" + suffix + ".lock");
+      if (ownLock)
+        place->settings.timingLock = gpuTimingLock(place->device.info, "timing" + suffix + ".lock", g);
       else if (gpus > 1) place->settings.timingLock += suffix;
       // The trusted kernels' timings, asked by each grade as it starts (the first one times them).
       TrustedTimerSettings timer;
@@ -418,6 +420,18 @@ class Batch {
  private:
   /// The timing lock every job's runners share: in the results folder, or where the sandboxes can
   /// reach it when they cannot reach that (a results folder below a private one, `mktemp -d`).
+  /// The timing lock of a GPU of the batch: the machine's for that GPU, which other batches and
+  /// grades on it take too (keeper/machine_timing_lock.h); else the batch's own, and the log says so.
+  std::string gpuTimingLock(const DeviceInfo& gpu, const std::string& ownName, int g) {
+    std::string why;
+    const std::string machine = machineTimingLock(gpu, settings_.sandbox, &why);
+    if (!machine.empty()) return machine;
+    if (isHardwareGpu(gpu))
+      std::fprintf(stderr, "clgrade batch: %s: timed launches take turns within this batch only (%s)\n",
+                   gpus_.size() > 1 ? gpus_[g].label.c_str() : "the GPU", terminalText(why).c_str());
+    return ownTimingLock(ownName);
+  }
+
   std::string ownTimingLock(const std::string& name) {
     const std::string inside = (out_ / ("." + name)).string();
     if (!settings_.sandbox || sandboxCanReach(inside)) return inside;

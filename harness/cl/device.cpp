@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
+#include <iterator>
+
+#include <CL/cl_ext.h>
 
 namespace clgrade {
 namespace {
@@ -23,6 +27,53 @@ std::string typeName(cl_device_type type) {
 std::string clean(std::string s) {
   while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
   return s;
+}
+
+// cl_nv_device_attribute_query's PCI location (NVIDIA's cl_ext_nv.h, not in Khronos' headers).
+constexpr cl_device_info kPciBusIdNv = 0x4008, kPciSlotIdNv = 0x4009, kPciDomainIdNv = 0x400A;
+
+std::string pciText(unsigned domain, unsigned bus, unsigned device) {
+  char text[32];
+  std::snprintf(text, sizeof text, "pci-%04x-%02x-%02x", domain, bus, device);
+  return text;
+}
+
+/// DeviceInfo::physicalId: what the driver says of the device itself, in the order drivers say it
+/// best (a queried attribute its extension does not promise is not asked).
+std::string physicalIdOf(const cl::Device& device) {
+  std::string extensions;
+  try {
+    extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+  } catch (const cl::Error&) {
+    return "";
+  }
+  const auto has = [&](const char* name) {
+    const std::string padded = " " + extensions + " ";
+    return padded.find(std::string(" ") + name + " ") != std::string::npos;
+  };
+  if (has("cl_khr_device_uuid")) {
+    unsigned char uuid[CL_UUID_SIZE_KHR] = {};
+    if (clGetDeviceInfo(device(), CL_DEVICE_UUID_KHR, sizeof uuid, uuid, nullptr) == CL_SUCCESS &&
+        std::any_of(std::begin(uuid), std::end(uuid), [](unsigned char b) { return b != 0; })) {
+      std::string hex = "uuid-";
+      for (unsigned char b : uuid) hex += "0123456789abcdef"[b >> 4], hex += "0123456789abcdef"[b & 15];
+      return hex;
+    }
+  }
+  if (has("cl_nv_device_attribute_query")) {
+    cl_uint bus = 0, slot = 0, domain = 0;
+    if (clGetDeviceInfo(device(), kPciBusIdNv, sizeof bus, &bus, nullptr) == CL_SUCCESS &&
+        clGetDeviceInfo(device(), kPciSlotIdNv, sizeof slot, &slot, nullptr) == CL_SUCCESS) {
+      if (clGetDeviceInfo(device(), kPciDomainIdNv, sizeof domain, &domain, nullptr) != CL_SUCCESS) domain = 0;
+      return pciText(domain, bus, slot);
+    }
+  }
+  if (has("cl_khr_pci_bus_info")) {
+    cl_device_pci_bus_info_khr pci{};
+    if (clGetDeviceInfo(device(), CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, nullptr) == CL_SUCCESS)
+      return pciText(pci.pci_domain, pci.pci_bus, pci.pci_device);
+  }
+  return "";
 }
 
 }  // namespace
@@ -60,6 +111,7 @@ std::vector<DeviceEntry> listDevices(std::string* err) {
       entry.info.computeUnits = devices[d].getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
       entry.info.maxClockMHz = devices[d].getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
       entry.info.timerResolutionNs = devices[d].getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();
+      entry.info.physicalId = physicalIdOf(devices[d]);
       entries.push_back(entry);
     }
   }

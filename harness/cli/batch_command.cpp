@@ -205,9 +205,10 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
                   "K/N: grade only shard K of N, a share fixed by each submission's name (for a cluster: clgrade "
                   "slurm; clgrade merge joins the shards' --out folders). Give every shard the same --seed");
   sub->add_option("--timing-lock", args->timingLock,
-                  "a file locked while kernels are timed, instead of the batch's own: name the same file in "
-                  "batches and grades that share a GPU, so that their timings take turns too (with several "
-                  "GPUs, each GPU's is FILE-gpuN)");
+                  "a file locked while kernels are timed, instead of each GPU's own in <cache home>/clgrade/locks "
+                  "(which every batch and grade of this user on that GPU takes): name the same file in "
+                  "batches and grades of several users that share a GPU, so that their timings take turns "
+                  "too (with several GPUs, each GPU's is FILE-gpuN)");
   commands->push_back({sub, [args] { return batchCommand(*args); }});
 }
 

@@ -17,7 +17,8 @@ int listDevicesCommand() {
   for (const DeviceEntry& d : devices) {
     std::cout << d.info.platform << ":" << d.deviceIndex << "  [" << d.info.type << "] " << d.info.name << "  (driver "
               << d.info.driver << ", " << d.info.version << ", max group " << d.info.maxWorkGroupSize << ", local "
-              << d.info.localMemBytes / 1024 << " KiB)\n";
+              << d.info.localMemBytes / 1024 << " KiB" << (d.info.physicalId.empty() ? "" : ", " + d.info.physicalId)
+              << ")\n";
   }
   bool gpu = false, cpu = false;
   for (const DeviceEntry& d : devices) gpu = gpu || d.info.type == "gpu", cpu = cpu || d.info.type == "cpu";

@@ -18,17 +18,18 @@
 #include <mutex>
 #include <thread>
 
-#include "grading/drawn_analysis.h"
 #include "cl/device.h"
 #include "cli/command.h"
 #include "cli/platform_results.h"
 #include "cli/task_progress.h"
 #include "cli/usage.h"
+#include "grading/drawn_analysis.h"
 #include "grading/grader.h"
 #include "intake/archive_submission.h"
 #include "intake/pocl_cache.h"
 #include "intake/submission.h"
 #include "keeper/keeper.h"
+#include "keeper/machine_timing_lock.h"
 #include "model/report_json.h"
 #include "protocol/progress.h"
 #include "protocol/tape.h"
@@ -198,6 +199,14 @@ std::string reportFolder(const GradeArgs& args) {
   return out.string();
 }
 
+/// The lock its timed launches take: the one named, else the machine's for its GPU, which batches and
+/// other grades on that GPU take too (keeper/machine_timing_lock.h); else none of its own.
+std::string timingLockFor(const GradeArgs& args, const DeviceEntry& device, bool sandboxed) {
+  if (!args.timingLock.empty()) return args.timingLock;
+  std::string why;
+  return machineTimingLock(device.info, sandboxed, &why);
+}
+
 int gradeFolder(const GradeArgs& args, bool checkCommand) {
   const bool visibleOnly = checkCommand || args.visibleOnlyFlag;
   // A task child runs --in-process inside its sandbox; asked for by a person, --in-process runs the
@@ -235,7 +244,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
                 << terminalText(sandboxSupport().reason) << " (--no-sandbox, for an instructor who accepts the risk)\n";
       return kNoDevice;
     }
-    settings.timingLock = args.timingLock;
+    settings.timingLock = timingLockFor(args, device, settings.sandbox);
     settings.hiddenSeed = hiddenSeed;
     if (args.timeLimit > 0)
       settings.deadline = gradeStarted() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -271,7 +280,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
   options.imageBudgetBytes = args.limits.evidenceMiB << 20;
   options.toolsDir = toolsDir;
   options.onlyTasks = args.tasks;
-  options.timingLock = args.timingLock;
+  if (args.replay.empty()) options.timingLock = timingLockFor(args, device, false);  // a replay times nothing
   // A kernel that never ends blocks the OpenCL driver and this process with it: a watchdog ends
   // the grade with a message naming the task (the isolated grade kills the task's child instead).
   TaskWatchdog watchdog(args.limits.taskTimeout);
@@ -384,7 +393,9 @@ void addGradeCommands(CLI::App& app, Commands* commands) {
                     "(set it below the platform's, leaving time to write them; 0: none)")
         ->check(between(0, 7 * 86400, "seconds"));
     sub->add_option("--timing-lock", args->timingLock,
-                    "a file locked while kernels are timed, so parallel grades on one GPU take turns");
+                    "a file locked while kernels are timed, so that grades and batches on one GPU take turns (default: "
+                    "the GPU's own in <cache home>/clgrade/locks, which every clgrade process of this user "
+                    "takes)");
     sub->add_flag("--in-process", args->inProcess,
                   "grade every task in this process (debugging: a hanging kernel then ends the grade, exit 5)");
     if (!checkCommand)

@@ -51,7 +51,7 @@ inline GradeReport richReport() {
   r.settings.rule.skipLastRow = false;
   r.settings.rule.maxSquaredError = 2e-8;
   r.device = {"NVIDIA CUDA", "OpenCL 3.0 CUDA", "NVIDIA H100", "550.1", "OpenCL 3.0", "gpu", 1024,
-              49152,         80ull << 30,       132,           1980,    1000};
+              49152,         80ull << 30,       132,           1980,    1000,         ""};
   r.inputs = {{"photo_780x575", 780, 575, 3, std::string(64, 'b')},
               {"scene_1280x720.depth", 1280, 720, 1, std::string(64, 'd')}};
   r.hiddenSeed = reporttest::kHiddenSeed;

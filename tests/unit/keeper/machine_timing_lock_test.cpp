@@ -1,0 +1,106 @@
+// One timing lock per GPU for every clgrade process of the machine (keeper/machine_timing_lock.h):
+// a batch or a grade that named no lock took its own, so two of them on one GPU timed their kernels
+// at once and each slowed the other's figures.
+#include "keeper/machine_timing_lock.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "sandbox/sandbox.h"
+
+namespace clgrade {
+namespace {
+
+namespace fs = std::filesystem;
+
+DeviceInfo gpu(const std::string& physicalId, const std::string& platform = "NVIDIA CUDA") {
+  DeviceInfo d;
+  d.platform = platform;
+  d.name = "NVIDIA H200";
+  d.driver = "580.159.04";
+  d.type = "gpu";
+  d.physicalId = physicalId;
+  return d;
+}
+
+class MachineTimingLockTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    root = fs::temp_directory_path() / ("clgrade-machine-lock-" + std::to_string(getpid()) + "-" +
+                                        testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root);
+    fs::create_directories(root);
+  }
+  void TearDown() override { fs::remove_all(root); }
+  fs::path root;
+};
+
+TEST_F(MachineTimingLockTest, OneGpuSeenUnderTwoNumberingsGetsOneLockAndAnotherGpuItsOwn) {
+  const std::string folder = (root / "locks").string();
+  std::string why;
+  DeviceInfo seenAsGpu0 = gpu("uuid-0123456789abcdef0123456789abcdef");
+  DeviceInfo seenAsGpu1ElsewhereButTheSame = seenAsGpu0;
+  seenAsGpu1ElsewhereButTheSame.name = "NVIDIA H200 (another process's numbering)";
+  const std::string a = machineTimingLock(seenAsGpu0, false, &why, folder);
+  const std::string b = machineTimingLock(seenAsGpu1ElsewhereButTheSame, false, &why, folder);
+  const std::string other = machineTimingLock(gpu("pci-0000-1b-00"), false, &why, folder);
+  EXPECT_EQ(a, folder + "/timing-uuid-0123456789abcdef0123456789abcdef.lock");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(other, folder + "/timing-pci-0000-1b-00.lock");
+  // Made, so that a sandbox can bind it; a sandbox's uid can pass through the folder.
+  EXPECT_TRUE(fs::is_regular_file(a));
+  EXPECT_TRUE(fs::is_regular_file(other));
+  struct stat st {};
+  ASSERT_EQ(::stat(folder.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0711u);
+}
+
+TEST_F(MachineTimingLockTest, NoneForACpuDeviceOclgrindOrAGpuItsDriverDoesNotName) {
+  const std::string folder = (root / "locks").string();
+  std::string why;
+  DeviceInfo cpu = gpu("uuid-00000000000000000000000000000001", "Portable Computing Language");
+  cpu.type = "cpu";
+  EXPECT_EQ(machineTimingLock(cpu, false, &why, folder), "");
+  EXPECT_EQ(why, "not a GPU");
+  EXPECT_EQ(machineTimingLock(gpu("uuid-00000000000000000000000000000002", "Oclgrind"), false, &why, folder), "");
+  EXPECT_EQ(machineTimingLock(gpu(""), false, &why, folder), "");
+  EXPECT_NE(why.find("does not say which GPU"), std::string::npos) << why;
+  EXPECT_FALSE(fs::exists(folder));
+}
+
+TEST_F(MachineTimingLockTest, AFolderThatCannotBeMadeGivesNoLockAndSaysWhy) {
+  std::ofstream(root / "in-the-way") << "a file where the folder would be";
+  std::string why;
+  EXPECT_EQ(machineTimingLock(gpu("pci-0000-1b-00"), false, &why, (root / "in-the-way" / "locks").string()), "");
+  EXPECT_NE(why.find("cannot be made"), std::string::npos) << why;
+}
+
+TEST_F(MachineTimingLockTest, AFolderASandboxCannotReachGivesNoLockWhereSandboxed) {
+  if (geteuid() != 0 || !sandboxSupport().available) GTEST_SKIP() << "needs root's sandboxes (uids of their own)";
+  // The sandbox's uid cannot pass through a folder only root may enter.
+  const fs::path closed = root / "closed";
+  fs::create_directories(closed);
+  ::chmod(closed.c_str(), 0700);
+  const std::string folder = (closed / "locks").string();
+  std::string why;
+  EXPECT_NE(machineTimingLock(gpu("pci-0000-1b-00"), false, &why, folder), "");
+  EXPECT_EQ(machineTimingLock(gpu("pci-0000-1b-00"), true, &why, folder), "");
+  EXPECT_NE(why.find("a sandbox cannot reach"), std::string::npos) << why;
+  ::chmod(closed.c_str(), 0755);
+  EXPECT_NE(machineTimingLock(gpu("pci-0000-1b-00"), true, &why, folder), "");
+}
+
+TEST(MachineLockFolder, LiesInClgradesCacheHome) {
+  const std::string folder = machineLockFolder();
+  EXPECT_NE(folder.find("/clgrade/locks"), std::string::npos) << folder;
+  if (geteuid() == 0) {
+    EXPECT_EQ(folder, "/var/cache/clgrade/locks");
+  }
+}
+
+}  // namespace
+}  // namespace clgrade
