@@ -32,7 +32,17 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
   const std::string where = progress::describe(position);
   const std::string at = where.empty() ? "" : " " + where;
   const bool building = progress::isBuild(position);
-  if (p.timedOut) {
+  if (p.timedOut && p.stoppedWaiting) {
+    // Another process held a lock it waited for (another batch's or grade's timed launches on this
+    // GPU, or anyone who can open the lock file) for ten of its time limits: the machine's fault.
+    end.status = Status::Error;
+    end.outcome = kWaitedOutcome;
+    end.message = "stopped after waiting " + seconds(p.waitedSeconds) +
+                  " s for other grading jobs' timed launches on this GPU" + at +
+                  " (another process held the GPU's timing lock that long): not the submission's doing; "
+                  "grade it again";
+    end.machineFault = true;
+  } else if (p.timedOut) {
     end.status = Status::Failed;
     end.outcome = "timed out";
     std::string why = ": the task was stopped";
@@ -98,9 +108,9 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     end.outcome = "not started";
     end.message = "the grading process could not start: " + p.error;
     end.machineFault = true;
-  } else if (!position.valid && (p.exitCode == kRunnerBadRequest || p.exitCode == kRunnerNoDevice ||
-                                 p.exitCode == kRunnerCannotRecord || p.exitCode == kRunnerCannotReach ||
-                                 p.exitCode == 126 || p.exitCode == 127)) {
+  } else if (!position.valid &&
+             (p.exitCode == kRunnerBadRequest || p.exitCode == kRunnerNoDevice || p.exitCode == kRunnerCannotRecord ||
+              p.exitCode == kRunnerCannotReach || p.exitCode == 126 || p.exitCode == 127)) {
     // Before the task's code was built: nothing of the submission had run. Its own words are the
     // machine's here (the loader's, the OpenCL loader's), quoted as the grading process's.
     end.status = Status::Error;
@@ -129,7 +139,7 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
 std::optional<StopInfo> rerunAfterStop(const std::string& taskId, const ProcessResult& p, const progress::Position& at,
                                        Status status, const std::string& message) {
   // Killed from outside in a kernel: the kernel did nothing to lose its checks for (a resume retries the task).
-  if (p.ok() || !p.started || !at.valid || killedFromOutside(p)) return std::nullopt;
+  if (p.ok() || !p.started || !at.valid || killedFromOutside(p) || p.stoppedWaiting) return std::nullopt;
   const Status stopStatus = status == Status::Error ? Status::Error : Status::Failed;
   StopInfo info;
   if (at.phase == progress::Step::Performance) {
@@ -180,7 +190,8 @@ bool killedFromOutside(const std::string& outcome) {
 std::vector<std::string> tasksToRetryOnResume(const GradeReport& report) {
   std::vector<std::string> ids;
   for (const TaskReport& t : report.tasks)
-    if (t.process.recorded && killedFromOutside(t.process.outcome)) ids.push_back(t.id);
+    if (t.process.recorded && (killedFromOutside(t.process.outcome) || t.process.outcome == kWaitedOutcome))
+      ids.push_back(t.id);
   return ids;
 }
 

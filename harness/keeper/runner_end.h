@@ -36,6 +36,10 @@ struct RunnerEnd {
   /// 126 and 127) before any code of the task was built or run (its progress file says nowhere).
   bool machineFault = false;
 };
+/// The outcome of a runner stopped while another process held the lock it waited for
+/// (ProcessResult::stoppedWaiting): a machine fault, graded again when the batch resumes.
+inline constexpr const char* kWaitedOutcome = "waited for another job's lock";
+
 /// The last line of what a process wrote (at most 300 characters), for a message that quotes it.
 std::string lastLine(std::string text);
 
@@ -62,9 +66,9 @@ bool killedFromOutside(const ProcessResult& runner);
 /// The same, from a task's process.outcome in report.json ("signal SIGKILL").
 bool killedFromOutside(const std::string& outcome);
 
-/// The tasks of a completed submission that a resumed batch grades again: killed from outside on
-/// their first grade. A task already retried on resume is not retried again (its outcome says so:
-/// retriedOnResumeOutcome, report/text.h).
+/// The tasks of a completed submission that a resumed batch grades again: killed from outside, or
+/// stopped waiting for another job's lock (kWaitedOutcome), on their first grade. A task already retried on resume is
+/// not retried again (its outcome says so: retriedOnResumeOutcome, report/text.h).
 std::vector<std::string> tasksToRetryOnResume(const GradeReport& report);
 
 }  // namespace clgrade

@@ -64,10 +64,15 @@ std::string retriedOnResumeOutcome(const std::string& retryOutcome, const std::s
 std::vector<std::string> processNotes(const TaskReport& t) {
   std::vector<std::string> notes;
   const size_t retried = t.process.outcome.rfind(kRetriedOnResume);
-  if (retried != std::string::npos)
-    notes.push_back("graded again when the batch was resumed: its first grading process was killed from outside (" +
-                    t.process.outcome.substr(retried + std::strlen(kRetriedOnResume)) +
-                    "; the system's out-of-memory killer?), which is not the kernels' doing");
+  if (retried != std::string::npos) {
+    // A signal from outside, or a wait for another job's lock that ran the time out (keeper/runner_end.h).
+    const std::string first = t.process.outcome.substr(retried + std::strlen(kRetriedOnResume));
+    notes.push_back("graded again when the batch was resumed: its first grading process " +
+                    (first.rfind("signal ", 0) == 0
+                         ? "was killed from outside (" + first + "; the system's out-of-memory killer?)"
+                         : "was stopped (" + first + ")") +
+                    ", which is not the kernels' doing");
+  }
   if (t.rerun.ran) {
     std::string note = "the first grading process was stopped (" + t.rerun.firstOutcome + "): " + t.rerun.firstMessage +
                        "; a second one left out " + t.rerun.leftOut;

@@ -389,6 +389,7 @@ bool superviseChild(const ProcessSpec& spec, pid_t pid, Capture (&captures)[2],
     if (spec.timeoutSeconds > 0 && result->seconds - result->waitedSeconds > spec.timeoutSeconds) {
       kill_();
       result->timedOut = true;
+      result->stoppedWaiting = waiting && result->waitedSeconds >= spec.uncountedLimitSeconds;
       return false;
     }
     if (spec.monitor) {

@@ -82,6 +82,9 @@ struct ProcessSpec {
 struct ProcessResult {
   bool started = false;
   bool timedOut = false;
+  /// Timed out while it waited on another job's lock (ProcessSpec::waitingOnOthers) with its
+  /// uncounted time (uncountedLimitSeconds) spent: the other job's hold ran its time out, not its own work.
+  bool stoppedWaiting = false;
   bool memoryExceeded = false;    ///< killed for resident memory above ProcessSpec::memoryLimitBytes
   bool tooManyProcesses = false;  ///< killed at ProcessSpec::maxTreeProcesses processes
   std::string stoppedBy;          ///< the monitor's reason when it killed the child

@@ -199,6 +199,45 @@ TEST(KilledFromOutside, AResumeRetriesTheTaskOnceAndTheReportSaysSo) {
   EXPECT_TRUE(processNotes(report.tasks[0]).empty());
 }
 
+// Another process (another batch or grade on the GPU, or anyone who can open the lock file) held the
+// timing lock a runner waited for until its uncounted time was spent: the machine's fault, never a
+// "timed out" the student loses the task for.
+TEST(RunnerEnd, AStopWhileAnotherJobHoldsTheLockIsAMachineFaultRetriedOnResume) {
+  ProcessResult p;
+  p.started = true;
+  p.timedOut = true;
+  p.stoppedWaiting = true;
+  p.seconds = 3310;
+  p.waitedSeconds = 3000;
+  p.signal = SIGKILL;
+  progress::Position at;
+  at.valid = true;
+  at.phase = progress::Step::Performance;
+  at.step = progress::Step::Kernel;
+  const RunnerEnd end = judgeRunnerEnd(p, at, RunnerLimits{300, 120, 0, 0, false}, "");
+  EXPECT_TRUE(end.machineFault);
+  EXPECT_EQ(end.status, Status::Error);
+  EXPECT_EQ(end.outcome, kWaitedOutcome);
+  EXPECT_NE(end.message.find("not the submission's doing"), std::string::npos) << end.message;
+  EXPECT_FALSE(rerunAfterStop("separable", p, at, end.status, end.message).has_value());
+  // Its own time ran out while it waited on a lock it held itself: still the task's time-out.
+  p.stoppedWaiting = false;
+  EXPECT_FALSE(judgeRunnerEnd(p, at, RunnerLimits{300, 120, 0, 0, false}, "").machineFault);
+
+  GradeReport report;
+  report.tasks.emplace_back();
+  report.tasks.back().id = "separable";
+  report.tasks.back().process.recorded = true;
+  report.tasks.back().process.outcome = end.outcome;
+  EXPECT_EQ(tasksToRetryOnResume(report), (std::vector<std::string>{"separable"}));
+  report.tasks.back().process.outcome = retriedOnResumeOutcome("ok", end.outcome);
+  EXPECT_TRUE(tasksToRetryOnResume(report).empty());
+  const std::vector<std::string> notes = processNotes(report.tasks.back());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], std::string("graded again when the batch was resumed: its first grading process was stopped (") +
+                          kWaitedOutcome + "), which is not the kernels' doing");
+}
+
 TEST(RunnerRequest, RoundTripsWithItsStopInfo) {
   RunnerRequest r;
   r.kernelsDir = "/sub/alice/kernels";

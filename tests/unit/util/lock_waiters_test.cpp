@@ -75,7 +75,8 @@ TEST(LockWaiters, OnlyTheTimingLockCounts) {
 
 /// A child of flock(1) that takes `lock`, under a 1 s time limit, while this process holds the lock
 /// for `holdSeconds`.
-ProcessResult runBlocked(const fs::path& lock, double holdSeconds, const std::string& script, bool uncounted) {
+ProcessResult runBlocked(const fs::path& lock, double holdSeconds, const std::string& script, bool uncounted,
+                         double uncountedLimitSeconds = 10) {
   const int fd = ::open(lock.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
   EXPECT_GE(fd, 0);
   EXPECT_EQ(::flock(fd, LOCK_EX), 0);
@@ -89,7 +90,7 @@ ProcessResult runBlocked(const fs::path& lock, double holdSeconds, const std::st
   if (uncounted) {
     const std::string path = lock.string();
     spec.waitingOnOthers = [path](pid_t child) { return treeWaitsForOthersLock(path, child); };
-    spec.uncountedLimitSeconds = 10;
+    spec.uncountedLimitSeconds = uncountedLimitSeconds;
   }
   const ProcessResult p = runProcess(spec);
   release.join();
@@ -110,12 +111,22 @@ TEST(LockWaiters, WaitingWhileAnotherJobHoldsTheLockIsNotCountedTowardsTheTimeLi
   EXPECT_TRUE(counted.timedOut) << counted.describe();
 }
 
+TEST(LockWaiters, AChildStoppedWhileAnotherJobStillHoldsTheLockSaysSo) {
+  // The other job holds the lock past the uncounted time (1 s here): the stop is the wait's.
+  const fs::path lock = lockFile("held.lock");
+  const ProcessResult p = runBlocked(lock, 3, "flock " + lock.string() + " true", true, 1);
+  EXPECT_TRUE(p.timedOut) << p.describe();
+  EXPECT_TRUE(p.stoppedWaiting) << p.describe();
+  EXPECT_GE(p.waitedSeconds, 1);
+}
+
 TEST(LockWaiters, AChildWaitingOnItselfStillTimesOut) {
   const fs::path lock = lockFile("own.lock");
   // Its own background process takes the lock first; the foreground then blocks on it.
   const std::string script = "flock " + lock.string() + " sleep 30 & sleep 0.3; flock " + lock.string() + " true";
   const ProcessResult p = runBlocked(lock, 0, script, true);
   EXPECT_TRUE(p.timedOut) << p.describe();
+  EXPECT_FALSE(p.stoppedWaiting);
   EXPECT_LT(p.waitedSeconds, 0.5);
 }
 
