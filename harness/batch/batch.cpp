@@ -418,8 +418,6 @@ class Batch {
   }
 
  private:
-  /// The timing lock every job's runners share: in the results folder, or where the sandboxes can
-  /// reach it when they cannot reach that (a results folder below a private one, `mktemp -d`).
   /// The timing lock of a GPU of the batch: the machine's for that GPU, which other batches and
   /// grades on it take too (keeper/machine_timing_lock.h); else the batch's own, and the log says so.
   std::string gpuTimingLock(const DeviceInfo& gpu, const std::string& ownName, int g) {
@@ -432,6 +430,8 @@ class Batch {
     return ownTimingLock(ownName);
   }
 
+  /// The batch's own timing lock, which every job's runners share: in the results folder, or where the sandboxes can
+  /// reach it when they cannot reach that (a results folder below a private one, `mktemp -d`).
   std::string ownTimingLock(const std::string& name) {
     const std::string inside = (out_ / ("." + name)).string();
     if (!settings_.sandbox || sandboxCanReach(inside)) return inside;

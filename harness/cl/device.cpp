@@ -29,17 +29,15 @@ std::string clean(std::string s) {
   return s;
 }
 
-// cl_nv_device_attribute_query's PCI location (NVIDIA's cl_ext_nv.h, not in Khronos' headers).
-constexpr cl_device_info kPciBusIdNv = 0x4008, kPciSlotIdNv = 0x4009, kPciDomainIdNv = 0x400A;
-
-std::string pciText(unsigned domain, unsigned bus, unsigned device) {
-  char text[32];
-  std::snprintf(text, sizeof text, "pci-%04x-%02x-%02x", domain, bus, device);
+std::string pciText(const cl_device_pci_bus_info_khr& pci) {
+  char text[40];
+  std::snprintf(text, sizeof text, "pci-%04x-%02x-%02x-%x", pci.pci_domain, pci.pci_bus, pci.pci_device,
+                pci.pci_function);
   return text;
 }
 
-/// DeviceInfo::physicalId: what the driver says of the device itself, in the order drivers say it
-/// best (a queried attribute its extension does not promise is not asked).
+/// DeviceInfo::physicalId: what the driver says of the device itself (NVIDIA's says its UUID), from
+/// the extensions that promise it, and only from them.
 std::string physicalIdOf(const cl::Device& device) {
   std::string extensions;
   try {
@@ -60,18 +58,10 @@ std::string physicalIdOf(const cl::Device& device) {
       return hex;
     }
   }
-  if (has("cl_nv_device_attribute_query")) {
-    cl_uint bus = 0, slot = 0, domain = 0;
-    if (clGetDeviceInfo(device(), kPciBusIdNv, sizeof bus, &bus, nullptr) == CL_SUCCESS &&
-        clGetDeviceInfo(device(), kPciSlotIdNv, sizeof slot, &slot, nullptr) == CL_SUCCESS) {
-      if (clGetDeviceInfo(device(), kPciDomainIdNv, sizeof domain, &domain, nullptr) != CL_SUCCESS) domain = 0;
-      return pciText(domain, bus, slot);
-    }
-  }
   if (has("cl_khr_pci_bus_info")) {
     cl_device_pci_bus_info_khr pci{};
     if (clGetDeviceInfo(device(), CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, nullptr) == CL_SUCCESS)
-      return pciText(pci.pci_domain, pci.pci_bus, pci.pci_device);
+      return pciText(pci);
   }
   return "";
 }

@@ -21,8 +21,8 @@ struct DeviceInfo {
   size_t timerResolutionNs = 0;  ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION
   /// The device itself, the same in every process of the machine whatever it is numbered there
   /// (CUDA_VISIBLE_DEVICES renumbers GPUs): "uuid-<hex>" (cl_khr_device_uuid), else
-  /// "pci-<domain>-<bus>-<device>" in hex (NVIDIA's attribute query, cl_khr_pci_bus_info); "" where
-  /// the driver says neither.
+  /// "pci-<domain>-<bus>-<device>-<function>" in hex (cl_khr_pci_bus_info); "" where the driver says
+  /// neither.
   std::string physicalId;
 };
 

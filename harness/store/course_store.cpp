@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "util/cache_home.h"
+#include "util/own_folder.h"
 
 namespace fs = std::filesystem;
 
@@ -35,25 +36,6 @@ std::string openAbove(const fs::path& folder) {
       return dir.string() + " can be written by every user";
     if (dir == dir.root_path()) break;
   }
-  return "";
-}
-
-/// `path` as a folder of this user that no one else can write into: made with `mode` when missing
-/// (and `mode` set exactly, whatever the umask); `setMode`: an existing one set to `mode` too (the
-/// store's own folders), else only checked (a root the user named). "" or why not.
-std::string ownFolder(const std::string& path, mode_t mode, bool setMode) {
-  if (mkdir(path.c_str(), mode) == 0)
-    setMode = true;
-  else if (errno != EEXIST)
-    return "cannot make " + path + ": " + std::strerror(errno);
-  struct stat st;
-  if (lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return path + " is not a folder";
-  if (st.st_uid != geteuid()) return path + " belongs to another user";
-  if (setMode && (st.st_mode & 07777) != mode) {
-    if (chmod(path.c_str(), mode) != 0) return "cannot set the permissions of " + path;
-    st.st_mode = (st.st_mode & ~07777) | mode;
-  }
-  if (st.st_mode & (S_IWGRP | S_IWOTH)) return path + " can be written by other users";
   return "";
 }
 

