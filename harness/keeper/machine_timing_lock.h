@@ -1,9 +1,11 @@
 // One timing lock per GPU for every clgrade process of the machine. A batch's own lock, or a
-// grade's, orders only its own timed launches: a second batch, or a student's check, on the same
-// GPU timed its kernels at the same moment, and each made the other's figures slower (spec 5c: what
+// grade's, orders only its own timed launches: a second batch, or a check, on the same GPU timed
+// its kernels at the same moment, and each made the other's figures slower (spec 5c: what
 // another process does must not decide a kernel's speed). The lock is named after the GPU itself
 // (DeviceInfo::physicalId), so processes that number their GPUs differently (CUDA_VISIBLE_DEVICES,
-// a batch's places) still meet on it; its profiler lock (util/timing_lock.h) is the GPU's too.
+// a batch's places) still meet on it; its profiler lock (util/timing_lock.h) is the GPU's too. It
+// is one user's: the sandboxes must open it, so any local user can hold it, and a runner stopped by
+// such a wait is a machine fault (ProcessResult::stoppedWaiting, keeper/runner_end.h).
 #pragma once
 
 #include <string>
