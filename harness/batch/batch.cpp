@@ -353,6 +353,9 @@ class Batch {
       timer.minutes = o_.retimeMinutes;
       timer.every = o_.retimeEvery;
       if (settings_.taskTimeoutSeconds > 0) timer.timeoutSeconds = settings_.taskTimeoutSeconds;
+      // A re-timing on a GPU waits for the grades running there: up to a task limit and its rerun.
+      timer.quiet = isHardwareGpu(place->device.info);
+      timer.quietWaitSeconds = 2 * timer.timeoutSeconds;
       place->trusted = std::make_unique<TrustedTimer>(timer);
       TrustedTimer* trusted = place->trusted.get();
       place->settings.trustedTimings = [trusted] { return trusted->current(); };

@@ -52,12 +52,43 @@ std::string slowerThanFirst(const TrustedTimings& first, const TrustedTimings& n
   return "";
 }
 
-std::shared_ptr<const TrustedTimings> TrustedTimer::current() {
-  const std::lock_guard<std::mutex> hold(mutex_);
+bool TrustedTimer::stale() const {
   const double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - taken_).count();
-  if (!tried_ || trustedTimingsStale(age, served_, s_.minutes, s_.every)) retime();
+  return !tried_ || trustedTimingsStale(age, served_, s_.minutes, s_.every);
+}
+
+ServedFigures TrustedTimer::current() {
+  std::unique_lock<std::mutex> hold(mutex_);
+  if (stale() && running_ > 0 && s_.quiet) {
+    // Spec 5c: a kernel that keeps the GPU busy must not slow the reference that the grades after it
+    // are scored against. The grades served before end first; those asking meanwhile wait here, and
+    // the first one woken times the figures for all (the others find them fresh).
+    const trace::Span span("grades on the GPU ending before a re-timing", "wait");
+    const auto bound = std::chrono::duration<double>(s_.quietWaitSeconds);
+    if (!quiet_.wait_for(hold, bound, [this] { return running_ == 0 || !stale(); }))
+      std::fprintf(stderr,
+                   "clgrade batch: %d grade(s) still running after %.0f s: the reference is timed again beside "
+                   "them, its figures compared with the first ones\n",
+                   running_, s_.quietWaitSeconds);
+  }
+  if (stale()) retime();
   ++served_;
-  return current_;
+  ++running_;
+  // Released by the grade as its keeper ends (ServedFigures::running); the timer outlives its grades.
+  return {current_, std::shared_ptr<void>(this, [](void* timer) { static_cast<TrustedTimer*>(timer)->ended(); })};
+}
+
+void TrustedTimer::ended() {
+  {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    --running_;
+  }
+  quiet_.notify_all();
+}
+
+int TrustedTimer::running() const {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  return running_;
 }
 
 std::string TrustedTimer::problem() const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,11 @@ struct TrustedTimerSettings {
   double minutes = kRetimeMinutes;  ///< timed again when older (0: no age limit)
   int every = kRetimeEvery;         ///< timed again after serving this many submissions (0: no count limit)
   double timeoutSeconds = 300;      ///< the child's limit (the batch's task limit): jobs wait for it
+  /// A re-timing first waits for the grades already served to end, so that no student code runs on
+  /// the GPU while the reference is timed (a GPU's; a CPU's figures grade nothing): at most this long.
+  /// A grade still running then (a kernel hung past its limits, a machine stuck) is timed beside.
+  bool quiet = false;
+  double quietWaitSeconds = 600;
 };
 
 /// True when figures taken `ageSeconds` ago, already handed to `servedSubmissions` grades, must be
@@ -47,9 +53,10 @@ constexpr double kRetimedSlowerLimit = 0.10;
 /// Why figures re-timed during a batch (`now`) are not used: a reference kernel slower than in the
 /// batch's first figures (`first`: timed while every grade waited, when that first timing served;
 /// else the first that did) by more than `limit`. A task the first figures lack is not compared.
-/// A re-timing runs beside the grades already running on the GPU, and a kernel that kept the GPU busy
-/// would slow the reference the grades after it are scored against (spec 5c); a GPU's drift is a few
-/// per cent. "" when they may serve; figures a device calls untrusted (a CPU's) are not compared.
+/// A re-timing waits for the batch's grades on the GPU to end (TrustedTimerSettings::quiet), but work
+/// of other processes on that GPU, or a grade past the wait, would slow the reference the grades after
+/// it are scored against (spec 5c); a GPU's drift is a few per cent. "" when they may serve; figures a
+/// device calls untrusted (a CPU's) are not compared.
 std::string slowerThanFirst(const TrustedTimings& first, const TrustedTimings& now, double limit);
 
 /// `clgrade time-trusted`: the reference kernels, the naive ones and the copy roofline of each
@@ -60,14 +67,20 @@ int timeTrustedInChild(const TrustedTimingRequest& request);
 class TrustedTimer {
  public:
   explicit TrustedTimer(TrustedTimerSettings settings) : s_(std::move(settings)) {}
-  /// The figures for the next grade, timed first when there are none yet or they are stale. When a
-  /// timing fails, the earlier figures serve until the next try; null when there are none (the grade
-  /// times them itself; problem() says why). Thread-safe: jobs asking while they are timed wait.
-  std::shared_ptr<const TrustedTimings> current();
+  /// The figures for the next grade, timed first when there are none yet or they are stale (a
+  /// re-timing on a GPU after the grades served before have released theirs: settings' `quiet`). When
+  /// a timing fails, the earlier figures serve until the next try; null figures when there are none
+  /// (the grade times them itself; problem() says why). The grade holds `running` until it ends, and
+  /// must release it before the timer goes. Thread-safe: jobs asking while they are timed wait.
+  ServedFigures current();
   std::string problem() const;
+  /// Grades served that have not released their figures yet.
+  int running() const;
 
  private:
+  bool stale() const;
   void retime();
+  void ended();
 
   TrustedTimerSettings s_;
   mutable std::mutex mutex_;
@@ -76,6 +89,8 @@ class TrustedTimer {
   std::chrono::steady_clock::time_point taken_{};
   bool tried_ = false;
   int served_ = 0;
+  int running_ = 0;
+  std::condition_variable quiet_;  ///< notified as a grade served ends
   std::string problem_;
 };
 

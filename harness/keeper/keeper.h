@@ -82,8 +82,8 @@ struct KeeperSettings {
   /// the hidden inputs and CPU results made once; null: each grade reads and makes its own.
   std::shared_ptr<BatchShare> batchShare;
   /// The batch's figures of the trusted kernels (model/trusted_timings.h), asked once per submission
-  /// as its grade starts; none (or null): each grade times them itself.
-  std::function<std::shared_ptr<const TrustedTimings>()> trustedTimings;
+  /// as its grade starts and held until it ends; none (or null figures): each grade times them itself.
+  std::function<ServedFigures()> trustedTimings;
   /// Without the batch's: the trusted figures a grade had timed are kept on the machine and serve the
   /// grades after it for kReuseTrustedMinutes (keeper/trusted_cache.h); `grade` and `check` set it.
   bool reuseTrustedFigures = false;

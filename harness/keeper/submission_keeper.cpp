@@ -28,12 +28,12 @@ namespace {
 
 /// The batch's trusted figures before the clock starts: waiting while another job's grade has them
 /// timed is not this submission's time.
-std::shared_ptr<const TrustedTimings> askFigures(const KeeperSettings& s, const std::string& kernelsProblem) {
+ServedFigures askFigures(const KeeperSettings& s, const std::string& kernelsProblem) {
   if (kernelsProblem.empty() && s.trustedTimings && (!s.sandbox || sandboxSupport().available)) {
     const trace::Span span("the batch's trusted figures", "wait");
     return s.trustedTimings();
   }
-  return nullptr;
+  return {};
 }
 
 KeeperSettings applied(KeeperSettings s) {
@@ -53,7 +53,8 @@ SubmissionKeeper::SubmissionKeeper(const Rubric& rubric, const DeviceEntry& devi
       settings_(applied(settings)),
       kernelsProblem_(kernelsProblem),
       refused_(kernelsProblem),
-      batchFigures_(askFigures(settings, kernelsProblem)),
+      served_(askFigures(settings, kernelsProblem)),
+      batchFigures_(served_.figures),
       start_(std::chrono::steady_clock::now()),
       startedAt_(nowUtc()),
       sources_(kernelsDir_),

@@ -66,6 +66,8 @@ class SubmissionKeeper {
   KeeperSettings settings_;
   std::string kernelsProblem_, refused_;
   std::string machineFault_;  ///< the sandbox probe's finding: no task is graded
+  /// The batch's figures as served, held until this keeper ends: its GPU is not re-timed meanwhile.
+  ServedFigures served_;
   std::shared_ptr<const TrustedTimings> batchFigures_;
   std::string reuseKey_;  ///< where this grade's trusted figures are kept ("" none)
   std::chrono::steady_clock::time_point start_;

@@ -23,6 +23,14 @@ struct TrustedTimings {
   std::map<std::string, std::string> left;
 };
 
+/// The batch's figures as one grade is served them, with the grade's hold on its GPU: the batch times
+/// the reference again only once every grade it served has let go of `running` (spec 5c: no student
+/// code on the GPU while the reference it is scored against is timed). Held for the whole grade.
+struct ServedFigures {
+  std::shared_ptr<const TrustedTimings> figures;  ///< null: none, the grade times them itself
+  std::shared_ptr<void> running;                  ///< released when the grade's processes have ended
+};
+
 /// As JSON text, and back (false with the reason for anything else).
 std::string trustedTimingsJson(const TrustedTimings& t);
 bool readTrustedTimings(const std::string& text, TrustedTimings* t, std::string* err);

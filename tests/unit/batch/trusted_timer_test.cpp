@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "batch/trusted_timer.h"
 #include "cl/device.h"
@@ -35,7 +36,7 @@ TEST(TrustedTimer, NoFiguresWhenTheTimingProcessFails) {
   s.request.out = ::testing::TempDir() + "trusted_missing.json";
   s.logPath = ::testing::TempDir() + "trusted_missing.log";
   TrustedTimer timer(s);
-  EXPECT_EQ(timer.current(), nullptr);
+  EXPECT_EQ(timer.current().figures, nullptr);
   EXPECT_NE(timer.problem().find("timing the reference kernels"), std::string::npos) << timer.problem();
 }
 
@@ -101,12 +102,85 @@ TEST(TrustedTimer, KeepsItsFiguresWhenAReTimingIsMuchSlower) {
   auto medianUs = [](const std::shared_ptr<const TrustedTimings>& t) {
     return t ? t->byTask.at("histogram").reference.at(0).time.medianMs * 1e3 : -1.0;
   };
-  EXPECT_NEAR(medianUs(timer.current()), 44.7, 1e-9);
-  EXPECT_NEAR(medianUs(timer.current()), 44.7, 1e-9) << "the 60 us re-timing was used";
+  EXPECT_NEAR(medianUs(timer.current().figures), 44.7, 1e-9);
+  EXPECT_NEAR(medianUs(timer.current().figures), 44.7, 1e-9) << "the 60 us re-timing was used";
   EXPECT_NE(timer.problem().find("not used"), std::string::npos) << timer.problem();
-  EXPECT_NEAR(medianUs(timer.current()), 45.5, 1e-9);
+  EXPECT_NEAR(medianUs(timer.current().figures), 45.5, 1e-9);
   EXPECT_EQ(timer.problem(), "");
   std::filesystem::remove_all(dir);
+}
+
+/// A stand-in for `clgrade time-trusted` in `dir`: each call writes figures of 44.7 us to its --out
+/// and adds "timed" to dir/log, where a test adds its own events.
+TrustedTimerSettings standInTimer(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/figures.json") << trustedTimingsJson(figuresWith(44.7));
+  const std::string child = dir + "/clgrade";
+  std::ofstream(child) << "#!/bin/sh\ncp " << dir << "/figures.json \"$7\"\necho timed >> " << dir << "/log\n";
+  std::filesystem::permissions(child, std::filesystem::perms::owner_all);
+  TrustedTimerSettings s;
+  s.clgrade = child;
+  s.request.rubric = "rubric.xml";
+  s.request.out = dir + "/out.json";
+  s.logPath = dir + "/timing.log";
+  s.every = 1;  // timed again before every grade
+  s.quiet = true;
+  return s;
+}
+
+std::string logOf(const std::string& dir) {
+  std::ifstream in(dir + "/log");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Spec 5c: a re-timing on a GPU starts once the grades served before it have ended, so that no
+// student kernel runs beside the reference the grades after it are scored against.
+TEST(TrustedTimer, AReTimingWaitsForTheGradesServedBeforeItToEnd) {
+  const std::string dir = ::testing::TempDir() + "trusted_quiet_" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  TrustedTimer timer(standInTimer(dir));
+  ServedFigures first = timer.current();
+  ASSERT_NE(first.figures, nullptr) << timer.problem();
+  EXPECT_EQ(timer.running(), 1);
+  ServedFigures second;
+  std::thread next([&] { second = timer.current(); });
+  // However long the first grade runs, the next grade's re-timing comes after it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::ofstream(dir + "/log", std::ios::app) << "first grade ended\n";
+  first.running.reset();
+  next.join();
+  EXPECT_EQ(logOf(dir), "timed\nfirst grade ended\ntimed\n");
+  EXPECT_NE(second.figures, nullptr);
+  EXPECT_EQ(timer.running(), 1);
+  second.running.reset();
+  EXPECT_EQ(timer.running(), 0);
+  std::filesystem::remove_all(dir);
+}
+
+// A grade that does not end (a machine stuck) delays the re-timing by the wait's bound at most; then
+// the reference is timed beside it (its figures still compared with the first ones). A CPU device's
+// figures, which grade nothing, never wait.
+TEST(TrustedTimer, AReTimingWaitsNoLongerThanItsBoundAndNotAtAllOnACpu) {
+  for (const bool quiet : {true, false}) {
+    const std::string dir = ::testing::TempDir() + "trusted_bound_" + std::to_string(::getpid());
+    std::filesystem::remove_all(dir);
+    TrustedTimerSettings s = standInTimer(dir);
+    s.quiet = quiet;
+    s.quietWaitSeconds = quiet ? 0.2 : 30;  // a CPU's re-timing waiting out its bound would fail below
+    TrustedTimer timer(s);
+    const ServedFigures stuck = timer.current();
+    const auto asked = std::chrono::steady_clock::now();
+    const ServedFigures next = timer.current();
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    EXPECT_EQ(logOf(dir), "timed\ntimed\n") << "quiet: " << quiet;
+    EXPECT_NE(next.figures, nullptr);
+    if (quiet)
+      EXPECT_GE(waited, 0.2);
+    else
+      EXPECT_LT(waited, 30) << "the stand-in's own time only";
+    EXPECT_EQ(timer.running(), 2);
+    std::filesystem::remove_all(dir);
+  }
 }
 
 TEST(TrustedTimings, ReadBackAsWrittenEachTaskWithItsTime) {
