@@ -18,18 +18,25 @@ namespace fs = std::filesystem;
 namespace clgrade {
 namespace {
 
-/// `path` made (or found) as this user's plain file that a sandbox's uid may open to read (flock needs
-/// no more), whatever the umask; "" or why not.
+/// `path` made (or found) as this user's plain file, whatever the umask, that only this user's
+/// processes and its sandboxes may open (to read: flock needs no more): 0600 where the sandboxes run
+/// as this user's uid, root's and its sandboxes' group's (0640) as root. Any user who could open it
+/// could hold it and stall every timing on the GPU. "" or why not.
 std::string ownLockFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return path + " cannot be made: " + std::strerror(errno);
+  const long group = sandboxLockGroup();
+  const mode_t mode = group >= 0 ? 0640 : 0600;
   struct stat st {};
   std::string why;
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
     why = path + " is not a plain file";
   else if (st.st_uid != geteuid())
     why = path + " belongs to another user";
-  else if ((st.st_mode & 07777) != 0644 && ::fchmod(fd, 0644) != 0)
+  else if (group >= 0 && st.st_gid != static_cast<gid_t>(group) &&
+           ::fchown(fd, st.st_uid, static_cast<gid_t>(group)) != 0)
+    why = "cannot give " + path + " to the sandboxes' group";
+  else if ((st.st_mode & 07777) != mode && ::fchmod(fd, mode) != 0)
     why = "cannot set the permissions of " + path;
   ::close(fd);
   return why;

@@ -4,8 +4,10 @@
 // another process does must not decide a kernel's speed). The lock is named after the GPU itself
 // (DeviceInfo::physicalId), so processes that number their GPUs differently (CUDA_VISIBLE_DEVICES,
 // a batch's places) still meet on it; its profiler lock (util/timing_lock.h) is the GPU's too. It
-// is one user's: the sandboxes must open it, so any local user can hold it, and a runner stopped by
-// such a wait is a machine fault (ProcessResult::stoppedWaiting, keeper/runner_end.h).
+// is one user's, opened by its processes and its sandboxes alone (root's through their group,
+// sandbox/sandbox.h's sandboxLockGroup): another user who could hold it would stall every timing on
+// the GPU. A runner stopped by a long wait on another's hold is a machine fault
+// (ProcessResult::stoppedWaiting, keeper/runner_end.h).
 #pragma once
 
 #include <string>

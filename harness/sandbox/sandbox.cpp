@@ -45,6 +45,9 @@ long sandboxUid() {
   return kSandboxUidBase + static_cast<long>(syscall(SYS_gettid));
 }
 
+/// Below every sandbox uid (they are their own groups too), so no sandbox's own gid is this one.
+constexpr long kSandboxLockGroup = kSandboxUidBase - 1;
+
 /// Set by the probe when a new /proc cannot be mounted (inside a container: its runtime masks parts
 /// of the container's /proc, and the kernel then refuses another): the sandboxes see the container's
 /// own /proc, read-only. Its processes' private files stay the keeper's (another uid); their command
@@ -303,6 +306,8 @@ const SandboxSupport& sandboxSupport() {
 
 bool sandboxCanReach(const std::string& path) { return unreachableFolder(path, sandboxUid()).empty(); }
 
+long sandboxLockGroup() { return geteuid() == 0 ? kSandboxLockGroup : -1; }
+
 std::string sandboxDescription(bool sandboxed) {
   if (!sandboxed) return "none (--no-sandbox: student code ran with the grader's rights)";
   const SandboxSupport& support = sandboxSupport();  // the probe decides g_hardened
@@ -448,6 +453,7 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   process->inheritFds = owner;
   process->uid = uid;
   process->gid = uid;
+  if (uid >= 0) process->supplementaryGid = kSandboxLockGroup;  // the machine's timing locks
   // RLIMIT_NPROC counts every process of a uid: only a uid of the sandbox's own can carry it.
   process->limits.maxProcesses = uid >= 0 && spec.maxProcesses > 0 ? uint64_t(spec.maxProcesses) : 0;
   process->watchProcessTree = true;

@@ -67,6 +67,11 @@ std::string sandboxDescription(bool sandboxed);
 /// the sandbox's uid); bwrap resolves a mount's path as that uid.
 bool sandboxCanReach(const std::string& path);
 
+/// The group that root's sandboxes have besides their own uid's (-1 where the keeper is not root,
+/// whose sandboxes run as its own uid): what only clgrade's processes may open (the machine's timing
+/// locks, keeper/machine_timing_lock.h) is root's and this group's, and no other user's.
+long sandboxLockGroup();
+
 /// Rewrites `process` to run its argv inside a sandbox made from `spec`: argv becomes bwrap's, the
 /// environment is spec.env only, and the process drops to the sandbox's uid before bwrap starts.
 /// False with `err` when the sandbox cannot be made (no bwrap, the scratch folder cannot be made).

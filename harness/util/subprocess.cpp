@@ -276,8 +276,9 @@ void keepOnlyOwnDescriptors(const ExecImage& image, int out, int err) {
   }
   if (spec.inheritFds)
     for (int fd : *spec.inheritFds) fcntl(fd, F_SETFD, 0);
-  if (spec.gid >= 0 &&
-      (syscall(SYS_setgroups, 0, nullptr) != 0 || syscall(SYS_setgid, static_cast<gid_t>(spec.gid)) != 0))
+  const gid_t extra = static_cast<gid_t>(spec.supplementaryGid);
+  if (spec.gid >= 0 && (syscall(SYS_setgroups, spec.supplementaryGid >= 0 ? 1 : 0, &extra) != 0 ||
+                        syscall(SYS_setgid, static_cast<gid_t>(spec.gid)) != 0))
     _exit(126);
   if (spec.uid >= 0 && syscall(SYS_setuid, static_cast<uid_t>(spec.uid)) != 0) _exit(126);
   keepOnlyOwnDescriptors(image, out, err);

@@ -53,8 +53,9 @@ struct ProcessSpec {
   /// The child gets SIGKILL when the thread that started it dies (a batch killed with SIGKILL leaves
   /// no orphan writing into its output).
   bool dieWithParent = true;
-  /// >= 0: the child drops to this uid and gid (no supplementary groups) before exec; the keeper is root.
-  long uid = -1, gid = -1;
+  /// >= 0: the child drops to this uid and gid before exec; the keeper is root. Its one supplementary
+  /// group is `supplementaryGid` (>= 0), else it has none.
+  long uid = -1, gid = -1, supplementaryGid = -1;
   /// The child gets `env` only, nothing of the current environment.
   bool clearEnvironment = false;
   /// Descriptors the child keeps across exec (bwrap's --bind-fd); closed when the last copy of the

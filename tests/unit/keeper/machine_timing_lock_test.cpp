@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "sandbox/sandbox.h"
+#include "util/subprocess.h"
 
 namespace clgrade {
 namespace {
@@ -72,17 +73,49 @@ TEST_F(MachineTimingLockTest, NoneForACpuDeviceOclgrindOrAGpuItsDriverDoesNotNam
   EXPECT_FALSE(fs::exists(folder));
 }
 
-TEST_F(MachineTimingLockTest, TheLockAndItsProfilerLockCanBeOpenedByASandboxWhateverTheUmask) {
+TEST_F(MachineTimingLockTest, TheLockAndItsProfilerLockAreThisUsersAndItsSandboxesWhateverTheUmask) {
   const std::string folder = (root / "locks").string();
-  const mode_t before = ::umask(077);
+  for (const mode_t umask : {mode_t(077), mode_t(0)}) {
+    const mode_t before = ::umask(umask);
+    std::string why;
+    const std::string lock = machineTimingLock(gpu("pci-0000-1b-00-0"), false, &why, folder);
+    ::umask(before);
+    ASSERT_NE(lock, "") << why;
+    for (const std::string& file : {lock, lock + ".profiler"}) {
+      struct stat st {};
+      ASSERT_EQ(::stat(file.c_str(), &st), 0) << file;
+      // As root, its sandboxes (uids of their own) read it through their group; else they run as this user.
+      EXPECT_EQ(st.st_mode & 0777, geteuid() == 0 ? 0640u : 0600u) << file;
+      if (geteuid() == 0) {
+        EXPECT_EQ(long(st.st_gid), sandboxLockGroup()) << file;
+      }
+    }
+  }
+}
+
+// A local user who could open the lock could hold it and stall every timing on the GPU (the
+// runners waiting, then stopped as machine faults); the sandboxes, whose runners take it, still can.
+TEST_F(MachineTimingLockTest, ASandboxOpensTheLockAndAnotherLocalUserCannot) {
+  if (geteuid() != 0 || !sandboxSupport().available) GTEST_SKIP() << "needs root's sandboxes (uids of their own)";
+  const std::string folder = (root / "locks").string();
   std::string why;
-  const std::string lock = machineTimingLock(gpu("pci-0000-1b-00-0"), false, &why, folder);
-  ::umask(before);
+  const std::string lock = machineTimingLock(gpu("pci-0000-1b-00-0"), true, &why, folder);
   ASSERT_NE(lock, "") << why;
   for (const std::string& file : {lock, lock + ".profiler"}) {
-    struct stat st {};
-    ASSERT_EQ(::stat(file.c_str(), &st), 0) << file;
-    EXPECT_EQ(st.st_mode & 0777, 0644u) << file;
+    SandboxSpec box;
+    box.scratch = (root / "scratch").string();
+    box.mounts = {{file, false}};
+    box.env = {{"PATH", "/usr/bin:/bin"}};
+    ProcessSpec inside;
+    inside.argv = {"/bin/sh", "-c", ": < \"$0\"", file};
+    inside.timeoutSeconds = 30;
+    ProcessSpec nobody = inside;
+    ASSERT_TRUE(sandboxProcess(box, &inside, &why)) << why;
+    const ProcessResult opened = runProcess(inside);
+    EXPECT_TRUE(opened.ok()) << file << ": " << opened.describe();
+    nobody.uid = nobody.gid = 65534;
+    const ProcessResult refused = runProcess(nobody);
+    EXPECT_TRUE(refused.started && refused.exitCode != 0) << file << " opens for another user: " << refused.describe();
   }
 }
 
