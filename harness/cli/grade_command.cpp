@@ -204,7 +204,12 @@ std::string reportFolder(const GradeArgs& args) {
 std::string timingLockFor(const GradeArgs& args, const DeviceEntry& device, bool sandboxed) {
   if (!args.timingLock.empty()) return args.timingLock;
   std::string why;
-  return machineTimingLock(device.info, sandboxed, &why);
+  const std::string machine = machineTimingLock(device.info, sandboxed, &why);
+  // Said, as a batch says it: another process timing on this GPU at once could slow these figures.
+  if (machine.empty() && isHardwareGpu(device.info) && !args.quiet)
+    std::cerr << "clgrade: this grade's timed launches take turns with no other process's on " << device.info.name
+              << " (" << terminalText(why) << ")\n";
+  return machine;
 }
 
 int gradeFolder(const GradeArgs& args, bool checkCommand) {
