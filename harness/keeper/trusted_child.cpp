@@ -4,7 +4,9 @@
 #include <map>
 
 #include "util/files.h"
+#include "util/lock_waiters.h"
 #include "util/subprocess.h"
+#include "util/timing_lock.h"
 
 namespace clgrade {
 
@@ -17,14 +19,27 @@ TrustedChildResult timeTrustedInChildProcess(const std::string& clgrade, const T
   if (r.besideProfiler) argv.push_back("--beside-profiler");
   for (const std::string& t : r.tasks) argv.insert(argv.end(), {"--task", t});
   std::remove(r.out.c_str());  // never read an earlier timing as this one
-  std::map<std::string, std::string> env;
-  if (!r.visibleGpus.empty()) env["CUDA_VISIBLE_DEVICES"] = r.visibleGpus;
-  const ProcessResult p = runProcess(argv, env, timeoutSeconds, logPath, logPath);
+  ProcessSpec spec;
+  spec.argv = argv;
+  if (!r.visibleGpus.empty()) spec.env["CUDA_VISIBLE_DEVICES"] = r.visibleGpus;
+  spec.timeoutSeconds = timeoutSeconds;
+  spec.stdoutPath = spec.stderrPath = logPath;
+  if (!r.timingLock.empty()) {
+    // Its timed sets take turns with every other process's on the GPU (the machine's lock): waiting
+    // for them is not its time, as it is not a runner's (keeper/runner_process.cpp), up to ten limits.
+    const std::string lock = r.timingLock;
+    spec.waitingOnOthers = [lock](pid_t child) {
+      return treeWaitsForOthersLock(lock, child) || treeWaitsForOthersLock(profilerLockFor(lock), child);
+    };
+    spec.uncountedLimitSeconds = 10 * timeoutSeconds;
+  }
+  const ProcessResult p = runProcess(spec);
   TrustedChildResult result;
   std::string text, err;
   auto timings = std::make_shared<TrustedTimings>();
   if (!p.ok())
-    result.problem = "timing the reference kernels: " + p.describe() + " (see " + logPath + ")";
+    result.problem = "timing the reference kernels: " + p.describe() +
+                     (p.stoppedWaiting ? ", waiting for another process's timings" : "") + " (see " + logPath + ")";
   else if (!readFile(r.out, &text, &err, size_t(16) << 20) || !readTrustedTimings(text, timings.get(), &err))
     result.problem = "timing the reference kernels: " + err;
   else
