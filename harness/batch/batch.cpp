@@ -353,9 +353,12 @@ class Batch {
       timer.minutes = o_.retimeMinutes;
       timer.every = o_.retimeEvery;
       if (settings_.taskTimeoutSeconds > 0) timer.timeoutSeconds = settings_.taskTimeoutSeconds;
-      // A re-timing on a GPU waits for the grades running there: up to a task limit and its rerun.
+      // A re-timing on a GPU waits for the grades running there, as long as a grade may take: each
+      // round of tasks a runner and its rerun, and the counters session (ncu after the PTX counters).
       timer.quiet = isHardwareGpu(place->device.info);
-      timer.quietWaitSeconds = 2 * timer.timeoutSeconds;
+      const size_t tasks = o_.onlyTasks.empty() ? rubric_.tasks.size() : o_.onlyTasks.size();
+      const size_t atOnce = static_cast<size_t>(runnersAtOnce(settings_.taskJobs));
+      timer.quietWaitSeconds = settings_.taskTimeoutSeconds * double(2 * ((tasks + atOnce - 1) / atOnce) + 2);
       place->trusted = std::make_unique<TrustedTimer>(timer);
       TrustedTimer* trusted = place->trusted.get();
       place->settings.trustedTimings = [trusted] { return trusted->current(); };

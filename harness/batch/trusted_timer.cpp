@@ -58,24 +58,41 @@ bool TrustedTimer::stale() const {
 }
 
 ServedFigures TrustedTimer::current() {
-  std::unique_lock<std::mutex> hold(mutex_);
-  if (stale() && running_ > 0 && s_.quiet) {
-    // Spec 5c: a kernel that keeps the GPU busy must not slow the reference that the grades after it
-    // are scored against. The grades served before end first; those asking meanwhile wait here, and
-    // the first one woken times the figures for all (the others find them fresh).
-    const trace::Span span("grades on the GPU ending before a re-timing", "wait");
-    const auto bound = std::chrono::duration<double>(s_.quietWaitSeconds);
-    if (!quiet_.wait_for(hold, bound, [this] { return running_ == 0 || !stale(); }))
-      std::fprintf(stderr,
-                   "clgrade batch: %d grade(s) still running after %.0f s: the reference is timed again beside "
-                   "them, its figures compared with the first ones\n",
-                   running_, s_.quietWaitSeconds);
+  std::shared_ptr<const TrustedTimings> figures;
+  {
+    std::unique_lock<std::mutex> hold(mutex_);
+    if (stale() && running_ > 0 && s_.quiet) {
+      // Spec 5c: a kernel that keeps the GPU busy must not slow the reference that the grades after
+      // it are scored against. The grades served before end first; those asking meanwhile wait here,
+      // and the first one woken times the figures for all (the others find them fresh).
+      const trace::Span span("grades on the GPU ending before a re-timing", "wait");
+      const auto quiet = [this] { return running_ == 0 || !stale(); };
+      ++waiting_;
+      if (s_.quietWaitSeconds <= 0)
+        quiet_.wait(hold, quiet);
+      else if (!quiet_.wait_for(hold, std::chrono::duration<double>(s_.quietWaitSeconds), quiet))
+        std::fprintf(stderr,
+                     "clgrade batch: %d grade(s) still running after %.0f s: the reference is timed again beside "
+                     "them, its figures compared with the first ones\n",
+                     running_, s_.quietWaitSeconds);
+      --waiting_;
+    }
+    if (stale()) {
+      retime();
+      quiet_.notify_all();  // grades still waiting (this one's bound ran out first) find them fresh
+    }
+    ++served_;
+    ++running_;
+    figures = current_;
   }
-  if (stale()) retime();
-  ++served_;
-  ++running_;
   // Released by the grade as its keeper ends (ServedFigures::running); the timer outlives its grades.
-  return {current_, std::shared_ptr<void>(this, [](void* timer) { static_cast<TrustedTimer*>(timer)->ended(); })};
+  // Made outside the lock: should it throw, its deleter (ended) takes the lock itself.
+  return {figures, std::shared_ptr<void>(this, [](void* timer) { static_cast<TrustedTimer*>(timer)->ended(); })};
+}
+
+int TrustedTimer::waiting() const {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  return waiting_;
 }
 
 void TrustedTimer::ended() {

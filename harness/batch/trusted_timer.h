@@ -33,10 +33,11 @@ struct TrustedTimerSettings {
   int every = kRetimeEvery;         ///< timed again after serving this many submissions (0: no count limit)
   double timeoutSeconds = 300;      ///< the child's limit (the batch's task limit): jobs wait for it
   /// A re-timing first waits for the grades already served to end, so that no student code runs on
-  /// the GPU while the reference is timed (a GPU's; a CPU's figures grade nothing): at most this long.
-  /// A grade still running then (a kernel hung past its limits, a machine stuck) is timed beside.
+  /// the GPU while the reference is timed (a GPU's; a CPU's figures grade nothing): at most
+  /// `quietWaitSeconds` (0: no bound; the grades have limits of their own). A grade still running
+  /// then (a machine stuck) is timed beside.
   bool quiet = false;
-  double quietWaitSeconds = 600;
+  double quietWaitSeconds = 0;
 };
 
 /// True when figures taken `ageSeconds` ago, already handed to `servedSubmissions` grades, must be
@@ -74,8 +75,9 @@ class TrustedTimer {
   /// must release it before the timer goes. Thread-safe: jobs asking while they are timed wait.
   ServedFigures current();
   std::string problem() const;
-  /// Grades served that have not released their figures yet.
+  /// Grades served that have not released their figures yet, and grades waiting for them to end.
   int running() const;
+  int waiting() const;
 
  private:
   bool stale() const;
@@ -90,6 +92,7 @@ class TrustedTimer {
   bool tried_ = false;
   int served_ = 0;
   int running_ = 0;
+  int waiting_ = 0;
   std::condition_variable quiet_;  ///< notified as a grade served ends
   std::string problem_;
 };

@@ -21,12 +21,13 @@ namespace {
 /// `path` made (or found) as this user's plain file, whatever the umask, that only this user's
 /// processes and its sandboxes may open (to read: flock needs no more): 0600 where the sandboxes run
 /// as this user's uid, root's and its sandboxes' group's (0640) as root. Any user who could open it
-/// could hold it and stall every timing on the GPU. "" or why not.
+/// could hold it and stall every timing on the GPU. As root on a machine with a real group of that
+/// id, readable by all (0644), as before there was a group. "" or why not.
 std::string ownLockFile(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return path + " cannot be made: " + std::strerror(errno);
   const long group = sandboxLockGroup();
-  const mode_t mode = group >= 0 ? 0640 : 0600;
+  const mode_t mode = group >= 0 ? 0640 : geteuid() == 0 ? 0644 : 0600;
   struct stat st {};
   std::string why;
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))

@@ -26,12 +26,13 @@ TrustedChildResult timeTrustedInChildProcess(const std::string& clgrade, const T
   spec.stdoutPath = spec.stderrPath = logPath;
   if (!r.timingLock.empty()) {
     // Its timed sets take turns with every other process's on the GPU (the machine's lock): waiting
-    // for them is not its time, as it is not a runner's (keeper/runner_process.cpp), up to ten limits.
+    // for them is not its time, as it is not a runner's (keeper/runner_process.cpp). One limit of it
+    // at most, not a runner's ten: a batch's grades on the GPU wait for this process.
     const std::string lock = r.timingLock;
     spec.waitingOnOthers = [lock](pid_t child) {
       return treeWaitsForOthersLock(lock, child) || treeWaitsForOthersLock(profilerLockFor(lock), child);
     };
-    spec.uncountedLimitSeconds = 10 * timeoutSeconds;
+    spec.uncountedLimitSeconds = timeoutSeconds;
   }
   const ProcessResult p = runProcess(spec);
   TrustedChildResult result;

@@ -1,10 +1,12 @@
 #include "sandbox/sandbox.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -306,7 +308,18 @@ const SandboxSupport& sandboxSupport() {
 
 bool sandboxCanReach(const std::string& path) { return unreachableFolder(path, sandboxUid()).empty(); }
 
-long sandboxLockGroup() { return geteuid() == 0 ? kSandboxLockGroup : -1; }
+long sandboxLockGroup() {
+  // A machine whose directory gives real groups ids this high (SSSD's ranges reach 2000200000) may
+  // have one with this id: its members could then open the locks. Then there is no such group.
+  static const bool unused = [] {
+    struct group entry {};
+    struct group* found = nullptr;
+    std::vector<char> buffer(16384);
+    return getgrgid_r(static_cast<gid_t>(kSandboxLockGroup), &entry, buffer.data(), buffer.size(), &found) == 0 &&
+           found == nullptr;
+  }();
+  return geteuid() == 0 && unused ? kSandboxLockGroup : -1;
+}
 
 std::string sandboxDescription(bool sandboxed) {
   if (!sandboxed) return "none (--no-sandbox: student code ran with the grader's rights)";
@@ -453,7 +466,7 @@ bool sandboxProcess(const SandboxSpec& spec, ProcessSpec* process, std::string* 
   process->inheritFds = owner;
   process->uid = uid;
   process->gid = uid;
-  if (uid >= 0) process->supplementaryGid = kSandboxLockGroup;  // the machine's timing locks
+  if (uid >= 0) process->supplementaryGid = sandboxLockGroup();  // the machine's timing locks
   // RLIMIT_NPROC counts every process of a uid: only a uid of the sandbox's own can carry it.
   process->limits.maxProcesses = uid >= 0 && spec.maxProcesses > 0 ? uint64_t(spec.maxProcesses) : 0;
   process->watchProcessTree = true;

@@ -68,8 +68,9 @@ std::string sandboxDescription(bool sandboxed);
 bool sandboxCanReach(const std::string& path);
 
 /// The group that root's sandboxes have besides their own uid's (-1 where the keeper is not root,
-/// whose sandboxes run as its own uid): what only clgrade's processes may open (the machine's timing
-/// locks, keeper/machine_timing_lock.h) is root's and this group's, and no other user's.
+/// whose sandboxes run as its own uid, or where the machine has a real group of that id): what only
+/// clgrade's processes may open (the machine's timing locks, keeper/machine_timing_lock.h) is root's
+/// and this group's, and no other user's.
 long sandboxLockGroup();
 
 /// Rewrites `process` to run its argv inside a sandbox made from `spec`: argv becomes bwrap's, the

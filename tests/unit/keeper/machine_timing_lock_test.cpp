@@ -76,6 +76,7 @@ TEST_F(MachineTimingLockTest, NoneForACpuDeviceOclgrindOrAGpuItsDriverDoesNotNam
 TEST_F(MachineTimingLockTest, TheLockAndItsProfilerLockAreThisUsersAndItsSandboxesWhateverTheUmask) {
   const std::string folder = (root / "locks").string();
   for (const mode_t umask : {mode_t(077), mode_t(0)}) {
+    fs::remove_all(folder);  // made under this umask
     const mode_t before = ::umask(umask);
     std::string why;
     const std::string lock = machineTimingLock(gpu("pci-0000-1b-00-0"), false, &why, folder);
@@ -85,8 +86,8 @@ TEST_F(MachineTimingLockTest, TheLockAndItsProfilerLockAreThisUsersAndItsSandbox
       struct stat st {};
       ASSERT_EQ(::stat(file.c_str(), &st), 0) << file;
       // As root, its sandboxes (uids of their own) read it through their group; else they run as this user.
-      EXPECT_EQ(st.st_mode & 0777, geteuid() == 0 ? 0640u : 0600u) << file;
-      if (geteuid() == 0) {
+      EXPECT_EQ(st.st_mode & 0777, geteuid() != 0 ? 0600u : sandboxLockGroup() >= 0 ? 0640u : 0644u) << file;
+      if (sandboxLockGroup() >= 0) {
         EXPECT_EQ(long(st.st_gid), sandboxLockGroup()) << file;
       }
     }
@@ -97,6 +98,7 @@ TEST_F(MachineTimingLockTest, TheLockAndItsProfilerLockAreThisUsersAndItsSandbox
 // runners waiting, then stopped as machine faults); the sandboxes, whose runners take it, still can.
 TEST_F(MachineTimingLockTest, ASandboxOpensTheLockAndAnotherLocalUserCannot) {
   if (geteuid() != 0 || !sandboxSupport().available) GTEST_SKIP() << "needs root's sandboxes (uids of their own)";
+  if (sandboxLockGroup() < 0) GTEST_SKIP() << "this machine has a group of the sandboxes' lock group's id";
   const std::string folder = (root / "locks").string();
   std::string why;
   const std::string lock = machineTimingLock(gpu("pci-0000-1b-00-0"), true, &why, folder);

@@ -4,6 +4,8 @@
 // bookkeeping, and the real replayTape where it is about what a tape is worth.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -506,6 +508,30 @@ TEST_F(SubmissionKeeperTest, TheReferenceIsTimedBesideTheRunnersByTheKeeperAndTh
   EXPECT_TRUE(asked.besideProfiler);
   ASSERT_EQ(problems.size(), rubric.tasks.size());
   for (const std::string& p : problems) EXPECT_EQ(p, "no trusted kernels in this test") << "a replay did not wait";
+}
+
+// Spec 5c: the batch re-times its reference only once the grades it served have let go of their
+// figures (batch/trusted_timer.h). A grade holds them until its keeper ends: past every runner.
+TEST_F(SubmissionKeeperTest, TheBatchsFiguresAreHeldUntilTheGradeHasEnded) {
+  auto released = std::make_shared<std::atomic<bool>>(false);
+  settings.trustedTimings = [released] {
+    return ServedFigures{std::make_shared<TrustedTimings>(),
+                         std::shared_ptr<void>(released.get(), [released](void*) { released->store(true); })};
+  };
+  std::atomic<int> runnersSeeingThemReleased{0};
+  for (const TaskRubric& t : rubric.tasks)
+    runner.scripts[t.id] = {[&, ends = endsWell(t.id, 50)](const RunnerLaunch& l) {
+      const RunnerEnded e = ends(l);
+      if (released->load()) ++runnersSeeingThemReleased;
+      return e;
+    }};
+  {
+    SubmissionKeeper keeper(rubric, device, kernels, out, settings);
+    keeper.grade({}, runner, judge.judge());
+    EXPECT_EQ(runnersSeeingThemReleased.load(), 0);
+    EXPECT_FALSE(released->load()) << "released before the keeper ended";
+  }
+  EXPECT_TRUE(released->load()) << "still held after the grade";
 }
 
 // Spec 5c: on a GPU the reference is timed before any of the grade's student code runs (its runners,

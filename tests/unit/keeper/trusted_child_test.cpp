@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A stand-in for `clgrade time-trusted` in `dir` that takes the --timing-lock (flock(1)), as the
-/// real one does for each timed set, then writes figures to --out.
+/// real one does for each timed set, works 0.4 s, then writes figures to --out.
 TrustedTimingRequest standIn(const fs::path& dir, std::string* clgrade) {
   TrustedTimings t;
   t.takenAt = "2026-11-28T23:00:00Z";
@@ -31,7 +31,7 @@ TrustedTimingRequest standIn(const fs::path& dir, std::string* clgrade) {
   std::ofstream(*clgrade)
       << "#!/bin/sh\n"
          "while [ $# -gt 0 ]; do case $1 in --timing-lock) lock=$2;; --out) out=$2;; esac; shift; done\n"
-         "flock \"$lock\" true && cp "
+         "flock \"$lock\" true && sleep 0.4 && cp "
       << (dir / "figures.json").string() << " \"$out\"\n";
   fs::permissions(*clgrade, fs::perms::owner_all);
   TrustedTimingRequest r;
@@ -62,15 +62,16 @@ TrustedChildResult timedWhileHeld(const fs::path& dir, double holdSeconds, doubl
 // time limit, and every grade then timed the reference itself beside the others.
 TEST(TrustedChild, WaitingForAnotherProcesssTimingsIsNotCountedTowardsItsLimit) {
   const fs::path dir = test::freshFolder("clgrade_trusted_child", "waits");
-  const TrustedChildResult r = timedWhileHeld(dir, 1.5, 0.5);
+  // 0.8 s of waiting and 0.4 s of its own work: past its limit of 1 s only if the wait counted.
+  const TrustedChildResult r = timedWhileHeld(dir, 0.8, 1);
   ASSERT_NE(r.timings, nullptr) << r.problem;
   EXPECT_EQ(r.timings->takenAt, "2026-11-28T23:00:00Z");
 }
 
-// Not for ever: ten limits of waiting, then stopped, saying it waited.
-TEST(TrustedChild, AWaitPastTenLimitsStopsItAndSaysSo) {
+// Not for ever: one more limit of waiting (a batch's grades wait for it), then stopped, saying so.
+TEST(TrustedChild, AWaitPastOneMoreLimitStopsItAndSaysSo) {
   const fs::path dir = test::freshFolder("clgrade_trusted_child", "stopped");
-  const TrustedChildResult r = timedWhileHeld(dir, 2, 0.1);
+  const TrustedChildResult r = timedWhileHeld(dir, 1.5, 0.3);
   EXPECT_EQ(r.timings, nullptr);
   EXPECT_NE(r.problem.find("waiting for another process's timings"), std::string::npos) << r.problem;
 }
