@@ -74,6 +74,21 @@ TEST(TrustedTimer, ReTimedFiguresMuchSlowerThanTheFirstAreNotUsed) {
   EXPECT_EQ(slowerThanFirst(first, other, 0.10), "");
 }
 
+/// Settings whose `clgrade time-trusted` is `script` (/bin/sh, in `dir`), called as the timer calls it
+/// (`--rubric R --device D --out OUT ...`: the figures go to "$7"), timed again before every grade.
+TrustedTimerSettings standInSettings(const std::string& dir, const std::string& script) {
+  const std::string child = dir + "/clgrade";
+  std::ofstream(child) << "#!/bin/sh\n" << script;
+  std::filesystem::permissions(child, std::filesystem::perms::owner_all);
+  TrustedTimerSettings s;
+  s.clgrade = child;
+  s.request.rubric = "rubric.xml";
+  s.request.out = dir + "/out.json";
+  s.logPath = dir + "/timing.log";
+  s.every = 1;
+  return s;
+}
+
 // The timer keeps the figures it served when a re-timing comes back much slower, and takes the next
 // re-timing that is not.
 TEST(TrustedTimer, KeepsItsFiguresWhenAReTimingIsMuchSlower) {
@@ -83,22 +98,10 @@ TEST(TrustedTimer, KeepsItsFiguresWhenAReTimingIsMuchSlower) {
   for (size_t i = 0; i < timed.size(); ++i) {
     std::ofstream(dir + "/figures" + std::to_string(i) + ".json") << trustedTimingsJson(figuresWith(timed[i]));
   }
-  const std::string child = dir + "/clgrade";
   std::ofstream(dir + "/count") << "0";
-  {
-    std::ofstream script(child);
-    // `clgrade time-trusted --rubric R --device D --out OUT ...`: the n-th call writes figures<n>.
-    script << "#!/bin/sh\nn=$(cat " << dir << "/count)\ncp " << dir << "/figures$n.json \"$7\"\necho $((n + 1)) > "
-           << dir << "/count\n";
-  }
-  std::filesystem::permissions(child, std::filesystem::perms::owner_all);
-  TrustedTimerSettings s;
-  s.clgrade = child;
-  s.request.rubric = "rubric.xml";
-  s.request.out = dir + "/out.json";
-  s.logPath = dir + "/timing.log";
-  s.every = 1;  // timed again before every grade
-  TrustedTimer timer(s);
+  // The n-th call writes figures<n>.
+  TrustedTimer timer(standInSettings(
+      dir, "n=$(cat " + dir + "/count)\ncp " + dir + "/figures$n.json \"$7\"\necho $((n + 1)) > " + dir + "/count\n"));
   auto medianUs = [](const std::shared_ptr<const TrustedTimings>& t) {
     return t ? t->byTask.at("histogram").reference.at(0).time.medianMs * 1e3 : -1.0;
   };
@@ -115,15 +118,7 @@ TEST(TrustedTimer, KeepsItsFiguresWhenAReTimingIsMuchSlower) {
 TrustedTimerSettings standInTimer(const std::string& dir) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/figures.json") << trustedTimingsJson(figuresWith(44.7));
-  const std::string child = dir + "/clgrade";
-  std::ofstream(child) << "#!/bin/sh\ncp " << dir << "/figures.json \"$7\"\necho timed >> " << dir << "/log\n";
-  std::filesystem::permissions(child, std::filesystem::perms::owner_all);
-  TrustedTimerSettings s;
-  s.clgrade = child;
-  s.request.rubric = "rubric.xml";
-  s.request.out = dir + "/out.json";
-  s.logPath = dir + "/timing.log";
-  s.every = 1;  // timed again before every grade
+  TrustedTimerSettings s = standInSettings(dir, "cp " + dir + "/figures.json \"$7\"\necho timed >> " + dir + "/log\n");
   s.quiet = true;
   return s;
 }
