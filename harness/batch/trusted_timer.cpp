@@ -54,7 +54,7 @@ std::string slowerThanFirst(const TrustedTimings& first, const TrustedTimings& n
 
 bool TrustedTimer::stale() const {
   const double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - taken_).count();
-  return !tried_ || trustedTimingsStale(age, served_, s_.minutes, s_.every);
+  return !tried_ || trustedTimingsStale(age, served_, s_.minutes, s_.every) || (retryAfter_ && served_ >= retryAfter_);
 }
 
 ServedFigures TrustedTimer::current() {
@@ -137,6 +137,11 @@ void TrustedTimer::retime() {
       current_ = timings;
       if (!first_) first_ = timings;
       problem_.clear();
+      // A task left out is timed by each grade beside the others: tried again soon, quietly.
+      if (timings->left.empty())
+        retryAfter_ = 0;
+      else
+        scheduleRetry();
       return;
     }
     problem_ = "the re-timed reference figures are not used: " + slower +
@@ -144,9 +149,19 @@ void TrustedTimer::retime() {
   }
   // Earlier figures, when there are any, serve until the next try (their reports say when they were
   // taken); without any, each grade has them timed beside its runners.
-  std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(problem_).c_str(),
+  scheduleRetry();
+  std::fprintf(stderr, "clgrade batch: %s: %s (tried again after %d submission%s)\n", terminalText(problem_).c_str(),
                current_ ? "the figures timed before serve until the next try"
-                        : "each grade has them timed for itself until the next try");
+                        : "each grade has them timed for itself until the next try",
+               retryAfter_, retryAfter_ == 1 ? "" : "s");
+}
+
+void TrustedTimer::scheduleRetry() {
+  // Until figures serve, each grade times the reference beside the others' kernels (or the earlier
+  // figures serve): sooner than the policy's next timing, and later each time (a GPU that cannot time
+  // them at all costs a quiet wait per try).
+  const int most = s_.every > 0 ? s_.every : kRetimeEvery;
+  retryAfter_ = std::min(most, retryAfter_ ? 2 * retryAfter_ : kRetryFirstAfter);
 }
 
 int timeTrustedInChild(const TrustedTimingRequest& a) {

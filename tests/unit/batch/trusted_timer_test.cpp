@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -202,6 +203,44 @@ TEST(TrustedTimer, GradesWaitingWhenTheBoundRunsOutTakeTheFiguresTimedThen) {
   EXPECT_EQ(logOf(dir), "timed\ntimed\n") << "timed once for both";
   EXPECT_LT(waited, 1.9) << "the second grade waited its own bound out";
   EXPECT_EQ(timer.running(), 4);
+  std::filesystem::remove_all(dir);
+}
+
+/// How many times the stand-in of `dir` timed.
+int timingsIn(const std::string& dir) {
+  const std::string log = logOf(dir);
+  return static_cast<int>(std::count(log.begin(), log.end(), '\n'));
+}
+
+// Spec 5c: while the batch has no figures, each grade times the reference beside the other grades'
+// kernels. A timing that fails is tried again after 8 submissions, not the policy's 100, then after
+// twice as many each time (a GPU that cannot time them costs a quiet wait per try).
+TEST(TrustedTimer, AFailedTimingIsTriedAgainSoonThenLessOften) {
+  const std::string dir = ::testing::TempDir() + "trusted_retry_" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/figures.json") << trustedTimingsJson(figuresWith(44.7));
+  std::ofstream(dir + "/count") << "0";
+  // Fails its first `fails` calls (dir/fails), then writes the figures.
+  TrustedTimerSettings s = standInSettings(dir, "n=$(cat " + dir + "/count); echo $((n + 1)) > " + dir +
+                                                    "/count; echo timed >> " + dir + "/log\n[ $n -lt $(cat " + dir +
+                                                    "/fails) ] && exit 1\ncp " + dir + "/figures.json \"$7\"\n");
+  s.every = 100;
+  std::ofstream(dir + "/fails") << "1";
+  {
+    TrustedTimer timer(s);
+    for (int grade = 1; grade <= 8; ++grade) EXPECT_EQ(timer.current().figures, nullptr) << "grade " << grade;
+    EXPECT_NE(timer.current().figures, nullptr) << "not tried again after 8 grades";
+    EXPECT_EQ(timingsIn(dir), 2);
+    for (int grade = 10; grade <= 40; ++grade) timer.current();
+    EXPECT_EQ(timingsIn(dir), 2) << "timed again while its figures serve";
+  }
+  std::filesystem::remove(dir + "/log");
+  std::ofstream(dir + "/count") << "0";
+  std::ofstream(dir + "/fails") << "1000";
+  TrustedTimer failing(s);
+  for (int grade = 1; grade <= 60; ++grade) failing.current();
+  EXPECT_EQ(timingsIn(dir), 4) << "tried at grades 1, 9, 25 and 57";
   std::filesystem::remove_all(dir);
 }
 
