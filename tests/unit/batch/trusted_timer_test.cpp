@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "../../scratch.h"
 #include "batch/trusted_timer.h"
 #include "cl/device.h"
 #include "grading/performance.h"
@@ -34,8 +35,9 @@ TEST(TrustedTimer, NoFiguresWhenTheTimingProcessFails) {
   TrustedTimerSettings s;
   s.clgrade = "/nonexistent/clgrade";
   s.request.rubric = "rubric.xml";
-  s.request.out = ::testing::TempDir() + "trusted_missing.json";
-  s.logPath = ::testing::TempDir() + "trusted_missing.log";
+  const std::filesystem::path dir = test::freshFolder("clgrade_trusted_timer", "missing");
+  s.request.out = (dir / "out.json").string();
+  s.logPath = (dir / "timing.log").string();
   TrustedTimer timer(s);
   EXPECT_EQ(timer.current().figures, nullptr);
   EXPECT_NE(timer.problem().find("timing the reference kernels"), std::string::npos) << timer.problem();

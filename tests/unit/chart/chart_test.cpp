@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../../scratch.h"
 #include "chart/axes.h"
 #include "chart/chart.h"
 #include "chart/font.h"
@@ -27,7 +28,11 @@ using tinyxml2::XMLElement;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string tempPath(const std::string& name) { return ::testing::TempDir() + "clgrade_chart_test_" + name; }
+/// In this test process's own folder: two runs of the tests at once never share a file.
+std::string tempPath(const std::string& name) {
+  static const std::filesystem::path folder = test::freshFolder("clgrade_chart_test", "files");
+  return (folder / name).string();
+}
 
 Series series(const std::string& name, std::vector<double> x, std::vector<double> y) {
   Series s;

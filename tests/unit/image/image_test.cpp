@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../scratch.h"
 #include "image/difference.h"
 #include "image/image.h"
 #include "image/pfm.h"
@@ -18,7 +19,11 @@
 namespace clgrade {
 namespace {
 
-std::string tempPath(const std::string& name) { return ::testing::TempDir() + "clgrade_image_test_" + name; }
+/// In this test process's own folder: two runs of the tests at once never share a file.
+std::string tempPath(const std::string& name) {
+  static const std::filesystem::path folder = test::freshFolder("clgrade_image_test", "files");
+  return (folder / name).string();
+}
 
 void writeFile(const std::string& path, const std::string& bytes) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);

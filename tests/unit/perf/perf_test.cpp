@@ -10,14 +10,15 @@
 #include <filesystem>
 #include <thread>
 
+#include "../../scratch.h"
 #include "../../test_env.h"
 #include "cl/runtime.h"
 #include "perf/measure.h"
 #include "perf/roofline.h"
 #include "perf/sweep.h"
 #include "perf/timer.h"
-#include "tasks/device_plane.h"
 #include "rubric/rubric.h"
+#include "tasks/device_plane.h"
 #include "util/files.h"
 #include "util/timing_lock.h"
 
@@ -269,7 +270,7 @@ TEST(MeasureOnDevice, TimesBothPassesTheReferenceAndTheCopy) {
   r.settings.runs = r.settings.cpuRuns = 3;
   r.settings.warmups = r.settings.cpuWarmups = 1;
   InputCache inputs;
-  EvidenceWriter evidence(::testing::TempDir() + "perf_measure");
+  EvidenceWriter evidence(test::freshFolder("clgrade_perf_test", "measure").string());
   const PerformanceReport p = measurePerformance(device(), r, inputs, evidence);
   ASSERT_TRUE(p.measured) << p.problem;
   ASSERT_EQ(p.kernels.size(), 2u);
@@ -304,7 +305,7 @@ TEST(MeasureOnDevice, TimesTheNaiveKernelsForTheSpeedUpOfTiling) {
   r.settings.runs = r.settings.cpuRuns = 3;
   r.settings.warmups = r.settings.cpuWarmups = 1;
   InputCache inputs;
-  EvidenceWriter evidence(::testing::TempDir() + "perf_naive");
+  EvidenceWriter evidence(test::freshFolder("clgrade_perf_test", "naive").string());
   PerformanceReport p = measurePerformance(device(), r, inputs, evidence);
   ASSERT_TRUE(p.measured) << p.problem;
   ASSERT_EQ(p.naive.size(), 2u) << p.note;
@@ -332,7 +333,7 @@ TEST(MeasureOnDevice, TheBatchsTrustedFiguresReplaceTheReferenceCopyAndNaiveTimi
   r.settings.runs = r.settings.cpuRuns = 3;
   r.settings.warmups = r.settings.cpuWarmups = 1;
   InputCache inputs;
-  EvidenceWriter evidence(::testing::TempDir() + "perf_trusted");
+  EvidenceWriter evidence(test::freshFolder("clgrade_perf_test", "trusted").string());
   PerformanceReport trusted = measureTrusted(device(), r, inputs, evidence);
   ASSERT_TRUE(trusted.measured);
   EXPECT_TRUE(trusted.kernels.empty());
@@ -371,7 +372,7 @@ TEST(MeasureOnDevice, ABrokenSourceIsAProblemNotACrash) {
   r.spec = smallSeparable();
   r.source = "__kernel void ConvHorizontal(oops";
   InputCache inputs;
-  EvidenceWriter evidence(::testing::TempDir() + "perf_broken");
+  EvidenceWriter evidence(test::freshFolder("clgrade_perf_test", "broken").string());
   const PerformanceReport p = measurePerformance(device(), r, inputs, evidence);
   EXPECT_FALSE(p.measured);
   EXPECT_NE(p.problem.find("not measured"), std::string::npos);
@@ -387,7 +388,7 @@ TEST(SweepOnDevice, FindsAKernelThatOnlyWorksForTheDefaultStepsAndDrawsTheChart)
   r.settings.cpuRuns = 1;
   r.settings.cpuWarmups = 0;
   InputCache inputs;
-  const std::string dir = ::testing::TempDir() + "perf_sweep";
+  const std::string dir = test::freshFolder("clgrade_perf_test", "sweep").string();
   EvidenceWriter evidence(dir);
   r.source = kernelFile("reference/kernels", "ConvolutionSeparable.cl");
   SweepReport good = runSweep(device(), r, inputs, evidence, nullptr);
