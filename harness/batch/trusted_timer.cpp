@@ -138,10 +138,14 @@ void TrustedTimer::retime() {
       if (!first_) first_ = timings;
       problem_.clear();
       // A task left out is timed by each grade beside the others: tried again soon, quietly.
-      if (timings->left.empty())
+      if (timings->left.empty()) {
         retryAfter_ = 0;
-      else
+      } else {
         scheduleRetry();
+        if (retryAfter_)
+          std::fprintf(stderr, "clgrade batch: the reference figures left out are timed again after %d submission%s\n",
+                       retryAfter_, retryAfter_ == 1 ? "" : "s");
+      }
       return;
     }
     problem_ = "the re-timed reference figures are not used: " + slower +
@@ -149,19 +153,30 @@ void TrustedTimer::retime() {
   }
   // Earlier figures, when there are any, serve until the next try (their reports say when they were
   // taken); without any, each grade has them timed beside its runners.
-  scheduleRetry();
-  std::fprintf(stderr, "clgrade batch: %s: %s (tried again after %d submission%s)\n", terminalText(problem_).c_str(),
+  // Earlier figures that serve every task need no early try: the policy's next timing is soon enough.
+  if (!current_ || !current_->left.empty())
+    scheduleRetry();
+  else
+    retryAfter_ = 0;
+  const std::string when = retryAfter_ ? " (tried again after " + std::to_string(retryAfter_) + " submission" +
+                                             (retryAfter_ == 1 ? ")" : "s)")
+                                       : "";
+  std::fprintf(stderr, "clgrade batch: %s: %s%s\n", terminalText(problem_).c_str(),
                current_ ? "the figures timed before serve until the next try"
                         : "each grade has them timed for itself until the next try",
-               retryAfter_, retryAfter_ == 1 ? "" : "s");
+               when.c_str());
 }
 
 void TrustedTimer::scheduleRetry() {
   // Until figures serve, each grade times the reference beside the others' kernels (or the earlier
   // figures serve): sooner than the policy's next timing, and later each time (a GPU that cannot time
   // them at all costs a quiet wait per try).
-  const int most = s_.every > 0 ? s_.every : kRetimeEvery;
-  retryAfter_ = std::min(most, retryAfter_ ? 2 * retryAfter_ : kRetryFirstAfter);
+  // A batch timed once (no count in its policy) is not timed again early either.
+  if (s_.every <= 0) {
+    retryAfter_ = 0;
+    return;
+  }
+  retryAfter_ = std::min(s_.every, retryAfter_ ? 2 * retryAfter_ : kRetryFirstAfter);
 }
 
 int timeTrustedInChild(const TrustedTimingRequest& a) {

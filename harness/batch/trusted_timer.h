@@ -21,8 +21,9 @@ namespace clgrade {
 /// The batch's default policy: timed again after this many minutes or submissions.
 constexpr double kRetimeMinutes = 15;
 constexpr int kRetimeEvery = 100;
-/// A timing that failed, was refused or left a task out is tried again after this many submissions,
-/// then twice as many each time, up to the policy's count.
+/// A timing that failed or left a task out (or was refused while the figures that serve lack a
+/// task) is tried again after this many submissions, then twice as many each time, up to the
+/// policy's count; never early where the policy counts no submissions.
 constexpr int kRetryFirstAfter = 8;
 
 struct TrustedTimerSettings {
@@ -95,7 +96,7 @@ class TrustedTimer {
   std::chrono::steady_clock::time_point taken_{};
   bool tried_ = false;
   int served_ = 0;
-  int retryAfter_ = 0;  ///< > 0: the last timing did not serve every task; tried again after this many
+  int retryAfter_ = 0;  ///< > 0: the figures serve not every task; timed again after this many
   int running_ = 0;
   int waiting_ = 0;
   std::condition_variable quiet_;  ///< notified as a grade served ends

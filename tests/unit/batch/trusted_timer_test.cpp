@@ -243,6 +243,12 @@ TEST(TrustedTimer, AFailedTimingIsTriedAgainSoonThenLessOften) {
   TrustedTimer failing(s);
   for (int grade = 1; grade <= 60; ++grade) failing.current();
   EXPECT_EQ(timingsIn(dir), 4) << "tried at grades 1, 9, 25 and 57";
+  // A policy that counts no submissions (timed once for the batch) is never tried again early.
+  std::filesystem::remove(dir + "/log");
+  s.every = 0;
+  TrustedTimer once(s);
+  for (int grade = 1; grade <= 60; ++grade) once.current();
+  EXPECT_EQ(timingsIn(dir), 1);
   std::filesystem::remove_all(dir);
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../../scratch.h"
 #include "intake/missing_kernel_file.h"
 #include "intake/source_policy.h"
 #include "util/nearest_name.h"
@@ -14,9 +15,7 @@ namespace clgrade {
 namespace {
 
 fs::path folder(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("missing_kernel_file_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = test::freshFolder("missing_kernel_file", name);
   return dir;
 }
 
