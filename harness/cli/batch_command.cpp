@@ -43,6 +43,7 @@ struct BatchArgs {
   std::string timingLock;  ///< empty: the batch's own, in --out
   double retimeMinutes = kRetimeMinutes;
   int retimeEvery = kRetimeEvery;
+  std::string taskProcesses = "auto";  ///< --task-processes: one, each, or auto (one on a GPU)
 };
 
 /// A batch interrupted (Ctrl-C, a scheduler's SIGTERM) says how to go on, then dies of the signal as
@@ -105,6 +106,8 @@ int batchCommand(const BatchArgs& args) {
   options.onlyTasks = args.tasks;
   options.keeper = keeperSettings(args.limits, args.device, device, args.visibleOnly);
   options.keeper.timingLock = args.timingLock;  // shared with other batches and grades of the same GPU
+  options.keeper.tasksTogether =
+      args.taskProcesses == "one" || (args.taskProcesses == "auto" && isHardwareGpu(device.info));
   options.hiddenSeed = args.seed;
   options.shard = shard;
   options.retimeMinutes = args.retimeMinutes;
@@ -198,6 +201,13 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1000000));
   addChildLimitOptions(sub, &args->limits, "seconds one task may take before it is stopped (scores 0)");
+  sub->add_option("--task-processes", args->taskProcesses,
+                  "one: a submission's tasks run one after another in one sandboxed process, and a task that "
+                  "does not end well there (a crash, a limit, a failed device step) runs again, with the tasks "
+                  "after it, in a process of its own; each: a process for every task; auto: one on a GPU, "
+                  "whose driver starts and ends processes under a lock of the whole host, each elsewhere")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "one", "each"}));
   addSeedOption(sub, &args->seed,
                 "seed of the hidden cases' inputs, one for every submission (class.json's hidden_seed; default: "
                 "the seed of the batch already started in --out, else one drawn)");

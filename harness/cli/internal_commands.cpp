@@ -60,6 +60,11 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   runner->add_option("request", *request)->required();
   runner->group("");
   commands->push_back({runner, [request] { return runTask(*request); }});
+  auto requests = std::make_shared<std::vector<std::string>>();
+  CLI::App* together = app.add_subcommand("run-tasks", "(internal) several tasks' runners in one process");
+  together->add_option("requests", *requests)->required();
+  together->group("");
+  commands->push_back({together, [requests] { return runTasks(*requests); }});
   struct AnalyzeArgs {
     std::string source, rubric, task, out;
     bool drawn = false;

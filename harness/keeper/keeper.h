@@ -66,6 +66,12 @@ struct KeeperSettings {
   /// Task runners of one submission at once. Above 1 and with no timingLock, the grade makes its own
   /// lock so that the runners' timings and profiler sessions take turns (util/timing_lock.h).
   int taskJobs = 1;
+  /// The tasks' first runners in one process a submission, one after another (`clgrade run-tasks`),
+  /// instead of a process a task; a task whose part does not end well, and every one after it, then
+  /// runs in a process of its own, as it would have (protocol/runner_part.h). A batch on a GPU's
+  /// default (`--task-processes`): NVIDIA's driver makes and ends every process's context under one
+  /// lock of the whole host, so fewer processes a submission let the GPUs of a node work apart.
+  bool tasksTogether = false;
   std::string toolsDir;  ///< CLGRADE_TOOLS_DIR for the runners (empty: inherited)
   /// The sandbox was probed for this run already (a batch probes once before its first submission,
   /// keeper/sandbox_probe.h): its grades do not probe again.

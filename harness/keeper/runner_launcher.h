@@ -4,7 +4,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "keeper/trusted_child.h"
 #include "protocol/progress.h"
@@ -36,6 +38,18 @@ class RunnerLauncher {
   virtual ~RunnerLauncher() = default;
   /// Runs the runner to its end (or stops it at a limit). Thread-safe: tasks run side by side.
   virtual RunnerEnded run(const RunnerLaunch& launch) = 0;
+  /// Several tasks' first runners in one process, one after another (`clgrade run-tasks`,
+  /// KeeperSettings::tasksTogether), its files in `scratch` (cleared first) and the requests in
+  /// `requestsFolder`. For each launch, in order: how its part ended where it stands for the task's
+  /// own runner (protocol/runner_part.h), its tape, progress, output and messages where the launch
+  /// names them as its own runner would have left them; or nothing, for that task and every one
+  /// after it, which then run alone. `starting` is not called. This one runs none together.
+  virtual std::vector<std::optional<RunnerEnded>> runTogether(const std::vector<RunnerLaunch>& launches,
+                                                              const std::string& scratch,
+                                                              const std::string& requestsFolder) {
+    (void)scratch, (void)requestsFolder;
+    return std::vector<std::optional<RunnerEnded>>(launches.size());
+  }
   /// Times the trusted kernels for this grade in a process that runs no student code
   /// (keeper/trusted_child.h), its messages into `logPath`. Thread-safe.
   virtual TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string& logPath) = 0;

@@ -9,6 +9,7 @@
 #include "intake/submission.h"
 #include "keeper/control_folder.h"
 #include "protocol/channels.h"
+#include "protocol/runner_part.h"
 #include "sandbox/sandbox.h"
 #include "util/files.h"
 #include "util/install_layout.h"
@@ -185,6 +186,127 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   if (ended.process.stoppedBy == "disk") fs::remove_all(cache, ec);
   watch.check(ended.process.seconds);
   ended.at = watch.position();
+  return ended;
+}
+
+namespace {
+
+/// One task's part of a runner of several tasks, as the keeper follows it.
+struct Part {
+  std::string folder;  ///< in the runner's scratch folder: its tape, progress, output, messages, end
+  ProgressWatch watch;
+  double start = -1, end = -1;  ///< seconds since the runner started, as its end file appeared
+};
+
+/// A part's output, as ProcessSpec::outputLimitBytes would have kept it: its first `limit` bytes
+/// (0: all) at `to`; returns how many the part wrote.
+uint64_t keepOutput(const std::string& from, const std::string& to, size_t limit) {
+  std::error_code ec;
+  const uint64_t bytes = fs::is_regular_file(from, ec) ? fs::file_size(from, ec) : 0;
+  fs::remove(to, ec);
+  if (bytes == 0) return 0;
+  if (limit == 0 || bytes <= limit) {
+    fs::rename(from, to, ec);
+    if (!ec) return bytes;
+  }
+  std::string kept;
+  readFile(from, &kept, nullptr, limit ? limit : bytes);
+  writeFileAtomically(to, kept.substr(0, limit ? limit : kept.size()), nullptr);
+  return bytes;
+}
+
+}  // namespace
+
+std::vector<std::optional<RunnerEnded>> RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches,
+                                                                   const std::string& scratch,
+                                                                   const std::string& requestsFolder) {
+  const KeeperSettings& s = *place_.settings;
+  std::vector<std::optional<RunnerEnded>> ended(launches.size());
+  std::error_code ec;
+  fs::remove_all(requestsFolder, ec);
+  if (launches.empty() || !makeDirectories(requestsFolder, nullptr)) return ended;
+  std::vector<std::string> argv = {s.clgrade, "run-tasks"};
+  std::vector<Part> parts;
+  for (const RunnerLaunch& l : launches) {
+    // Its part's files in the one scratch folder the sandbox may write; moved to the launch's own
+    // places once the runner has ended (a runner of its own would have written them there).
+    RunnerRequest request = l.request;
+    const std::string folder = absolutePath(scratch) + "/" + request.task;
+    request.recordPath = folder + "/" + channel::kTapeFile;
+    request.progressPath = folder + "/" + channel::kProgressFile;
+    request.outDir = folder + "/" + channel::kRunnerOutFolder;
+    const std::string path = absolutePath(requestsFolder) + "/" + request.task + ".request";
+    if (request.probe || !request.stopped.empty() || !writeFileAtomically(path, runnerRequestJson(request), nullptr))
+      return ended;
+    argv.push_back(path);
+    parts.push_back({folder, ProgressWatch(request.progressPath, s.buildTimeoutSeconds)});
+  }
+  ProcessSpec spec;
+  ProcessResult p;
+  if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
+  if (!placeProcess(argv, place_, requestsFolder, scratch, &spec, &p.error, "tasks")) return ended;
+  for (const Part& part : parts)
+    if (!makeDirectories(part.folder, nullptr)) return ended;
+  // Each part has a task's limit; past it the runner is stopped, and that task runs alone under its
+  // limit, where waits for other jobs' timings are left out. The whole has theirs.
+  const double partLimit = runnerTimeoutSeconds(s);
+  spec.timeoutSeconds = partLimit * double(parts.size());
+  if (!s.timingLock.empty()) {
+    const std::string lock = absolutePath(s.timingLock);
+    spec.waitingOnOthers = [lock](pid_t child) {
+      return treeWaitsForOthersLock(lock, child) || treeWaitsForOthersLock(profilerLockFor(lock), child);
+    };
+    spec.uncountedLimitSeconds = 10 * s.taskTimeoutSeconds;
+  }
+  spec.stdoutPath = absolutePath(requestsFolder) + "/runner.stdout";  // before the first part: nothing of a kernel
+  spec.stderrPath = absolutePath(requestsFolder) + "/runner.stderr";
+  const std::string cache = submissionCacheDir(place_.kernelsDir, "tasks");
+  DiskWatch disk(scratch, cache, s.scratchQuotaBytes * parts.size());
+  size_t current = 0;
+  parts.front().start = 0;
+  spec.monitor = [&](double t) -> std::string {
+    while (current < parts.size() && fs::exists(parts[current].folder + "/" + channel::kPartEnded)) {
+      parts[current].end = t;
+      if (++current < parts.size()) parts[current].start = t;
+    }
+    if (current == parts.size()) return "";
+    const std::string build = parts[current].watch.check(t);
+    if (!build.empty()) return build;
+    if (partLimit > 0 && t - parts[current].start > partLimit) return "part time";
+    return disk.check(t);
+  };
+  const std::string name = "runner of " + std::to_string(parts.size()) + " tasks";
+  const long long from = trace::nowMicros();
+  {
+    const trace::Span span(name, "process");
+    p = runProcess(spec);
+  }
+  trace::adoptChildTrace(scratch + "/" + channel::kTraceFile, name, from, trace::nowMicros());
+  if (p.stoppedBy == "disk") fs::remove_all(cache, ec);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const RunnerLaunch& l = launches[i];
+    const Part& part = parts[i];
+    std::string text, err;
+    RunnerPartEnd end;
+    if (!readFile(part.folder + "/" + channel::kPartEnded, &text, nullptr, 4096) || !readRunnerPart(text, &end, &err) ||
+        !partStandsForItsTask(end))
+      break;
+    fs::remove_all(l.scratch, ec);
+    makeDirectories(l.scratch, nullptr);
+    fs::rename(part.folder + "/" + channel::kTapeFile, l.request.recordPath, ec);
+    if (ec) break;
+    fs::rename(part.folder + "/" + channel::kProgressFile, l.request.progressPath, ec);
+    RunnerEnded e;
+    e.process.started = true;
+    e.process.exitCode = 0;
+    const double start = part.start >= 0 ? part.start : 0;
+    e.process.seconds = (part.end >= 0 ? part.end : p.seconds) - start;
+    e.process.peakResidentBytes = p.peakResidentBytes;  // the process's, over all its parts
+    e.process.stdoutBytes = keepOutput(part.folder + "/" + channel::kPartStdout, l.stdoutPath, s.outputLimitBytes);
+    e.process.stderrBytes = keepOutput(part.folder + "/" + channel::kPartStderr, l.stderrPath, s.outputLimitBytes);
+    e.at = progress::lastPosition(l.request.progressPath);
+    ended[i] = e;
+  }
   return ended;
 }
 

@@ -136,12 +136,19 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
     };
   // Every task's bank-conflict counters from one session beside the runners, who start none.
   if (refused_.empty()) c.hardware = startHardwareSession(selected);
+  std::vector<std::unique_ptr<TaskKeeper>> keepers;
+  if (refused_.empty())
+    for (size_t slot = 0; slot < selected.size(); ++slot)
+      keepers.push_back(std::make_unique<TaskKeeper>(c, slot, *selected[slot]));
+  std::vector<bool> announced(selected.size(), false);
+  const std::vector<std::optional<RunnerEnded>> together =
+      runTogether(keepers, launcher, &tasks, &result.runs, &announced);
   forEachSideBySide(selected.size(), settings_.taskJobs, [&](size_t slot) {
-    if (settings_.onTask) settings_.onTask(selected[slot]->id, nullptr);
+    if (settings_.onTask && !announced[slot]) settings_.onTask(selected[slot]->id, nullptr);
     if (!refused_.empty())
       refuse(*selected[slot], &tasks[slot], &result.runs[slot]);
     else
-      TaskKeeper(c, slot, *selected[slot]).keep(&tasks[slot], &result.runs[slot]);
+      keepers[slot]->keep(&tasks[slot], &result.runs[slot], together[slot] ? &*together[slot] : nullptr);
     if (settings_.onTask) settings_.onTask(selected[slot]->id, &result.runs[slot]);
   });
   if (c.hardware.valid()) c.hardware.wait();  // it writes into the scratch and report folders
@@ -159,6 +166,29 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   if (besideFigures.valid()) markUntimedReference(besideFigures.get(), &result.report);
   if (c.hardware.valid()) markUncountedTechnique(rubric_, c.hardware.get(), &result.report);
   return result;
+}
+
+std::vector<std::optional<RunnerEnded>> SubmissionKeeper::runTogether(
+    const std::vector<std::unique_ptr<TaskKeeper>>& keepers, RunnerLauncher& launcher, std::vector<TaskReport>* places,
+    std::vector<TaskRun>* runs, std::vector<bool>* announced) {
+  std::vector<std::optional<RunnerEnded>> ended(runs->size());
+  if (!settings_.tasksTogether || keepers.size() < 2) return ended;
+  std::vector<size_t> slots;
+  std::vector<RunnerLaunch> launches;
+  for (size_t slot = 0; slot < keepers.size(); ++slot)
+    if (keepers[slot]->prepare(&(*places)[slot], &(*runs)[slot])) {  // a file the policy refuses starts nothing
+      slots.push_back(slot);
+      launches.push_back(keepers[slot]->firstLaunch());
+    }
+  if (launches.size() < 2) return ended;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (settings_.onTask) settings_.onTask(launches[i].request.task, nullptr);
+    (*announced)[slots[i]] = true;
+  }
+  const std::vector<std::optional<RunnerEnded>> parts =
+      launcher.runTogether(launches, folders_.scratchFor("tasks"), folders_.path() + "/tasks");
+  for (size_t i = 0; i < slots.size() && i < parts.size(); ++i) ended[slots[i]] = parts[i];
+  return ended;
 }
 
 void SubmissionKeeper::markUntimedReference(const TrustedChildResult& timed, GradeReport* report) const {

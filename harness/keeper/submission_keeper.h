@@ -8,6 +8,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "keeper/replay.h"
 #include "keeper/runner_launcher.h"
 #include "keeper/runner_process.h"
+#include "keeper/task_keeper.h"
 #include "rubric/rubric.h"
 
 namespace clgrade {
@@ -40,6 +42,12 @@ class SubmissionKeeper {
   SubmissionResult grade(const std::vector<std::string>& onlyTasks, RunnerLauncher& launcher, const TapeJudge& judge);
 
  private:
+  /// With KeeperSettings::tasksTogether, the first runners of the tasks the policy lets run, in one
+  /// process (RunnerLauncher::runTogether); per slot, how its part ended where it stands for the
+  /// task's own runner. `announced`: the slots whose start onTask was told.
+  std::vector<std::optional<RunnerEnded>> runTogether(const std::vector<std::unique_ptr<TaskKeeper>>& keepers,
+                                                      RunnerLauncher& launcher, std::vector<TaskReport>* places,
+                                                      std::vector<TaskRun>* runs, std::vector<bool>* announced);
   std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
       const std::vector<const TaskRubric*>& selected);
   /// The trusted kernels' figures of the tasks the batch brought none for, timed by a process that

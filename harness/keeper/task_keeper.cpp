@@ -37,7 +37,7 @@ bool TaskKeeper::refusedByPolicy(TaskReport* place, TaskRun* run) {
   return true;
 }
 
-RunnerEnded TaskKeeper::launch(const StopInfo& stopped, std::function<void()> starting) {
+RunnerLaunch TaskKeeper::launchOf(const StopInfo& stopped, std::function<void()> starting) const {
   const KeeperSettings& s = c_.settings;
   RunnerLaunch l;
   RunnerRequest& request = l.request;
@@ -69,7 +69,11 @@ RunnerEnded TaskKeeper::launch(const StopInfo& stopped, std::function<void()> st
   l.stdoutPath = outputPath_;
   l.stderrPath = stderrPath_;
   l.starting = std::move(starting);
-  return c_.launcher->run(l);
+  return l;
+}
+
+RunnerEnded TaskKeeper::launch(const StopInfo& stopped, std::function<void()> starting) {
+  return c_.launcher->run(launchOf(stopped, std::move(starting)));
 }
 
 std::shared_future<ReplayResult> TaskKeeper::replay(const StopInfo& stopped, const std::string& tape,
@@ -184,9 +188,11 @@ bool TaskKeeper::rerun(StopInfo stop, const std::string& firstOutcome, ProcessRe
   return false;
 }
 
-void TaskKeeper::keep(TaskReport* place, TaskRun* run) {
+bool TaskKeeper::prepare(TaskReport* place, TaskRun* run) {
+  prepared_ = true;
   run->task = task_.id;
-  if (refusedByPolicy(place, run)) return;
+  refused_ = refusedByPolicy(place, run);
+  if (refused_) return false;
   makeDirectories((fs::path(c_.outDir) / "evidence" / task_.id).string(), nullptr);
   // The runner writes only into its scratch folder: its tape, its progress, its own evidence (never
   // used: the keeper writes the report's evidence when it replays the tape).
@@ -198,16 +204,30 @@ void TaskKeeper::keep(TaskReport* place, TaskRun* run) {
   outputPath_ = (fs::path(c_.outDir) / outputRel_).string();
   requestPath_ = absolutePath(c_.folders->path() + "/" + task_.id + ".request");
   rubricText_ = rubricForTask(*c_.rubric, task_.id);  // the runner sees no other task's cases
+  return true;
+}
+
+void TaskKeeper::keep(TaskReport* place, TaskRun* run, const RunnerEnded* together) {
+  if (!prepared_ && !prepare(place, run)) return;
+  if (refused_) return;
 
   // The replay follows the first runner's tape while it is written, its evidence aside until the
   // runner is known to have ended well.
   const auto firstRunning = std::make_shared<std::atomic<bool>>(true);
   const std::string staged = c_.folders->path() + "/" + task_.id + ".staged";
   std::shared_future<ReplayResult> followed;
-  const RunnerEnded first = launch(StopInfo(), [&] {
+  const auto follow = [&] {
     followed = replay(
         StopInfo(), tapePath_, [firstRunning] { return firstRunning->load(); }, staged);
-  });
+  };
+  RunnerEnded first;
+  if (together) {
+    firstRunning->store(false);  // its part has ended: the replay reads a whole tape
+    follow();
+    first = *together;
+  } else {
+    first = launch(StopInfo(), follow);
+  }
   firstRunning->store(false);
   ProcessResult p = first.process;
   run->ok = p.ok();

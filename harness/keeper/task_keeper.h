@@ -47,12 +47,19 @@ struct SubmissionContext {
 class TaskKeeper {
  public:
   TaskKeeper(const SubmissionContext& context, size_t slot, const TaskRubric& task);
+  /// Its folders and files; false where the source policy refuses the task's file (`place` and
+  /// `run` then say so, and no runner starts). keep() prepares a task not prepared yet.
+  bool prepare(TaskReport* place, TaskRun* run);
+  /// Its first runner's launch, for a runner of several tasks (RunnerLauncher::runTogether).
+  RunnerLaunch firstLaunch() const { return launchOf(StopInfo()); }
   /// Runs the task; `place` gets what the runner's end decided (a replay fills it later when the
-  /// runner ended well), `run` how it ended.
-  void keep(TaskReport* place, TaskRun* run);
+  /// runner ended well), `run` how it ended. `together`: how its part of a runner of several tasks
+  /// ended, which stands for its first runner (null: it runs one of its own).
+  void keep(TaskReport* place, TaskRun* run, const RunnerEnded* together = nullptr);
 
  private:
   bool refusedByPolicy(TaskReport* place, TaskRun* run);
+  RunnerLaunch launchOf(const StopInfo& stopped, std::function<void()> starting = {}) const;
   RunnerEnded launch(const StopInfo& stopped, std::function<void()> starting = {});
   std::shared_future<ReplayResult> replay(const StopInfo& stopped, const std::string& tape,
                                           std::function<bool()> writing, const std::string& evidenceDir);
@@ -66,6 +73,7 @@ class TaskKeeper {
   const SubmissionContext& c_;
   size_t slot_;
   const TaskRubric& task_;
+  bool prepared_ = false, refused_ = false;
   std::string scratch_, tapePath_, progressPath_, stderrPath_, outputRel_, outputPath_, requestPath_, rubricText_;
 };
 

@@ -16,6 +16,11 @@
 // keeper (runner_end.h)  | | profiler session     | counters CSV, log, atomics records (profiler_files.h)       |
 // hwsession       | keeper's hardware session |
 //
+// `clgrade run-tasks` (several tasks' runners in one process) keeps each task's tape, progress file,
+// kernel output and last words in S/<task>/ with the part's end (runner_part.h, written by the
+// runner, read by the keeper's RunnerProcess::runTogether), and the keeper moves a part that stands for
+// its task to the places above before the task is judged.
+//
 // The runner's own evidence folder (S/out) and the simulator's outcomes file stay inside the wall: a
 // runner's evidence is never used (the keeper writes the report's evidence when it replays the tape),
 // and the simulator's outcomes reach the keeper on the tape.
@@ -29,6 +34,12 @@ constexpr const char* kTapeFile = "record";
 constexpr const char* kProgressFile = "progress";
 constexpr const char* kTraceFile = "trace.json";
 constexpr const char* kRunnerOutFolder = "out";  ///< the runner's own evidence: discarded
+/// A runner of several tasks (`clgrade run-tasks`, keeper/runner_process.h) keeps each task's part
+/// in the folder of its tape: what the kernels printed, its messages, and how the part ended
+/// (RunnerPart below), written as the part ends.
+constexpr const char* kPartStdout = "stdout";
+constexpr const char* kPartStderr = "stderr";
+constexpr const char* kPartEnded = "ended";
 }  // namespace channel
 
 /// How `clgrade run-task` ends. Any other end (a signal, a limit, another code) is the keeper's to

@@ -87,6 +87,10 @@ void Tape::put(Kind kind, const std::string& op, const std::string& payload) {
   std::fwrite(head.data(), 1, head.size(), file_);
   std::fwrite(payload.data(), 1, payload.size(), file_);
   ++steps_;
+  if (kind == Kind::DeviceError) {
+    size_t at = 0;
+    errorCodes_.push_back(static_cast<int>(static_cast<int64_t>(tape::readU64(payload, &at))));
+  }
 }
 
 void Tape::close() {

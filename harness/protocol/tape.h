@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace clgrade {
 
@@ -57,6 +58,9 @@ class Tape {
   const std::string& broken() const { return broken_; }
   /// Entries written or taken.
   uint64_t steps() const { return steps_; }
+  /// Record: the OpenCL error codes of the steps that failed, in order (a runner of several tasks
+  /// says them for each, keeper/runner_process.h).
+  const std::vector<int>& errorCodes() const { return errorCodes_; }
 
  private:
   Tape() = default;
@@ -71,6 +75,7 @@ class Tape {
   bool replaying_ = false;
   std::string broken_;
   uint64_t steps_ = 0;
+  std::vector<int> errorCodes_;
 };
 
 /// Little-endian packing of the values steps hand back.

@@ -5,16 +5,19 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cl/device.h"
 #include "grading/grader.h"
 #include "intake/kernel_sources.h"
 #include "protocol/channels.h"
 #include "protocol/progress.h"
+#include "protocol/runner_part.h"
 #include "protocol/runner_request.h"
 #include "protocol/tape.h"
 #include "rubric/rubric.h"
@@ -57,44 +60,52 @@ int probePaths(const RunnerRequest& request) {
   return kRunnerOk;
 }
 
-}  // namespace
-
-/// A task's runner: the one task of the request graded on the device with every device step
-/// recorded; its verdicts are thrown away (the keeper replays the record and judges). Nothing goes
-/// to stdout, which holds what the kernels print.
-int runTask(const std::string& requestPath) {
+/// A request read, and its rubric part parsed; a runner exit code.
+int readRequest(const std::string& requestPath, RunnerRequest* request, Rubric* rubric) {
   std::string text, err;
-  RunnerRequest request;
   // The request holds the task's kernel file twice (bytes and expanded text, 1 MiB each at most) as base64.
-  if (!readFile(requestPath, &text, &err, size_t(8) << 20) || !readRunnerRequest(text, &request, &err)) {
+  if (!readFile(requestPath, &text, &err, size_t(8) << 20) || !readRunnerRequest(text, request, &err)) {
     std::cerr << "clgrade run-task: " << requestPath << ": " << err << "\n";
     return kRunnerBadRequest;
   }
-  Rubric rubric;
   std::vector<std::string> problems;
-  if (!parseRubric(request.rubricText, request.rubricPath, &rubric, &problems)) {
+  if (!parseRubric(request->rubricText, request->rubricPath, rubric, &problems)) {
     std::cerr << "clgrade: the rubric cannot be used:\n";
     for (const std::string& problem : problems) std::cerr << "  " << problem << "\n";
     return kRunnerBadRequest;
   }
-  DeviceEntry device;
+  return kRunnerOk;
+}
+
+/// The request's device, which must be the grade's; a runner exit code.
+int openDevice(const RunnerRequest& request, DeviceEntry* device) {
+  std::string err;
   {
     // A process's start on a timeline: what comes before this span is the sandbox's and the loader's.
     const trace::Span opening("open the device", "start");
-    if (!chooseDevice(request.device, &device, &err)) {
+    if (!chooseDevice(request.device, device, &err)) {
       std::cerr << "clgrade: " << err << "\n";
       return kRunnerNoDevice;
     }
   }
-  if (!request.expectedDevice.empty() && deviceIdentity(device.info) != request.expectedDevice) {
-    std::cerr << "clgrade: the OpenCL device in this sandbox is " << deviceIdentity(device.info)
+  if (!request.expectedDevice.empty() && deviceIdentity(device->info) != request.expectedDevice) {
+    std::cerr << "clgrade: the OpenCL device in this sandbox is " << deviceIdentity(device->info)
               << ", not the grade's device " << request.expectedDevice << "\n";
     return kRunnerNoDevice;
   }
   // On a GPU the submission's profiler session (the keeper's, at the default priority) is the longest
   // path of a grade; the runners' CPU work (inputs made on every core, layouts) comes after it. The
   // threads this one starts inherit the priority.
-  if (device.info.type == "gpu") setpriority(PRIO_PROCESS, 0, 5);
+  if (device->info.type == "gpu") setpriority(PRIO_PROCESS, 0, 5);
+  return kRunnerOk;
+}
+
+/// The request's task graded on `device` with every device step on its tape; `shared`, when set,
+/// is the context and queue of an earlier task of this process (run-tasks), else one is made and
+/// kept there. `errors` gets the OpenCL error codes of the steps that failed. A runner exit code.
+int gradeRequest(const RunnerRequest& request, const Rubric& rubric, const DeviceEntry& device,
+                 std::optional<Runtime>* shared, std::vector<int>* errors) {
+  std::string err;
   progress::setFile(request.progressPath);
   GradeOptions options;
   options.kernelsDir = request.kernelsDir;
@@ -129,16 +140,80 @@ int runTask(const std::string& requestPath) {
     tape->close();
     return probePaths(request);
   }
-  {
+  if (shared && shared->has_value()) {
+    Runtime runtime = **shared;  // the same context and queue, this task's tape
+    runtime.tape = tape;
+    gradeSubmission(runtime, rubric, options);
+  } else {
     // Its context and pinned memory are released before the runner says it is done, as before.
     const Runtime runtime = [&] {
       const trace::Span making("context and queue", "start");
       return Runtime(device, tape);
     }();
     gradeSubmission(runtime, rubric, options);
+    if (shared) {
+      shared->emplace(runtime);
+      (*shared)->tape = nullptr;
+    }
   }
   progress::note(progress::Step::Done, "");
+  *errors = tape->errorCodes();
   tape->close();
+  return kRunnerOk;
+}
+
+/// Points this process's descriptor `fd` at a new file `path` (what follows is written there).
+bool redirect(int fd, const std::string& path) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (file < 0) return false;
+  const bool ok = ::dup2(file, fd) == fd;
+  ::close(file);
+  return ok;
+}
+
+}  // namespace
+
+/// A task's runner: the one task of the request graded on the device with every device step
+/// recorded; its verdicts are thrown away (the keeper replays the record and judges). Nothing goes
+/// to stdout, which holds what the kernels print.
+int runTask(const std::string& requestPath) {
+  RunnerRequest request;
+  Rubric rubric;
+  if (const int code = readRequest(requestPath, &request, &rubric)) return code;
+  DeviceEntry device;
+  if (const int code = openDevice(request, &device)) return code;
+  std::vector<int> errors;
+  return gradeRequest(request, rubric, device, nullptr, &errors);
+}
+
+int runTasks(const std::vector<std::string>& requestPaths) {
+  DeviceEntry device;
+  bool opened = false;
+  std::optional<Runtime> shared;
+  for (const std::string& path : requestPaths) {
+    RunnerRequest request;
+    Rubric rubric;
+    // A part that cannot start has no end written: the keeper runs its task and those after it alone.
+    if (const int code = readRequest(path, &request, &rubric)) return code;
+    const std::string part = request.recordPath.substr(0, request.recordPath.rfind('/') + 1);
+    if (request.probe || !redirect(1, part + channel::kPartStdout) || !redirect(2, part + channel::kPartStderr))
+      return kRunnerCannotReach;
+    if (!opened) {
+      if (const int code = openDevice(request, &device)) return code;
+      opened = true;
+    }
+    RunnerPartEnd end;
+    end.exitCode = gradeRequest(request, rubric, device, &shared, &end.errors);
+    std::string err;
+    if (!writeFileAtomically(part + channel::kPartEnded, runnerPartText(end), &err)) {
+      std::cerr << "clgrade run-tasks: " << err << "\n";
+      return kRunnerCannotRecord;
+    }
+    if (end.exitCode != kRunnerOk) return end.exitCode;
+  }
   return kRunnerOk;
 }
 

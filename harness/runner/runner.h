@@ -3,6 +3,7 @@
 // hands bytes back; none decides a verdict. The CLI's internal commands only parse their arguments
 // and call these.
 //   run-task   a task's runner: request in, recording runtime, device tape out (run_task.cpp)
+//   run-tasks  several tasks' runners one after another in one process (run_task.cpp)
 //   analyze    a task's analysis case on Oclgrind, started by a runner or a replay (analyze.cpp)
 //   hwcount    the analysis case replayed through CUDA, profiled by ncu (hwcount.cpp)
 //   hwsession  a submission's ncu counters and its atomics counts, in the keeper's sandbox (profiler_session.cpp)
@@ -27,6 +28,14 @@ class Task;
 /// keeper replays the tape and judges). Nothing goes to stdout, which holds what the kernels print.
 /// Returns a runner exit code (protocol/channels.h).
 int runTask(const std::string& requestPath);
+
+/// `clgrade run-tasks REQUEST...`: the tasks of several requests (one submission's), one after
+/// another in this one process and one context, each as run-task would grade it: its tape, its
+/// progress file, and in the folder of its tape what its kernels printed, its messages and how it
+/// ended (protocol/runner_part.h). Stops at a part that does not end well. A batch on a GPU starts
+/// one process a submission instead of one a task: NVIDIA's driver makes and ends every process's
+/// context under one lock of the whole host (docs/performance.md). Returns the last part's code.
+int runTasks(const std::vector<std::string>& requestPaths);
 
 /// What a child run of a task's analysis case needs (`clgrade analyze` and `clgrade hwcount`).
 struct AnalysisInput {

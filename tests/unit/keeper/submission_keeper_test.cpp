@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -59,6 +60,26 @@ class FakeRunner : public RunnerLauncher {
     if (launch.starting) launch.starting();
     return script(launch);
   }
+  std::vector<std::optional<RunnerEnded>> runTogether(const std::vector<RunnerLaunch>& ls, const std::string& scratch,
+                                                      const std::string& requests) override {
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      std::vector<std::string> tasks;
+      for (const RunnerLaunch& l : ls) tasks.push_back(l.request.task);
+      together.push_back(tasks);
+      order.push_back("together");
+    }
+    if (!parts) return RunnerLauncher::runTogether(ls, scratch, requests);
+    std::vector<std::optional<RunnerEnded>> ended;
+    for (const RunnerLaunch& l : ls) {
+      makeDirectories(l.scratch, nullptr);
+      ended.push_back(parts(l));
+    }
+    return ended;
+  }
+  /// How each task's part of a runner of several tasks ends (none: the launcher runs none together).
+  std::function<std::optional<RunnerEnded>(const RunnerLaunch&)> parts;
+  std::vector<std::vector<std::string>> together;  ///< the tasks of each runner of several
   TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string&) override {
     if (whileTiming) whileTiming();
     const std::lock_guard<std::mutex> hold(mutex_);
@@ -681,6 +702,70 @@ TEST_F(SubmissionKeeperTest, TheRequestCarriesTheSettingsAndPathsOfTheWall) {
   ASSERT_EQ(part.tasks.size(), 1u);
   EXPECT_EQ(part.tasks.front().id, "conv3x3");
   EXPECT_EQ(part.tasks.front().cases.size(), rubric.tasks.front().cases.size());
+}
+
+// Issue 29: with KeeperSettings::tasksTogether the tasks' first runners are one process; a part that
+// stands for its task is judged like its own runner's end, and no runner of its own starts.
+TEST_F(SubmissionKeeperTest, TasksTogetherRunInOneProcessAndStartNoneOfTheirOwn) {
+  settings.tasksTogether = true;
+  runner.parts = [](const RunnerLaunch& l) -> std::optional<RunnerEnded> {
+    writeFileAtomically(l.request.recordPath, l.request.task, nullptr);
+    return RunnerEnded{exited(0), {}};
+  };
+  const SubmissionResult r = grade();
+  ASSERT_EQ(runner.together.size(), 1u);
+  std::vector<std::string> all;
+  for (const TaskRubric& t : rubric.tasks) all.push_back(t.id);
+  EXPECT_EQ(runner.together.front(), all) << "one runner of every task, in the rubric's order";
+  EXPECT_TRUE(runner.launches.empty()) << "no task ran a runner of its own";
+  ASSERT_EQ(r.runs.size(), all.size());
+  for (const TaskRun& run : r.runs) EXPECT_EQ(run.outcome, "ok") << run.task;
+  EXPECT_EQ(r.report.total, double(all.size()));
+  ASSERT_EQ(judge.judged.size(), all.size());
+  for (const Judged& j : judge.judged) EXPECT_EQ(j.tape, j.task) << "each replay reads its own part's tape";
+}
+
+// A part that does not stand for its task (a crash, a limit, a failed device step: the launcher says
+// nothing of it) is run again in a runner of its own, and so is every task after it; the tasks before
+// it keep their parts.
+TEST_F(SubmissionKeeperTest, ATaskWhosePartDidNotEndWellRunsAloneWithTheTasksAfterIt) {
+  settings.tasksTogether = true;
+  ASSERT_GE(rubric.tasks.size(), 3u);
+  const std::string failing = rubric.tasks[1].id;
+  bool reached = false;
+  runner.parts = [&](const RunnerLaunch& l) -> std::optional<RunnerEnded> {
+    if (l.request.task == failing) reached = true;
+    if (reached) return std::nullopt;
+    writeFileAtomically(l.request.recordPath, "part of " + l.request.task, nullptr);
+    return RunnerEnded{exited(0), {}};
+  };
+  for (size_t i = 1; i < rubric.tasks.size(); ++i) runner.scripts[rubric.tasks[i].id] = {endsWell("alone")};
+  const SubmissionResult r = grade();
+  EXPECT_EQ(runner.launchesOf(rubric.tasks[0].id), 0u) << "the task before the failing part keeps its part";
+  for (size_t i = 1; i < rubric.tasks.size(); ++i)
+    EXPECT_EQ(runner.launchesOf(rubric.tasks[i].id), 1u) << rubric.tasks[i].id << " runs alone";
+  for (const Judged& j : judge.judged)
+    EXPECT_EQ(j.tape, j.task == rubric.tasks[0].id ? "part of " + j.task : "alone") << j.task;
+  EXPECT_EQ(r.report.total, double(rubric.tasks.size()));
+}
+
+// A file the source policy refuses starts nothing, in a runner of several tasks as alone; a launcher
+// that runs none together leaves every task to a runner of its own.
+TEST_F(SubmissionKeeperTest, ARefusedFileIsLeftOutOfTheTasksRunTogether) {
+  settings.tasksTogether = true;
+  const Task* refused = findTask(rubric.tasks.back().id);
+  ASSERT_NE(refused, nullptr);
+  fs::remove(fs::path(kernels) / refused->info().file);
+  fs::create_symlink("/etc/passwd", fs::path(kernels) / refused->info().file);
+  for (size_t i = 0; i + 1 < rubric.tasks.size(); ++i) runner.scripts[rubric.tasks[i].id] = {endsWell()};
+  const SubmissionResult r = grade();
+  ASSERT_EQ(runner.together.size(), 1u);
+  EXPECT_EQ(runner.together.front().size(), rubric.tasks.size() - 1);
+  EXPECT_EQ(std::count(runner.together.front().begin(), runner.together.front().end(), refused->info().id), 0);
+  EXPECT_EQ(runner.launchesOf(refused->info().id), 0u);
+  EXPECT_EQ(r.runs.back().outcome, "refused");
+  for (size_t i = 0; i + 1 < rubric.tasks.size(); ++i)
+    EXPECT_EQ(runner.launchesOf(rubric.tasks[i].id), 1u) << "no part came back: each ran alone";
 }
 
 }  // namespace
