@@ -68,14 +68,20 @@ std::vector<DeviceEntry> nvidiaGpusBeside(const DeviceEntry& device) {
 namespace {
 
 constexpr int kCoresPerGpuJob = 4, kMostJobsPerGpu = 4;
+/// With a submission's tasks in one process (KeeperSettings::tasksTogether) a job runs 2 GPU
+/// processes at once instead of 5: one H200 with 16 cores graded the 32 submissions in 80.7 s with 4
+/// jobs, 73.3 s with 6, 69.0 s with 8 and 74.2 s with 12 (docs/performance.md).
+constexpr int kCoresPerTogetherJob = 2, kMostTogetherJobsPerGpu = 8;
 /// A GPU job's share of the memory at the least: its 4 runners' limits (keeper.h's default gives them
 /// 3/4 of the memory over all runners) of 3 GiB each. The histogram's runner went past a 1 GiB limit
 /// at 4096 x 4096 with NVIDIA's driver; a runner stopped for memory the machine lacked would be the
-/// student's failure.
+/// student's failure. (A job whose tasks share a process runs its tasks' own runners side by side
+/// where a part does not end well: the same share.)
 constexpr uint64_t kGpuJobBytes = uint64_t(4) * 3 * (uint64_t(1) << 30) * 4 / 3;
 
-int gpuJobs(int cores, int gpus, uint64_t memoryBytes, bool* byMemory) {
-  int perGpu = std::clamp(cores / gpus / kCoresPerGpuJob, 1, kMostJobsPerGpu);
+int gpuJobs(int cores, int gpus, uint64_t memoryBytes, bool together, bool* byMemory) {
+  int perGpu = together ? std::clamp(cores / gpus / kCoresPerTogetherJob, 1, kMostTogetherJobsPerGpu)
+                        : std::clamp(cores / gpus / kCoresPerGpuJob, 1, kMostJobsPerGpu);
   if (memoryBytes > 0) {
     const int fit = std::max(1, int(memoryBytes / kGpuJobBytes / uint64_t(gpus)));
     if (byMemory) *byMemory = fit < perGpu;
@@ -86,19 +92,20 @@ int gpuJobs(int cores, int gpus, uint64_t memoryBytes, bool* byMemory) {
 
 }  // namespace
 
-int defaultJobs(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes) {
+int defaultJobs(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes, bool tasksTogether) {
   cores = std::max(1, cores);
   if (device.type != "gpu") return cores;
-  return gpuJobs(cores, std::max(1, gpus), memoryBytes, nullptr);
+  return gpuJobs(cores, std::max(1, gpus), memoryBytes, tasksTogether, nullptr);
 }
 
-std::string defaultJobsReason(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes) {
+std::string defaultJobsReason(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes, bool tasksTogether) {
   const std::string c = std::to_string(std::max(1, cores)) + (cores == 1 ? " core" : " cores");
   if (device.type != "gpu") return "one per core: " + c;
   gpus = std::max(1, gpus);
   bool byMemory = false;
-  const int perGpu = gpuJobs(std::max(1, cores), gpus, memoryBytes, &byMemory) / gpus;
+  const int perGpu = gpuJobs(std::max(1, cores), gpus, memoryBytes, tasksTogether, &byMemory) / gpus;
   return std::to_string(perGpu) + " per GPU: " + c + (gpus > 1 ? " for " + std::to_string(gpus) + " GPUs" : "") +
+         (tasksTogether ? ", a submission's tasks in one process" : "") +
          (byMemory ? ", fewer for " + std::to_string(memoryBytes >> 30) + " GiB of memory" : "");
 }
 
@@ -311,11 +318,13 @@ class Batch {
     const int gpus = static_cast<int>(gpus_.size());
     const int cores = usableCores();
     const uint64_t memory = physicalMemoryBytes();
-    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : defaultJobs(device_.info, cores, gpus, memory),
-                                 std::max(1, int(todo_.size()))));
-    const std::string jobsReason = o_.jobs > 0 || jobs_ != defaultJobs(device_.info, cores, gpus, memory)
-                                       ? ""
-                                       : " (the default, " + defaultJobsReason(device_.info, cores, gpus, memory) + ")";
+    const bool together = o_.keeper.tasksTogether;
+    const int byDefault = defaultJobs(device_.info, cores, gpus, memory, together);
+    jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : byDefault, std::max(1, int(todo_.size()))));
+    const std::string jobsReason =
+        o_.jobs > 0 || jobs_ != byDefault
+            ? ""
+            : " (the default, " + defaultJobsReason(device_.info, cores, gpus, memory, together) + ")";
     settings_ = o_.keeper;
     // Every submission is graded on the same cases: the stored inputs and CPU results read once, the
     // hidden ones made once.

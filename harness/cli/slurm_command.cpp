@@ -77,6 +77,15 @@ bool hasJobs(const std::vector<std::string>& options) {
   return false;
 }
 
+/// Whether the batch options ask for a process a task (`--task-processes each`).
+bool hasTaskProcessesEach(const std::vector<std::string>& options) {
+  for (size_t i = 0; i < options.size(); ++i)
+    if (options[i] == "--task-processes=each" ||
+        (options[i] == "--task-processes" && i + 1 < options.size() && options[i + 1] == "each"))
+      return true;
+  return false;
+}
+
 /// The #SBATCH lines both scripts share.
 std::string commonDirectives(const SlurmArgs& a) {
   std::string d;
@@ -225,7 +234,9 @@ int slurmCommand(const SlurmArgs& a) {
   if (!hasJobs(a.batchOptions)) {
     DeviceInfo device;
     device.type = a.gpusPerShard > 0 ? "gpu" : "cpu";
-    array += " --jobs " + std::to_string(defaultJobs(device, a.cpusPerTask, std::max(1, a.gpusPerShard)));
+    // A GPU shard runs a submission's tasks in one process unless its options say otherwise.
+    const bool together = device.type == "gpu" && !hasTaskProcessesEach(a.batchOptions);
+    array += " --jobs " + std::to_string(defaultJobs(device, a.cpusPerTask, std::max(1, a.gpusPerShard), 0, together));
   }
   for (const std::string& o : a.batchOptions) array += " " + quoted(o);
   array += "\n";

@@ -426,7 +426,17 @@ TEST(SlurmScripts, AJobArrayOfShardsAndADependentMerge) {
   const std::string gpuArray = slurp(out / "clgrade.sbatch");
   EXPECT_NE(gpuArray.find("#SBATCH --gres=gpu:2\n"), std::string::npos) << gpuArray;
   EXPECT_NE(gpuArray.find("#SBATCH --cpus-per-task=16\n"), std::string::npos) << gpuArray;
-  EXPECT_NE(gpuArray.find(" --seed 7 --jobs 4\n"), std::string::npos) << "2 a GPU from 8 CPUs each:\n" << gpuArray;
+  // A GPU batch runs a submission's tasks in one process: a job for every 2 CPUs of a GPU's share.
+  EXPECT_NE(gpuArray.find(" --seed 7 --jobs 8\n"), std::string::npos) << "4 a GPU from 8 CPUs each:\n" << gpuArray;
+  const CliRun each =
+      clgrade({"slurm", "--out", out.string(), "--shards", "2", "--gpus-per-shard", "2", "--cpus-per-task", "16",
+               "--seed", "7", (root / "subs").string(), "--", "--task-processes", "each"},
+              root / "logs-each");
+  ASSERT_EQ(each.process.exitCode, 0) << each.err;
+  const std::string eachArray = slurp(out / "clgrade.sbatch");
+  EXPECT_NE(eachArray.find(" --seed 7 --jobs 4 '--task-processes' 'each'\n"), std::string::npos)
+      << "a process a task: 2 a GPU from 8 CPUs each:\n"
+      << eachArray;
   const CliRun both = clgrade({"slurm", "--out", out.string(), "--shards", "2", "--gpus-per-shard", "1", "--gres",
                                "gpu:1", (root / "subs").string()},
                               root / "logs-both");
