@@ -38,17 +38,20 @@ class RunnerLauncher {
   virtual ~RunnerLauncher() = default;
   /// Runs the runner to its end (or stops it at a limit). Thread-safe: tasks run side by side.
   virtual RunnerEnded run(const RunnerLaunch& launch) = 0;
+  /// How a part of a runner of several tasks ended (runTogether): the part's index, and its end
+  /// where it stands for its task's own runner, else nothing (that task runs alone).
+  using PartEnded = std::function<void(size_t part, std::optional<RunnerEnded> ended)>;
   /// Several tasks' first runners in one process, one after another (`clgrade run-tasks`,
   /// KeeperSettings::tasksTogether), its files in `scratch` (cleared first) and the requests in
-  /// `requestsFolder`. For each launch, in order: how its part ended where it stands for the task's
-  /// own runner (protocol/runner_part.h), its tape, progress, output and messages where the launch
-  /// names them as its own runner would have left them; or nothing, for that task and every one
-  /// after it, which then run alone. `starting` is not called. This one runs none together.
-  virtual std::vector<std::optional<RunnerEnded>> runTogether(const std::vector<RunnerLaunch>& launches,
-                                                              const std::string& scratch,
-                                                              const std::string& requestsFolder) {
+  /// `requestsFolder`. `partEnded` is called once for every launch, in order, as soon as it is
+  /// known: with the part's end where it stands for the task's own runner (protocol/runner_part.h),
+  /// its tape, progress, output and messages where the launch names them as its own runner would
+  /// have left them; else with nothing, for that task and every one after it, which then run alone
+  /// (the runner is stopped). `starting` is not called. This one runs none together.
+  virtual void runTogether(const std::vector<RunnerLaunch>& launches, const std::string& scratch,
+                           const std::string& requestsFolder, const PartEnded& partEnded) {
     (void)scratch, (void)requestsFolder;
-    return std::vector<std::optional<RunnerEnded>>(launches.size());
+    for (size_t i = 0; i < launches.size(); ++i) partEnded(i, std::nullopt);
   }
   /// Times the trusted kernels for this grade in a process that runs no student code
   /// (keeper/trusted_child.h), its messages into `logPath`. Thread-safe.

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "intake/submission.h"
@@ -205,31 +206,41 @@ uint64_t keepOutput(const std::string& from, const std::string& to, size_t limit
   const uint64_t bytes = fs::is_regular_file(from, ec) ? fs::file_size(from, ec) : 0;
   fs::remove(to, ec);
   if (bytes == 0) return 0;
-  if (limit == 0 || bytes <= limit) {
-    fs::rename(from, to, ec);
-    if (!ec) return bytes;
+  const uint64_t keep = limit ? std::min<uint64_t>(bytes, limit) : bytes;
+  fs::rename(from, to, ec);
+  if (!ec) {
+    if (keep < bytes) fs::resize_file(to, keep, ec);
+    return bytes;
   }
-  std::string kept;
-  readFile(from, &kept, nullptr, limit ? limit : bytes);
-  writeFileAtomically(to, kept.substr(0, limit ? limit : kept.size()), nullptr);
+  // Another file system (scratch folders under TMPDIR): the kept start only.
+  std::ifstream in(from, std::ios::binary);
+  std::ofstream out(to, std::ios::binary | std::ios::trunc);
+  std::vector<char> buffer(size_t(1) << 20);
+  for (uint64_t left = keep; left > 0 && in;) {
+    in.read(buffer.data(), std::streamsize(std::min<uint64_t>(left, buffer.size())));
+    out.write(buffer.data(), in.gcount());
+    left -= uint64_t(in.gcount());
+  }
   return bytes;
 }
 
 }  // namespace
 
-std::vector<std::optional<RunnerEnded>> RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches,
-                                                                   const std::string& scratch,
-                                                                   const std::string& requestsFolder) {
+void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const std::string& scratch,
+                                const std::string& requestsFolder, const PartEnded& partEnded) {
   const KeeperSettings& s = *place_.settings;
-  std::vector<std::optional<RunnerEnded>> ended(launches.size());
+  size_t told = 0;  // the parts said so far, in order
+  const auto restAlone = [&] {
+    for (; told < launches.size(); ++told) partEnded(told, std::nullopt);
+  };
   std::error_code ec;
   fs::remove_all(requestsFolder, ec);
-  if (launches.empty() || !makeDirectories(requestsFolder, nullptr)) return ended;
+  if (launches.empty() || !makeDirectories(requestsFolder, nullptr)) return restAlone();
   std::vector<std::string> argv = {s.clgrade, "run-tasks"};
   std::vector<Part> parts;
   for (const RunnerLaunch& l : launches) {
-    // Its part's files in the one scratch folder the sandbox may write; moved to the launch's own
-    // places once the runner has ended (a runner of its own would have written them there).
+    // Its part's files in the one scratch folder the sandbox may write (the runner makes the part's
+    // folder); moved to the launch's own places as the part ends, out of the sandbox's reach.
     RunnerRequest request = l.request;
     const std::string folder = absolutePath(scratch) + "/" + request.task;
     request.recordPath = folder + "/" + channel::kTapeFile;
@@ -237,16 +248,14 @@ std::vector<std::optional<RunnerEnded>> RunnerProcess::runTogether(const std::ve
     request.outDir = folder + "/" + channel::kRunnerOutFolder;
     const std::string path = absolutePath(requestsFolder) + "/" + request.task + ".request";
     if (request.probe || !request.stopped.empty() || !writeFileAtomically(path, runnerRequestJson(request), nullptr))
-      return ended;
+      return restAlone();
     argv.push_back(path);
     parts.push_back({folder, ProgressWatch(request.progressPath, s.buildTimeoutSeconds)});
   }
   ProcessSpec spec;
-  ProcessResult p;
+  std::string err;
   if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
-  if (!placeProcess(argv, place_, requestsFolder, scratch, &spec, &p.error, "tasks")) return ended;
-  for (const Part& part : parts)
-    if (!makeDirectories(part.folder, nullptr)) return ended;
+  if (!placeProcess(argv, place_, requestsFolder, scratch, &spec, &err, "tasks")) return restAlone();
   // Each part has a task's limit; past it the runner is stopped, and that task runs alone under its
   // limit, where waits for other jobs' timings are left out. The whole has theirs.
   const double partLimit = runnerTimeoutSeconds(s);
@@ -262,13 +271,48 @@ std::vector<std::optional<RunnerEnded>> RunnerProcess::runTogether(const std::ve
   spec.stderrPath = absolutePath(requestsFolder) + "/runner.stderr";
   const std::string cache = submissionCacheDir(place_.kernelsDir, "tasks");
   DiskWatch disk(scratch, cache, s.scratchQuotaBytes * parts.size());
+  // A part whose end is there is handed over at once (its replay starts while the next part runs):
+  // true when it stood for its task.
+  const auto handOver = [&](size_t i, double endSeconds) {
+    const RunnerLaunch& l = launches[i];
+    const Part& part = parts[i];
+    std::string text, why;
+    RunnerPartEnd end;
+    if (!readFile(part.folder + "/" + channel::kPartEnded, &text, nullptr, 4096) || !readRunnerPart(text, &end, &why) ||
+        !partStandsForItsTask(end))
+      return false;
+    fs::remove_all(l.scratch, ec);
+    makeDirectories(l.scratch, nullptr);
+    fs::rename(part.folder + "/" + channel::kTapeFile, l.request.recordPath, ec);
+    if (ec) return false;
+    fs::rename(part.folder + "/" + channel::kProgressFile, l.request.progressPath, ec);
+    RunnerEnded e;
+    e.process.started = true;
+    e.process.exitCode = 0;
+    e.process.seconds = endSeconds - std::max(0.0, part.start);
+    e.process.peakResidentBytes = end.peakBytes;  // the runner's, up to this part's end
+    e.process.stdoutBytes = keepOutput(part.folder + "/" + channel::kPartStdout, l.stdoutPath, s.outputLimitBytes);
+    e.process.stderrBytes = keepOutput(part.folder + "/" + channel::kPartStderr, l.stderrPath, s.outputLimitBytes);
+    e.at = progress::lastPosition(l.request.progressPath);
+    partEnded(told++, std::move(e));
+    return true;
+  };
   size_t current = 0;
+  bool failed = false;
   parts.front().start = 0;
-  spec.monitor = [&](double t) -> std::string {
-    while (current < parts.size() && fs::exists(parts[current].folder + "/" + channel::kPartEnded)) {
-      parts[current].end = t;
+  const auto follow = [&](double t) {
+    while (!failed && current < parts.size() && fs::exists(parts[current].folder + "/" + channel::kPartEnded)) {
+      if (!handOver(current, t)) {
+        failed = true;  // this task and the ones after it run alone; the runner is stopped
+        restAlone();
+        break;
+      }
       if (++current < parts.size()) parts[current].start = t;
     }
+  };
+  spec.monitor = [&](double t) -> std::string {
+    follow(t);
+    if (failed) return "a part that did not end well";
     if (current == parts.size()) return "";
     const std::string build = parts[current].watch.check(t);
     if (!build.empty()) return build;
@@ -277,37 +321,15 @@ std::vector<std::optional<RunnerEnded>> RunnerProcess::runTogether(const std::ve
   };
   const std::string name = "runner of " + std::to_string(parts.size()) + " tasks";
   const long long from = trace::nowMicros();
+  ProcessResult p;
   {
     const trace::Span span(name, "process");
     p = runProcess(spec);
   }
   trace::adoptChildTrace(scratch + "/" + channel::kTraceFile, name, from, trace::nowMicros());
   if (p.stoppedBy == "disk") fs::remove_all(cache, ec);
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const RunnerLaunch& l = launches[i];
-    const Part& part = parts[i];
-    std::string text, err;
-    RunnerPartEnd end;
-    if (!readFile(part.folder + "/" + channel::kPartEnded, &text, nullptr, 4096) || !readRunnerPart(text, &end, &err) ||
-        !partStandsForItsTask(end))
-      break;
-    fs::remove_all(l.scratch, ec);
-    makeDirectories(l.scratch, nullptr);
-    fs::rename(part.folder + "/" + channel::kTapeFile, l.request.recordPath, ec);
-    if (ec) break;
-    fs::rename(part.folder + "/" + channel::kProgressFile, l.request.progressPath, ec);
-    RunnerEnded e;
-    e.process.started = true;
-    e.process.exitCode = 0;
-    const double start = part.start >= 0 ? part.start : 0;
-    e.process.seconds = (part.end >= 0 ? part.end : p.seconds) - start;
-    e.process.peakResidentBytes = p.peakResidentBytes;  // the process's, over all its parts
-    e.process.stdoutBytes = keepOutput(part.folder + "/" + channel::kPartStdout, l.stdoutPath, s.outputLimitBytes);
-    e.process.stderrBytes = keepOutput(part.folder + "/" + channel::kPartStderr, l.stderrPath, s.outputLimitBytes);
-    e.at = progress::lastPosition(l.request.progressPath);
-    ended[i] = e;
-  }
-  return ended;
+  follow(p.seconds);  // the parts that ended after the last look
+  restAlone();
 }
 
 TrustedChildResult RunnerProcess::timeTrusted(const TrustedTimingRequest& request, const std::string& logPath) {

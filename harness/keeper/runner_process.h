@@ -41,9 +41,8 @@ class RunnerProcess : public RunnerLauncher {
  public:
   explicit RunnerProcess(RunnerPlace place) : place_(std::move(place)) {}
   RunnerEnded run(const RunnerLaunch& launch) override;
-  std::vector<std::optional<RunnerEnded>> runTogether(const std::vector<RunnerLaunch>& launches,
-                                                      const std::string& scratch,
-                                                      const std::string& requestsFolder) override;
+  void runTogether(const std::vector<RunnerLaunch>& launches, const std::string& scratch,
+                   const std::string& requestsFolder, const PartEnded& partEnded) override;
   TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string& logPath) override;
 
  private:

@@ -140,17 +140,20 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   if (refused_.empty())
     for (size_t slot = 0; slot < selected.size(); ++slot)
       keepers.push_back(std::make_unique<TaskKeeper>(c, slot, *selected[slot]));
-  std::vector<bool> announced(selected.size(), false);
-  const std::vector<std::optional<RunnerEnded>> together =
-      runTogether(keepers, launcher, &tasks, &result.runs, &announced);
+  // The tasks' first runners in one process where the settings say so: each task waits for its part.
+  Together together = startTogether(keepers, launcher, &tasks, &result.runs);
   forEachSideBySide(selected.size(), settings_.taskJobs, [&](size_t slot) {
-    if (settings_.onTask && !announced[slot]) settings_.onTask(selected[slot]->id, nullptr);
-    if (!refused_.empty())
+    if (settings_.onTask && !together.announced[slot]) settings_.onTask(selected[slot]->id, nullptr);
+    if (!refused_.empty()) {
       refuse(*selected[slot], &tasks[slot], &result.runs[slot]);
-    else
-      keepers[slot]->keep(&tasks[slot], &result.runs[slot], together[slot] ? &*together[slot] : nullptr);
+    } else {
+      const std::optional<RunnerEnded> part =
+          together.parts[slot].valid() ? together.parts[slot].get() : std::optional<RunnerEnded>();
+      keepers[slot]->keep(&tasks[slot], &result.runs[slot], part ? &*part : nullptr);
+    }
     if (settings_.onTask) settings_.onTask(selected[slot]->id, &result.runs[slot]);
   });
+  if (together.runner.valid()) together.runner.get();
   if (c.hardware.valid()) c.hardware.wait();  // it writes into the scratch and report folders
   if (besideFigures.valid()) {
     besideFigures.wait();  // ... and this one into the control folder
@@ -168,11 +171,13 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
   return result;
 }
 
-std::vector<std::optional<RunnerEnded>> SubmissionKeeper::runTogether(
-    const std::vector<std::unique_ptr<TaskKeeper>>& keepers, RunnerLauncher& launcher, std::vector<TaskReport>* places,
-    std::vector<TaskRun>* runs, std::vector<bool>* announced) {
-  std::vector<std::optional<RunnerEnded>> ended(runs->size());
-  if (!settings_.tasksTogether || keepers.size() < 2) return ended;
+SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std::unique_ptr<TaskKeeper>>& keepers,
+                                                           RunnerLauncher& launcher, std::vector<TaskReport>* places,
+                                                           std::vector<TaskRun>* runs) {
+  Together t;
+  t.announced.assign(runs->size(), false);
+  t.parts.resize(runs->size());
+  if (!settings_.tasksTogether || keepers.size() < 2) return t;
   std::vector<size_t> slots;
   std::vector<RunnerLaunch> launches;
   for (size_t slot = 0; slot < keepers.size(); ++slot)
@@ -180,15 +185,28 @@ std::vector<std::optional<RunnerEnded>> SubmissionKeeper::runTogether(
       slots.push_back(slot);
       launches.push_back(keepers[slot]->firstLaunch());
     }
-  if (launches.size() < 2) return ended;
+  if (launches.size() < 2) return t;
+  auto promises = std::make_shared<std::vector<std::promise<std::optional<RunnerEnded>>>>(launches.size());
   for (size_t i = 0; i < slots.size(); ++i) {
+    t.parts[slots[i]] = (*promises)[i].get_future().share();
     if (settings_.onTask) settings_.onTask(launches[i].request.task, nullptr);
-    (*announced)[slots[i]] = true;
+    t.announced[slots[i]] = true;
   }
-  const std::vector<std::optional<RunnerEnded>> parts =
-      launcher.runTogether(launches, folders_.scratchFor("tasks"), folders_.path() + "/tasks");
-  for (size_t i = 0; i < slots.size() && i < parts.size(); ++i) ended[slots[i]] = parts[i];
-  return ended;
+  const std::string scratch = folders_.scratchFor("tasks"), requests = folders_.path() + "/tasks";
+  t.runner = std::async(std::launch::async, [&launcher, launches, scratch, requests, promises] {
+    std::vector<bool> said(launches.size(), false);
+    try {
+      launcher.runTogether(launches, scratch, requests, [&](size_t i, std::optional<RunnerEnded> ended) {
+        if (i >= said.size() || said[i]) return;
+        said[i] = true;
+        (*promises)[i].set_value(std::move(ended));
+      });
+    } catch (...) {  // whatever went wrong, no task waits for ever: it runs alone
+    }
+    for (size_t i = 0; i < said.size(); ++i)
+      if (!said[i]) (*promises)[i].set_value(std::nullopt);
+  });
+  return t;
 }
 
 void SubmissionKeeper::markUntimedReference(const TrustedChildResult& timed, GradeReport* report) const {

@@ -42,12 +42,17 @@ class SubmissionKeeper {
   SubmissionResult grade(const std::vector<std::string>& onlyTasks, RunnerLauncher& launcher, const TapeJudge& judge);
 
  private:
-  /// With KeeperSettings::tasksTogether, the first runners of the tasks the policy lets run, in one
-  /// process (RunnerLauncher::runTogether); per slot, how its part ended where it stands for the
-  /// task's own runner. `announced`: the slots whose start onTask was told.
-  std::vector<std::optional<RunnerEnded>> runTogether(const std::vector<std::unique_ptr<TaskKeeper>>& keepers,
-                                                      RunnerLauncher& launcher, std::vector<TaskReport>* places,
-                                                      std::vector<TaskRun>* runs, std::vector<bool>* announced);
+  /// The tasks' first runners in one process (KeeperSettings::tasksTogether), as they go.
+  struct Together {
+    std::future<void> runner;  ///< the runner of several tasks, until it has ended (invalid: none)
+    /// Per slot, how its part ended where it stands for the task's own runner (invalid: not in it).
+    std::vector<std::shared_future<std::optional<RunnerEnded>>> parts;
+    std::vector<bool> announced;  ///< the slots whose start onTask was told
+  };
+  /// Starts the first runners of the tasks the policy lets run in one process
+  /// (RunnerLauncher::runTogether), where the settings say so and there are two or more.
+  Together startTogether(const std::vector<std::unique_ptr<TaskKeeper>>& keepers, RunnerLauncher& launcher,
+                         std::vector<TaskReport>* places, std::vector<TaskRun>* runs);
   std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
       const std::vector<const TaskRubric*>& selected);
   /// The trusted kernels' figures of the tasks the batch brought none for, timed by a process that

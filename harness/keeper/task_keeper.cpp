@@ -277,6 +277,7 @@ void TaskKeeper::keep(TaskReport* place, TaskRun* run, const RunnerEnded* togeth
   process.kernelOutput = p.stdoutBytes > 0 ? outputShown : "";
   process.kernelOutputBytes = p.stdoutBytes;
   process.kernelOutputTruncated = p.stdoutBytes > c_.settings.outputLimitBytes;
+  process.sharedProcess = together != nullptr;
   *place = std::move(report);
 }
 

@@ -98,6 +98,9 @@ struct ProcessRecord {
   std::string kernelOutput;  ///< what the kernels printed: a file relative to the report folder ("" none)
   uint64_t kernelOutputBytes = 0;
   bool kernelOutputTruncated = false;  ///< more than the output limit: the file holds the start
+  /// Run as a part of the submission's one process for its tasks (`clgrade run-tasks`): `seconds`
+  /// are the part's, `peakMemoryMiB` that process's peak up to the part's end.
+  bool sharedProcess = false;
 };
 
 /// The wall time of one phase of a task's grading ("cases", "simulator", "counters", "sweep",

@@ -127,7 +127,8 @@ ordered_json taskJson(const TaskReport& t) {
                        {"peak_memory_mib", t.process.peakMemoryMiB},
                        {"kernel_output", t.process.kernelOutput},
                        {"kernel_output_bytes", t.process.kernelOutputBytes},
-                       {"kernel_output_truncated", t.process.kernelOutputTruncated}};
+                       {"kernel_output_truncated", t.process.kernelOutputTruncated},
+                       {"shared_process", t.process.sharedProcess}};
   return task;
 }
 

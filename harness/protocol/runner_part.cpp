@@ -13,7 +13,7 @@ constexpr int kBuildErrors[] = {-11, -43, -45, -46};
 }  // namespace
 
 std::string runnerPartText(const RunnerPartEnd& end) {
-  std::string text = "exit " + std::to_string(end.exitCode) + "\nerrors";
+  std::string text = "exit " + std::to_string(end.exitCode) + "\npeak " + std::to_string(end.peakBytes) + "\nerrors";
   for (int code : end.errors) text += " " + std::to_string(code);
   return text + "\n";
 }
@@ -22,7 +22,8 @@ bool readRunnerPart(const std::string& text, RunnerPartEnd* end, std::string* er
   std::istringstream in(text);
   std::string word;
   RunnerPartEnd read;
-  if (!(in >> word) || word != "exit" || !(in >> read.exitCode) || !(in >> word) || word != "errors") {
+  if (!(in >> word) || word != "exit" || !(in >> read.exitCode) || !(in >> word) || word != "peak" ||
+      !(in >> read.peakBytes) || !(in >> word) || word != "errors") {
     *err = "a part's end that does not read as one";
     return false;
   }

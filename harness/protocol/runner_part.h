@@ -6,6 +6,7 @@
 // the ones after it again, each in a runner of its own (keeper/runner_process.h).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@ namespace clgrade {
 
 struct RunnerPartEnd {
   int exitCode = -1;        ///< what `clgrade run-task` would have exited with (RunnerExit)
+  uint64_t peakBytes = 0;   ///< the runner's resident peak so far (getrusage): what the report shows
   std::vector<int> errors;  ///< the OpenCL error codes of the part's failed device steps
 };
 

@@ -198,16 +198,23 @@ int runTasks(const std::vector<std::string>& requestPaths) {
     Rubric rubric;
     // A part that cannot start has no end written: the keeper runs its task and those after it alone.
     if (const int code = readRequest(path, &request, &rubric)) return code;
+    // The part's folder is made here, in the scratch folder the sandbox's uid owns.
     const std::string part = request.recordPath.substr(0, request.recordPath.rfind('/') + 1);
-    if (request.probe || !redirect(1, part + channel::kPartStdout) || !redirect(2, part + channel::kPartStderr))
+    std::string err;
+    if (request.probe || !makeDirectories(part, &err) || !redirect(1, part + channel::kPartStdout) ||
+        !redirect(2, part + channel::kPartStderr)) {
+      std::cerr << "clgrade run-tasks: the part's folder " << part
+                << " cannot be written: " << (err.empty() ? std::strerror(errno) : err) << "\n";
       return kRunnerCannotReach;
+    }
     if (!opened) {
       if (const int code = openDevice(request, &device)) return code;
       opened = true;
     }
     RunnerPartEnd end;
     end.exitCode = gradeRequest(request, rubric, device, &shared, &end.errors);
-    std::string err;
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0) end.peakBytes = uint64_t(usage.ru_maxrss) << 10;
     if (!writeFileAtomically(part + channel::kPartEnded, runnerPartText(end), &err)) {
       std::cerr << "clgrade run-tasks: " << err << "\n";
       return kRunnerCannotRecord;

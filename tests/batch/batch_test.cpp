@@ -307,6 +307,15 @@ TEST(Batch, TheVerdictsDoNotDependOnJobsOrGpus) {
   const json first = readJson(one / "class.json")["submissions"], second = readJson(all / "class.json")["submissions"];
   ASSERT_EQ(first.size(), samples.size());
   EXPECT_EQ(first.dump(1), second.dump(1));
+  // The second batch did run each submission's tasks in one process (none fell back to its own).
+  for (const std::string& s : samples) {
+    const json together = readJson(all / s / "report.json"), apart = readJson(one / s / "report.json");
+    ASSERT_EQ(together["tasks"].size(), 2u) << s;
+    for (const json& task : together["tasks"])
+      EXPECT_TRUE(task["process"]["shared_process"].get<bool>()) << s << " " << task["id"];
+    for (const json& task : apart["tasks"])
+      EXPECT_FALSE(task["process"]["shared_process"].get<bool>()) << s << " " << task["id"];
+  }
   if (!HasFailure()) {
     fs::remove_all(one);
     fs::remove_all(all);

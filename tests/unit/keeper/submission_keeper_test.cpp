@@ -4,6 +4,7 @@
 // bookkeeping, and the real replayTape where it is about what a tape is worth.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include <chrono>
@@ -60,8 +61,8 @@ class FakeRunner : public RunnerLauncher {
     if (launch.starting) launch.starting();
     return script(launch);
   }
-  std::vector<std::optional<RunnerEnded>> runTogether(const std::vector<RunnerLaunch>& ls, const std::string& scratch,
-                                                      const std::string& requests) override {
+  void runTogether(const std::vector<RunnerLaunch>& ls, const std::string& scratch, const std::string& requests,
+                   const PartEnded& partEnded) override {
     {
       const std::lock_guard<std::mutex> hold(mutex_);
       std::vector<std::string> tasks;
@@ -69,13 +70,14 @@ class FakeRunner : public RunnerLauncher {
       together.push_back(tasks);
       order.push_back("together");
     }
-    if (!parts) return RunnerLauncher::runTogether(ls, scratch, requests);
-    std::vector<std::optional<RunnerEnded>> ended;
-    for (const RunnerLaunch& l : ls) {
-      makeDirectories(l.scratch, nullptr);
-      ended.push_back(parts(l));
+    if (!parts) return RunnerLauncher::runTogether(ls, scratch, requests, partEnded);
+    bool alone = false;  // as the real one: from the first part that does not stand, every one runs alone
+    for (size_t i = 0; i < ls.size(); ++i) {
+      makeDirectories(ls[i].scratch, nullptr);
+      std::optional<RunnerEnded> ended = alone ? std::nullopt : parts(ls[i]);
+      alone = alone || !ended;
+      partEnded(i, std::move(ended));
     }
-    return ended;
   }
   /// How each task's part of a runner of several tasks ends (none: the launcher runs none together).
   std::function<std::optional<RunnerEnded>(const RunnerLaunch&)> parts;
@@ -228,6 +230,11 @@ class FakeJudge {
     };
   }
   std::vector<Judged> judged;
+  /// Whether a replay of `task` has been judged (thread-safe).
+  bool judgedTask(const std::string& task) {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    return std::any_of(judged.begin(), judged.end(), [&](const Judged& j) { return j.task == task; });
+  }
 
  private:
   std::mutex mutex_;
@@ -723,6 +730,25 @@ TEST_F(SubmissionKeeperTest, TasksTogetherRunInOneProcessAndStartNoneOfTheirOwn)
   EXPECT_EQ(r.report.total, double(all.size()));
   ASSERT_EQ(judge.judged.size(), all.size());
   for (const Judged& j : judge.judged) EXPECT_EQ(j.tape, j.task) << "each replay reads its own part's tape";
+}
+
+// A part is judged as soon as it has ended, while the runner goes on with the next tasks.
+TEST_F(SubmissionKeeperTest, APartIsJudgedWhileTheTasksAfterItStillRun) {
+  settings.tasksTogether = true;
+  const std::string first = rubric.tasks.front().id;
+  bool judgedBeforeTheNext = false;
+  runner.parts = [&](const RunnerLaunch& l) -> std::optional<RunnerEnded> {
+    if (l.request.task != first) {
+      for (int i = 0; i < 500 && !judge.judgedTask(first); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      judgedBeforeTheNext = judgedBeforeTheNext || (l.request.task == rubric.tasks[1].id && judge.judgedTask(first));
+    }
+    writeFileAtomically(l.request.recordPath, l.request.task, nullptr);
+    return RunnerEnded{exited(0), {}};
+  };
+  const SubmissionResult r = grade();
+  EXPECT_TRUE(judgedBeforeTheNext) << "the first task's part was judged only after the runner had ended";
+  EXPECT_EQ(r.report.total, double(rubric.tasks.size()));
 }
 
 // A part that does not stand for its task (a crash, a limit, a failed device step: the launcher says

@@ -13,24 +13,27 @@ namespace {
 TEST(RunnerPart, ReadsWhatTheRunnerWrote) {
   RunnerPartEnd end;
   end.exitCode = 0;
+  end.peakBytes = 123456789;
   end.errors = {-11, -54};
   RunnerPartEnd read;
   std::string err;
   ASSERT_TRUE(readRunnerPart(runnerPartText(end), &read, &err)) << err;
   EXPECT_EQ(read.exitCode, 0);
+  EXPECT_EQ(read.peakBytes, end.peakBytes);
   EXPECT_EQ(read.errors, end.errors);
-  for (const char* bad : {"", "exit", "exit 0", "exit x\nerrors\n", "exit 0\nerrors -5 what\n", "errors\nexit 0\n"})
+  for (const char* bad : {"", "exit", "exit 0", "exit 0\nerrors\n", "exit x\npeak 1\nerrors\n",
+                          "exit 0\npeak 1\nerrors -5 what\n", "peak 1\nexit 0\nerrors\n"})
     EXPECT_FALSE(readRunnerPart(bad, &read, &err)) << bad;
 }
 
 TEST(RunnerPart, OnlyAWellEndedPartWithoutDeviceFaultsStandsForItsTask) {
-  EXPECT_TRUE(partStandsForItsTask({0, {}}));
+  EXPECT_TRUE(partStandsForItsTask({0, 0, {}}));
   // A file that does not build, or lacks a kernel: the compiler's answer, the device untouched.
-  EXPECT_TRUE(partStandsForItsTask({0, {-11, -46, -45, -43}}));
-  EXPECT_FALSE(partStandsForItsTask({3, {}})) << "a part that did not end well";
-  EXPECT_FALSE(partStandsForItsTask({-1, {}}));
+  EXPECT_TRUE(partStandsForItsTask({0, 0, {-11, -46, -45, -43}}));
+  EXPECT_FALSE(partStandsForItsTask({3, 0, {}})) << "a part that did not end well";
+  EXPECT_FALSE(partStandsForItsTask({-1, 0, {}}));
   // Out of resources, an allocation that failed, a lost queue, a launch refused, a driver's own code.
-  for (int code : {-5, -4, -6, -36, -54, -9999}) EXPECT_FALSE(partStandsForItsTask({0, {-11, code}})) << code;
+  for (int code : {-5, -4, -6, -36, -54, -9999}) EXPECT_FALSE(partStandsForItsTask({0, 0, {-11, code}})) << code;
 }
 
 TEST(RunnerPart, TheTapeKeepsTheErrorCodesItRecorded) {
