@@ -329,8 +329,12 @@ class Batch {
     // Every submission is graded on the same cases: the stored inputs and CPU results read once, the
     // hidden ones made once.
     settings_.batchShare = std::make_shared<BatchShare>(settings_.hiddenSeed);
+    // A job whose tasks share a process runs it and its counters session (its tasks' own runners
+    // side by side only where a part did not end well): the limit a runner gets with 2 a job, so that
+    // more jobs do not take memory from a task (8 jobs on 128 GiB: 6 GiB, as 4 jobs of 4 runners).
     if (!settings_.memoryLimitBytes)
-      settings_.memoryLimitBytes = defaultTaskMemoryBytes(jobs_ * runnersAtOnce(settings_.taskJobs));
+      settings_.memoryLimitBytes =
+          defaultTaskMemoryBytes(jobs_ * (settings_.tasksTogether ? 2 : runnersAtOnce(settings_.taskJobs)));
     // Each GPU its own keeper settings: its processes see it alone, its timed launches and counter
     // sessions take turns on its own locks, and its trusted figures are its own (a node's GPUs
     // need not be alike). One GPU keeps the names it always had.

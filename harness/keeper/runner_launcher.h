@@ -33,25 +33,29 @@ struct RunnerEnded {
   progress::Position at;
 };
 
+/// How a task's part of a runner of several tasks ended, for the task.
+struct PartEnd {
+  std::optional<RunnerEnded> ended;  ///< the part ended: it stands for the task's own runner
+  std::string alone;                 ///< else why the task runs in a runner of its own ("" none ran together)
+};
+using PartEnded = std::function<void(size_t part, PartEnd end)>;
+
 class RunnerLauncher {
  public:
   virtual ~RunnerLauncher() = default;
   /// Runs the runner to its end (or stops it at a limit). Thread-safe: tasks run side by side.
   virtual RunnerEnded run(const RunnerLaunch& launch) = 0;
-  /// How a part of a runner of several tasks ended (runTogether): the part's index, and its end
-  /// where it stands for its task's own runner, else nothing (that task runs alone).
-  using PartEnded = std::function<void(size_t part, std::optional<RunnerEnded> ended)>;
   /// Several tasks' first runners in one process, one after another (`clgrade run-tasks`,
   /// KeeperSettings::tasksTogether), its files in `scratch` (cleared first) and the requests in
   /// `requestsFolder`. `partEnded` is called once for every launch, in order, as soon as it is
-  /// known: with the part's end where it stands for the task's own runner (protocol/runner_part.h),
-  /// its tape, progress, output and messages where the launch names them as its own runner would
-  /// have left them; else with nothing, for that task and every one after it, which then run alone
-  /// (the runner is stopped). `starting` is not called. This one runs none together.
+  /// known: with the part's end where it ended (protocol/runner_part.h), its tape, progress, output and
+  /// messages where the launch names them as its own runner would have left them; else with why the
+  /// task runs alone, for that task and every one after it (the runner is stopped). `starting` is not
+  /// called. This one runs none together.
   virtual void runTogether(const std::vector<RunnerLaunch>& launches, const std::string& scratch,
                            const std::string& requestsFolder, const PartEnded& partEnded) {
     (void)scratch, (void)requestsFolder;
-    for (size_t i = 0; i < launches.size(); ++i) partEnded(i, std::nullopt);
+    for (size_t i = 0; i < launches.size(); ++i) partEnded(i, PartEnd{});
   }
   /// Times the trusted kernels for this grade in a process that runs no student code
   /// (keeper/trusted_child.h), its messages into `logPath`. Thread-safe.

@@ -200,27 +200,15 @@ struct Part {
 };
 
 /// A part's output, as ProcessSpec::outputLimitBytes would have kept it: its first `limit` bytes
-/// (0: all) at `to`; returns how many the part wrote.
+/// (0: all, up to 64 MiB) copied to `to` as the keeper's own file, never through a link; returns how
+/// many the part wrote.
 uint64_t keepOutput(const std::string& from, const std::string& to, size_t limit) {
   std::error_code ec;
-  const uint64_t bytes = fs::is_regular_file(from, ec) ? fs::file_size(from, ec) : 0;
   fs::remove(to, ec);
-  if (bytes == 0) return 0;
-  const uint64_t keep = limit ? std::min<uint64_t>(bytes, limit) : bytes;
-  fs::rename(from, to, ec);
-  if (!ec) {
-    if (keep < bytes) fs::resize_file(to, keep, ec);
-    return bytes;
-  }
-  // Another file system (scratch folders under TMPDIR): the kept start only.
-  std::ifstream in(from, std::ios::binary);
-  std::ofstream out(to, std::ios::binary | std::ios::trunc);
-  std::vector<char> buffer(size_t(1) << 20);
-  for (uint64_t left = keep; left > 0 && in;) {
-    in.read(buffer.data(), std::streamsize(std::min<uint64_t>(left, buffer.size())));
-    out.write(buffer.data(), in.gcount());
-    left -= uint64_t(in.gcount());
-  }
+  std::string start;
+  uint64_t bytes = 0;
+  if (!readUntrustedFileStart(from, limit ? limit : size_t(64) << 20, &start, &bytes) || bytes == 0) return 0;
+  writeFileAtomically(to, start, nullptr, false);
   return bytes;
 }
 
@@ -230,12 +218,12 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
                                 const std::string& requestsFolder, const PartEnded& partEnded) {
   const KeeperSettings& s = *place_.settings;
   size_t told = 0;  // the parts said so far, in order
-  const auto restAlone = [&] {
-    for (; told < launches.size(); ++told) partEnded(told, std::nullopt);
+  const auto restAlone = [&](const std::string& why) {
+    for (; told < launches.size(); ++told) partEnded(told, PartEnd{std::nullopt, why});
   };
   std::error_code ec;
   fs::remove_all(requestsFolder, ec);
-  if (launches.empty() || !makeDirectories(requestsFolder, nullptr)) return restAlone();
+  if (launches.empty() || !makeDirectories(requestsFolder, nullptr)) return restAlone("");
   std::vector<std::string> argv = {s.clgrade, "run-tasks"};
   std::vector<Part> parts;
   for (const RunnerLaunch& l : launches) {
@@ -248,14 +236,14 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
     request.outDir = folder + "/" + channel::kRunnerOutFolder;
     const std::string path = absolutePath(requestsFolder) + "/" + request.task + ".request";
     if (request.probe || !request.stopped.empty() || !writeFileAtomically(path, runnerRequestJson(request), nullptr))
-      return restAlone();
+      return restAlone("");
     argv.push_back(path);
     parts.push_back({folder, ProgressWatch(request.progressPath, s.buildTimeoutSeconds)});
   }
   ProcessSpec spec;
   std::string err;
   if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
-  if (!placeProcess(argv, place_, requestsFolder, scratch, &spec, &err, "tasks")) return restAlone();
+  if (!placeProcess(argv, place_, requestsFolder, scratch, &spec, &err, "tasks")) return restAlone("");
   // Each part has a task's limit; past it the runner is stopped, and that task runs alone under its
   // limit, where waits for other jobs' timings are left out. The whole has theirs.
   const double partLimit = runnerTimeoutSeconds(s);
@@ -271,20 +259,21 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
   spec.stderrPath = absolutePath(requestsFolder) + "/runner.stderr";
   const std::string cache = submissionCacheDir(place_.kernelsDir, "tasks");
   DiskWatch disk(scratch, cache, s.scratchQuotaBytes * parts.size());
-  // A part whose end is there is handed over at once (its replay starts while the next part runs):
-  // true when it stood for its task.
-  const auto handOver = [&](size_t i, double endSeconds) {
+  // A part whose end is there is handed over at once (its replay starts while the next part runs).
+  // "" when the process may go on with the next part, else why the tasks after it run alone.
+  const auto handOver = [&](size_t i, double endSeconds) -> std::string {
     const RunnerLaunch& l = launches[i];
     const Part& part = parts[i];
     std::string text, why;
     RunnerPartEnd end;
-    if (!readFile(part.folder + "/" + channel::kPartEnded, &text, nullptr, 4096) || !readRunnerPart(text, &end, &why) ||
-        !partStandsForItsTask(end))
-      return false;
+    if (!readUntrustedFile(part.folder + "/" + channel::kPartEnded, 4096, &text) || !readRunnerPart(text, &end, &why) ||
+        !partEndedWell(end))
+      return "task " + l.request.task + "'s part in the submission's one process did not end well" +
+             std::string(end.exitCode > 0 ? " (exit code " + std::to_string(end.exitCode) + ")" : "");
     fs::remove_all(l.scratch, ec);
     makeDirectories(l.scratch, nullptr);
     fs::rename(part.folder + "/" + channel::kTapeFile, l.request.recordPath, ec);
-    if (ec) return false;
+    if (ec) return "task " + l.request.task + "'s record could not be kept: " + ec.message();
     fs::rename(part.folder + "/" + channel::kProgressFile, l.request.progressPath, ec);
     RunnerEnded e;
     e.process.started = true;
@@ -294,25 +283,28 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
     e.process.stdoutBytes = keepOutput(part.folder + "/" + channel::kPartStdout, l.stdoutPath, s.outputLimitBytes);
     e.process.stderrBytes = keepOutput(part.folder + "/" + channel::kPartStderr, l.stderrPath, s.outputLimitBytes);
     e.at = progress::lastPosition(l.request.progressPath);
-    partEnded(told++, std::move(e));
-    return true;
+    partEnded(told++, PartEnd{std::move(e), ""});
+    if (partLeavesProcessFit(end)) return "";
+    std::string codes;
+    for (int code : end.errors) codes += (codes.empty() ? "" : ", ") + std::to_string(code);
+    return "task " + l.request.task + " failed a device step (OpenCL error " + codes +
+           ") in the submission's one process, which may have left it unfit";
   };
   size_t current = 0;
-  bool failed = false;
+  std::string stopped;  // why the runner is stopped before its end
   parts.front().start = 0;
   const auto follow = [&](double t) {
-    while (!failed && current < parts.size() && fs::exists(parts[current].folder + "/" + channel::kPartEnded)) {
-      if (!handOver(current, t)) {
-        failed = true;  // this task and the ones after it run alone; the runner is stopped
-        restAlone();
-        break;
-      }
+    std::error_code missing;
+    while (stopped.empty() && current < parts.size() &&
+           fs::exists(parts[current].folder + "/" + channel::kPartEnded, missing)) {
+      stopped = handOver(current, t);
+      if (!stopped.empty()) return restAlone(stopped);  // the runner is stopped next
       if (++current < parts.size()) parts[current].start = t;
     }
   };
   spec.monitor = [&](double t) -> std::string {
     follow(t);
-    if (failed) return "a part that did not end well";
+    if (!stopped.empty()) return "a part that left the process unfit";
     if (current == parts.size()) return "";
     const std::string build = parts[current].watch.check(t);
     if (!build.empty()) return build;
@@ -329,7 +321,14 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
   trace::adoptChildTrace(scratch + "/" + channel::kTraceFile, name, from, trace::nowMicros());
   if (p.stoppedBy == "disk") fs::remove_all(cache, ec);
   follow(p.seconds);  // the parts that ended after the last look
-  restAlone();
+  if (stopped.empty() && told < launches.size()) {
+    // The process ended (or was stopped) in this part: its task and those after it run alone.
+    const std::string task = "task " + launches[told].request.task + "'s part";
+    stopped = p.stoppedBy == "part time" ? task + " in the submission's one process ran past the task's time limit"
+              : p.stoppedBy.empty()      ? "the submission's one process ended in " + task + ": " + p.describe()
+                                    : "the submission's one process was stopped in " + task + " (" + p.stoppedBy + ")";
+  }
+  restAlone(stopped);
 }
 
 TrustedChildResult RunnerProcess::timeTrusted(const TrustedTimingRequest& request, const std::string& logPath) {

@@ -147,9 +147,8 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
     if (!refused_.empty()) {
       refuse(*selected[slot], &tasks[slot], &result.runs[slot]);
     } else {
-      const std::optional<RunnerEnded> part =
-          together.parts[slot].valid() ? together.parts[slot].get() : std::optional<RunnerEnded>();
-      keepers[slot]->keep(&tasks[slot], &result.runs[slot], part ? &*part : nullptr);
+      const PartEnd part = together.parts[slot].valid() ? together.parts[slot].get() : PartEnd{};
+      keepers[slot]->keep(&tasks[slot], &result.runs[slot], part.ended ? &*part.ended : nullptr, part.alone);
     }
     if (settings_.onTask) settings_.onTask(selected[slot]->id, &result.runs[slot]);
   });
@@ -186,7 +185,7 @@ SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std
       launches.push_back(keepers[slot]->firstLaunch());
     }
   if (launches.size() < 2) return t;
-  auto promises = std::make_shared<std::vector<std::promise<std::optional<RunnerEnded>>>>(launches.size());
+  auto promises = std::make_shared<std::vector<std::promise<PartEnd>>>(launches.size());
   for (size_t i = 0; i < slots.size(); ++i) {
     t.parts[slots[i]] = (*promises)[i].get_future().share();
     if (settings_.onTask) settings_.onTask(launches[i].request.task, nullptr);
@@ -196,15 +195,15 @@ SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std
   t.runner = std::async(std::launch::async, [&launcher, launches, scratch, requests, promises] {
     std::vector<bool> said(launches.size(), false);
     try {
-      launcher.runTogether(launches, scratch, requests, [&](size_t i, std::optional<RunnerEnded> ended) {
+      launcher.runTogether(launches, scratch, requests, [&](size_t i, PartEnd end) {
         if (i >= said.size() || said[i]) return;
         said[i] = true;
-        (*promises)[i].set_value(std::move(ended));
+        (*promises)[i].set_value(std::move(end));
       });
     } catch (...) {  // whatever went wrong, no task waits for ever: it runs alone
     }
     for (size_t i = 0; i < said.size(); ++i)
-      if (!said[i]) (*promises)[i].set_value(std::nullopt);
+      if (!said[i]) (*promises)[i].set_value(PartEnd{});
   });
   return t;
 }

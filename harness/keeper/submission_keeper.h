@@ -45,8 +45,8 @@ class SubmissionKeeper {
   /// The tasks' first runners in one process (KeeperSettings::tasksTogether), as they go.
   struct Together {
     std::future<void> runner;  ///< the runner of several tasks, until it has ended (invalid: none)
-    /// Per slot, how its part ended where it stands for the task's own runner (invalid: not in it).
-    std::vector<std::shared_future<std::optional<RunnerEnded>>> parts;
+    /// Per slot, how its part ended (invalid: not in it).
+    std::vector<std::shared_future<PartEnd>> parts;
     std::vector<bool> announced;  ///< the slots whose start onTask was told
   };
   /// Starts the first runners of the tasks the policy lets run in one process

@@ -207,7 +207,7 @@ bool TaskKeeper::prepare(TaskReport* place, TaskRun* run) {
   return true;
 }
 
-void TaskKeeper::keep(TaskReport* place, TaskRun* run, const RunnerEnded* together) {
+void TaskKeeper::keep(TaskReport* place, TaskRun* run, const RunnerEnded* together, const std::string& alone) {
   if (!prepared_ && !prepare(place, run)) return;
   if (refused_) return;
 
@@ -278,6 +278,7 @@ void TaskKeeper::keep(TaskReport* place, TaskRun* run, const RunnerEnded* togeth
   process.kernelOutputBytes = p.stdoutBytes;
   process.kernelOutputTruncated = p.stdoutBytes > c_.settings.outputLimitBytes;
   process.sharedProcess = together != nullptr;
+  process.ranAloneBecause = alone;
   *place = std::move(report);
 }
 

@@ -54,8 +54,9 @@ class TaskKeeper {
   RunnerLaunch firstLaunch() const { return launchOf(StopInfo()); }
   /// Runs the task; `place` gets what the runner's end decided (a replay fills it later when the
   /// runner ended well), `run` how it ended. `together`: how its part of a runner of several tasks
-  /// ended, which stands for its first runner (null: it runs one of its own).
-  void keep(TaskReport* place, TaskRun* run, const RunnerEnded* together = nullptr);
+  /// ended, which stands for its first runner (null: it runs one of its own; `alone`: why, when it
+  /// was to run in that runner, which the report keeps).
+  void keep(TaskReport* place, TaskRun* run, const RunnerEnded* together = nullptr, const std::string& alone = "");
 
  private:
   bool refusedByPolicy(TaskReport* place, TaskRun* run);

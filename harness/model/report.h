@@ -101,6 +101,9 @@ struct ProcessRecord {
   /// Run as a part of the submission's one process for its tasks (`clgrade run-tasks`): `seconds`
   /// are the part's, `peakMemoryMiB` that process's peak up to the part's end.
   bool sharedProcess = false;
+  /// Why a task that was to run in that process ran in one of its own instead ("" otherwise): a part
+  /// of it, or of a task before it, that did not end well or left the process unfit.
+  std::string ranAloneBecause;
 };
 
 /// The wall time of one phase of a task's grading ("cases", "simulator", "counters", "sweep",

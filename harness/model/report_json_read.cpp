@@ -231,6 +231,7 @@ TaskReport taskFrom(const Json& j, const std::string& path) {
     readInteger(*v, "kernel_output_bytes", p, &t.process.kernelOutputBytes);
     read(*v, "kernel_output_truncated", p, &t.process.kernelOutputTruncated);
     read(*v, "shared_process", p, &t.process.sharedProcess);  // absent in reports before 2026-11-29
+    read(*v, "ran_alone_because", p, &t.process.ranAloneBecause);
   }
   // The performance blocks have their own reader (json_performance.h); it throws on a wrong type.
   for (const char* key : {"performance", "sweep"}) {

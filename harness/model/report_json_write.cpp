@@ -128,7 +128,8 @@ ordered_json taskJson(const TaskReport& t) {
                        {"kernel_output", t.process.kernelOutput},
                        {"kernel_output_bytes", t.process.kernelOutputBytes},
                        {"kernel_output_truncated", t.process.kernelOutputTruncated},
-                       {"shared_process", t.process.sharedProcess}};
+                       {"shared_process", t.process.sharedProcess},
+                       {"ran_alone_because", t.process.ranAloneBecause}};
   return task;
 }
 

@@ -36,8 +36,10 @@ bool readRunnerPart(const std::string& text, RunnerPartEnd* end, std::string* er
   return true;
 }
 
-bool partStandsForItsTask(const RunnerPartEnd& end) {
-  return end.exitCode == 0 && std::all_of(end.errors.begin(), end.errors.end(), [](int code) {
+bool partEndedWell(const RunnerPartEnd& end) { return end.exitCode == 0; }
+
+bool partLeavesProcessFit(const RunnerPartEnd& end) {
+  return partEndedWell(end) && std::all_of(end.errors.begin(), end.errors.end(), [](int code) {
            return std::find(std::begin(kBuildErrors), std::end(kBuildErrors), code) != std::end(kBuildErrors);
          });
 }

@@ -1,9 +1,10 @@
 // How one task's part of a runner of several tasks ended (`clgrade run-tasks`): the runner writes it
-// into the part's folder as the part ends (channel::kPartEnded), the keeper reads it once the runner
-// has ended. A part stands for the task's own runner only when it ended well and no device step of
-// it failed but a build's: anything else may have come from what the tasks before it left in the
-// process, or may leave the process unfit for the tasks after it, so the keeper runs that task and
-// the ones after it again, each in a runner of its own (keeper/runner_process.h).
+// into the part's folder as the part ends (channel::kPartEnded), the keeper reads it as it appears.
+// A part that ended (its tape whole) stands for the task's own runner, device steps that failed
+// included: they are the task's own, judged from its tape as a runner of its own would have had them
+// judged. A device step that failed other than a build may leave the process's context unfit for the
+// tasks after it: those then run each in a runner of its own, as does a task whose part never ended
+// (the process crashed or was stopped: keeper/runner_process.h).
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,12 @@ std::string runnerPartText(const RunnerPartEnd& end);
 /// False with `err` where `text` is not what runnerPartText writes.
 bool readRunnerPart(const std::string& text, RunnerPartEnd* end, std::string* err);
 
-/// Whether a part that ended so counts as the task's own runner would have: exit 0, and its failed
-/// steps (if any) only builds, build options, or kernels the program lacks, which a student's file
-/// causes without touching the device.
-bool partStandsForItsTask(const RunnerPartEnd& end);
+/// Whether the part ended as the task's own runner would have ended well (exit 0, its tape whole).
+bool partEndedWell(const RunnerPartEnd& end);
+
+/// Whether the process is fit for the next task after the part: its failed steps (if any) only
+/// builds, build options, or kernels the program lacks, which a student's file causes without
+/// touching the device.
+bool partLeavesProcessFit(const RunnerPartEnd& end);
 
 }  // namespace clgrade

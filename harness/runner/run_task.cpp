@@ -1,6 +1,7 @@
 // `clgrade run-task REQUEST`: a task's runner, inside the sandbox (runner/runner.h).
 #include <dirent.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -167,7 +168,7 @@ bool redirect(int fd, const std::string& path) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
-  const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (file < 0) return false;
   const bool ok = ::dup2(file, fd) == fd;
   ::close(file);
@@ -213,8 +214,13 @@ int runTasks(const std::vector<std::string>& requestPaths) {
     }
     RunnerPartEnd end;
     end.exitCode = gradeRequest(request, rubric, device, &shared, &end.errors);
+    // What the part freed goes back to the system: the next part runs under the same memory limit
+    // as a runner of its own, and should not carry this one's heap.
+    malloc_trim(0);
     struct rusage usage;
     if (getrusage(RUSAGE_SELF, &usage) == 0) end.peakBytes = uint64_t(usage.ru_maxrss) << 10;
+    // Everything the part printed is in its files before its end says so: the keeper takes them then.
+    if (!redirect(1, "/dev/null") || !redirect(2, "/dev/null")) return kRunnerCannotReach;
     if (!writeFileAtomically(part + channel::kPartEnded, runnerPartText(end), &err)) {
       std::cerr << "clgrade run-tasks: " << err << "\n";
       return kRunnerCannotRecord;

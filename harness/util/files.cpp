@@ -88,6 +88,29 @@ bool readUntrustedFile(const std::string& path, size_t limitBytes, std::string* 
   return ok;
 }
 
+bool readUntrustedFileStart(const std::string& path, size_t limitBytes, std::string* out, uint64_t* size) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  const bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  std::string bytes;
+  if (ok) {
+    bytes.resize(std::min<uint64_t>(uint64_t(st.st_size), limitBytes));
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += size_t(n);
+    }
+    bytes.resize(done);
+    *size = uint64_t(st.st_size);
+    *out = std::move(bytes);
+  }
+  close(fd);
+  return ok;
+}
+
 namespace {
 
 std::string failure(const std::string& what, const std::string& path) {

@@ -17,6 +17,10 @@ bool readFile(const std::string& path, std::string* out, std::string* err, size_
 /// to be echoed).
 bool readUntrustedFile(const std::string& path, size_t limitBytes, std::string* out);
 
+/// The first `limitBytes` of a file a sandboxed process wrote (never through a link, only a regular
+/// file), and its whole size in `size`: what a part's kernels printed, kept as a pipe's limit keeps it.
+bool readUntrustedFileStart(const std::string& path, size_t limitBytes, std::string* out, uint64_t* size);
+
 /// Writes a whole file through a temporary name and a rename, so readers never see half of it: every
 /// write, the fsync, the close and the rename are checked, and on any failure (a full disk, a
 /// read-only folder) it returns false with a message naming `path` and the reason, removes the

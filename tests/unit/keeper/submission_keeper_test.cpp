@@ -71,12 +71,12 @@ class FakeRunner : public RunnerLauncher {
       order.push_back("together");
     }
     if (!parts) return RunnerLauncher::runTogether(ls, scratch, requests, partEnded);
-    bool alone = false;  // as the real one: from the first part that does not stand, every one runs alone
+    std::string alone;  // as the real one: from the first part that did not end, every one runs alone
     for (size_t i = 0; i < ls.size(); ++i) {
       makeDirectories(ls[i].scratch, nullptr);
-      std::optional<RunnerEnded> ended = alone ? std::nullopt : parts(ls[i]);
-      alone = alone || !ended;
-      partEnded(i, std::move(ended));
+      std::optional<RunnerEnded> ended = alone.empty() ? parts(ls[i]) : std::nullopt;
+      if (!ended && alone.empty()) alone = "task " + ls[i].request.task + "'s part did not end well";
+      partEnded(i, PartEnd{std::move(ended), ended ? "" : alone});
     }
   }
   /// How each task's part of a runner of several tasks ends (none: the launcher runs none together).
@@ -773,6 +773,13 @@ TEST_F(SubmissionKeeperTest, ATaskWhosePartDidNotEndWellRunsAloneWithTheTasksAft
   for (const Judged& j : judge.judged)
     EXPECT_EQ(j.tape, j.task == rubric.tasks[0].id ? "part of " + j.task : "alone") << j.task;
   EXPECT_EQ(r.report.total, double(rubric.tasks.size()));
+  // The report says which ran in the one process, and why the others ran alone.
+  EXPECT_TRUE(task(r, rubric.tasks[0].id).process.sharedProcess);
+  EXPECT_EQ(task(r, rubric.tasks[0].id).process.ranAloneBecause, "");
+  for (size_t i = 1; i < rubric.tasks.size(); ++i) {
+    EXPECT_FALSE(task(r, rubric.tasks[i].id).process.sharedProcess);
+    EXPECT_EQ(task(r, rubric.tasks[i].id).process.ranAloneBecause, "task " + failing + "'s part did not end well");
+  }
 }
 
 // A file the source policy refuses starts nothing, in a runner of several tasks as alone; a launcher

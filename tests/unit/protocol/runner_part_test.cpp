@@ -26,14 +26,20 @@ TEST(RunnerPart, ReadsWhatTheRunnerWrote) {
     EXPECT_FALSE(readRunnerPart(bad, &read, &err)) << bad;
 }
 
-TEST(RunnerPart, OnlyAWellEndedPartWithoutDeviceFaultsStandsForItsTask) {
-  EXPECT_TRUE(partStandsForItsTask({0, 0, {}}));
+TEST(RunnerPart, AnEndedPartStandsAndOnlyBuildErrorsLeaveTheProcessFitForTheNext) {
+  EXPECT_TRUE(partEndedWell({0, 0, {}}));
+  EXPECT_TRUE(partLeavesProcessFit({0, 0, {}}));
   // A file that does not build, or lacks a kernel: the compiler's answer, the device untouched.
-  EXPECT_TRUE(partStandsForItsTask({0, 0, {-11, -46, -45, -43}}));
-  EXPECT_FALSE(partStandsForItsTask({3, 0, {}})) << "a part that did not end well";
-  EXPECT_FALSE(partStandsForItsTask({-1, 0, {}}));
-  // Out of resources, an allocation that failed, a lost queue, a launch refused, a driver's own code.
-  for (int code : {-5, -4, -6, -36, -54, -9999}) EXPECT_FALSE(partStandsForItsTask({0, 0, {-11, code}})) << code;
+  EXPECT_TRUE(partLeavesProcessFit({0, 0, {-11, -46, -45, -43}}));
+  EXPECT_FALSE(partEndedWell({3, 0, {}})) << "a part that did not end well";
+  EXPECT_FALSE(partLeavesProcessFit({3, 0, {}}));
+  EXPECT_FALSE(partEndedWell({-1, 0, {}}));
+  // Out of resources, an allocation that failed, a lost queue, a launch refused, a driver's own code:
+  // the part's own (it ended, its tape says so), but the tasks after it run in processes of their own.
+  for (int code : {-5, -4, -6, -36, -54, -9999}) {
+    EXPECT_TRUE(partEndedWell({0, 0, {-11, code}})) << code;
+    EXPECT_FALSE(partLeavesProcessFit({0, 0, {-11, code}})) << code;
+  }
 }
 
 TEST(RunnerPart, TheTapeKeepsTheErrorCodesItRecorded) {
