@@ -66,28 +66,6 @@ bool readFile(const std::string& path, std::string* out, std::string* err, size_
   return true;
 }
 
-bool readUntrustedFile(const std::string& path, size_t limitBytes, std::string* out) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && uint64_t(st.st_size) <= limitBytes;
-  std::string bytes;
-  if (ok) {
-    bytes.resize(size_t(st.st_size));
-    size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += size_t(n);
-    }
-    bytes.resize(done);
-  }
-  close(fd);
-  if (ok) *out = std::move(bytes);
-  return ok;
-}
-
 bool readUntrustedFileStart(const std::string& path, size_t limitBytes, std::string* out, uint64_t* size) {
   const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return false;
@@ -109,6 +87,14 @@ bool readUntrustedFileStart(const std::string& path, size_t limitBytes, std::str
   }
   close(fd);
   return ok;
+}
+
+bool readUntrustedFile(const std::string& path, size_t limitBytes, std::string* out) {
+  std::string bytes;
+  uint64_t size = 0;
+  if (!readUntrustedFileStart(path, limitBytes, &bytes, &size) || size > limitBytes) return false;
+  *out = std::move(bytes);
+  return true;
 }
 
 namespace {

@@ -191,8 +191,9 @@ inline GradeReport richReport() {
   sep.builds = {BuildRecord{"-DRESULT_STEPS=4 -cl-fast-relaxed-math", false, "CL_BUILD_PROGRAM_FAILURE",
                             "evidence/separable/build_1.log", ""}};
   // Its runner was stopped in one kernel; a second one left that kernel out and finished.
-  sep.process = {true, "ok after a rerun", 41.5, 12.5, 3.25, 812.25, "evidence/separable/kernel_output.txt", 2048,
-                 true};
+  sep.process = {
+      true, "ok after a rerun", 41.5, 12.5, 3.25, 812.25, "evidence/separable/kernel_output.txt", 2048, true, false,
+      ""};
   sep.rerun = {true, "timed out", "timed out after 30 s in ConvVertical", "kernel ConvVertical", "", ""};
 
   TaskReport hist;
