@@ -1,6 +1,8 @@
 // The bank model, the lane regrouping and the counters file on their own: no Oclgrind needed.
 #include <gtest/gtest.h>
 
+#include "../scratch.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -278,9 +280,7 @@ TEST(CountersJson, OddKernelNamesStayValidJson) {
 // temporary name longer than NAME_MAX, and the file was never written. It now goes through the
 // checked writer, whose temporary name is short.
 TEST(CountersJson, TheFileIsReplacedWholeWhateverTheNameLength) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "clgrade_counters_replace";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = test::freshFolder("clgrade_counters_replace", "files");
   KernelTallies kernels;
   kernels["first"].invocations = 1;
   for (const std::string& name : {std::string("counters.json"), std::string(255, 'c')}) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../scratch.h"
 #include "clgrade_oclgrind_paths.h"
 
 namespace clgrade::test {
@@ -26,11 +27,8 @@ std::string freshDir() {
   std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "run";
   for (char& c : name)
     if (c == '/') c = '_';
-  const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "clgrade_counters" / (name + "." + std::to_string(runs++));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
+  // The test process's own folder: two runs of the tests at once do not empty each other's.
+  return test::freshFolder("clgrade_counters", name + "." + std::to_string(runs++)).string();
 }
 
 }  // namespace
