@@ -196,7 +196,7 @@ namespace {
 struct Part {
   std::string folder;  ///< in the runner's scratch folder: its tape, progress, output, messages, end
   ProgressWatch watch;
-  double start = -1, end = -1;  ///< seconds since the runner started, as its end file appeared
+  double start = -1;  ///< seconds since the runner started, as the part before it ended
 };
 
 /// A part's output, as ProcessSpec::outputLimitBytes would have kept it: its first `limit` bytes
