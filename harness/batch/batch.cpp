@@ -68,22 +68,27 @@ std::vector<DeviceEntry> nvidiaGpusBeside(const DeviceEntry& device) {
 namespace {
 
 constexpr int kCoresPerGpuJob = 4, kMostJobsPerGpu = 4;
-/// With a submission's tasks in one process (KeeperSettings::tasksTogether) a job runs 2 GPU
-/// processes at once instead of 5: one H200 with 16 cores graded the 32 submissions in 80.7 s with 4
-/// jobs, 73.3 s with 6, 69.0 s with 8 and 74.2 s with 12 (docs/performance.md).
-constexpr int kCoresPerTogetherJob = 2, kMostTogetherJobsPerGpu = 8;
+/// With a submission's tasks in one process (KeeperSettings::tasksTogether), its counters session
+/// after them, a job runs one GPU process instead of 5, and about a core and a third of host work:
+/// 3 jobs for every 4 cores of a GPU's share. One H200 with 16 cores graded the 32 submissions in
+/// 69.6 s with 7 jobs, 63.3 s with 10, 57.8 and 58.8 s with 12, 64.5 s with 14 and 57.5 s with 16
+/// (a batch of 32 is paced by its last round); the grades a second, from each grade's median time,
+/// went from 0.50 (7 jobs) to 0.63 (12) and 0.66 (16) (docs/performance.md).
+constexpr int kTogetherJobsPerFourCores = 3, kMostTogetherJobsPerGpu = 16;
 /// A GPU job's share of the memory at the least: its 4 runners' limits (keeper.h's default gives them
 /// 3/4 of the memory over all runners) of 3 GiB each. The histogram's runner went past a 1 GiB limit
 /// at 4096 x 4096 with NVIDIA's driver; a runner stopped for memory the machine lacked would be the
-/// student's failure. (A job whose tasks share a process runs its tasks' own runners side by side
-/// where a part does not end well: the same share.)
+/// student's failure.
 constexpr uint64_t kGpuJobBytes = uint64_t(4) * 3 * (uint64_t(1) << 30) * 4 / 3;
+/// A job whose tasks share a process counts as 2 runners (its memory limit is set so): its one
+/// process, and the runners of its own a task gets where a part does not end well.
+constexpr uint64_t kGpuTogetherJobBytes = uint64_t(2) * 3 * (uint64_t(1) << 30) * 4 / 3;
 
 int gpuJobs(int cores, int gpus, uint64_t memoryBytes, bool together, bool* byMemory) {
-  int perGpu = together ? std::clamp(cores / gpus / kCoresPerTogetherJob, 1, kMostTogetherJobsPerGpu)
+  int perGpu = together ? std::clamp(cores / gpus * kTogetherJobsPerFourCores / 4, 1, kMostTogetherJobsPerGpu)
                         : std::clamp(cores / gpus / kCoresPerGpuJob, 1, kMostJobsPerGpu);
   if (memoryBytes > 0) {
-    const int fit = std::max(1, int(memoryBytes / kGpuJobBytes / uint64_t(gpus)));
+    const int fit = std::max(1, int(memoryBytes / (together ? kGpuTogetherJobBytes : kGpuJobBytes) / uint64_t(gpus)));
     if (byMemory) *byMemory = fit < perGpu;
     perGpu = std::min(perGpu, fit);
   }

@@ -93,9 +93,10 @@ struct BatchSummary {
 /// most 4: a job's timed launches and counters sessions take turns on its GPU's locks, and the other
 /// jobs' builds, correctness runs and CPU work fill those waits (docs/performance.md: 4 jobs on one
 /// GPU and 16 cores 155.4 and 171.0 s where 2 took 168.4 and 174.0 s).
-/// With `tasksTogether` (a submission's tasks in one process, a GPU batch's default) a job runs 2 GPU
-/// processes at once instead of 5: one job for every 2 cores of a GPU's share, at most 8.
-/// And no more GPU jobs than `memoryBytes` of the machine (0: unknown) gives 3 GiB to each runner.
+/// With `tasksTogether` (a submission's tasks in one process, its counters after them, a GPU batch's
+/// default) a job runs one GPU process instead of 5: 3 jobs for every 4 cores of a GPU's share, at
+/// most 16. And no more GPU jobs than `memoryBytes` of the machine (0: unknown) gives 3 GiB to each
+/// runner (such a job counts as 2 runners).
 int defaultJobs(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes = 0, bool tasksTogether = false);
 
 /// How defaultJobs came to its figure, for the batch's first line ("4 per GPU: 16 cores").

@@ -9,9 +9,12 @@
 
 #include "batch/trusted_timer.h"
 #include "cli/command.h"
+#include "protocol/channels.h"
+#include "protocol/session_part.h"
 #include "runner/runner.h"
 #include "tasks/inputs.h"
 #include "util/archive.h"
+#include "util/files.h"
 #include "util/install_layout.h"
 
 namespace clgrade::cli {
@@ -38,6 +41,76 @@ CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs*
   return sub;
 }
 
+/// `clgrade hwsession`'s arguments (keeper/hardware_session.h writes them).
+struct SessionArgs {
+  std::string ncu, clgrade, kernelsDir, rubric, out, csv, counters = "ncu";
+  std::vector<std::string> tasks, atomics, profile;
+  bool profileNone = false;
+  double timeout = 300;
+  std::vector<uint64_t> seeds;
+};
+
+void addSessionOptions(CLI::App* profiler, SessionArgs* session) {
+  profiler->add_option("kernels-dir", session->kernelsDir)->required();
+  profiler->add_option("--ncu", session->ncu, "NVIDIA's profiler (where --counters ptx: none needed)");
+  profiler->add_option("--clgrade", session->clgrade);
+  profiler->add_option("--rubric", session->rubric)->required();
+  profiler->add_option("--out", session->out)->required();
+  profiler->add_option("--log-file", session->csv)->required();
+  profiler->add_option("--task", session->tasks)->required();
+  profiler->add_option("--atomics", session->atomics);
+  profiler->add_option("--profile", session->profile,
+                       "task, or task:kernel, whose counters are read (default: every task's)");
+  profiler->add_flag("--profile-none", session->profileNone, "no counters: the replay counts the atomics alone");
+  profiler->add_option("--timeout", session->timeout);
+  profiler
+      ->add_option("--counters", session->counters,
+                   "ncu; cupti: the replay counts itself (ncu where it cannot); ptx: the replay's PTX counters, "
+                   "no profiler (exit 6 where they cannot)")
+      ->check(CLI::IsMember({"ncu", "cupti", "ptx"}));
+  profiler->add_option("--hidden-seeds", session->seeds, "count the drawn analysis cases on these hidden inputs")
+      ->expected(4);
+}
+
+ProfilerSessionArgs sessionArgsOf(const SessionArgs& session) {
+  ProfilerSessionArgs a;
+  a.ncu = session.ncu;
+  a.clgrade = session.clgrade.empty() ? toolsFolder() + "/clgrade" : session.clgrade;
+  a.kernelsDir = session.kernelsDir;
+  a.rubricPath = session.rubric;
+  a.tasks = session.tasks;
+  a.atomics = session.atomics;
+  a.profile = session.profile;
+  a.profileNone = session.profileNone;
+  a.workDir = session.out;
+  a.csvPath = session.csv;
+  a.timeoutSeconds = session.timeout;
+  a.seeds = seedsOf(session.seeds);
+  a.counters = session.counters;
+  return a;
+}
+
+/// run-tasks --session FILE: the counters session's folder and its `clgrade hwsession` command line,
+/// read as hwsession reads its own (the keeper wrote the file; keeper/runner_process.cpp).
+bool readSessionPart(const std::string& path, SessionPart* part, std::string* err) {
+  std::string text;
+  std::vector<std::string> argv;
+  if (!readFile(path, &text, err, size_t(1) << 20) || !readSessionPartText(text, &part->folder, &argv, err))
+    return false;
+  SessionArgs session;
+  CLI::App app;
+  addSessionOptions(&app, &session);
+  std::vector<std::string> args(argv.rbegin(), argv.rend() - 2);  // CLI11 takes them last first
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    *err = path + ": " + e.what();
+    return false;
+  }
+  part->args = sessionArgsOf(session);
+  return true;
+}
+
 }  // namespace
 
 void addInternalCommands(CLI::App& app, Commands* commands) {
@@ -61,10 +134,20 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
   runner->group("");
   commands->push_back({runner, [request] { return runTask(*request); }});
   auto requests = std::make_shared<std::vector<std::string>>();
+  auto sessionFile = std::make_shared<std::string>();
   CLI::App* together = app.add_subcommand("run-tasks", "(internal) several tasks' runners in one process");
   together->add_option("requests", *requests)->required();
+  together->add_option("--session", *sessionFile, "then the submission's counters session, in the same context");
   together->group("");
-  commands->push_back({together, [requests] { return runTasks(*requests); }});
+  commands->push_back({together, [requests, sessionFile] {
+                         if (sessionFile->empty()) return runTasks(*requests);
+                         SessionPart part;
+                         std::string err;
+                         // Without it the tasks still run; the keeper then counts in a process of its own.
+                         const bool read = readSessionPart(*sessionFile, &part, &err);
+                         if (!read) std::cerr << "clgrade run-tasks: no counters session: " << err << "\n";
+                         return runTasks(*requests, read ? &part : nullptr);
+                       }});
   struct AnalyzeArgs {
     std::string source, rubric, task, out;
     bool drawn = false;
@@ -112,52 +195,11 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
                          return 0;
                        }});
   // The submission's profiler session, in the keeper's sandbox: the counters and the atomics counts.
-  struct SessionArgs {
-    std::string ncu, clgrade, kernelsDir, rubric, out, csv, counters = "ncu";
-    std::vector<std::string> tasks, atomics, profile;
-    bool profileNone = false;
-    double timeout = 300;
-    std::vector<uint64_t> seeds;
-  };
   auto session = std::make_shared<SessionArgs>();
   CLI::App* profiler = app.add_subcommand("hwsession", "(internal) a submission's ncu counters and atomics counts");
-  profiler->add_option("kernels-dir", session->kernelsDir)->required();
-  profiler->add_option("--ncu", session->ncu, "NVIDIA's profiler (where --counters ptx: none needed)");
-  profiler->add_option("--clgrade", session->clgrade);
-  profiler->add_option("--rubric", session->rubric)->required();
-  profiler->add_option("--out", session->out)->required();
-  profiler->add_option("--log-file", session->csv)->required();
-  profiler->add_option("--task", session->tasks)->required();
-  profiler->add_option("--atomics", session->atomics);
-  profiler->add_option("--profile", session->profile, "task, or task:kernel, whose counters are read (default: every task's)");
-  profiler->add_flag("--profile-none", session->profileNone, "no counters: the replay counts the atomics alone");
-  profiler->add_option("--timeout", session->timeout);
-  profiler->add_option("--counters", session->counters,
-                       "ncu; cupti: the replay counts itself (ncu where it cannot); ptx: the replay's PTX counters, "
-                       "no profiler (exit 6 where they cannot)")
-      ->check(CLI::IsMember({"ncu", "cupti", "ptx"}));
-  profiler->add_option("--hidden-seeds", session->seeds, "count the drawn analysis cases on these hidden inputs")
-      ->expected(4);
+  addSessionOptions(profiler, session.get());
   profiler->group("");
-  commands->push_back(
-      {profiler, [session] {
-         const std::string self = session->clgrade.empty() ? toolsFolder() + "/clgrade" : session->clgrade;
-         ProfilerSessionArgs a;
-         a.ncu = session->ncu;
-         a.clgrade = self;
-         a.kernelsDir = session->kernelsDir;
-         a.rubricPath = session->rubric;
-         a.tasks = session->tasks;
-         a.atomics = session->atomics;
-         a.profile = session->profile;
-         a.profileNone = session->profileNone;
-         a.workDir = session->out;
-         a.csvPath = session->csv;
-         a.timeoutSeconds = session->timeout;
-         a.seeds = seedsOf(session->seeds);
-         a.counters = session->counters;
-         return profilerSessionInChild(a);
-       }});
+  commands->push_back({profiler, [session] { return profilerSessionInChild(sessionArgsOf(*session)); }});
   auto hw = std::make_shared<ChildArgs>();
   auto prefixed = std::make_shared<bool>(false);
   auto hwSeeds = std::make_shared<std::vector<uint64_t>>();

@@ -1,6 +1,7 @@
 #include "keeper/hardware_session.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
@@ -107,44 +108,33 @@ std::string countedBy(const std::string& csv) {
   return "ncu";
 }
 
+/// Whether any of `tasks` has counters a rule reads (else the session counts atomics alone).
+bool anyProfiled(const SessionRequest& r, const std::vector<std::string>& tasks) {
+  if (!r.profiled) return true;
+  for (const std::string& t : tasks)
+    if (r.profiled->count(t)) return true;
+  return false;
+}
+
 /// One profiler session over `tasks`: the runs by task (Failed, with the reason, where it has none).
 Session oneSession(const SessionRequest& r, const std::vector<std::string>& tasks, const ProfiledRunner& run) {
   std::error_code ec;
   const std::string csvPath = r.workDir + "/ncu.csv";
-  const std::string logPath = r.logDir + "/" + (tasks.size() == 1 ? tasks.front() : "all") + ".hardware.log";
+  const std::string logPath = sessionLogPath(r, tasks);
   fs::remove(csvPath, ec);  // never read an earlier session's as this one's
-  std::vector<std::string> argv{r.clgrade,    "hwsession", r.kernelsDir, "--clgrade",   r.clgrade,
-                                "--rubric",   r.rubricPath, "--out",     r.workDir,     "--log-file",
-                                csvPath,      "--timeout",  std::to_string(r.timeoutSeconds), "--counters", r.counters};
-  if (!r.ncu.empty()) argv.insert(argv.end(), {"--ncu", r.ncu});
-  if (r.seeds)
-    for (const std::string& a : hiddenSeedsArgs(*r.seeds)) argv.push_back(a);
-  bool anyProfiled = false;
-  for (const std::string& t : tasks) {
-    argv.push_back("--task");
-    argv.push_back(t);
-    if (r.profiled) {
-      const auto read = r.profiled->find(t);
-      if (read != r.profiled->end() && read->second.empty()) argv.insert(argv.end(), {"--profile", t});
-      if (read != r.profiled->end())
-        for (const std::string& k : read->second) argv.insert(argv.end(), {"--profile", t + ":" + k});
-      anyProfiled = anyProfiled || read != r.profiled->end();
-    }
+  for (const std::string& t : tasks)
     if (const auto kernels = r.atomics.find(t); kernels != r.atomics.end())
       for (const std::string& k : kernels->second) {
-        argv.push_back("--atomics");
-        argv.push_back(t + ":" + k);
         fs::remove(atomicsRecordPath(r.workDir, t, k), ec);
         fs::remove(atomicsRecordPath(r.workDir, t, k + ".drawn"), ec);
       }
-  }
-  if (r.profiled && !anyProfiled) argv.push_back("--profile-none");
+  const std::vector<std::string> argv = sessionArgv(r, tasks);
   ProcessResult p;
   {
     // A profiler takes turns on the GPU (one session at a time); the PTX counters are the replay's
     // own launches, and so is a session that counts nothing but atomics.
     std::optional<TimingLock> turn;
-    if (r.counters != "ptx" && (!r.profiled || anyProfiled)) turn.emplace(r.profilerLock);
+    if (r.counters != "ptx" && anyProfiled(r, tasks)) turn.emplace(r.profilerLock);
     p = run(argv, r.timeoutSeconds, logPath);
   }
   if (r.counters == "ptx" && p.exitCode == kHwcountNotCounted && !p.signal && !p.timedOut) {
@@ -250,6 +240,83 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
 }
 
 }  // namespace
+
+std::vector<std::string> sessionArgv(const SessionRequest& r, const std::vector<std::string>& tasks) {
+  std::vector<std::string> argv{r.clgrade,
+                                "hwsession",
+                                r.kernelsDir,
+                                "--clgrade",
+                                r.clgrade,
+                                "--rubric",
+                                r.rubricPath,
+                                "--out",
+                                r.workDir,
+                                "--log-file",
+                                r.workDir + "/ncu.csv",
+                                "--timeout",
+                                std::to_string(r.timeoutSeconds),
+                                "--counters",
+                                r.counters};
+  if (!r.ncu.empty()) argv.insert(argv.end(), {"--ncu", r.ncu});
+  if (r.seeds)
+    for (const std::string& a : hiddenSeedsArgs(*r.seeds)) argv.push_back(a);
+  for (const std::string& t : tasks) {
+    argv.push_back("--task");
+    argv.push_back(t);
+    if (r.profiled) {
+      const auto read = r.profiled->find(t);
+      if (read != r.profiled->end() && read->second.empty()) argv.insert(argv.end(), {"--profile", t});
+      if (read != r.profiled->end())
+        for (const std::string& k : read->second) argv.insert(argv.end(), {"--profile", t + ":" + k});
+    }
+    if (const auto kernels = r.atomics.find(t); kernels != r.atomics.end())
+      for (const std::string& k : kernels->second) argv.insert(argv.end(), {"--atomics", t + ":" + k});
+  }
+  if (!anyProfiled(r, tasks)) argv.push_back("--profile-none");
+  return argv;
+}
+
+std::string sessionLogPath(const SessionRequest& r, const std::vector<std::string>& tasks) {
+  return r.logDir + "/" + (tasks.size() == 1 ? tasks.front() : "all") + ".hardware.log";
+}
+
+ServedSession::ServedSession(std::vector<std::string> argv, std::string workDir, std::string outputPath)
+    : argv_(std::move(argv)),
+      workDir_(std::move(workDir)),
+      outputPath_(std::move(outputPath)),
+      ended_(promise_.get_future().share()) {}
+
+void ServedSession::end(std::optional<ProcessResult> p, const std::string& files) {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  if (said_) return;
+  said_ = true;
+  promise_.set_value(End{std::move(p), files});
+}
+
+std::optional<ProcessResult> ServedSession::takeEnd(const std::string& logPath) const {
+  const End& end = ended_.get();
+  if (!end.process) return std::nullopt;
+  // Where its own process would have left them; the process that ran it has ended.
+  std::error_code ec;
+  fs::remove_all(workDir_, ec);
+  fs::rename(end.files, workDir_, ec);
+  if (ec) return std::nullopt;
+  fs::remove(logPath, ec);
+  fs::rename(outputPath_, logPath, ec);
+  return end.process;
+}
+
+ProfiledRunner servedFirst(std::shared_ptr<ServedSession> served, ProfiledRunner own) {
+  auto first = std::make_shared<std::atomic<bool>>(true);
+  return [served, own = std::move(own), first](const std::vector<std::string>& argv, double timeout,
+                                               const std::string& logPath) {
+    // Only the session it was made for: a later one (a task alone, ncu after the PTX counters)
+    // runs in its own process.
+    if (first->exchange(false) && argv == served->argv())
+      if (const std::optional<ProcessResult> p = served->takeEnd(logPath)) return *p;
+    return own(argv, timeout, logPath);
+  };
+}
 
 HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task) {
   HardwareRun share;

@@ -13,6 +13,8 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +78,42 @@ std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(cons
 /// TaskReport::machineFault says why, and a batch grades it again (issue 27, item 3).
 void markUncountedTechnique(const Rubric& rubric, const std::map<std::string, HardwareRun>& counted,
                             GradeReport* report);
+
+/// The command line of a session over `tasks` (`clgrade hwsession ...`), and where its output goes.
+std::vector<std::string> sessionArgv(const SessionRequest& request, const std::vector<std::string>& tasks);
+std::string sessionLogPath(const SessionRequest& request, const std::vector<std::string>& tasks);
+
+/// A session run by another process than its own: the submission's runner of several tasks, after
+/// their parts (RunnerLauncher::runTogether's SessionLaunch). Thread-safe.
+class ServedSession {
+ public:
+  /// `workDir`: the session's --out; `outputPath`: where the other process leaves its output.
+  ServedSession(std::vector<std::string> argv, std::string workDir, std::string outputPath);
+  const std::vector<std::string>& argv() const { return argv_; }
+  const std::string& outputPath() const { return outputPath_; }
+  /// How it ended (nullopt: it did not run or did not end) and the folder of the files it left in
+  /// its --out; the first call counts.
+  void end(std::optional<ProcessResult> p, const std::string& files);
+  struct End {
+    std::optional<ProcessResult> process;
+    std::string files;
+  };
+  /// Its end, once known: what ran its run reads it, moving its files to `workDir` first.
+  std::optional<ProcessResult> takeEnd(const std::string& logPath) const;
+
+ private:
+  std::vector<std::string> argv_;
+  std::string workDir_, outputPath_;
+  std::mutex mutex_;
+  bool said_ = false;
+  std::promise<End> promise_;
+  std::shared_future<End> ended_;
+};
+
+/// Runs the session `served` was made for (the same command line, the first run asked) as it ended
+/// there, its files moved to its --out and its output to the run's log (after the run has cleared
+/// both of an earlier session's); runs it with `own` where it did not end, and every other session.
+ProfiledRunner servedFirst(std::shared_ptr<ServedSession> served, ProfiledRunner own);
 
 /// The part of one session's counts and CSV that belongs to `task` (names without the prefix).
 HardwareRun sessionShare(const std::vector<HardwareCounts>& all, const std::string& task);

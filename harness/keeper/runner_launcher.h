@@ -40,6 +40,20 @@ struct PartEnd {
 };
 using PartEnded = std::function<void(size_t part, PartEnd end)>;
 
+/// A submission's counters session (keeper/hardware_session.h) run by the runner of several tasks
+/// after their parts, on their context: one GPU process a submission instead of two.
+struct SessionLaunch {
+  std::vector<std::string> argv;  ///< `clgrade hwsession ...` as a process of its own would run it
+  std::string workDir;            ///< its --out, as its own process would have it (the runner's is elsewhere)
+  std::string inputs;             ///< the keeper's copies of what it counts: read-only in the sandbox
+  std::string outputPath;         ///< where its output (stdout and stderr) is handed over
+  double timeoutSeconds = 0;      ///< its own limit, as a process of its own has it
+  /// Called once, when the runner has ended: how the session ended (its exit code the session's)
+  /// and the folder that holds what it left in its --out (to be moved there by the session); or
+  /// nullopt where it did not run or did not end, and then it runs in a process of its own.
+  std::function<void(std::optional<ProcessResult>, const std::string& files)> ended;
+};
+
 class RunnerLauncher {
  public:
   virtual ~RunnerLauncher() = default;
@@ -51,11 +65,14 @@ class RunnerLauncher {
   /// known: with the part's end where it ended (protocol/runner_part.h), its tape, progress, output and
   /// messages where the launch names them as its own runner would have left them; else with why the
   /// task runs alone, for that task and every one after it (the runner is stopped). `starting` is not
-  /// called. This one runs none together.
+  /// called. `session` (none: nullptr): the counters session as the last part, its `ended` called
+  /// once. This one runs none together.
   virtual void runTogether(const std::vector<RunnerLaunch>& launches, const std::string& scratch,
-                           const std::string& requestsFolder, const PartEnded& partEnded) {
+                           const std::string& requestsFolder, const PartEnded& partEnded,
+                           const SessionLaunch* session = nullptr) {
     (void)scratch, (void)requestsFolder;
     for (size_t i = 0; i < launches.size(); ++i) partEnded(i, PartEnd{});
+    if (session && session->ended) session->ended(std::nullopt, "");
   }
   /// Times the trusted kernels for this grade in a process that runs no student code
   /// (keeper/trusted_child.h), its messages into `logPath`. Thread-safe.

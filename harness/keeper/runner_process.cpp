@@ -11,6 +11,7 @@
 #include "keeper/control_folder.h"
 #include "protocol/channels.h"
 #include "protocol/runner_part.h"
+#include "protocol/session_part.h"
 #include "sandbox/sandbox.h"
 #include "util/files.h"
 #include "util/install_layout.h"
@@ -75,7 +76,7 @@ class DiskWatch {
 /// tools, the store's inputs, the timing locks and `inputs` (all read-only); it writes only
 /// into its scratch folder. Never the reference or naive kernels (spec section 5c: they are timed by
 /// the keeper's trusted process, RunnerProcess::timeTrusted).
-bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
+bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const std::vector<std::string>& inputs,
                const std::string& scratch, const std::string& cacheRole, ProcessSpec* spec, std::string* err) {
   const KeeperSettings& s = *place.settings;
   std::error_code ec;
@@ -90,7 +91,7 @@ bool sandboxed(std::vector<std::string> argv, const RunnerPlace& place, const st
   };
   mount(s.clgrade, false);
   for (const char* tool : {"/clgrade", "/libclgrade_oclgrind.so", "/oclgrind-icd"}) mount(tools + tool, false);
-  if (!inputs.empty()) mount(inputs, false);
+  for (const std::string& input : inputs) mount(input, false);
   if (const std::string store = runnersStore(s); !store.empty()) mount(store, false);  // never the results
   for (const std::string& lockPath : {s.timingLock, profilerLockFor(s.timingLock)}) {
     if (lockPath.empty()) continue;
@@ -119,7 +120,7 @@ std::string runnersStore(const KeeperSettings& s) {
   return sandboxCanReach(folder + "/file") ? folder : "";
 }
 
-bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
+bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::vector<std::string>& inputs,
                   const std::string& scratch, ProcessSpec* spec, std::string* err, const std::string& cacheRole) {
   const KeeperSettings& s = *place.settings;
   std::error_code ec;
@@ -151,7 +152,7 @@ RunnerEnded RunnerProcess::run(const RunnerLaunch& launch) {
   if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
   // The runner's request holds its task's file and rubric part: no kernels folder, no rubric file.
   const std::string role = launch.request.probe ? "probe" : launch.request.task;
-  if (!placeProcess({s.clgrade, "run-task", launch.requestPath}, place_, launch.requestPath, launch.scratch, &spec,
+  if (!placeProcess({s.clgrade, "run-task", launch.requestPath}, place_, {launch.requestPath}, launch.scratch, &spec,
                     &ended.process.error, role))
     return ended;
   spec.timeoutSeconds = runnerTimeoutSeconds(s);
@@ -214,13 +215,82 @@ uint64_t keepOutput(const std::string& from, const std::string& to, size_t limit
 
 }  // namespace
 
+namespace {
+
+/// `argv` with `from` (a folder) and the paths below it named under `to` instead.
+std::vector<std::string> movedPaths(std::vector<std::string> argv, const std::string& from, const std::string& to) {
+  for (std::string& arg : argv)
+    if (arg == from || arg.compare(0, from.size() + 1, from + "/") == 0) arg = to + arg.substr(from.size());
+  return argv;
+}
+
+/// The counters session's part of a runner of several tasks: its files in the runner's scratch
+/// folder, and its `ended` called once whatever happens.
+class SessionPartFiles {
+ public:
+  SessionPartFiles(const SessionLaunch* launch, const std::string& scratch)
+      : launch_(launch), folder_(absolutePath(scratch) + "/session"), work_(absolutePath(scratch) + "/hardware") {}
+  ~SessionPartFiles() { say(std::nullopt); }
+  bool asked() const { return launch_ != nullptr; }
+  /// Its place in the runner's command line: the session's file (written in `requestsFolder`), or
+  /// none where it cannot be written (the session then runs in its own process).
+  std::vector<std::string> args(const std::string& requestsFolder) {
+    if (!launch_) return {};
+    const std::string path = absolutePath(requestsFolder) + "/session.json";
+    const std::vector<std::string> argv = movedPaths(launch_->argv, absolutePath(launch_->workDir), work_);
+    if (!writeFileAtomically(path, sessionPartText(folder_, argv), nullptr)) {
+      say(std::nullopt);
+      launch_ = nullptr;
+      return {};
+    }
+    return {"--session", path};
+  }
+  bool ended() const {
+    std::error_code missing;
+    return launch_ && fs::exists(folder_ + "/" + channel::kPartEnded, missing);
+  }
+  /// Once the runner has ended: the session's end, its output copied out of the sandbox's reach, and
+  /// the folder of its files (the session moves them to its work folder when it reads them).
+  void handOver(double startSeconds, double endSeconds, size_t outputLimit) {
+    if (!launch_) return;
+    std::string text, why;
+    RunnerPartEnd end;
+    if (!readUntrustedFile(folder_ + "/" + channel::kPartEnded, 4096, &text) || !readRunnerPart(text, &end, &why) ||
+        end.exitCode < 0)
+      return say(std::nullopt);
+    std::error_code ec;
+    if (!fs::is_directory(work_, ec) && !makeDirectories(work_, nullptr)) return say(std::nullopt);
+    ProcessResult p;
+    p.started = true;
+    p.exitCode = end.exitCode;
+    p.seconds = endSeconds - startSeconds;
+    p.peakResidentBytes = end.peakBytes;
+    p.stdoutBytes = keepOutput(folder_ + "/" + channel::kSessionOutput, launch_->outputPath, outputLimit);
+    say(p);
+  }
+
+ private:
+  void say(std::optional<ProcessResult> p) {
+    if (said_ || !launch_) return;
+    said_ = true;
+    if (launch_->ended) launch_->ended(std::move(p), work_);
+  }
+  const SessionLaunch* launch_;
+  std::string folder_, work_;
+  bool said_ = false;
+};
+
+}  // namespace
+
 void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const std::string& scratch,
-                                const std::string& requestsFolder, const PartEnded& partEnded) {
+                                const std::string& requestsFolder, const PartEnded& partEnded,
+                                const SessionLaunch* sessionLaunch) {
   const KeeperSettings& s = *place_.settings;
   size_t told = 0;  // the parts said so far, in order
   const auto restAlone = [&](const std::string& why) {
     for (; told < launches.size(); ++told) partEnded(told, PartEnd{std::nullopt, why});
   };
+  SessionPartFiles session(sessionLaunch, scratch);
   std::error_code ec;
   fs::remove_all(requestsFolder, ec);
   if (launches.empty() || !makeDirectories(requestsFolder, nullptr)) return restAlone("");
@@ -240,14 +310,22 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
     argv.push_back(path);
     parts.push_back({folder, ProgressWatch(request.progressPath, s.buildTimeoutSeconds)});
   }
+  std::vector<std::string> inputs{requestsFolder};
+  if (session.asked()) {
+    const std::vector<std::string> more = session.args(requestsFolder);
+    argv.insert(argv.end(), more.begin(), more.end());
+    if (session.asked()) inputs.push_back(sessionLaunch->inputs);  // else its own process counts, as before
+  }
   ProcessSpec spec;
   std::string err;
   if (!s.toolsDir.empty()) spec.env["CLGRADE_TOOLS_DIR"] = s.toolsDir;
-  if (!placeProcess(argv, place_, requestsFolder, scratch, &spec, &err, "tasks")) return restAlone("");
+  if (!placeProcess(argv, place_, inputs, scratch, &spec, &err, "tasks")) return restAlone("");
   // Each part has a task's limit; past it the runner is stopped, and that task runs alone under its
-  // limit, where waits for other jobs' timings are left out. The whole has theirs.
+  // limit, where waits for other jobs' timings are left out. The whole has theirs, and the counters
+  // session its own.
   const double partLimit = runnerTimeoutSeconds(s);
-  spec.timeoutSeconds = partLimit * double(parts.size());
+  const double sessionLimit = session.asked() ? sessionLaunch->timeoutSeconds : 0;
+  spec.timeoutSeconds = partLimit * double(parts.size()) + sessionLimit;
   if (!s.timingLock.empty()) {
     const std::string lock = absolutePath(s.timingLock);
     spec.waitingOnOthers = [lock](pid_t child) {
@@ -258,7 +336,7 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
   spec.stdoutPath = absolutePath(requestsFolder) + "/runner.stdout";  // before the first part: nothing of a kernel
   spec.stderrPath = absolutePath(requestsFolder) + "/runner.stderr";
   const std::string cache = submissionCacheDir(place_.kernelsDir, "tasks");
-  DiskWatch disk(scratch, cache, s.scratchQuotaBytes * parts.size());
+  DiskWatch disk(scratch, cache, s.scratchQuotaBytes * (parts.size() + (session.asked() ? 1 : 0)));
   // A part whose end is there is handed over at once (its replay starts while the next part runs).
   // "" when the process may go on with the next part, else why the tasks after it run alone.
   const auto handOver = [&](size_t i, double endSeconds) -> std::string {
@@ -293,6 +371,7 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
   size_t current = 0;
   std::string stopped;  // why the runner is stopped before its end
   parts.front().start = 0;
+  double sessionStart = -1;  // as the last task's part ended
   const auto follow = [&](double t) {
     std::error_code missing;
     while (stopped.empty() && current < parts.size() &&
@@ -300,12 +379,18 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
       stopped = handOver(current, t);
       if (!stopped.empty()) return restAlone(stopped);  // the runner is stopped next
       if (++current < parts.size()) parts[current].start = t;
+      else
+        sessionStart = t;
     }
   };
   spec.monitor = [&](double t) -> std::string {
     follow(t);
     if (!stopped.empty()) return "a part that left the process unfit";
-    if (current == parts.size()) return "";
+    if (current == parts.size()) {
+      // The counters session, where it is the last part: its own limit (the tasks have been judged).
+      if (sessionLimit > 0 && !session.ended() && t - sessionStart > sessionLimit) return "session time";
+      return disk.check(t);
+    }
     const std::string build = parts[current].watch.check(t);
     if (!build.empty()) return build;
     if (partLimit > 0 && t - parts[current].start > partLimit) return "part time";
@@ -321,6 +406,7 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
   trace::adoptChildTrace(scratch + "/" + channel::kTraceFile, name, from, trace::nowMicros());
   if (p.stoppedBy == "disk") fs::remove_all(cache, ec);
   follow(p.seconds);  // the parts that ended after the last look
+  if (stopped.empty() && told == launches.size()) session.handOver(sessionStart, p.seconds, s.outputLimitBytes);
   if (stopped.empty() && told < launches.size()) {
     // The process ended (or was stopped) in this part: its task and those after it run alone.
     const std::string task = "task " + launches[told].request.task + "'s part";
@@ -340,7 +426,7 @@ ProfiledRunner profiledRunner(const RunnerPlace& place, const std::string& workD
   return [place, workDir, inputs](const std::vector<std::string>& argv, double timeout, const std::string& logPath) {
     ProcessSpec spec;
     ProcessResult p;
-    if (!placeProcess(argv, place, inputs, workDir, &spec, &p.error, "hardware")) return p;
+    if (!placeProcess(argv, place, {inputs}, workDir, &spec, &p.error, "hardware")) return p;
     spec.timeoutSeconds = timeout;
     spec.stdoutPath = spec.stderrPath = logPath;
     ProcessResult ended;

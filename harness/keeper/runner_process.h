@@ -28,13 +28,13 @@ struct RunnerPlace {
 std::string runnersStore(const KeeperSettings& settings);
 
 /// `argv` in a sandbox of `place` with `scratch` as its one writable folder (cleared first), under
-/// the limits every runner gets (time, memory, files, output); `inputs`: a file or folder the keeper
-/// wrote that it also sees, read-only ("" for none): a runner's request, the profiler session's
+/// the limits every runner gets (time, memory, files, output); `inputs`: files or folders the keeper
+/// wrote that it also sees, read-only: a runner's request, the profiler session's
 /// copies of its tasks' files and rubric part. It never sees the kernels folder nor the
 /// rubric file. False with `err` when no sandbox can be made. Without a sandbox (--no-sandbox):
 /// `argv` as it is, `scratch` made. `cacheRole` names its compiler cache among the submission's
 /// (submissionCacheDir): a task's id for its runner, "hardware" for the profiler session.
-bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::string& inputs,
+bool placeProcess(std::vector<std::string> argv, const RunnerPlace& place, const std::vector<std::string>& inputs,
                   const std::string& scratch, ProcessSpec* spec, std::string* err, const std::string& cacheRole = "");
 
 class RunnerProcess : public RunnerLauncher {
@@ -42,7 +42,8 @@ class RunnerProcess : public RunnerLauncher {
   explicit RunnerProcess(RunnerPlace place) : place_(std::move(place)) {}
   RunnerEnded run(const RunnerLaunch& launch) override;
   void runTogether(const std::vector<RunnerLaunch>& launches, const std::string& scratch,
-                   const std::string& requestsFolder, const PartEnded& partEnded) override;
+                   const std::string& requestsFolder, const PartEnded& partEnded,
+                   const SessionLaunch* session = nullptr) override;
   TrustedChildResult timeTrusted(const TrustedTimingRequest& request, const std::string& logPath) override;
 
  private:

@@ -36,6 +36,16 @@ ServedFigures askFigures(const KeeperSettings& s, const std::string& kernelsProb
   return {};
 }
 
+/// At the latest when a grade ends (an exception included), the counters session that a process of
+/// several tasks was to run is told it did not: its first end counts, so this is a no-op after one,
+/// and without it the session's thread would wait for ever.
+struct SessionEndsAtTheLatest {
+  const std::shared_ptr<SessionLaunch>& session;
+  ~SessionEndsAtTheLatest() {
+    if (session && session->ended) session->ended(std::nullopt, "");
+  }
+};
+
 KeeperSettings applied(KeeperSettings s) {
   if (!s.memoryLimitBytes) s.memoryLimitBytes = defaultTaskMemoryBytes(runnersAtOnce(s.taskJobs));
   return s;
@@ -135,13 +145,15 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
       return std::shared_ptr<const TrustedTimings>(r.timings);
     };
   // Every task's bank-conflict counters from one session beside the runners, who start none.
-  if (refused_.empty()) c.hardware = startHardwareSession(selected);
+  std::shared_ptr<SessionLaunch> session;
+  const SessionEndsAtTheLatest sessionEnds{session};
+  if (refused_.empty()) c.hardware = startHardwareSession(selected, &session);
   std::vector<std::unique_ptr<TaskKeeper>> keepers;
   if (refused_.empty())
     for (size_t slot = 0; slot < selected.size(); ++slot)
       keepers.push_back(std::make_unique<TaskKeeper>(c, slot, *selected[slot]));
   // The tasks' first runners in one process where the settings say so: each task waits for its part.
-  Together together = startTogether(keepers, launcher, &tasks, &result.runs);
+  Together together = startTogether(keepers, launcher, &tasks, &result.runs, session);
   forEachSideBySide(selected.size(), settings_.taskJobs, [&](size_t slot) {
     if (settings_.onTask && !together.announced[slot]) settings_.onTask(selected[slot]->id, nullptr);
     if (!refused_.empty()) {
@@ -172,11 +184,19 @@ SubmissionResult SubmissionKeeper::grade(const std::vector<std::string>& onlyTas
 
 SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std::unique_ptr<TaskKeeper>>& keepers,
                                                            RunnerLauncher& launcher, std::vector<TaskReport>* places,
-                                                           std::vector<TaskRun>* runs) {
+                                                           std::vector<TaskRun>* runs,
+                                                           std::shared_ptr<SessionLaunch> session) {
   Together t;
   t.announced.assign(runs->size(), false);
   t.parts.resize(runs->size());
-  if (!settings_.tasksTogether || keepers.size() < 2) return t;
+  // Where no process of several tasks runs, the counters session runs in its own.
+  const auto alone = [&session] {
+    if (session && session->ended) session->ended(std::nullopt, "");
+  };
+  if (!settings_.tasksTogether || keepers.size() < 2) {
+    alone();
+    return t;
+  }
   std::vector<size_t> slots;
   std::vector<RunnerLaunch> launches;
   for (size_t slot = 0; slot < keepers.size(); ++slot)
@@ -184,7 +204,10 @@ SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std
       slots.push_back(slot);
       launches.push_back(keepers[slot]->firstLaunch());
     }
-  if (launches.size() < 2) return t;
+  if (launches.size() < 2) {
+    alone();
+    return t;
+  }
   auto promises = std::make_shared<std::vector<std::promise<PartEnd>>>(launches.size());
   for (size_t i = 0; i < slots.size(); ++i) {
     t.parts[slots[i]] = (*promises)[i].get_future().share();
@@ -192,18 +215,22 @@ SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std
     t.announced[slots[i]] = true;
   }
   const std::string scratch = folders_.scratchFor("tasks"), requests = folders_.path() + "/tasks";
-  t.runner = std::async(std::launch::async, [&launcher, launches, scratch, requests, promises] {
+  t.runner = std::async(std::launch::async, [&launcher, launches, scratch, requests, promises, session] {
     std::vector<bool> said(launches.size(), false);
     try {
-      launcher.runTogether(launches, scratch, requests, [&](size_t i, PartEnd end) {
-        if (i >= said.size() || said[i]) return;
-        said[i] = true;
-        (*promises)[i].set_value(std::move(end));
-      });
+      launcher.runTogether(
+          launches, scratch, requests,
+          [&](size_t i, PartEnd end) {
+            if (i >= said.size() || said[i]) return;
+            said[i] = true;
+            (*promises)[i].set_value(std::move(end));
+          },
+          session.get());
     } catch (...) {  // whatever went wrong, no task waits for ever: it runs alone
     }
     for (size_t i = 0; i < said.size(); ++i)
       if (!said[i]) (*promises)[i].set_value(PartEnd{});
+    if (session && session->ended) session->ended(std::nullopt, "");  // the session too (its first end counts)
   });
   return t;
 }
@@ -303,7 +330,7 @@ void SubmissionKeeper::refuse(const TaskRubric& task, TaskReport* place, TaskRun
 }
 
 std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHardwareSession(
-    const std::vector<const TaskRubric*>& selected) {
+    const std::vector<const TaskRubric*>& selected, std::shared_ptr<SessionLaunch>* together) {
   std::string why;
   SessionRequest r;
   r.ncu = ncuFor(device_.info, &why);
@@ -354,7 +381,25 @@ std::shared_future<std::map<std::string, HardwareRun>> SubmissionKeeper::startHa
   r.reportDir = outDir_;
   r.timeoutSeconds = settings_.taskTimeoutSeconds;
   if (!settings_.visibleOnly) r.seeds = hiddenSeedsOf(settings_.hiddenSeed);  // the drawn cases too
-  return clgrade::startHardwareSession(r, profiledRunner(place(), r.workDir, inputs), settings_.timingLock);
+  ProfiledRunner own = profiledRunner(place(), r.workDir, inputs);
+  // With the tasks in one process, that process counts too, after the tasks' parts: one GPU process
+  // a submission. Not a profiler's session (ncu, CUPTI), which takes turns on the GPU in its own.
+  if (settings_.tasksTogether && r.counters == "ptx") {
+    auto served =
+        std::make_shared<ServedSession>(sessionArgv(r, r.tasks), r.workDir, folders_.path() + "/session.output");
+    auto launch = std::make_shared<SessionLaunch>();
+    launch->argv = served->argv();
+    launch->workDir = r.workDir;
+    launch->inputs = inputs;
+    launch->outputPath = served->outputPath();
+    launch->timeoutSeconds = r.timeoutSeconds;
+    launch->ended = [served](std::optional<ProcessResult> p, const std::string& files) {
+      served->end(std::move(p), files);
+    };
+    *together = launch;
+    own = servedFirst(served, std::move(own));
+  }
+  return clgrade::startHardwareSession(r, std::move(own), settings_.timingLock);
 }
 
 GradeReport SubmissionKeeper::mergedReport(std::vector<GradeReport> judged, std::vector<TaskReport> tasks) const {

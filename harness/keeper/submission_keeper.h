@@ -51,10 +51,15 @@ class SubmissionKeeper {
   };
   /// Starts the first runners of the tasks the policy lets run in one process
   /// (RunnerLauncher::runTogether), where the settings say so and there are two or more.
+  /// `session` (may be null): the counters session, run by that process after the tasks' parts.
   Together startTogether(const std::vector<std::unique_ptr<TaskKeeper>>& keepers, RunnerLauncher& launcher,
-                         std::vector<TaskReport>* places, std::vector<TaskRun>* runs);
+                         std::vector<TaskReport>* places, std::vector<TaskRun>* runs,
+                         std::shared_ptr<SessionLaunch> session);
+  /// The counters session beside the runners; where the tasks run in one process and no profiler
+  /// counts (the PTX counters), `together` gets the session for that process to run after the
+  /// parts (its own process runs it where that one does not).
   std::shared_future<std::map<std::string, HardwareRun>> startHardwareSession(
-      const std::vector<const TaskRubric*>& selected);
+      const std::vector<const TaskRubric*>& selected, std::shared_ptr<SessionLaunch>* together);
   /// The trusted kernels' figures of the tasks the batch brought none for, timed by a process that
   /// runs no student code (keeper/trusted_child.h): on a GPU before the runners start, on a CPU device
   /// beside them (grade()); invalid when none is needed.

@@ -40,6 +40,9 @@ constexpr const char* kRunnerOutFolder = "out";  ///< the runner's own evidence:
 constexpr const char* kPartStdout = "stdout";
 constexpr const char* kPartStderr = "stderr";
 constexpr const char* kPartEnded = "ended";
+/// The counters session's part of such a runner (run-tasks --session) prints into one file, as its
+/// own process's stdout and stderr did.
+constexpr const char* kSessionOutput = "output";
 }  // namespace channel
 
 /// How `clgrade run-task` ends. Any other end (a signal, a limit, another code) is the keeper's to

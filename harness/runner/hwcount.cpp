@@ -162,7 +162,7 @@ bool writeAccessCounts(const PtxReplay& replay, const std::string& csvPath) {
 
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
                    const std::string& reportDir, bool prefixed, const std::optional<HiddenSeeds>& seeds,
-                   const std::vector<std::string>& atomics, const HwcountCounting& counting) {
+                   const std::vector<std::string>& atomics, const HwcountCounting& counting, const Runtime* shared) {
   const std::string countersCsv = counting.how == HwcountCounting::How::Cupti ? counting.csv : std::string();
   const auto began = std::chrono::steady_clock::now();
   DeviceEntry device;
@@ -170,7 +170,8 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
   std::unique_ptr<PtxReplay> replay;
   {
     const trace::Span opening("open the device", "start");  // what comes before is the sandbox's and the loader's
-    if (!chooseDevice("gpu", &device, &err) || !(replay = PtxReplay::open(&err))) {
+    if (shared) device = shared->device;
+    if ((!shared && !chooseDevice("gpu", &device, &err)) || !(replay = PtxReplay::open(&err))) {
       std::cerr << "clgrade hwcount: " << err << "\n";
       return 3;
     }
@@ -195,10 +196,13 @@ int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const st
     std::cerr << "==PROF== clgrade hwcount: " << kPtxCountersNote << "\n";
   }
   std::cerr << "clgrade hwcount: device ready at " << seconds() << " s\n";
-  Runtime runtime = [&] {
+  // In the submission's one process, the context and queue its tasks' parts used: no second context.
+  Runtime runtime = shared ? *shared : [&] {
     const trace::Span making("context and queue", "start");
     return Runtime(device);
   }();
+  runtime.tape = nullptr;
+  runtime.timingLock.clear();  // the counters time nothing
   auto observer = std::make_shared<ReplayObserver>(named);
   runtime.observer = observer;
   // Task -> the kernels whose atomics are counted (from "task:kernel").

@@ -93,4 +93,25 @@ int profilerSessionInChild(const ProfilerSessionArgs& a) {
   return finish(runProcess(argv, {}, a.timeoutSeconds, log, log));
 }
 
+int profilerSessionInProcess(const ProfilerSessionArgs& a, const Runtime& shared) {
+  HwcountCounting counting;
+  if (a.profileNone) {
+    std::cout << "==PROF== clgrade hwsession: no counters asked for; the replay counts the atomics alone" << std::endl;
+  } else if (a.counters == "ptx") {
+    counting = {HwcountCounting::How::Ptx, a.csvPath, a.profile};
+  } else {
+    std::cerr << "clgrade hwsession: counting with " << a.counters << " needs a process of its own\n";
+    return kSessionNeedsItsOwnProcess;
+  }
+  counting.copiesOnly = true;
+  Rubric rubric;
+  std::vector<std::string> problems;
+  if (!loadRubric(a.rubricPath, &rubric, &problems)) {
+    std::cerr << "clgrade hwsession: the rubric cannot be used:\n";
+    for (const std::string& p : problems) std::cerr << "  " << p << "\n";
+    return 4;
+  }
+  return hwcountInChild(a.kernelsDir, rubric, a.tasks, a.workDir, true, a.seeds, a.atomics, counting, &shared);
+}
+
 }  // namespace clgrade

@@ -163,16 +163,50 @@ int gradeRequest(const RunnerRequest& request, const Rubric& rubric, const Devic
   return kRunnerOk;
 }
 
-/// Points this process's descriptor `fd` at a new file `path` (what follows is written there).
-bool redirect(int fd, const std::string& path) {
+/// Points this process's descriptors `fds` at a new file `path` (what follows is written there).
+bool redirect(std::initializer_list<int> fds, const std::string& path) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
   const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (file < 0) return false;
-  const bool ok = ::dup2(file, fd) == fd;
+  bool ok = true;
+  for (int fd : fds) ok = ok && ::dup2(file, fd) == fd;
   ::close(file);
   return ok;
+}
+
+/// A part's end in `folder`, once what it printed is in its files (the keeper takes them then).
+int endPart(const std::string& folder, RunnerPartEnd end) {
+  // What the part freed goes back to the system: the next part runs under the same memory limit
+  // as a runner of its own, and should not carry this one's heap.
+  malloc_trim(0);
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) == 0) end.peakBytes = uint64_t(usage.ru_maxrss) << 10;
+  std::string err;
+  if (!redirect({1, 2}, "/dev/null")) return kRunnerCannotReach;
+  if (!writeFileAtomically(folder + channel::kPartEnded, runnerPartText(end), &err)) {
+    std::cerr << "clgrade run-tasks: " << err << "\n";
+    return kRunnerCannotRecord;
+  }
+  return end.exitCode;
+}
+
+/// The submission's counters session after its tasks' parts, on their context.
+int runSessionPart(const SessionPart& session, const Runtime& shared) {
+  const std::string folder = session.folder + "/";
+  std::string err;
+  if (!makeDirectories(folder, &err) || !makeDirectories(session.args.workDir, &err) ||
+      !redirect({1, 2}, folder + channel::kSessionOutput)) {
+    std::cerr << "clgrade run-tasks: the counters' folder " << folder
+              << " cannot be written: " << (err.empty() ? std::strerror(errno) : err) << "\n";
+    return kRunnerCannotReach;
+  }
+  progress::setFile("");  // the last task's progress file is the keeper's now
+  RunnerPartEnd end;
+  end.exitCode = profilerSessionInProcess(session.args, shared);
+  const int written = endPart(folder, end);
+  return written == end.exitCode ? kRunnerOk : written;
 }
 
 }  // namespace
@@ -190,7 +224,7 @@ int runTask(const std::string& requestPath) {
   return gradeRequest(request, rubric, device, nullptr, &errors);
 }
 
-int runTasks(const std::vector<std::string>& requestPaths) {
+int runTasks(const std::vector<std::string>& requestPaths, const SessionPart* session) {
   DeviceEntry device;
   bool opened = false;
   std::optional<Runtime> shared;
@@ -202,8 +236,8 @@ int runTasks(const std::vector<std::string>& requestPaths) {
     // The part's folder is made here, in the scratch folder the sandbox's uid owns.
     const std::string part = request.recordPath.substr(0, request.recordPath.rfind('/') + 1);
     std::string err;
-    if (request.probe || !makeDirectories(part, &err) || !redirect(1, part + channel::kPartStdout) ||
-        !redirect(2, part + channel::kPartStderr)) {
+    if (request.probe || !makeDirectories(part, &err) || !redirect({1}, part + channel::kPartStdout) ||
+        !redirect({2}, part + channel::kPartStderr)) {
       std::cerr << "clgrade run-tasks: the part's folder " << part
                 << " cannot be written: " << (err.empty() ? std::strerror(errno) : err) << "\n";
       return kRunnerCannotReach;
@@ -214,19 +248,12 @@ int runTasks(const std::vector<std::string>& requestPaths) {
     }
     RunnerPartEnd end;
     end.exitCode = gradeRequest(request, rubric, device, &shared, &end.errors);
-    // What the part freed goes back to the system: the next part runs under the same memory limit
-    // as a runner of its own, and should not carry this one's heap.
-    malloc_trim(0);
-    struct rusage usage;
-    if (getrusage(RUSAGE_SELF, &usage) == 0) end.peakBytes = uint64_t(usage.ru_maxrss) << 10;
-    // Everything the part printed is in its files before its end says so: the keeper takes them then.
-    if (!redirect(1, "/dev/null") || !redirect(2, "/dev/null")) return kRunnerCannotReach;
-    if (!writeFileAtomically(part + channel::kPartEnded, runnerPartText(end), &err)) {
-      std::cerr << "clgrade run-tasks: " << err << "\n";
-      return kRunnerCannotRecord;
-    }
-    if (end.exitCode != kRunnerOk) return end.exitCode;
+    if (const int code = endPart(part, end)) return code;
+    // The keeper stops the process after a part that may have left the context unfit; it should
+    // not count on that to keep the counters off such a context.
+    if (!partLeavesProcessFit(end)) return kRunnerOk;
   }
+  if (session && shared) return runSessionPart(*session, *shared);
   return kRunnerOk;
 }
 

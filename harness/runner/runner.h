@@ -32,10 +32,16 @@ int runTask(const std::string& requestPath);
 /// `clgrade run-tasks REQUEST...`: the tasks of several requests (one submission's), one after
 /// another in this one process and one context, each as run-task would grade it: its tape, its
 /// progress file, and in the folder of its tape what its kernels printed, its messages and how it
-/// ended (protocol/runner_part.h). Stops at a part that does not end well. A batch on a GPU starts
+/// ended (protocol/runner_part.h). Stops at a part that does not end well, and after one whose
+/// failed device steps may leave the context unfit (partLeavesProcessFit). A batch on a GPU starts
 /// one process a submission instead of one a task: NVIDIA's driver makes and ends every process's
 /// context under one lock of the whole host (docs/performance.md). Returns the last part's code.
-int runTasks(const std::vector<std::string>& requestPaths);
+///
+/// `session`: the submission's counters session (hwsession's arguments) as a last part, in the same
+/// context (profilerSessionInProcess): its output (stdout and stderr in one file) and its end in its
+/// folder, as a part's (channel::kSessionOutput, kPartEnded). One GPU process a submission instead of two.
+struct SessionPart;
+int runTasks(const std::vector<std::string>& requestPaths, const SessionPart* session = nullptr);
 
 /// What a child run of a task's analysis case needs (`clgrade analyze` and `clgrade hwcount`).
 struct AnalysisInput {
@@ -91,9 +97,11 @@ struct HwcountCounting {
   bool copiesOnly = false;
 };
 
+/// `shared`: the context and queue of the process's tasks (run-tasks), instead of a device opened here.
 int hwcountInChild(const std::string& kernelsDir, const Rubric& rubric, const std::vector<std::string>& taskIds,
                    const std::string& reportDir, bool prefixed, const std::optional<HiddenSeeds>& seeds,
-                   const std::vector<std::string>& atomics, const HwcountCounting& counting);
+                   const std::vector<std::string>& atomics, const HwcountCounting& counting,
+                   const Runtime* shared = nullptr);
 /// hwcount's exit code when CUPTI cannot count in its process (no libcupti, too old, no permission).
 constexpr int kHwcountNoCupti = 5;
 
@@ -120,5 +128,17 @@ struct ProfilerSessionArgs {
 /// (hwcountInChild). Prints the counters' output; returns an exit code (the counters' run: 0 when it
 /// ended well).
 int profilerSessionInChild(const ProfilerSessionArgs& a);
+
+/// The same session in this process, on `shared` (the context of run-tasks's parts) instead of a
+/// `clgrade hwcount` of its own: only where no profiler watches (the PTX counters, or atomics
+/// alone); any other exits kSessionNeedsItsOwnProcess, having run nothing.
+int profilerSessionInProcess(const ProfilerSessionArgs& a, const Runtime& shared);
+constexpr int kSessionNeedsItsOwnProcess = 7;
+
+/// A counters session run by run-tasks after its tasks' parts; its output and end in `folder`.
+struct SessionPart {
+  std::string folder;
+  ProfilerSessionArgs args;
+};
 
 }  // namespace clgrade

@@ -550,5 +550,85 @@ TEST(HardwareSession, WhatThePtxCountersCannotCountNcuCounts) {
   EXPECT_TRUE(oldGpu.at("conv3x3").machineFault);
 }
 
+// With a submission's tasks in one process, that process runs the counters session after the tasks'
+// parts (RunnerLauncher::runTogether). The session is then read as its own process's would be: the
+// same command line, the same files; where it did not end there, it runs in its own.
+struct Served {
+  Fixture f;
+  std::shared_ptr<ServedSession> served;
+  std::vector<std::vector<std::string>> own;  // the tasks of each session run in its own process
+  Served() {
+    f.request.counters = "ptx";
+    served = std::make_shared<ServedSession>(sessionArgv(f.request, f.request.tasks), f.request.workDir,
+                                             (f.dir / "session.output").string());
+  }
+  ProfiledRunner runner() {
+    const ProfiledRunner ownProcess = f.runner([this](const std::vector<std::string>& tasks) {
+      own.push_back(tasks);
+      return std::make_pair(
+          std::string(kHeader) + launch(0, "separable__ConvVertical", 4) + launch(1, "bilateral__ConvVertical", 8),
+          true);
+    });
+    return servedFirst(served, ownProcess);
+  }
+};
+
+TEST(HardwareSession, ASessionTheTasksProcessRanIsReadAsItsOwnProcesssWouldBe) {
+  Served s;
+  // What the process of several tasks left in its scratch folder, and its output.
+  const std::string left = (s.f.dir / "tasks-scratch" / "hardware").string();
+  ASSERT_TRUE(makeDirectories(left, nullptr));
+  writeFileAtomically(
+      left + "/ncu.csv",
+      std::string(kHeader) + launch(0, "separable__ConvVertical", 0) + launch(1, "bilateral__ConvVertical", 96),
+      nullptr);
+  writeFileAtomically(s.served->outputPath(), "==PROF== counted in the tasks' process\n", nullptr);
+  ProcessResult ended;
+  ended.started = true;
+  ended.exitCode = 0;
+  ended.seconds = 1.5;
+  s.served->end(ended, left);
+  s.served->end(std::nullopt, "");  // only the first end counts
+  const auto counted = runHardwareSession(s.f.request, s.runner());
+  EXPECT_TRUE(s.own.empty()) << "no process of its own";
+  EXPECT_TRUE(s.f.calls.empty());
+  ASSERT_EQ(counted.at("bilateral").outcome, HardwareRun::Outcome::Ran);
+  ASSERT_EQ(counted.at("bilateral").counts.size(), 1u);
+  EXPECT_EQ(counted.at("bilateral").counts[0].sharedStoreConflicts, 96);
+  EXPECT_EQ(counted.at("separable").counts.at(0).sharedStoreConflicts, 0);
+  EXPECT_DOUBLE_EQ(counted.at("separable").seconds, 1.5);
+  std::string log;
+  ASSERT_TRUE(readFile(s.f.request.reportDir + "/evidence/separable/hardware.log", &log, nullptr));
+  EXPECT_NE(log.find("counted in the tasks' process"), std::string::npos) << log;
+}
+
+TEST(HardwareSession, ASessionTheTasksProcessDidNotEndRunsInItsOwn) {
+  Served s;
+  s.served->end(std::nullopt, "");
+  const auto counted = runHardwareSession(s.f.request, s.runner());
+  ASSERT_EQ(s.own.size(), 1u);
+  EXPECT_EQ(s.own[0], (std::vector<std::string>{"separable", "bilateral"}));
+  EXPECT_EQ(counted.at("bilateral").counts.at(0).sharedStoreConflicts, 8);
+}
+
+TEST(HardwareSession, OnlyTheSessionItWasMadeForIsServed) {
+  Served s;
+  ProcessResult ended;
+  ended.started = true;
+  ended.exitCode = 0;
+  ASSERT_TRUE(makeDirectories((s.f.dir / "left").string(), nullptr));
+  s.served->end(ended, (s.f.dir / "left").string());
+  // Another command line (here one task alone) runs in its own process, even as the first run.
+  SessionRequest one = s.f.request;
+  one.tasks = {"separable"};
+  runHardwareSession(one, s.runner());
+  EXPECT_EQ(s.own.size(), 1u);
+  // ... and so does every run after the first.
+  const ProfiledRunner runner = s.runner();
+  runner(s.served->argv(), 10, (s.f.dir / "first.log").string());
+  runner(s.served->argv(), 10, (s.f.dir / "second.log").string());
+  EXPECT_EQ(s.own.size(), 2u);
+}
+
 }  // namespace
 }  // namespace clgrade

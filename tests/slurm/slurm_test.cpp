@@ -426,8 +426,8 @@ TEST(SlurmScripts, AJobArrayOfShardsAndADependentMerge) {
   const std::string gpuArray = slurp(out / "clgrade.sbatch");
   EXPECT_NE(gpuArray.find("#SBATCH --gres=gpu:2\n"), std::string::npos) << gpuArray;
   EXPECT_NE(gpuArray.find("#SBATCH --cpus-per-task=16\n"), std::string::npos) << gpuArray;
-  // A GPU batch runs a submission's tasks in one process: a job for every 2 CPUs of a GPU's share.
-  EXPECT_NE(gpuArray.find(" --seed 7 --jobs 8\n"), std::string::npos) << "4 a GPU from 8 CPUs each:\n" << gpuArray;
+  // A GPU batch runs a submission's tasks in one process: 3 jobs for every 4 CPUs of a GPU's share.
+  EXPECT_NE(gpuArray.find(" --seed 7 --jobs 12\n"), std::string::npos) << "6 a GPU from 8 CPUs each:\n" << gpuArray;
   const CliRun each =
       clgrade({"slurm", "--out", out.string(), "--shards", "2", "--gpus-per-shard", "2", "--cpus-per-task", "16",
                "--seed", "7", (root / "subs").string(), "--", "--task-processes", "each"},

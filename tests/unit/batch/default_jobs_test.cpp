@@ -45,20 +45,21 @@ TEST(DefaultJobs, OnGpusOnePerFourCoresOfEachGpusShareBetweenOneAndFour) {
   EXPECT_EQ(defaultJobs(ofType("cpu"), 16, 1, 8 * gib), 16);
 }
 
-// A submission's tasks in one process: 2 GPU processes a job at once instead of 5, so one job for
-// every 2 cores of a GPU's share, at most 8 (one H200, 16 cores: 8 jobs 69.0 s, 4 jobs 80.7 s).
-TEST(DefaultJobs, WithTheTasksInOneProcessOnePerTwoCoresOfEachGpusShareUpToEight) {
+// A submission's tasks in one process, its counters after them: one GPU process a job instead of 5,
+// so 3 jobs for every 4 cores of a GPU's share, at most 16 (one H200, 16 cores: 12 jobs 57.8 s, 7 jobs
+// 69.6 s).
+TEST(DefaultJobs, WithTheTasksInOneProcessThreeForEveryFourCoresOfEachGpusShareUpToSixteen) {
   const DeviceInfo gpu = ofType("gpu");
-  EXPECT_EQ(defaultJobs(gpu, 16, 1, 0, true), 8);
-  EXPECT_EQ(defaultJobs(gpu, 128, 1, 0, true), 8);
-  EXPECT_EQ(defaultJobs(gpu, 32, 2, 0, true), 16);
-  EXPECT_EQ(defaultJobs(gpu, 6, 1, 0, true), 3);
+  EXPECT_EQ(defaultJobs(gpu, 16, 1, 0, true), 12);
+  EXPECT_EQ(defaultJobs(gpu, 128, 1, 0, true), 16);
+  EXPECT_EQ(defaultJobs(gpu, 32, 2, 0, true), 24);
+  EXPECT_EQ(defaultJobs(gpu, 6, 1, 0, true), 4);
   EXPECT_EQ(defaultJobs(gpu, 1, 1, 0, true), 1);
   const uint64_t gib = uint64_t(1) << 30;
-  EXPECT_EQ(defaultJobs(gpu, 16, 1, 128 * gib, true), 8);
-  EXPECT_EQ(defaultJobs(gpu, 16, 1, 64 * gib, true), 4);  // still 3 GiB a runner where parts run alone
+  EXPECT_EQ(defaultJobs(gpu, 16, 1, 128 * gib, true), 12);
+  EXPECT_EQ(defaultJobs(gpu, 16, 1, 64 * gib, true), 8);  // 2 runners of 3 GiB a job, as its memory limit counts
   EXPECT_EQ(defaultJobs(ofType("cpu"), 4, 1, 0, true), 4);
-  EXPECT_EQ(defaultJobsReason(gpu, 16, 1, 0, true), "8 per GPU: 16 cores, a submission's tasks in one process");
+  EXPECT_EQ(defaultJobsReason(gpu, 16, 1, 0, true), "12 per GPU: 16 cores, a submission's tasks in one process");
 }
 
 TEST(UsableCores, AtLeastOneAndNoMoreThanTheMachineHas) {

@@ -26,8 +26,8 @@ std::string cacheSeen(const fs::path& dir, const std::string& role, const std::s
   s.cpuDevice = true;
   ProcessSpec spec;
   const fs::path scratch = dir / ("scratch-" + name);
-  if (!placeProcess({"/usr/bin/env", "sh", "-c", "echo \"$CUDA_CACHE_PATH\"; sleep 1"}, RunnerPlace{&s, (dir / "kernels").string()},
-                    "", scratch.string(), &spec, err, role))
+  if (!placeProcess({"/usr/bin/env", "sh", "-c", "echo \"$CUDA_CACHE_PATH\"; sleep 1"},
+                    RunnerPlace{&s, (dir / "kernels").string()}, {}, scratch.string(), &spec, err, role))
     return "";
   spec.stdoutPath = (dir / ("out-" + name)).string();
   spec.stderrPath = (dir / ("err-" + name)).string();

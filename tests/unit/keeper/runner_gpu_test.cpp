@@ -23,7 +23,7 @@ std::string environmentSeen(bool sandbox, const std::string& visibleGpus, std::s
   s.cpuDevice = true;
   s.visibleGpus = visibleGpus;
   ProcessSpec spec;
-  if (!placeProcess({"/usr/bin/env"}, RunnerPlace{&s, (dir / "kernels").string()}, "", (dir / "scratch").string(),
+  if (!placeProcess({"/usr/bin/env"}, RunnerPlace{&s, (dir / "kernels").string()}, {}, (dir / "scratch").string(),
                     &spec, err))
     return "";
   spec.stdoutPath = (dir / "out").string();

@@ -62,15 +62,16 @@ class FakeRunner : public RunnerLauncher {
     return script(launch);
   }
   void runTogether(const std::vector<RunnerLaunch>& ls, const std::string& scratch, const std::string& requests,
-                   const PartEnded& partEnded) override {
+                   const PartEnded& partEnded, const SessionLaunch* session) override {
     {
       const std::lock_guard<std::mutex> hold(mutex_);
+      if (session) sessions.push_back(*session);
       std::vector<std::string> tasks;
       for (const RunnerLaunch& l : ls) tasks.push_back(l.request.task);
       together.push_back(tasks);
       order.push_back("together");
     }
-    if (!parts) return RunnerLauncher::runTogether(ls, scratch, requests, partEnded);
+    if (!parts) return RunnerLauncher::runTogether(ls, scratch, requests, partEnded, session);
     std::string alone;  // as the real one: from the first part that did not end, every one runs alone
     for (size_t i = 0; i < ls.size(); ++i) {
       makeDirectories(ls[i].scratch, nullptr);
@@ -79,6 +80,7 @@ class FakeRunner : public RunnerLauncher {
       partEnded(i, PartEnd{std::move(ended), ended ? "" : alone});
     }
   }
+  std::vector<SessionLaunch> sessions;  ///< the counters sessions the runners of several tasks were given
   /// How each task's part of a runner of several tasks ends (none: the launcher runs none together).
   std::function<std::optional<RunnerEnded>(const RunnerLaunch&)> parts;
   std::vector<std::vector<std::string>> together;  ///< the tasks of each runner of several
