@@ -217,6 +217,11 @@ uint64_t keepOutput(const std::string& from, const std::string& to, size_t limit
 
 namespace {
 
+bool realFolder(const std::string& path) {
+  std::error_code ec;
+  return fs::symlink_status(path, ec).type() == fs::file_type::directory;
+}
+
 /// `argv` with `from` (a folder) and the paths below it named under `to` instead.
 std::vector<std::string> movedPaths(std::vector<std::string> argv, const std::string& from, const std::string& to) {
   for (std::string& arg : argv)
@@ -251,21 +256,35 @@ class SessionPartFiles {
   }
   /// Once the runner has ended: the session's end, its output copied out of the sandbox's reach, and
   /// the folder of its files (the session moves them to its work folder when it reads them).
-  void handOver(double startSeconds, double endSeconds, size_t outputLimit) {
+  /// `stoppedAtItsLimit`: the runner was stopped in the session at the session's own time limit.
+  void handOver(double startSeconds, double endSeconds, size_t outputLimit, bool stoppedAtItsLimit) {
     if (!launch_) return;
-    std::string text, why;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(work_, ec))) makeDirectories(work_, nullptr);
+    // Folders the runner made, never links it left in their place.
+    if (!realFolder(folder_) || !realFolder(work_)) return say(std::nullopt);
+    ProcessResult p;
+    p.started = true;
+    p.seconds = endSeconds - startSeconds;
+    p.stdoutBytes = keepOutput(folder_ + "/" + channel::kSessionOutput, launch_->outputPath, outputLimit);
+    if (stoppedAtItsLimit) {
+      // As its own process would have ended at that limit: what it counted stands, and the tasks it
+      // left without counts are counted each alone (runHardwareSession), not the whole session again.
+      p.timedOut = true;
+      return say(p);
+    }
+    std::string text, why, output;
     RunnerPartEnd end;
     if (!readUntrustedFile(folder_ + "/" + channel::kPartEnded, 4096, &text) || !readRunnerPart(text, &end, &why) ||
         end.exitCode < 0)
       return say(std::nullopt);
-    std::error_code ec;
-    if (!fs::is_directory(work_, ec) && !makeDirectories(work_, nullptr)) return say(std::nullopt);
-    ProcessResult p;
-    p.started = true;
+    // A session that never got going beside the tasks (CUDA did not start there, say: no "==PROF=="
+    // line, which the keeper would take for the machine's fault) runs in a process of its own.
+    if (!readFile(launch_->outputPath, &output, nullptr, size_t(64) << 20) ||
+        output.find("==PROF==") == std::string::npos)
+      return say(std::nullopt);
     p.exitCode = end.exitCode;
-    p.seconds = endSeconds - startSeconds;
     p.peakResidentBytes = end.peakBytes;
-    p.stdoutBytes = keepOutput(folder_ + "/" + channel::kSessionOutput, launch_->outputPath, outputLimit);
     say(p);
   }
 
@@ -406,7 +425,8 @@ void RunnerProcess::runTogether(const std::vector<RunnerLaunch>& launches, const
   trace::adoptChildTrace(scratch + "/" + channel::kTraceFile, name, from, trace::nowMicros());
   if (p.stoppedBy == "disk") fs::remove_all(cache, ec);
   follow(p.seconds);  // the parts that ended after the last look
-  if (stopped.empty() && told == launches.size()) session.handOver(sessionStart, p.seconds, s.outputLimitBytes);
+  if (stopped.empty() && told == launches.size())
+    session.handOver(sessionStart, p.seconds, s.outputLimitBytes, p.stoppedBy == "session time");
   if (stopped.empty() && told < launches.size()) {
     // The process ended (or was stopped) in this part: its task and those after it run alone.
     const std::string task = "task " + launches[told].request.task + "'s part";

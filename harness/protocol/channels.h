@@ -19,7 +19,10 @@
 // `clgrade run-tasks` (several tasks' runners in one process) keeps each task's tape, progress file,
 // kernel output and last words in S/<task>/ with the part's end (runner_part.h, written by the
 // runner, read by the keeper's RunnerProcess::runTogether), and the keeper moves a part that stands for
-// its task to the places above before the task is judged.
+// its task to the places above before the task is judged. With `--session C/tasks/session.json`
+// (session_part.h, written by the keeper) the same runner then runs the submission's counters
+// session: its files in S/hardware, its output and end in S/session/; the keeper's hardware session
+// moves them to its own places once the runner has ended (keeper/hardware_session.h, servedFirst).
 //
 // The runner's own evidence folder (S/out) and the simulator's outcomes file stay inside the wall: a
 // runner's evidence is never used (the keeper writes the report's evidence when it replays the tape),

@@ -87,7 +87,7 @@ struct Together {
 TEST(RunnerTogether, TheCountersSessionAfterThePartsIsHandedOverAsItsOwnProcessLeavesIt) {
   Together t("ends",
              "mkdir -p $s/hardware $s/session && echo counted > $s/hardware/ncu.csv &&"
-             " echo 'the session says' > $s/session/output &&"
+             " echo '==PROF== the session says' > $s/session/output &&"
              " printf 'exit 6\\npeak 0\\nerrors\\n' > $s/session/ended");
   t.run();
   for (const PartEnd& p : t.parts) EXPECT_TRUE(p.ended.has_value()) << p.alone;
@@ -96,7 +96,7 @@ TEST(RunnerTogether, TheCountersSessionAfterThePartsIsHandedOverAsItsOwnProcessL
   EXPECT_EQ(t.sessionEnd->exitCode, 6);  // the session's own code (here: the PTX counters could not count)
   EXPECT_TRUE(t.sessionEnd->started);
   EXPECT_EQ(t.text(t.sessionFiles + "/ncu.csv"), "counted\n");  // the session moves them to its --out
-  EXPECT_EQ(t.text(t.session.outputPath), "the session says\n");
+  EXPECT_EQ(t.text(t.session.outputPath), "==PROF== the session says\n");
   // The runner was told to write where its sandbox may: its scratch folder, not the keeper's.
   std::string folder;
   std::vector<std::string> argv;
@@ -108,13 +108,38 @@ TEST(RunnerTogether, TheCountersSessionAfterThePartsIsHandedOverAsItsOwnProcessL
   EXPECT_EQ(argv.at(6), scratch + "/hardware/ncu.csv");
 }
 
-TEST(RunnerTogether, ASessionThatRunsPastItsLimitIsStoppedAndRunsInItsOwnProcess) {
-  Together t("hangs", "sleep 30");
+TEST(RunnerTogether, ASessionThatRunsPastItsLimitEndsAsItsOwnProcessWouldHave) {
+  // What it counted before its limit stands; the tasks it left are counted alone (runHardwareSession):
+  // a kernel that hangs in the analysis case costs the session's limit once here, not once more.
+  Together t("hangs", "mkdir -p $s/hardware $s/session && echo counted > $s/hardware/ncu.csv && sleep 30");
   const auto began = std::chrono::steady_clock::now();
   t.run();
   // Stopped at its own limit (2 s here), not the runner's whole (the tasks' limits and its own).
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(), 15);
   for (const PartEnd& p : t.parts) EXPECT_TRUE(p.ended.has_value()) << p.alone;  // the tasks lose nothing
+  ASSERT_EQ(t.sessionEnds, 1);
+  ASSERT_TRUE(t.sessionEnd.has_value());
+  EXPECT_TRUE(t.sessionEnd->timedOut);
+  EXPECT_FALSE(t.sessionEnd->ok());
+  EXPECT_EQ(t.text(t.sessionFiles + "/ncu.csv"), "counted\n");
+}
+
+TEST(RunnerTogether, ASessionThatNeverGotGoingBesideTheTasksRunsInItsOwnProcess) {
+  // CUDA did not start beside the tasks' context, say: no "==PROF==" line, which the keeper would
+  // take for the machine's fault. A process of its own may count.
+  Together t("no-cuda",
+             "mkdir -p $s/session && echo 'clgrade hwcount: no CUDA driver' > $s/session/output &&"
+             " printf 'exit 3\npeak 0\nerrors\n' > $s/session/ended");
+  t.run();
+  ASSERT_EQ(t.sessionEnds, 1);
+  EXPECT_FALSE(t.sessionEnd.has_value());
+}
+
+TEST(RunnerTogether, ALinkInPlaceOfTheSessionsFolderIsNotFollowed) {
+  Together t("link",
+             "mkdir -p $s/elsewhere && ln -s $s/elsewhere $s/hardware && mkdir -p $s/session &&"
+             " echo '==PROF==' > $s/session/output && printf 'exit 0\npeak 0\nerrors\n' > $s/session/ended");
+  t.run();
   ASSERT_EQ(t.sessionEnds, 1);
   EXPECT_FALSE(t.sessionEnd.has_value());
 }
