@@ -376,7 +376,11 @@ class Batch {
       timer.quiet = isHardwareGpu(place->device.info);
       const size_t tasks = o_.onlyTasks.empty() ? rubric_.tasks.size() : o_.onlyTasks.size();
       const size_t atOnce = static_cast<size_t>(runnersAtOnce(settings_.taskJobs));
-      timer.quietWaitSeconds = settings_.taskTimeoutSeconds * double(2 * ((tasks + atOnce - 1) / atOnce) + 2);
+      // With the tasks in one process, that process's parts and its counters session come first (each
+      // with its limit), and its tasks and session may then run again alone.
+      const size_t together = settings_.tasksTogether ? tasks + 1 : 0;
+      timer.quietWaitSeconds =
+          settings_.taskTimeoutSeconds * double(2 * ((tasks + atOnce - 1) / atOnce) + 2 + together);
       place->trusted = std::make_unique<TrustedTimer>(timer);
       TrustedTimer* trusted = place->trusted.get();
       place->settings.trustedTimings = [trusted] { return trusted->current(); };

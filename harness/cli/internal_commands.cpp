@@ -12,6 +12,7 @@
 #include "protocol/channels.h"
 #include "protocol/session_part.h"
 #include "runner/runner.h"
+#include "runner/session_args.h"
 #include "tasks/inputs.h"
 #include "util/archive.h"
 #include "util/files.h"
@@ -41,74 +42,11 @@ CLI::App* addChild(CLI::App& app, const char* name, const char* help, ChildArgs*
   return sub;
 }
 
-/// `clgrade hwsession`'s arguments (keeper/hardware_session.h writes them).
-struct SessionArgs {
-  std::string ncu, clgrade, kernelsDir, rubric, out, csv, counters = "ncu";
-  std::vector<std::string> tasks, atomics, profile;
-  bool profileNone = false;
-  double timeout = 300;
-  std::vector<uint64_t> seeds;
-};
-
-void addSessionOptions(CLI::App* profiler, SessionArgs* session) {
-  profiler->add_option("kernels-dir", session->kernelsDir)->required();
-  profiler->add_option("--ncu", session->ncu, "NVIDIA's profiler (where --counters ptx: none needed)");
-  profiler->add_option("--clgrade", session->clgrade);
-  profiler->add_option("--rubric", session->rubric)->required();
-  profiler->add_option("--out", session->out)->required();
-  profiler->add_option("--log-file", session->csv)->required();
-  profiler->add_option("--task", session->tasks)->required();
-  profiler->add_option("--atomics", session->atomics);
-  profiler->add_option("--profile", session->profile,
-                       "task, or task:kernel, whose counters are read (default: every task's)");
-  profiler->add_flag("--profile-none", session->profileNone, "no counters: the replay counts the atomics alone");
-  profiler->add_option("--timeout", session->timeout);
-  profiler
-      ->add_option("--counters", session->counters,
-                   "ncu; cupti: the replay counts itself (ncu where it cannot); ptx: the replay's PTX counters, "
-                   "no profiler (exit 6 where they cannot)")
-      ->check(CLI::IsMember({"ncu", "cupti", "ptx"}));
-  profiler->add_option("--hidden-seeds", session->seeds, "count the drawn analysis cases on these hidden inputs")
-      ->expected(4);
-}
-
-ProfilerSessionArgs sessionArgsOf(const SessionArgs& session) {
-  ProfilerSessionArgs a;
-  a.ncu = session.ncu;
-  a.clgrade = session.clgrade.empty() ? toolsFolder() + "/clgrade" : session.clgrade;
-  a.kernelsDir = session.kernelsDir;
-  a.rubricPath = session.rubric;
-  a.tasks = session.tasks;
-  a.atomics = session.atomics;
-  a.profile = session.profile;
-  a.profileNone = session.profileNone;
-  a.workDir = session.out;
-  a.csvPath = session.csv;
-  a.timeoutSeconds = session.timeout;
-  a.seeds = seedsOf(session.seeds);
-  a.counters = session.counters;
-  return a;
-}
-
-/// run-tasks --session FILE: the counters session's folder and its `clgrade hwsession` command line,
-/// read as hwsession reads its own (the keeper wrote the file; keeper/runner_process.cpp).
 bool readSessionPart(const std::string& path, SessionPart* part, std::string* err) {
   std::string text;
   std::vector<std::string> argv;
-  if (!readFile(path, &text, err, size_t(1) << 20) || !readSessionPartText(text, &part->folder, &argv, err))
-    return false;
-  SessionArgs session;
-  CLI::App app;
-  addSessionOptions(&app, &session);
-  std::vector<std::string> args(argv.rbegin(), argv.rend() - 2);  // CLI11 takes them last first
-  try {
-    app.parse(args);
-  } catch (const CLI::ParseError& e) {
-    *err = path + ": " + e.what();
-    return false;
-  }
-  part->args = sessionArgsOf(session);
-  return true;
+  return readFile(path, &text, err, size_t(1) << 20) && readSessionPartText(text, &part->folder, &argv, err) &&
+         parseSessionCommandLine(argv, &part->args, err);
 }
 
 }  // namespace

@@ -176,20 +176,25 @@ bool redirect(std::initializer_list<int> fds, const std::string& path) {
   return ok;
 }
 
-/// A part's end in `folder`, once what it printed is in its files (the keeper takes them then).
-int endPart(const std::string& folder, RunnerPartEnd end) {
+/// A part's end in `folder`, once what it printed is in its files (the keeper takes them then);
+/// false with the runner's exit code where it cannot be written.
+bool endPart(const std::string& folder, RunnerPartEnd end, int* failure) {
   // What the part freed goes back to the system: the next part runs under the same memory limit
   // as a runner of its own, and should not carry this one's heap.
   malloc_trim(0);
   struct rusage usage;
   if (getrusage(RUSAGE_SELF, &usage) == 0) end.peakBytes = uint64_t(usage.ru_maxrss) << 10;
   std::string err;
-  if (!redirect({1, 2}, "/dev/null")) return kRunnerCannotReach;
+  if (!redirect({1, 2}, "/dev/null")) {
+    *failure = kRunnerCannotReach;
+    return false;
+  }
   if (!writeFileAtomically(folder + channel::kPartEnded, runnerPartText(end), &err)) {
     std::cerr << "clgrade run-tasks: " << err << "\n";
-    return kRunnerCannotRecord;
+    *failure = kRunnerCannotRecord;
+    return false;
   }
-  return end.exitCode;
+  return true;
 }
 
 /// The submission's counters session after its tasks' parts, on their context.
@@ -205,8 +210,8 @@ int runSessionPart(const SessionPart& session, const Runtime& shared) {
   progress::setFile("");  // the last task's progress file is the keeper's now
   RunnerPartEnd end;
   end.exitCode = profilerSessionInProcess(session.args, shared);
-  const int written = endPart(folder, end);
-  return written == end.exitCode ? kRunnerOk : written;
+  int failure = kRunnerOk;
+  return endPart(folder, end, &failure) ? kRunnerOk : failure;  // the session's own code is in its end
 }
 
 }  // namespace
@@ -248,7 +253,9 @@ int runTasks(const std::vector<std::string>& requestPaths, const SessionPart* se
     }
     RunnerPartEnd end;
     end.exitCode = gradeRequest(request, rubric, device, &shared, &end.errors);
-    if (const int code = endPart(part, end)) return code;
+    int failure = kRunnerOk;
+    if (!endPart(part, end, &failure)) return failure;
+    if (end.exitCode != kRunnerOk) return end.exitCode;
     // The keeper stops the process after a part that may have left the context unfit; it should
     // not count on that to keep the counters off such a context.
     if (!partLeavesProcessFit(end)) return kRunnerOk;

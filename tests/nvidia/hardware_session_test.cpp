@@ -9,14 +9,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "counters/nvidia/ptx_accesses.h"
 #include "keeper/hardware_session.h"
 #include "model/report.h"
-#include "rubric/rubric.h"
 #include "protocol/profiler_files.h"
 #include "protocol/tape.h"
+#include "rubric/rubric.h"
+#include "runner/session_args.h"
 #include "util/files.h"
 
 namespace clgrade {
@@ -628,6 +631,69 @@ TEST(HardwareSession, OnlyTheSessionItWasMadeForIsServed) {
   runner(s.served->argv(), 10, (s.f.dir / "first.log").string());
   runner(s.served->argv(), 10, (s.f.dir / "second.log").string());
   EXPECT_EQ(s.own.size(), 2u);
+}
+
+// The session's command line, read back as `run-tasks --session` reads it, is the session asked for.
+TEST(HardwareSession, ItsCommandLineReadsBackAsTheSessionAskedFor) {
+  Fixture f;
+  f.request.counters = "ptx";
+  f.request.timeoutSeconds = 42;
+  f.request.seeds = HiddenSeeds{1, 2, 3, 4};
+  f.request.atomics["bilateral"] = {"DiscontinuityHorizontal"};
+  f.request.profiled.emplace();
+  (*f.request.profiled)["separable"] = {};
+  (*f.request.profiled)["bilateral"] = {"DiscontinuityHorizontal", "DiscontinuityVertical"};
+  ProfilerSessionArgs a;
+  std::string err;
+  ASSERT_TRUE(parseSessionCommandLine(sessionArgv(f.request, f.request.tasks), &a, &err)) << err;
+  EXPECT_EQ(a.tasks, f.request.tasks);
+  EXPECT_EQ(a.kernelsDir, f.request.kernelsDir);
+  EXPECT_EQ(a.rubricPath, f.request.rubricPath);
+  EXPECT_EQ(a.workDir, f.request.workDir);
+  EXPECT_EQ(a.csvPath, f.request.workDir + "/ncu.csv");
+  EXPECT_EQ(a.counters, "ptx");
+  EXPECT_DOUBLE_EQ(a.timeoutSeconds, 42);
+  ASSERT_TRUE(a.seeds.has_value());
+  EXPECT_EQ(*a.seeds, (HiddenSeeds{1, 2, 3, 4}));
+  EXPECT_EQ(a.atomics, (std::vector<std::string>{"bilateral:DiscontinuityHorizontal"}));
+  EXPECT_EQ(a.profile, (std::vector<std::string>{"separable", "bilateral:DiscontinuityHorizontal",
+                                                 "bilateral:DiscontinuityVertical"}));
+  EXPECT_FALSE(a.profileNone);
+  // Atomics alone: no counters asked for.
+  f.request.profiled->clear();
+  f.request.seeds.reset();
+  ASSERT_TRUE(parseSessionCommandLine(sessionArgv(f.request, {"bilateral"}), &a, &err)) << err;
+  EXPECT_TRUE(a.profileNone);
+  EXPECT_TRUE(a.profile.empty());
+  EXPECT_FALSE(a.seeds.has_value());
+  EXPECT_FALSE(parseSessionCommandLine({"clgrade", "hwsession", "--unknown"}, &a, &err));
+  EXPECT_FALSE(parseSessionCommandLine({"clgrade", "run-task", "x"}, &a, &err));
+}
+
+TEST(HardwareSession, TheFirstRunWaitsForTheTasksProcessAndTakesWhatItLeft) {
+  Served s;
+  const std::string left = (s.f.dir / "tasks-scratch" / "hardware").string();
+  std::thread tasksProcess([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the session has cleared its folder by now
+    makeDirectories(left, nullptr);
+    writeFileAtomically(left + "/ncu.csv", std::string(kHeader) + launch(0, "bilateral__ConvVertical", 32), nullptr);
+    ProcessResult ended;
+    ended.started = true;
+    ended.exitCode = 0;
+    s.served->end(ended, left);
+  });
+  const auto counted = runHardwareSession(s.f.request, s.runner());
+  tasksProcess.join();
+  EXPECT_TRUE(s.own.empty());
+  EXPECT_EQ(counted.at("bilateral").counts.at(0).sharedStoreConflicts, 32);
+  // Where its files cannot be taken (the folder is gone), its own process counts.
+  Served again;
+  ProcessResult ended;
+  ended.started = true;
+  ended.exitCode = 0;
+  again.served->end(ended, (again.f.dir / "gone").string());
+  runHardwareSession(again.f.request, again.runner());
+  EXPECT_EQ(again.own.size(), 1u);
 }
 
 }  // namespace

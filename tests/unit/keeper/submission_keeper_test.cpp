@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <functional>
@@ -72,6 +73,7 @@ class FakeRunner : public RunnerLauncher {
       order.push_back("together");
     }
     if (!parts) return RunnerLauncher::runTogether(ls, scratch, requests, partEnded, session);
+    if (session && serve) serve(*session);
     std::string alone;  // as the real one: from the first part that did not end, every one runs alone
     for (size_t i = 0; i < ls.size(); ++i) {
       makeDirectories(ls[i].scratch, nullptr);
@@ -81,6 +83,7 @@ class FakeRunner : public RunnerLauncher {
     }
   }
   std::vector<SessionLaunch> sessions;  ///< the counters sessions the runners of several tasks were given
+  std::function<void(const SessionLaunch&)> serve;  ///< runs such a session after the parts (none: ignores it)
   /// How each task's part of a runner of several tasks ends (none: the launcher runs none together).
   std::function<std::optional<RunnerEnded>(const RunnerLaunch&)> parts;
   std::vector<std::vector<std::string>> together;  ///< the tasks of each runner of several
@@ -801,6 +804,57 @@ TEST_F(SubmissionKeeperTest, ARefusedFileIsLeftOutOfTheTasksRunTogether) {
   EXPECT_EQ(r.runs.back().outcome, "refused");
   for (size_t i = 0; i + 1 < rubric.tasks.size(); ++i)
     EXPECT_EQ(runner.launchesOf(rubric.tasks[i].id), 1u) << "no part came back: each ran alone";
+}
+
+// On an NVIDIA GPU with the PTX counters, the runner of several tasks runs the counters session
+// after their parts: what it left is what the keeper reads, and no process of its own starts (here
+// none could: the clgrade it would run does not exist).
+class SessionTogetherTest : public SubmissionKeeperTest {
+ protected:
+  void SetUp() override {
+    SubmissionKeeperTest::SetUp();
+    device.info.type = "gpu";
+    device.info.platform = "NVIDIA CUDA";
+    settings.tasksTogether = true;
+    runner.parts = [](const RunnerLaunch& l) -> std::optional<RunnerEnded> {
+      writeFileAtomically(l.request.recordPath, l.request.task, nullptr);
+      return RunnerEnded{exited(0), {}};
+    };
+  }
+  std::string hardwareLog(const std::string& taskId) {
+    std::string log;
+    readFile(out + "/evidence/" + taskId + "/hardware.log", &log, nullptr);
+    return log;
+  }
+};
+
+TEST_F(SessionTogetherTest, TheCountersSessionIsTheTasksProcesssLastPart) {
+  if (std::getenv("CLGRADE_COUNTERS")) GTEST_SKIP() << "CLGRADE_COUNTERS chooses another counter";
+  const std::string left = (root / "left").string();
+  runner.serve = [&](const SessionLaunch& session) {
+    makeDirectories(left, nullptr);
+    writeFileAtomically(session.outputPath, "==PROF== served by the tasks' process\n", nullptr);
+    ProcessResult p = exited(0);
+    session.ended(p, left);
+  };
+  grade();
+  ASSERT_EQ(runner.sessions.size(), 1u);
+  EXPECT_EQ(runner.sessions[0].argv.at(1), "hwsession");
+  EXPECT_NE(hardwareLog("conv3x3").find("served by the tasks' process"), std::string::npos) << hardwareLog("conv3x3");
+}
+
+TEST_F(SessionTogetherTest, ASessionTheRunnerLeftRunsInItsOwnProcessAndTheGradeEnds) {
+  grade();  // the fake runner ignores the session: the grade would wait for ever without its end
+  ASSERT_EQ(runner.sessions.size(), 1u);
+  // Its own process: here it cannot start, which the session says.
+  EXPECT_EQ(hardwareLog("conv3x3").find("served"), std::string::npos);
+}
+
+TEST_F(SessionTogetherTest, OneTaskAloneRunsTheSessionInItsOwnProcess) {
+  runner.scripts["conv3x3"] = {endsWell()};
+  grade({"conv3x3"});
+  EXPECT_TRUE(runner.together.empty());
+  EXPECT_TRUE(runner.sessions.empty());
 }
 
 }  // namespace
