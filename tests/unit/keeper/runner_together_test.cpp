@@ -124,24 +124,26 @@ TEST(RunnerTogether, ASessionThatRunsPastItsLimitEndsAsItsOwnProcessWouldHave) {
   EXPECT_EQ(t.text(t.sessionFiles + "/ncu.csv"), "counted\n");
 }
 
+/// Whether the session, after the stand-in did `then`, was left to a process of its own (told once).
+bool leftToItsOwnProcess(const std::string& name, const std::string& then) {
+  Together t(name, then);
+  t.run();
+  return t.sessionEnds == 1 && !t.sessionEnd.has_value();
+}
+
 TEST(RunnerTogether, ASessionThatNeverGotGoingBesideTheTasksRunsInItsOwnProcess) {
   // CUDA did not start beside the tasks' context, say: no "==PROF==" line, which the keeper would
   // take for the machine's fault. A process of its own may count.
-  Together t("no-cuda",
-             "mkdir -p $s/session && echo 'clgrade hwcount: no CUDA driver' > $s/session/output &&"
-             " printf 'exit 3\npeak 0\nerrors\n' > $s/session/ended");
-  t.run();
-  ASSERT_EQ(t.sessionEnds, 1);
-  EXPECT_FALSE(t.sessionEnd.has_value());
+  EXPECT_TRUE(leftToItsOwnProcess("no-cuda",
+                                  "mkdir -p $s/session && echo 'clgrade hwcount: no CUDA driver' > $s/session/output"
+                                  " && printf 'exit 3\npeak 0\nerrors\n' > $s/session/ended"));
 }
 
 TEST(RunnerTogether, ALinkInPlaceOfTheSessionsFolderIsNotFollowed) {
-  Together t("link",
-             "mkdir -p $s/elsewhere && ln -s $s/elsewhere $s/hardware && mkdir -p $s/session &&"
-             " echo '==PROF==' > $s/session/output && printf 'exit 0\npeak 0\nerrors\n' > $s/session/ended");
-  t.run();
-  ASSERT_EQ(t.sessionEnds, 1);
-  EXPECT_FALSE(t.sessionEnd.has_value());
+  EXPECT_TRUE(leftToItsOwnProcess("link",
+                                  "mkdir -p $s/elsewhere && ln -s $s/elsewhere $s/hardware && mkdir -p "
+                                  "$s/session && echo '==PROF==' > $s/session/output &&"
+                                  " printf 'exit 0\npeak 0\nerrors\n' > $s/session/ended"));
 }
 
 TEST(RunnerTogether, ASessionWhoseProcessCrashesRunsInItsOwnProcess) {
