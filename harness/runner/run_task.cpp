@@ -208,6 +208,8 @@ int runSessionPart(const SessionPart& session, const Runtime& shared) {
     return kRunnerCannotReach;
   }
   progress::setFile("");  // the last task's progress file is the keeper's now
+  // Where the counts were taken, for a person reading a task's hardware.log.
+  std::cout << kSessionInTasksProcess << std::endl;
   RunnerPartEnd end;
   end.exitCode = profilerSessionInProcess(session.args, shared);
   int failure = kRunnerOk;

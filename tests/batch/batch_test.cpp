@@ -26,6 +26,7 @@
 
 #include "../scratch.h"
 #include "../test_env.h"
+#include "protocol/channels.h"
 #include "util/files.h"
 #include "util/subprocess.h"
 
@@ -320,8 +321,14 @@ TEST(Batch, TheVerdictsDoNotDependOnJobsOrGpus) {
   for (const std::string& s : samples) {
     const json together = readJson(all / s / "report.json"), apart = readJson(one / s / "report.json");
     ASSERT_EQ(together["tasks"].size(), 2u) << s;
-    for (const json& task : together["tasks"])
+    for (const json& task : together["tasks"]) {
       EXPECT_TRUE(task["process"]["shared_process"].get<bool>()) << s << " " << task["id"];
+      // On an NVIDIA GPU the counters too ran in that process (the session's first line says so).
+      if (together["device"]["platform"].get<std::string>().find("NVIDIA") == std::string::npos) continue;
+      std::string log;
+      readFile((all / s / "evidence" / task["id"].get<std::string>() / "hardware.log").string(), &log, nullptr);
+      EXPECT_NE(log.find(kSessionInTasksProcess), std::string::npos) << s << " " << task["id"] << ": " << log;
+    }
     for (const json& task : apart["tasks"])
       EXPECT_FALSE(task["process"]["shared_process"].get<bool>()) << s << " " << task["id"];
   }
