@@ -181,12 +181,7 @@ void TrustedTimer::scheduleRetry() {
 
 int timeTrustedInChild(const TrustedTimingRequest& a) {
   Rubric rubric;
-  std::vector<std::string> problems;
-  if (!loadRubric(a.rubric, &rubric, &problems)) {
-    std::cerr << "clgrade: the rubric cannot be used:\n";
-    for (const std::string& p : problems) std::cerr << "  " << p << "\n";
-    return 2;
-  }
+  if (!loadRubricOrComplain(a.rubric, &rubric)) return 2;
   DeviceEntry device;
   std::string err;
   if (!chooseDevice(a.device, &device, &err)) {

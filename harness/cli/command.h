@@ -53,8 +53,6 @@ std::optional<Audience> audienceOf(const std::string& word);
 
 /// rubrics/four_tasks.xml of clgrade's data folder (util/install_layout.h).
 std::string defaultRubric();
-/// Loads a rubric; prints its problems and returns false when it cannot be used.
-bool loadRubricOrComplain(const std::string& path, Rubric* rubric);
 
 /// Loads an instructor's overrides file (batch, merge); prints its problems and returns false when
 /// it cannot be used.

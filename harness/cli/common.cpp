@@ -21,14 +21,6 @@ std::optional<Audience> audienceOf(const std::string& word) {
 
 std::string defaultRubric() { return dataPath("rubrics/four_tasks.xml"); }
 
-bool loadRubricOrComplain(const std::string& path, Rubric* rubric) {
-  std::vector<std::string> problems;
-  if (loadRubric(path, rubric, &problems)) return true;
-  std::cerr << "clgrade: the rubric cannot be used:\n";
-  for (const std::string& p : problems) std::cerr << "  " << p << "\n";
-  return false;
-}
-
 bool loadOverridesOrComplain(const std::string& path, std::vector<Override>* overrides) {
   std::vector<std::string> problems;
   if (loadOverrides(path, overrides, &problems)) return true;

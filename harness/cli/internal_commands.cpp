@@ -9,7 +9,6 @@
 
 #include "batch/trusted_timer.h"
 #include "cli/command.h"
-#include "protocol/channels.h"
 #include "protocol/session_part.h"
 #include "runner/runner.h"
 #include "runner/session_args.h"

@@ -94,14 +94,14 @@ class ServedSession {
   /// How it ended (nullopt: it did not run or did not end) and the folder of the files it left in
   /// its --out; the first call counts.
   void end(std::optional<ProcessResult> p, const std::string& files);
-  struct End {
-    std::optional<ProcessResult> process;
-    std::string files;
-  };
   /// Its end, once known: what ran its run reads it, moving its files to `workDir` first.
   std::optional<ProcessResult> takeEnd(const std::string& logPath) const;
 
  private:
+  struct End {
+    std::optional<ProcessResult> process;
+    std::string files;
+  };
   std::vector<std::string> argv_;
   std::string workDir_, outputPath_;
   std::mutex mutex_;

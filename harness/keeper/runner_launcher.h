@@ -52,6 +52,10 @@ struct SessionLaunch {
   /// and the folder that holds what it left in its --out (to be moved there by the session); or
   /// nullopt where it did not run or did not end, and then it runs in a process of its own.
   std::function<void(std::optional<ProcessResult>, const std::string& files)> ended;
+  /// Says it did not run there: it runs in a process of its own (a no-op after its first end).
+  void runsAlone() const {
+    if (ended) ended(std::nullopt, "");
+  }
 };
 
 class RunnerLauncher {
@@ -72,7 +76,7 @@ class RunnerLauncher {
                            const SessionLaunch* session = nullptr) {
     (void)scratch, (void)requestsFolder;
     for (size_t i = 0; i < launches.size(); ++i) partEnded(i, PartEnd{});
-    if (session && session->ended) session->ended(std::nullopt, "");
+    if (session) session->runsAlone();
   }
   /// Times the trusted kernels for this grade in a process that runs no student code
   /// (keeper/trusted_child.h), its messages into `logPath`. Thread-safe.

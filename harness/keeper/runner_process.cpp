@@ -201,15 +201,16 @@ struct Part {
 };
 
 /// A part's output, as ProcessSpec::outputLimitBytes would have kept it: its first `limit` bytes
-/// (0: all, up to 64 MiB) copied to `to` as the keeper's own file, never through a link; returns how
-/// many the part wrote.
-uint64_t keepOutput(const std::string& from, const std::string& to, size_t limit) {
+/// (0: all, up to 64 MiB) copied to `to` as the keeper's own file, never through a link (and to
+/// `kept` where asked); returns how many the part wrote.
+uint64_t keepOutput(const std::string& from, const std::string& to, size_t limit, std::string* kept = nullptr) {
   std::error_code ec;
   fs::remove(to, ec);
   std::string start;
   uint64_t bytes = 0;
   if (!readUntrustedFileStart(from, limit ? limit : size_t(64) << 20, &start, &bytes) || bytes == 0) return 0;
   writeFileAtomically(to, start, nullptr, false);
+  if (kept) *kept = std::move(start);
   return bytes;
 }
 
@@ -266,23 +267,22 @@ class SessionPartFiles {
     ProcessResult p;
     p.started = true;
     p.seconds = endSeconds - startSeconds;
-    p.stdoutBytes = keepOutput(folder_ + "/" + channel::kSessionOutput, launch_->outputPath, outputLimit);
+    std::string output;
+    p.stdoutBytes = keepOutput(folder_ + "/" + channel::kSessionOutput, launch_->outputPath, outputLimit, &output);
     if (stoppedAtItsLimit) {
       // As its own process would have ended at that limit: what it counted stands, and the tasks it
       // left without counts are counted each alone (runHardwareSession), not the whole session again.
       p.timedOut = true;
       return say(p);
     }
-    std::string text, why, output;
+    std::string text, why;
     RunnerPartEnd end;
     if (!readUntrustedFile(folder_ + "/" + channel::kPartEnded, 4096, &text) || !readRunnerPart(text, &end, &why) ||
         end.exitCode < 0)
       return say(std::nullopt);
     // A session that never got going beside the tasks (CUDA did not start there, say: no "==PROF=="
     // line, which the keeper would take for the machine's fault) runs in a process of its own.
-    if (!readFile(launch_->outputPath, &output, nullptr, size_t(64) << 20) ||
-        output.find("==PROF==") == std::string::npos)
-      return say(std::nullopt);
+    if (output.find("==PROF==") == std::string::npos) return say(std::nullopt);
     p.exitCode = end.exitCode;
     p.peakResidentBytes = end.peakBytes;
     say(p);

@@ -42,7 +42,7 @@ ServedFigures askFigures(const KeeperSettings& s, const std::string& kernelsProb
 struct SessionEndsAtTheLatest {
   const std::shared_ptr<SessionLaunch>& session;
   ~SessionEndsAtTheLatest() {
-    if (session && session->ended) session->ended(std::nullopt, "");
+    if (session) session->runsAlone();
   }
 };
 
@@ -190,11 +190,8 @@ SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std
   t.announced.assign(runs->size(), false);
   t.parts.resize(runs->size());
   // Where no process of several tasks runs, the counters session runs in its own.
-  const auto alone = [&session] {
-    if (session && session->ended) session->ended(std::nullopt, "");
-  };
   if (!settings_.tasksTogether || keepers.size() < 2) {
-    alone();
+    if (session) session->runsAlone();
     return t;
   }
   std::vector<size_t> slots;
@@ -205,7 +202,7 @@ SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std
       launches.push_back(keepers[slot]->firstLaunch());
     }
   if (launches.size() < 2) {
-    alone();
+    if (session) session->runsAlone();
     return t;
   }
   auto promises = std::make_shared<std::vector<std::promise<PartEnd>>>(launches.size());
@@ -230,7 +227,7 @@ SubmissionKeeper::Together SubmissionKeeper::startTogether(const std::vector<std
     }
     for (size_t i = 0; i < said.size(); ++i)
       if (!said[i]) (*promises)[i].set_value(PartEnd{});
-    if (session && session->ended) session->ended(std::nullopt, "");  // the session too (its first end counts)
+    if (session) session->runsAlone();  // the session too, unless it has ended there
   });
   return t;
 }

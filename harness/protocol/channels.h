@@ -52,8 +52,6 @@ constexpr const char* kSessionOutput = "output";
 constexpr const char* kSessionInTasksProcess =
     "clgrade run-tasks: the counters session runs in the submission's one process, after its tasks";
 
-namespace channel {}  // namespace channel
-
 /// How `clgrade run-task` ends. Any other end (a signal, a limit, another code) is the keeper's to
 /// judge from the progress file and the last words (keeper/runner_end.h).
 enum RunnerExit {

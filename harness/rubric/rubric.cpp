@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -601,6 +602,14 @@ bool loadRubric(const std::string& path, Rubric* rubric, std::vector<std::string
     return false;
   }
   return parseRubric(text, path, rubric, errors);
+}
+
+bool loadRubricOrComplain(const std::string& path, Rubric* rubric, const std::string& who) {
+  std::vector<std::string> problems;
+  if (loadRubric(path, rubric, &problems)) return true;
+  std::cerr << who << ": the rubric cannot be used:\n";
+  for (const std::string& p : problems) std::cerr << "  " << p << "\n";
+  return false;
 }
 
 std::string rubricForTask(const Rubric& rubric, const std::string& taskId) {

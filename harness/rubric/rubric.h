@@ -117,6 +117,9 @@ struct Rubric {
 /// *errors; the rubric is usable only when the function returns true.
 bool loadRubric(const std::string& path, Rubric* rubric, std::vector<std::string>* errors);
 
+/// loadRubric, its problems printed on stderr after "<who>: the rubric cannot be used:".
+bool loadRubricOrComplain(const std::string& path, Rubric* rubric, const std::string& who = "clgrade");
+
 /// Same from text (tests, a runner's request); `path` is used in messages only.
 bool parseRubric(const std::string& text, const std::string& path, Rubric* rubric, std::vector<std::string>* errors);
 

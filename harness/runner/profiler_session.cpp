@@ -105,12 +105,7 @@ int profilerSessionInProcess(const ProfilerSessionArgs& a, const Runtime& shared
   }
   counting.copiesOnly = true;
   Rubric rubric;
-  std::vector<std::string> problems;
-  if (!loadRubric(a.rubricPath, &rubric, &problems)) {
-    std::cerr << "clgrade hwsession: the rubric cannot be used:\n";
-    for (const std::string& p : problems) std::cerr << "  " << p << "\n";
-    return 4;
-  }
+  if (!loadRubricOrComplain(a.rubricPath, &rubric, "clgrade hwsession")) return 4;
   return hwcountInChild(a.kernelsDir, rubric, a.tasks, a.workDir, true, a.seeds, a.atomics, counting, &shared);
 }
 
