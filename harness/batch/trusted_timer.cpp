@@ -1,6 +1,7 @@
 #include "batch/trusted_timer.h"
 
 #include <cstdio>
+#include <future>
 #include <iostream>
 
 #include "cl/device.h"
@@ -188,16 +189,19 @@ int timeTrustedInChild(const TrustedTimingRequest& a) {
     std::cerr << "clgrade: " << err << "\n";
     return 3;
   }
+  InputCache inputs(a.seed);  // the grades' inputs: the histogram's speed depends on the image
+  std::string why;
+  inputs.useStore(openCourseStore(a.storeRoot, &why));  // trusted: it may write the store
+  if (!why.empty()) std::cerr << "clgrade time-trusted: " << why << "\n";
+  // Read while the device opens (every grade of a batch's start waits for these figures); gone
+  // before the inputs are.
+  const std::vector<std::future<void>> preparing = prepareTrustedInputs(device.info, rubric, a.tasks, inputs);
   Runtime rt(device);
   rt.timingLock = a.timingLock;  // each set of timed launches takes its turn with the grades'
   // No profiler session (ncu, CUPTI) beside these figures: they serve many grades, so one session's
   // replays must not slow them all (the grades' own timings run beside the sessions). The PTX
   // counters' copies are launches like the grades' correctness cases, which take no lock either.
   const TimingLock quiet(a.besideProfiler ? "" : profilerLockFor(a.timingLock));
-  InputCache inputs(a.seed);  // the grades' inputs: the histogram's speed depends on the image
-  std::string why;
-  inputs.useStore(openCourseStore(a.storeRoot, &why));  // trusted: it may write the store
-  if (!why.empty()) std::cerr << "clgrade time-trusted: " << why << "\n";
   const TrustedTimings timings = timeTrustedKernels(rt, rubric, a.tasks, "", inputs, a.besideProfiler);
   if (!writeFileAtomically(a.out, trustedTimingsJson(timings), &err)) {
     std::cerr << "clgrade time-trusted: " << err << "\n";

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <set>
+#include <system_error>
 
 #include "perf/measure.h"
 #include "perf/sweep.h"
@@ -211,6 +212,38 @@ void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, 
   clock.time("timing", [&] { report->performance = measurePerformance(rt, request, inputs, evidence); });
 }
 
+namespace {
+
+bool chosen(const std::vector<std::string>& onlyTasks, const std::string& id) {
+  return onlyTasks.empty() || std::find(onlyTasks.begin(), onlyTasks.end(), id) != onlyTasks.end();
+}
+
+}  // namespace
+
+std::vector<std::future<void>> prepareTrustedInputs(const DeviceInfo& device, const Rubric& rubric,
+                                                    const std::vector<std::string>& onlyTasks, InputCache& inputs) {
+  std::vector<std::future<void>> preparing;
+  for (const TaskRubric& t : rubric.tasks) {
+    const Task* task = findTask(t.id);
+    CaseSpec spec;
+    if (!task || !chosen(onlyTasks, t.id) || !t.performance.present || !t.performanceCase(device.type == "gpu", &spec))
+      continue;
+    try {
+      preparing.push_back(std::async(std::launch::async, [task, spec, &inputs] {
+        try {
+          const trace::Span span("trusted inputs ahead", "work");
+          task->prepareInputs(inputs, spec);
+        } catch (const std::exception&) {
+          // Asked for again where they are timed, which says what is wrong.
+        }
+      }));
+    } catch (const std::system_error&) {
+      break;  // no thread for it: the rest are made where they are used
+    }
+  }
+  return preparing;
+}
+
 TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const std::vector<std::string>& onlyTasks,
                                   const std::string& referenceKernelsDir, InputCache& inputs, bool forOneGrade) {
   TrustedTimings timings;
@@ -218,7 +251,7 @@ TrustedTimings timeTrustedKernels(const Runtime& rt, const Rubric& rubric, const
   timings.device = deviceLine(rt.device.info);
   EvidenceWriter evidence = EvidenceWriter::discarding();
   for (const TaskRubric& t : rubric.tasks) {
-    if (!onlyTasks.empty() && std::find(onlyTasks.begin(), onlyTasks.end(), t.id) == onlyTasks.end()) continue;
+    if (!chosen(onlyTasks, t.id)) continue;
     const Task* task = findTask(t.id);
     PerfRequest request;
     if (!task || !performanceRequest(rt, *task, t, rubric, referenceKernelsDir, rubric.settings, true, &request))

@@ -9,6 +9,8 @@
 #include "similarity/template_lines.h"
 #include "util/files.h"
 #include "util/install_layout.h"
+#include "util/side_by_side.h"
+#include "util/subprocess.h"
 
 namespace clgrade {
 
@@ -74,7 +76,10 @@ ClassSimilarity measureSimilarity(const std::vector<SimilarityTask>& tasks, cons
   c.measured = true;
   c.tool = o.simC.program;
   const std::string templates = o.templateFolder.empty() ? dataPath("kernels_template") : o.templateFolder;
-  for (const SimilarityTask& task : tasks) {
+  // Each task file's sim_c on a thread of its own: they share nothing but the class's folders.
+  c.tasks.resize(tasks.size());
+  forEachSideBySide(tasks.size(), usableCores(), [&](size_t t) {
+    const SimilarityTask& task = tasks[t];
     std::vector<SimilarityText> texts;
     for (size_t i = 0; i < submissions.size() && i < reportDirs.size(); ++i) {
       SimilarityText s{submissions[i], {}};
@@ -82,8 +87,8 @@ ClassSimilarity measureSimilarity(const std::vector<SimilarityTask>& tasks, cons
     }
     std::string templateText;
     if (isKeptSourceName(task.file)) readFile((fs::path(templates) / task.file).string(), &templateText, nullptr);
-    c.tasks.push_back(compareTask(task, texts, templateText, o));
-  }
+    c.tasks[t] = compareTask(task, texts, templateText, o);
+  });
   return c;
 }
 

@@ -11,6 +11,7 @@
 
 #include "../../scratch.h"
 #include "batch/batch.h"
+#include "model/report_json.h"
 #include "report/outputs.h"
 #include "report/overrides.h"
 #include "util/unicode.h"
@@ -110,6 +111,66 @@ TEST(ClassOutputs, ASubmissionNotGradedHasNoTotalAndItsFaultIsTheProblem) {
       << "no total, no max, and the fault as the problem: " << header << "\n"
       << row;
   EXPECT_FALSE(fs::exists(out / "alice")) << "no outputs for a submission without a grade";
+}
+
+// The class outputs read and write each submission's on threads of their own: a large class keeps
+// its order in the gradebook and in what they say, and every graded submission its own outputs.
+TEST(ClassOutputs, AClassOfManyKeepsItsOrderAndEachSubmissionItsOwnOutputs) {
+  const fs::path out = freshDir("many");
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  std::string overridesText = "submission,task,criterion,points\n";
+  const int n = 40;
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "s" + std::to_string(100 + i);
+    if (i % 5 == 4) {  // a fault of the machine: no report
+      list.push_back({{"submission", name}, {"not_graded", "fault " + std::to_string(i)}});
+      continue;
+    }
+    GradeReport r;
+    r.mode = "grade";
+    TaskReport t;
+    t.id = "histogram";
+    t.present = true;
+    t.points = i;
+    t.max = 100;
+    r.tasks.push_back(t);
+    r.total = i;
+    r.max = 100;
+    fs::create_directories(out / name);
+    std::ofstream(out / name / "report.json") << toJson(r);
+    list.push_back({{"submission", name}, {"total", i}, {"max", 100}});
+    if (i % 3 == 0) overridesText += name + ",histogram,no_such_criterion,1\n";  // said, in the class's order
+  }
+  std::vector<Override> overrides;
+  std::vector<std::string> errors, problems;
+  ASSERT_TRUE(parseOverrides(overridesText, "o.csv", &overrides, &errors));
+  ASSERT_TRUE(
+      writeClassOutputs(out.string(), {{"submissions", list}}, &errors, overrides, &problems, std::nullopt, false))
+      << errors.front();
+  std::ifstream in(out / "gradebook.csv");
+  std::string line;
+  std::getline(in, line);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(std::getline(in, line)) << i;
+    const std::string name = "s" + std::to_string(100 + i);
+    EXPECT_EQ(line.rfind(name + ",", 0), 0u) << line;
+    if (i % 5 == 4) {
+      EXPECT_NE(line.find("fault " + std::to_string(i)), std::string::npos) << line;
+    } else {
+      EXPECT_TRUE(fs::exists(out / name / "report.html")) << name;
+    }
+  }
+  std::vector<std::string> said;
+  for (const std::string& p : problems)
+    if (p.find("no_such_criterion") != std::string::npos) said.push_back(p.substr(0, p.find(':')));
+  std::vector<std::string> expected;
+  for (int i = 0; i < n; ++i)
+    if (i % 5 != 4 && i % 3 == 0) expected.push_back("o.csv");
+  EXPECT_EQ(said.size(), expected.size()) << "each override that names no criterion of its report, once";
+  std::vector<size_t> positions;
+  for (const std::string& p : problems)
+    if (p.find("no_such_criterion") != std::string::npos) positions.push_back(std::stoul(p.substr(p.find(':') + 1)));
+  EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end())) << "in the class's order";
 }
 
 }  // namespace

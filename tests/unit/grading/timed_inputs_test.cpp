@@ -1,9 +1,12 @@
 // The keeper has the inputs of a task's timed launches read or made while it waits on its runner
 // (grading/performance.h, prepareTimedInputs): those of the performance case and of the sweep at
-// the device's timing size, and in a check only the visible ones.
+// the device's timing size, and in a check only the visible ones. The trusted timing has the
+// performance cases' inputs of its tasks read or made on threads while it opens the device
+// (prepareTrustedInputs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -92,6 +95,51 @@ TEST(TimedInputs, EveryShippedTaskAsksForTheImagesItLaunchesOn) {
     EXPECT_FALSE(sizes.empty()) << id;
     for (const std::string& s : sizes) EXPECT_EQ(s, "48x40") << id;
   }
+}
+
+/// A rubric of the separable task and of a histogram task with no performance case.
+Rubric twoTaskRubric() {
+  Rubric r;
+  r.tasks.push_back(separableRubric(false));
+  TaskRubric h;
+  h.id = "histogram";
+  CaseSpec c;
+  c.id = "course";
+  c.params = {{"width", "48"}, {"height", "40"}};
+  h.cases.push_back(c);
+  r.tasks.push_back(h);
+  return r;
+}
+
+TEST(TrustedInputs, ThePerformanceCaseOfEachChosenTaskAtItsTimingSizeOnAThread) {
+  DeviceInfo gpu;
+  gpu.type = "gpu";
+  InputCache inputs;
+  std::vector<std::future<void>> preparing = prepareTrustedInputs(gpu, twoTaskRubric(), {}, inputs);
+  ASSERT_EQ(preparing.size(), 1u);  // the histogram times nothing here
+  for (std::future<void>& f : preparing) f.get();
+  // The reference is timed on the performance case alone: the sweep's input is the submission's.
+  EXPECT_EQ(sizesHeld(inputs), (std::vector<std::string>{"128x64"}));
+}
+
+TEST(TrustedInputs, OnlyTheTasksAsked) {
+  DeviceInfo gpu;
+  gpu.type = "gpu";
+  InputCache inputs;
+  EXPECT_TRUE(prepareTrustedInputs(gpu, twoTaskRubric(), {"histogram"}, inputs).empty());
+  EXPECT_TRUE(sizesHeld(inputs).empty());
+}
+
+TEST(TrustedInputs, AnInputThatCannotBeMadeIsLeftToTheTiming) {
+  DeviceInfo gpu;
+  gpu.type = "gpu";
+  Rubric r = twoTaskRubric();
+  r.tasks[0].cases[0].params["input"] = "no such generator";
+  InputCache inputs;
+  std::vector<std::future<void>> preparing = prepareTrustedInputs(gpu, r, {}, inputs);
+  ASSERT_EQ(preparing.size(), 1u);
+  EXPECT_NO_THROW(preparing[0].get());  // asked for again where it is timed, which says what is wrong
+  EXPECT_TRUE(sizesHeld(inputs).empty());
 }
 
 }  // namespace
