@@ -97,6 +97,10 @@ int gpuJobs(int cores, int gpus, uint64_t memoryBytes, bool together, bool* byMe
 
 }  // namespace
 
+bool tasksTogetherFor(size_t toGrade, size_t tasks, int cores) {
+  return toGrade * (tasks + 1) > size_t(std::max(1, cores));
+}
+
 int defaultJobs(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes, bool tasksTogether) {
   cores = std::max(1, cores);
   if (device.type != "gpu") return cores;
@@ -323,7 +327,9 @@ class Batch {
     const int gpus = static_cast<int>(gpus_.size());
     const int cores = usableCores();
     const uint64_t memory = physicalMemoryBytes();
-    const bool together = o_.keeper.tasksTogether;
+    const size_t tasks = o_.onlyTasks.empty() ? rubric_.tasks.size() : o_.onlyTasks.size();
+    const bool together =
+        o_.keeper.tasksTogether && (!o_.tasksTogetherByClass || tasksTogetherFor(todo_.size(), tasks, cores));
     const int byDefault = defaultJobs(device_.info, cores, gpus, memory, together);
     jobs_ = std::max(1, std::min(o_.jobs > 0 ? o_.jobs : byDefault, std::max(1, int(todo_.size()))));
     const std::string jobsReason =
@@ -331,6 +337,7 @@ class Batch {
             ? ""
             : " (the default, " + defaultJobsReason(device_.info, cores, gpus, memory, together) + ")";
     settings_ = o_.keeper;
+    settings_.tasksTogether = together;
     // Every submission is graded on the same cases: the stored inputs and CPU results read once, the
     // hidden ones made once.
     settings_.batchShare = std::make_shared<BatchShare>(settings_.hiddenSeed);
@@ -374,7 +381,6 @@ class Batch {
       // A re-timing on a GPU waits for the grades running there, as long as a grade may take: each
       // round of tasks a runner and its rerun, and the counters session (ncu after the PTX counters).
       timer.quiet = isHardwareGpu(place->device.info);
-      const size_t tasks = o_.onlyTasks.empty() ? rubric_.tasks.size() : o_.onlyTasks.size();
       const size_t atOnce = static_cast<size_t>(runnersAtOnce(settings_.taskJobs));
       // With the tasks in one process, that process's parts and its counters session come first (each
       // with its limit), and its tasks and session may then run again alone.
@@ -399,6 +405,12 @@ class Batch {
     std::fprintf(stderr, "clgrade batch: %d submissions in %s%s, %d already graded, %zu to grade with %d job%s%s on %s\n",
                  summary_.submissions, terminalText(o_.submissionsDir).c_str(), shardText.c_str(), summary_.alreadyDone,
                  todo_.size(), jobs_, jobs_ == 1 ? "" : "s", jobsReason.c_str(), where.c_str());
+    if (o_.keeper.tasksTogether && !together && !todo_.empty())
+      std::fprintf(stderr,
+                   "clgrade batch: each task in a process of its own: %zu submission%s of %zu task%s start%s no more "
+                   "processes than the %d cores (--task-processes one keeps a submission's tasks in one)\n",
+                   todo_.size(), todo_.size() == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s",
+                   todo_.size() == 1 ? "s" : "", cores);
     // Folder names are the students' text: escaped for the terminal.
     for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
     for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());

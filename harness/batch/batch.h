@@ -38,6 +38,9 @@ struct BatchOptions {
   std::vector<std::string> confirmOverrides;
   std::vector<std::string> onlyTasks;  ///< empty: every task of the rubric
   KeeperSettings keeper;               ///< memoryLimitBytes 0: defaultTaskMemoryBytes(jobs)
+  /// `--task-processes auto` on a GPU: keeper.tasksTogether holds only where tasksTogetherFor says so
+  /// for the submissions this run grades (else it stands as given: `one` or `each`).
+  bool tasksTogetherByClass = false;
   /// The seed of the hidden cases' inputs, one for the whole batch (keeper.hiddenSeed is set from
   /// it). Empty: the seed of the batch already started in outDir (its completion markers), so a
   /// resumed batch grades everyone on the same inputs; else one drawn (drawHiddenSeed).
@@ -98,6 +101,16 @@ struct BatchSummary {
 /// most 16. And no more GPU jobs than `memoryBytes` of the machine (0: unknown) gives 3 GiB to each
 /// runner (such a job counts as 2 runners).
 int defaultJobs(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes = 0, bool tasksTogether = false);
+
+/// Whether `--task-processes auto` on a GPU puts each submission's tasks in one process: only where
+/// the class left to grade would start more processes than the host has cores, a process a task and
+/// one for the counters each (`toGrade` x (`tasks` + 1) > `cores`). The one process is there so that
+/// many grades at once hold fewer GPU processes; a grade with the host nearly to itself (a
+/// resubmission graded again, a handful of late ones) runs its tasks side by side instead. On an
+/// H200 with 16 cores the reference alone took 16.5 and 17.5 s with its tasks in one process and
+/// 10.7 and 10.9 s with a process a task; 7 submissions 21.2-22.9 s against 20.0-20.6 s
+/// (docs/performance.md). The verdicts are the same either way.
+bool tasksTogetherFor(size_t toGrade, size_t tasks, int cores);
 
 /// How defaultJobs came to its figure, for the batch's first line ("4 per GPU: 16 cores").
 std::string defaultJobsReason(const DeviceInfo& device, int cores, int gpus, uint64_t memoryBytes = 0,

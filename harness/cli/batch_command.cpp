@@ -108,6 +108,7 @@ int batchCommand(const BatchArgs& args) {
   options.keeper.timingLock = args.timingLock;  // shared with other batches and grades of the same GPU
   options.keeper.tasksTogether =
       args.taskProcesses == "one" || (args.taskProcesses == "auto" && isHardwareGpu(device.info));
+  options.tasksTogetherByClass = args.taskProcesses == "auto";  // a handful of submissions: a process a task
   options.hiddenSeed = args.seed;
   options.shard = shard;
   options.retimeMinutes = args.retimeMinutes;
@@ -201,11 +202,13 @@ void addBatchCommand(CLI::App& app, Commands* commands) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1000000));
   addChildLimitOptions(sub, &args->limits, "seconds one task may take before it is stopped (scores 0)");
-  sub->add_option("--task-processes", args->taskProcesses,
-                  "one: a submission's tasks run one after another in one sandboxed process, and a task that "
-                  "does not end well there (a crash, a limit, a failed device step) runs again, with the tasks "
-                  "after it, in a process of its own; each: a process for every task; auto: one on a GPU, "
-                  "whose driver starts and ends processes under a lock of the whole host, each elsewhere")
+  sub->add_option(
+         "--task-processes", args->taskProcesses,
+         "one: a submission's tasks run one after another in one sandboxed process, and a task that "
+         "does not end well there (a crash, a limit, a failed device step) runs again, with the tasks "
+         "after it, in a process of its own; each: a process for every task; auto: one on a GPU, "
+         "whose driver starts and ends processes under a lock of the whole host, where the submissions to grade would "
+         "start more processes than there are cores; each elsewhere")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "one", "each"}));
   addSeedOption(sub, &args->seed,

@@ -62,6 +62,21 @@ TEST(DefaultJobs, WithTheTasksInOneProcessThreeForEveryFourCoresOfEachGpusShareU
   EXPECT_EQ(defaultJobsReason(gpu, 16, 1, 0, true), "12 per GPU: 16 cores, a submission's tasks in one process");
 }
 
+// `--task-processes auto` on a GPU: a submission's tasks in one process only where the class left
+// to grade would start more processes (a task's each, and the counters') than there are cores.
+TEST(TasksTogether, OnlyWhereTheClassWouldStartMoreProcessesThanCores) {
+  EXPECT_FALSE(tasksTogetherFor(1, 4, 16));  // a resubmission graded again: its tasks side by side
+  EXPECT_FALSE(tasksTogetherFor(3, 4, 16));  // 15 processes
+  EXPECT_TRUE(tasksTogetherFor(4, 4, 16));   // 20
+  EXPECT_TRUE(tasksTogetherFor(32, 4, 16));
+  EXPECT_FALSE(tasksTogetherFor(6, 4, 32));  // two GPUs' node
+  EXPECT_TRUE(tasksTogetherFor(7, 4, 32));
+  EXPECT_TRUE(tasksTogetherFor(1, 4, 2));  // CI's two cores
+  EXPECT_FALSE(tasksTogetherFor(0, 4, 16));
+  EXPECT_FALSE(tasksTogetherFor(2, 1, 4));  // one task graded: 2 processes a submission
+  EXPECT_TRUE(tasksTogetherFor(3, 1, 4));
+}
+
 TEST(UsableCores, AtLeastOneAndNoMoreThanTheMachineHas) {
   const int cores = usableCores();
   EXPECT_GE(cores, 1);
