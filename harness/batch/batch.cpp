@@ -384,9 +384,9 @@ class Batch {
       const size_t atOnce = static_cast<size_t>(runnersAtOnce(settings_.taskJobs));
       // With the tasks in one process, that process's parts and its counters session come first (each
       // with its limit), and its tasks and session may then run again alone.
-      const size_t together = settings_.tasksTogether ? tasks + 1 : 0;
+      const size_t oneProcessParts = settings_.tasksTogether ? tasks + 1 : 0;
       timer.quietWaitSeconds =
-          settings_.taskTimeoutSeconds * double(2 * ((tasks + atOnce - 1) / atOnce) + 2 + together);
+          settings_.taskTimeoutSeconds * double(2 * ((tasks + atOnce - 1) / atOnce) + 2 + oneProcessParts);
       place->trusted = std::make_unique<TrustedTimer>(timer);
       TrustedTimer* trusted = place->trusted.get();
       place->settings.trustedTimings = [trusted] { return trusted->current(); };

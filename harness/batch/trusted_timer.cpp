@@ -193,10 +193,11 @@ int timeTrustedInChild(const TrustedTimingRequest& a) {
   std::string why;
   inputs.useStore(openCourseStore(a.storeRoot, &why));  // trusted: it may write the store
   if (!why.empty()) std::cerr << "clgrade time-trusted: " << why << "\n";
-  // Read while the device opens (every grade of a batch's start waits for these figures); gone
-  // before the inputs are.
+  // Read while the device opens (every grade of a batch's start waits for these figures).
   const std::vector<std::future<void>> preparing = prepareTrustedInputs(device.info, rubric, a.tasks, inputs);
   Runtime rt(device);
+  // All of them before the first timed launch: nothing of this process's own runs beside its figures.
+  for (const std::future<void>& f : preparing) f.wait();
   rt.timingLock = a.timingLock;  // each set of timed launches takes its turn with the grades'
   // No profiler session (ncu, CUPTI) beside these figures: they serve many grades, so one session's
   // replays must not slow them all (the grades' own timings run beside the sessions). The PTX

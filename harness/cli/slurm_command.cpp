@@ -78,12 +78,14 @@ bool hasJobs(const std::vector<std::string>& options) {
 }
 
 /// Whether the batch options ask for a process a task (`--task-processes each`).
-bool hasTaskProcessesEach(const std::vector<std::string>& options) {
-  for (size_t i = 0; i < options.size(); ++i)
-    if (options[i] == "--task-processes=each" ||
-        (options[i] == "--task-processes" && i + 1 < options.size() && options[i + 1] == "each"))
-      return true;
-  return false;
+/// The --task-processes the batch options give ("" when none).
+std::string taskProcessesOf(const std::vector<std::string>& options) {
+  const std::string prefix = "--task-processes=";
+  for (size_t i = 0; i < options.size(); ++i) {
+    if (options[i].rfind(prefix, 0) == 0) return options[i].substr(prefix.size());
+    if (options[i] == "--task-processes" && i + 1 < options.size()) return options[i + 1];
+  }
+  return "";
 }
 
 /// The #SBATCH lines both scripts share.
@@ -234,9 +236,12 @@ int slurmCommand(const SlurmArgs& a) {
   if (!hasJobs(a.batchOptions)) {
     DeviceInfo device;
     device.type = a.gpusPerShard > 0 ? "gpu" : "cpu";
-    // A GPU shard runs a submission's tasks in one process unless its options say otherwise.
-    const bool together = device.type == "gpu" && !hasTaskProcessesEach(a.batchOptions);
+    // A GPU shard runs a submission's tasks in one process unless its options say otherwise, and
+    // says so: its jobs are counted for that, where `auto` would count the node's every core.
+    const std::string processes = taskProcessesOf(a.batchOptions);
+    const bool together = device.type == "gpu" && processes != "each";
     array += " --jobs " + std::to_string(defaultJobs(device, a.cpusPerTask, std::max(1, a.gpusPerShard), 0, together));
+    if (together && processes.empty()) array += " --task-processes one";
   }
   for (const std::string& o : a.batchOptions) array += " " + quoted(o);
   array += "\n";

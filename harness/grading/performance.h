@@ -33,9 +33,10 @@ void prepareTimedInputs(const DeviceInfo& device, const Task& task, const TaskRu
 /// The inputs of every task's performance case (of `onlyTasks`, or all) read or made into `inputs`,
 /// each task's on a thread of its own, while the caller opens the device: the trusted timing's
 /// stored reads (4096 x 4096 on a GPU, 0.6 s of its 2.9 s on an H200, one task after another) no
-/// longer come before its launches. Each future ends when its task's inputs are there; a failure is
-/// left to the timing, which asks for them again and says what is wrong. No thread to spare: done
-/// where they are used.
+/// longer come between its launches. Each future ends when its task's inputs are there; the caller
+/// waits for all of them before its first timed launch, so that none is made beside the figures. A
+/// failure is left to the timing, which asks for them again and says what is wrong. No thread to
+/// spare: done where they are used.
 std::vector<std::future<void>> prepareTrustedInputs(const DeviceInfo& device, const Rubric& rubric,
                                                     const std::vector<std::string>& onlyTasks, InputCache& inputs);
 

@@ -153,6 +153,10 @@ bool writeAll(const std::string& reportDir, const GradeReport& report, const std
   return true;
 }
 
+/// At most this many submissions' outputs written at once at a batch's end: the host's other work
+/// (another batch timing on the same GPU) keeps its cores, and a class's pages stay few in memory.
+constexpr int kClassOutputThreads = 8;
+
 /// The class's similarity from the kernel files each graded submission's folder kept
 /// (similarity/kept_sources.h), per task of the graded reports (in order of first appearance).
 ClassSimilarity classSimilarity(const std::string& outDir, const std::vector<ClassEntry>& entries, bool enabled) {
@@ -207,7 +211,7 @@ bool writeClassOutputs(const std::string& outDir, const nlohmann::ordered_json& 
       std::string error;
     };
     std::vector<Read> read(list->size());
-    forEachSideBySide(read.size(), usableCores(), [&](size_t i) {
+    forEachSideBySide(read.size(), std::min(usableCores(), kClassOutputThreads), [&](size_t i) {
       const auto& s = (*list)[i];
       ClassEntry& e = read[i].entry;
       e.submission = s.value("name", s.value("submission", std::string()));

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -28,7 +29,12 @@ void forEachSideBySide(size_t n, int jobs, const std::function<void(size_t)>& wo
     }
   };
   std::vector<std::thread> threads;
-  for (size_t t = 0; t < std::min(n, static_cast<size_t>(jobs)); ++t) threads.emplace_back(worker);
+  try {
+    for (size_t t = 0; t < std::min(n, static_cast<size_t>(jobs)); ++t) threads.emplace_back(worker);
+  } catch (const std::system_error&) {
+    // No thread to spare (a limit on processes): those started share the work, or this thread does it.
+    if (threads.empty()) worker();
+  }
   for (std::thread& t : threads) t.join();
   if (first) std::rethrow_exception(first);
 }

@@ -9,7 +9,9 @@ namespace clgrade {
 
 /// Calls work(i) for every i in [0, n), at most `jobs` at once on threads of their own (jobs <= 1:
 /// one after another on this thread). Returns when all have returned; the first exception one threw
-/// is thrown again here, after the others have finished.
+/// is thrown again here, after the others have finished (on threads, every other i is still worked
+/// on; one after another, none after it). Where no more threads can be started, those already
+/// started (or this thread) do the rest.
 void forEachSideBySide(size_t n, int jobs, const std::function<void(size_t)>& work);
 
 }  // namespace clgrade

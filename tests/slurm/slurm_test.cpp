@@ -427,7 +427,18 @@ TEST(SlurmScripts, AJobArrayOfShardsAndADependentMerge) {
   EXPECT_NE(gpuArray.find("#SBATCH --gres=gpu:2\n"), std::string::npos) << gpuArray;
   EXPECT_NE(gpuArray.find("#SBATCH --cpus-per-task=16\n"), std::string::npos) << gpuArray;
   // A GPU batch runs a submission's tasks in one process: 3 jobs for every 4 CPUs of a GPU's share.
-  EXPECT_NE(gpuArray.find(" --seed 7 --jobs 12\n"), std::string::npos) << "6 a GPU from 8 CPUs each:\n" << gpuArray;
+  // It says so: `auto` would count the node's every core where Slurm binds none.
+  EXPECT_NE(gpuArray.find(" --seed 7 --jobs 12 --task-processes one\n"), std::string::npos)
+      << "6 a GPU from 8 CPUs each:\n"
+      << gpuArray;
+  const CliRun one =
+      clgrade({"slurm", "--out", out.string(), "--shards", "2", "--gpus-per-shard", "2", "--cpus-per-task", "16",
+               "--seed", "7", (root / "subs").string(), "--", "--task-processes=one"},
+              root / "logs-one");
+  ASSERT_EQ(one.process.exitCode, 0) << one.err;
+  EXPECT_NE(slurp(out / "clgrade.sbatch").find(" --seed 7 --jobs 12 '--task-processes=one'\n"), std::string::npos)
+      << "the instructor's own, once:\n"
+      << slurp(out / "clgrade.sbatch");
   const CliRun each =
       clgrade({"slurm", "--out", out.string(), "--shards", "2", "--gpus-per-shard", "2", "--cpus-per-task", "16",
                "--seed", "7", (root / "subs").string(), "--", "--task-processes", "each"},

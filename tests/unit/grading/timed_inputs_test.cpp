@@ -130,7 +130,7 @@ TEST(TrustedInputs, OnlyTheTasksAsked) {
   EXPECT_TRUE(sizesHeld(inputs).empty());
 }
 
-TEST(TrustedInputs, AnInputThatCannotBeMadeIsLeftToTheTiming) {
+TEST(TrustedInputs, ACaseThatCannotBeReadIsLeftToTheTiming) {
   DeviceInfo gpu;
   gpu.type = "gpu";
   Rubric r = twoTaskRubric();
@@ -138,7 +138,7 @@ TEST(TrustedInputs, AnInputThatCannotBeMadeIsLeftToTheTiming) {
   InputCache inputs;
   std::vector<std::future<void>> preparing = prepareTrustedInputs(gpu, r, {}, inputs);
   ASSERT_EQ(preparing.size(), 1u);
-  EXPECT_NO_THROW(preparing[0].get());  // asked for again where it is timed, which says what is wrong
+  EXPECT_NO_THROW(preparing[0].get());  // the timing reads the case again, and says what is wrong
   EXPECT_TRUE(sizesHeld(inputs).empty());
 }
 
