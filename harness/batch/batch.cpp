@@ -36,6 +36,7 @@
 #include "report/overrides.h"
 #include "report/text.h"
 #include "roster/roster_json.h"
+#include "sandbox/cgroup.h"
 #include "sandbox/sandbox.h"
 #include "similarity/kept_sources.h"
 #include "util/archive.h"
@@ -83,6 +84,14 @@ constexpr uint64_t kGpuJobBytes = uint64_t(4) * 3 * (uint64_t(1) << 30) * 4 / 3;
 /// A job whose tasks share a process counts as 2 runners (its memory limit is set so): its one
 /// process, and the runners of its own a task gets where a part does not end well.
 constexpr uint64_t kGpuTogetherJobBytes = uint64_t(2) * 3 * (uint64_t(1) << 30) * 4 / 3;
+
+/// The cores a batch counts its jobs on: those it may run on, or fewer where its groups' CPU quota
+/// lends fewer (a container's `--cpus`): jobs for cores that are not there thrash, and a task's
+/// time limit counts wall time.
+int batchCores() {
+  const int quota = cpuQuotaCores();
+  return quota > 0 ? std::min(usableCores(), quota) : usableCores();
+}
 
 int gpuJobs(int cores, int gpus, uint64_t memoryBytes, bool together, bool* byMemory) {
   int perGpu = together ? std::clamp(cores / gpus * kTogetherJobsPerFourCores / 4, 1, kMostTogetherJobsPerGpu)
@@ -325,7 +334,7 @@ class Batch {
     }
     if (std::string why; !saveLedger(&why)) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(why).c_str());
     const int gpus = static_cast<int>(gpus_.size());
-    const int cores = usableCores();
+    const int cores = batchCores();
     const uint64_t memory = physicalMemoryBytes();
     const size_t tasks = o_.onlyTasks.empty() ? rubric_.tasks.size() : o_.onlyTasks.size();
     const bool together =

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -202,6 +204,40 @@ CgroupSupport probe() {
 const CgroupSupport& cgroupSupport() {
   static const CgroupSupport support = probe();
   return support;
+}
+
+int cpuQuotaCoresOf(const std::vector<std::string>& folders) {
+  double least = 0;
+  auto bound = [&](double quota, double period) {
+    if (quota > 0 && period > 0 && (least == 0 || quota / period < least)) least = quota / period;
+  };
+  for (const std::string& folder : folders) {
+    std::istringstream v2(readText(folder + "/cpu.max"));  // "max 100000" where unbounded
+    std::string quota;
+    double period = 0;
+    if (v2 >> quota >> period && quota != "max") bound(std::atof(quota.c_str()), period);
+    const std::string v1 = readText(folder + "/cpu.cfs_quota_us");  // -1 where unbounded
+    if (!v1.empty()) bound(std::atof(v1.c_str()), std::atof(readText(folder + "/cpu.cfs_period_us").c_str()));
+  }
+  return least > 0 ? std::max(1, int(std::ceil(least - 1e-9))) : 0;
+}
+
+int cpuQuotaCores() {
+  std::vector<std::string> folders;
+  for (const CgroupMount& m : cgroupMounts()) {
+    bool cpu = m.type == "cgroup2";
+    std::istringstream list(m.options);
+    for (std::string o; m.type == "cgroup" && std::getline(list, o, ',');) cpu = cpu || o == "cpu";
+    if (!cpu) continue;
+    // This group's folder and its parents' up to the mount's: a parent's quota bounds it as well.
+    for (std::string folder = ownFolder(m, ownGroup(m.type == "cgroup2" ? "" : "cpu"));;) {
+      folders.push_back(folder);
+      if (folder.size() <= m.point.size()) break;
+      folder = folder.substr(0, folder.rfind('/'));
+      if (folder.size() < m.point.size()) break;
+    }
+  }
+  return cpuQuotaCoresOf(folders);
 }
 
 std::string cgroupDescription() {

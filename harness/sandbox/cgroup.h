@@ -42,6 +42,16 @@ const CgroupSupport& cgroupSupport();
 /// memory included), tasks, an equal CPU share" (and what is not, and why), or "no cgroup: <why>".
 std::string cgroupDescription();
 
+/// The CPUs a CPU quota lends the groups in `folders` (a group's folder, then its parents'): the
+/// least of cgroup v2's `cpu.max` ("400000 100000": 4) and v1's `cpu.cfs_quota_us` over
+/// `cpu.cfs_period_us` found in them, rounded up; 0 where none is bounded or none can be read.
+int cpuQuotaCoresOf(const std::vector<std::string>& folders);
+
+/// cpuQuotaCoresOf this process's own groups, in every cgroup hierarchy with the CPU controller: a
+/// container started with `--cpus 4` still shows every core of the host to sched_getaffinity (and
+/// nproc), and `clgrade batch` counted its jobs from those.
+int cpuQuotaCores();
+
 class SandboxCgroup {
  public:
   /// Makes one sandbox's groups with `limits`; null with `err` when they cannot be made.

@@ -397,6 +397,35 @@ TEST(Sandbox, AControlGroupCountsItsTasks) {
   (void)r;
 }
 
+// A container started with --cpus shows every core to sched_getaffinity: a batch counts its jobs on
+// the cores its groups' CPU quota lends (sandbox/cgroup.h, cpuQuotaCores). This process joins a
+// group of one CPU's quota for the look, then goes back.
+TEST(Sandbox, TheCpuQuotaOfThisProcesssGroupIsSeen) {
+  if (!cgroupSupport().available) GTEST_SKIP() << cgroupSupport().reason;
+  const CgroupSupport& s = cgroupSupport();
+  const auto cpu = std::find(s.controllers.begin(), s.controllers.end(), "cpu");
+  if (cpu == s.controllers.end()) GTEST_SKIP() << cgroupDescription();
+  const std::string parent = s.version == 2 ? s.parents.front() : s.parents[size_t(cpu - s.controllers.begin())];
+  const std::string group = parent + "/clgrade-quota-test-" + std::to_string(getpid());
+  ASSERT_TRUE(fs::create_directory(group)) << group;
+  auto write = [](const std::string& file, const std::string& text) {
+    std::ofstream out(file);
+    out << text << std::flush;
+    return bool(out);
+  };
+  const bool limited =
+      s.version == 2 ? write(group + "/cpu.max", "100000 100000") : write(group + "/cpu.cfs_quota_us", "100000");
+  const int before = cpuQuotaCores();
+  int inside = -1;
+  if (limited && write(group + "/cgroup.procs", "0")) {
+    inside = cpuQuotaCores();
+    EXPECT_TRUE(write(parent + "/cgroup.procs", "0")) << "back to " << parent;
+  }
+  rmdir(group.c_str());
+  ASSERT_TRUE(limited) << "no quota could be written in " << group;
+  EXPECT_EQ(inside, 1) << "a quota of one CPU in " << group << " (" << before << " outside it)";
+}
+
 // A clgrade killed before it removed its groups leaves them behind under its process id, which a
 // later clgrade can have: its sandboxes are still made (a resumed batch once lost its probe to
 // "File exists" and called the machine faulty).
