@@ -7,7 +7,8 @@
 #   bash scripts/bench_batch.sh [--clgrade PATH] [--copies N] [--out DIR] [--device D] SUBMISSIONS_DIR
 #
 # --copies N grades each submission N times (default 1): copies 2.. get a comment appended to every
-# kernel file, so that no compiler cache is shared between them. The store of inputs is filled first
+# kernel file, so that no compiler cache is shared between them. On a machine of one GPU, half the
+# class is graded too, for a projection of two (said as such). The store of inputs is filled first
 # (a grade of the first submission), as it is on any machine after its first batch. Clears clgrade's
 # compiler caches (<cache home>/clgrade/pocl) before each batch. Not a test: a figure to read.
 set -euo pipefail
@@ -25,7 +26,7 @@ done
 [ $# -eq 1 ] && [ -d "$1" ] || { grep -m1 '^#   bash' "$0" >&2; exit 2; }
 # CLGRADE_TRACE takes an absolute path only; a folder of earlier figures would mix with these.
 if [ -z "$out" ]; then out=$(mktemp -d /tmp/clgrade-bench.XXXXXX); else out=$(realpath -m -- "$out"); fi
-rm -rf "$out/class" "$out/figures" "$out/one" "$out/all" "$out"/*.trace.json "$out"/*.cpu
+rm -rf "$out/class" "$out/figures" "$out/one" "$out/all" "$out/half" "$out/class-half" "$out"/*.trace.json "$out"/*.cpu
 if [ "$(id -u)" = 0 ]; then cache=/var/cache/clgrade; else cache=${XDG_CACHE_HOME:-$HOME/.cache}/clgrade; fi
 class=$out/class
 mkdir -p "$class"
@@ -65,6 +66,18 @@ run() {  # NAME, then batch options
 
 if [ "$device" = gpu ]; then run one --gpus 0; else run one; fi
 if [ "$device" = gpu ] && [ "${gpus:-0}" -gt 1 ]; then run all; fi
+# One GPU only: every other submission on it, the share of one GPU of a node of two with as many
+# cores each. One GPU's time over this one is what two GPUs would reach if they shared nothing of
+# the host: a projection, printed as such, never the two-GPU figure.
+if [ "$device" = gpu ] && [ "${gpus:-0}" -eq 1 ]; then
+  full=$class
+  class=$out/class-half
+  rm -rf "$class" && mkdir -p "$class"
+  find "$full" -mindepth 1 -maxdepth 1 | sort | awk 'NR % 2 == 1' | while read -r s; do cp -r "$s" "$class/"; done
+  count=$(find "$class" -mindepth 1 -maxdepth 1 | wc -l)
+  run half --gpus 0
+  class=$full
+fi
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
@@ -76,6 +89,10 @@ def verdicts(name):
     return {s["submission"]: [(t["id"], c["id"], c["points"], c["status"]) for t in s.get("tasks", []) for c in t["criteria"]]
             for s in j["submissions"]}
 times = dict(line.split(": ")[0:2] for line in open(f"{out}/figures"))
+if "half" in times and "one" in times:
+    a, h = float(times["one"].split()[0]), float(times["half"].split()[0])
+    print(f"projection, not a measurement: two GPUs sharing nothing of the host would be {a / h:.2f}x "
+          "(the class on one GPU over half of it on one GPU)")
 one, every = verdicts("one"), verdicts("all")
 if one is not None and every is not None and "all" in times:
     a, b = float(times["one"].split()[0]), float(times["all"].split()[0])
