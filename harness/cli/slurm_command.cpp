@@ -77,7 +77,6 @@ bool hasJobs(const std::vector<std::string>& options) {
   return false;
 }
 
-/// Whether the batch options ask for a process a task (`--task-processes each`).
 /// The --task-processes the batch options give ("" when none).
 std::string taskProcessesOf(const std::vector<std::string>& options) {
   const std::string prefix = "--task-processes=";

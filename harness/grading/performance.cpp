@@ -159,6 +159,20 @@ std::string unfitForBatch(const DeviceInfo& device, const PerformanceReport& fig
   return "";
 }
 
+namespace {
+
+/// The inputs of case `s` read or made ahead of their use (a span of `what`): one that cannot be is
+/// asked for again where it is used, which says what is wrong.
+void prepareAhead(const Task& task, const CaseSpec& s, InputCache& inputs, const char* what) {
+  try {
+    const trace::Span span(what, "work");
+    task.prepareInputs(inputs, s);
+  } catch (const std::exception&) {
+  }
+}
+
+}  // namespace
+
 void prepareTimedInputs(const DeviceInfo& device, const Task& task, const TaskRubric& t, bool visibleOnly,
                         InputCache& inputs) {
   const bool gpu = device.type == "gpu";
@@ -171,14 +185,7 @@ void prepareTimedInputs(const DeviceInfo& device, const Task& task, const TaskRu
   const CaseSpec* base = t.findCase(t.sweep.caseId);
   if (t.sweep.present && base && !(visibleOnly && !base->visible))
     timed.push_back(sweepTimingCase(*base, gpu, t.sweep.width, t.sweep.height));
-  for (const CaseSpec& s : timed) {
-    try {
-      const trace::Span span("timed inputs ahead", "work");
-      task.prepareInputs(inputs, s);
-    } catch (const std::exception&) {
-      // Asked for again where they are used, which says what is wrong.
-    }
-  }
+  for (const CaseSpec& s : timed) prepareAhead(task, s, inputs, "timed inputs ahead");
 }
 
 void judgePerformance(const Runtime& rt, const Task& task, const TaskRubric& t, const Rubric& rubric,
@@ -229,14 +236,8 @@ std::vector<std::future<void>> prepareTrustedInputs(const DeviceInfo& device, co
     if (!task || !chosen(onlyTasks, t.id) || !t.performance.present || !t.performanceCase(device.type == "gpu", &spec))
       continue;
     try {
-      preparing.push_back(std::async(std::launch::async, [task, spec, &inputs] {
-        try {
-          const trace::Span span("trusted inputs ahead", "work");
-          task->prepareInputs(inputs, spec);
-        } catch (const std::exception&) {
-          // Asked for again where they are timed, which says what is wrong.
-        }
-      }));
+      preparing.push_back(std::async(
+          std::launch::async, [task, spec, &inputs] { prepareAhead(*task, spec, inputs, "trusted inputs ahead"); }));
     } catch (const std::system_error&) {
       break;  // no thread for it: the rest are made where they are used
     }

@@ -84,6 +84,14 @@ std::vector<CgroupMount> cgroupMounts() {
   return mounts;
 }
 
+/// Whether a v1 mount holds `controller` (its options name it, "cpu,cpuacct").
+bool holds(const CgroupMount& m, const std::string& controller) {
+  std::istringstream list(m.options);
+  bool has = false;
+  for (std::string o; m.type == "cgroup" && std::getline(list, o, ',');) has = has || o == controller;
+  return has;
+}
+
 /// This process's group in the hierarchy of `controller` ("" for v2), from /proc/self/cgroup.
 std::string ownGroup(const std::string& controller) {
   std::ifstream in("/proc/self/cgroup");
@@ -159,13 +167,8 @@ bool probeV1(const std::vector<CgroupMount>& mounts, CgroupSupport* s, std::stri
   std::string missing;
   for (const char* c : kControllers) {
     std::string folder;
-    for (const CgroupMount& m : mounts) {
-      if (m.type != "cgroup") continue;
-      std::istringstream list(m.options);
-      bool has = false;
-      for (std::string o; std::getline(list, o, ',');) has = has || o == c;
-      if (has) folder = ownFolder(m, ownGroup(c));
-    }
+    for (const CgroupMount& m : mounts)
+      if (holds(m, c)) folder = ownFolder(m, ownGroup(c));
     std::string cannot;
     if (folder.empty() || !canMakeBelow(folder, &cannot)) {
       if (std::string(c) == "memory") {
@@ -225,10 +228,7 @@ int cpuQuotaCoresOf(const std::vector<std::string>& folders) {
 int cpuQuotaCores() {
   std::vector<std::string> folders;
   for (const CgroupMount& m : cgroupMounts()) {
-    bool cpu = m.type == "cgroup2";
-    std::istringstream list(m.options);
-    for (std::string o; m.type == "cgroup" && std::getline(list, o, ',');) cpu = cpu || o == "cpu";
-    if (!cpu) continue;
+    if (m.type != "cgroup2" && !holds(m, "cpu")) continue;
     // This group's folder and its parents' up to the mount's: a parent's quota bounds it as well.
     for (std::string folder = ownFolder(m, ownGroup(m.type == "cgroup2" ? "" : "cpu"));;) {
       folders.push_back(folder);

@@ -76,9 +76,10 @@ ClassSimilarity measureSimilarity(const std::vector<SimilarityTask>& tasks, cons
   c.measured = true;
   c.tool = o.simC.program;
   const std::string templates = o.templateFolder.empty() ? dataPath("kernels_template") : o.templateFolder;
-  // Each task file's sim_c on a thread of its own: they share nothing but the class's folders.
+  // Each task file's sim_c on a thread of its own (a few: one a task file): they share nothing but
+  // the class's folders.
   c.tasks.resize(tasks.size());
-  forEachSideBySide(tasks.size(), std::min(usableCores(), 8), [&](size_t t) {
+  forEachSideBySide(tasks.size(), usableCores(), [&](size_t t) {
     const SimilarityTask& task = tasks[t];
     std::vector<SimilarityText> texts;
     for (size_t i = 0; i < submissions.size() && i < reportDirs.size(); ++i) {
