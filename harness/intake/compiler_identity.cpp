@@ -1,5 +1,6 @@
 #include "intake/compiler_identity.h"
 
+#include <map>
 #include <set>
 
 #include "intake/pp_lexer.h"
@@ -97,8 +98,63 @@ std::set<std::string> spelled(const std::string& source) {
 
 }  // namespace
 
-bool pasteCouldBuildAMacro(const std::string& name) {
-  return name.size() > 1 && name[0] == '_' && !needed().count(name);
+bool pasteCouldBuildAMacro(const std::string& firstPiece) {
+  const std::string& p = firstPiece;
+  if (p.empty() || needed().count(p)) return false;
+  return p[0] == '_' || p == "c" || p == "cl" || startsWith(p, "cl_");
+}
+
+std::set<std::string> pasteFirstPieces(const std::string& source) {
+  // Each logical line's tokens; the macros defined, with their bodies.
+  const std::vector<pp::LogicalLine> lines = pp::logicalLines(source);
+  std::vector<std::vector<pp::Token>> byLine(lines.size());
+  std::map<std::string, std::vector<pp::Token>> bodies;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    pp::tokenize(lines[i].text, i, &byLine[i]);
+    const std::vector<pp::Token>& t = byLine[i];
+    const size_t hash = lines[i].text.find_first_not_of(" \t");
+    if (hash == std::string::npos || lines[i].text[hash] != '#' || t.size() < 3 || t[1].text != "define") continue;
+    bodies[t[2].text] = std::vector<pp::Token>(t.begin() + 3, t.end());
+  }
+  // Macros that paste, directly or by calling one that does.
+  std::set<std::string> pasting;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [name, body] : bodies) {
+      if (pasting.count(name)) continue;
+      for (const pp::Token& t : body)
+        if ((t.kind == pp::Token::Punctuator && t.text == "##") ||
+            (t.kind == pp::Token::Identifier && pasting.count(t.text) && t.text != name)) {
+          pasting.insert(name);
+          grew = true;
+          break;
+        }
+    }
+  }
+  std::set<std::string> pieces;
+  for (const std::vector<pp::Token>& t : byLine)
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i].kind == pp::Token::Punctuator && t[i].text == "##" && i > 0 && t[i - 1].kind == pp::Token::Identifier)
+        pieces.insert(t[i - 1].text);
+      if (t[i].kind != pp::Token::Identifier || !pasting.count(t[i].text) || i + 1 >= t.size() || t[i + 1].text != "(")
+        continue;
+      // Each argument's first identifier, to the matching parenthesis.
+      bool argumentStart = true;
+      int depth = 0;
+      for (size_t j = i + 1; j < t.size(); ++j) {
+        if (t[j].text == "(") {
+          if (++depth == 1) continue;
+        } else if (t[j].text == ")") {
+          if (--depth == 0) break;
+        } else if (t[j].text == "," && depth == 1) {
+          argumentStart = true;
+          continue;
+        }
+        if (argumentStart && t[j].kind == pp::Token::Identifier) pieces.insert(t[j].text);
+        argumentStart = false;
+      }
+    }
+  return pieces;
 }
 
 std::vector<std::string> compilerIdentityNames(const std::string& source) {

@@ -20,6 +20,7 @@
 // own code.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,17 @@ namespace clgrade {
 /// The compiler-identifying predefined macros `source` names, and the well-known ones, sorted.
 std::vector<std::string> compilerIdentityNames(const std::string& source);
 
-/// True for an identifier a `##` could start a reserved name with (it begins with an underscore and
-/// is none of the language's own spellings): the source policy refuses token pasting in a source that
-/// spells one, since the pasted name (`__SIZEOF_INT ## 128__`) would not be in the prelude.
-bool pasteCouldBuildAMacro(const std::string& name);
+/// True for an identifier a `##` could start a compiler-identifying name with: one that begins with an
+/// underscore and is none of the language's own spellings (`__SIZEOF_INT ## 128__`), or that could
+/// begin an extension macro (`c`, `cl`, `cl_...`: `cl_ ## khr_fp64`). The prelude cannot hide a name
+/// the source never spells whole, so the source policy refuses such a paste.
+bool pasteCouldBuildAMacro(const std::string& firstPiece);
+
+/// The identifiers of `source` that could be the first piece of a name built with `##`: the left
+/// operands of `##` in macro bodies, and every argument's first identifier where a macro that pastes
+/// (itself, or through a macro it calls) is invoked. An include guard or a variable that starts with
+/// an underscore is none of them (before, any such identifier refused every paste in the file).
+std::set<std::string> pasteFirstPieces(const std::string& source);
 
 /// `source` with the prelude before it (see above), its line numbers those of `fileName` (when given:
 /// the compiler names that file in its messages). Always added: a source that starts with the

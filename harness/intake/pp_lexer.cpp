@@ -11,6 +11,8 @@ bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' ||
 bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 /// Phases 1 and 2: trigraphs replaced, backslash-newline splices removed, each character with its line.
+/// A line ends at \n, \r\n or a lone \r, as Clang reads it: `// x\r#include "/etc/passwd"` is a
+/// comment and then an #include to the compiler, and must be to clgrade too.
 std::vector<PhysicalChar> splice(const std::string& t) {
   static const std::string_view trigraphFrom = "=(/)'<!>-", trigraphTo = "#[\\]^{|}~";
   std::vector<PhysicalChar> chars;
@@ -19,6 +21,10 @@ std::vector<PhysicalChar> splice(const std::string& t) {
   for (size_t i = 0; i < t.size();) {
     char c = t[i];
     size_t len = 1;
+    if (c == '\r') {  // \r\n is one line end, a lone \r is one too
+      c = '\n';
+      if (i + 1 < t.size() && t[i + 1] == '\n') len = 2;
+    }
     if (c == '?' && i + 2 < t.size() && t[i + 1] == '?' && trigraphFrom.find(t[i + 2]) != std::string_view::npos) {
       c = trigraphTo[trigraphFrom.find(t[i + 2])];
       len = 3;
@@ -30,9 +36,9 @@ std::vector<PhysicalChar> splice(const std::string& t) {
         i = j + 1;
         continue;
       }
-      if (j + 1 < t.size() && t[j] == '\r' && t[j + 1] == '\n') {
+      if (j < t.size() && t[j] == '\r') {
         ++line;
-        i = j + 2;
+        i = j + (j + 1 < t.size() && t[j + 1] == '\n' ? 2 : 1);
         continue;
       }
     }

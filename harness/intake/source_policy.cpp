@@ -190,15 +190,16 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
       }
   }
   // `##` can build a compiler's predefined macro that the prelude does not hide (spec 5c): every
-  // reserved name starts with an underscore, so its first piece is an identifier of the source that does.
+  // reserved name starts with an underscore and every extension macro with cl_, so the first piece of
+  // such a paste is an identifier of the source that does.
   if (firstPaste < tokens.size())
-    for (const std::string& name : identifiers)
+    for (const std::string& name : pasteFirstPieces(text))
       if (pasteCouldBuildAMacro(name)) {
         refuse(tokens[firstPaste].line,
-               "token pasting (##) in a source that spells " + terminalText(name) +
+               "token pasting (##) in a source that pastes " + terminalText(name) +
                    " could build a compiler's predefined macro, which clgrade hides from every build so that "
                    "the simulator and the graded device compile the same code (spec 5c); rename the identifiers "
-                   "that start with an underscore");
+                   "pasted that start with an underscore or cl");
         found.back().explained = true;
         break;
       }

@@ -186,10 +186,38 @@ TEST_F(SourcePolicy, PastingThatCouldBuildAPredefinedMacroIsRefused) {
   write("kernels/k.cl", "#define C(a, b) a##b\n#if C(__SIZEOF_INT, 128__)\n#define TILE 1\n#endif\n");
   const KernelSource s = load();
   EXPECT_NE(s.problem.find("k.cl line 1: #define C(a, b) a##b is refused: token pasting (##) in a source that "
-                           "spells __SIZEOF_INT could build a compiler's predefined macro"),
+                           "pastes __SIZEOF_INT could build a compiler's predefined macro"),
             std::string::npos)
       << s.problem;
   EXPECT_EQ(s.problem.find("#include"), std::string::npos) << s.problem;  // no advice about includes
+}
+
+// Found by an intake corpus: a comment ended by a lone carriage return hid the #include after it
+// from clgrade, which ended lines at \n only; Clang ends them at \r too, and read the file (full
+// marks with a header's macro, a file's text in the build log).
+TEST_F(SourcePolicy, ALoneCarriageReturnEndsALineAsItDoesForTheCompiler) {
+  write("kernels/k.cl", "// my helpers\r#include \"/etc/passwd\"\n__kernel void k() {}\n");
+  const KernelSource s = load();
+  EXPECT_NE(s.problem.find("k.cl line 2: #include \"/etc/passwd\" is refused"), std::string::npos) << s.problem;
+  write("kernels/k.cl", "// old Mac\r#define A 1\\\r+ 1\r__kernel void k() {}\r");
+  EXPECT_EQ(load().problem, "");
+  write("kernels/k.cl", "// Windows\r\n#define A 1\r\n__kernel void k() {}\r\n");
+  EXPECT_EQ(load().problem, "");
+}
+
+// Found by an honest corpus: an include guard that starts with an underscore refused every ## of
+// the file (task 1: 0 of 5 points); only what a paste can start with matters.
+TEST_F(SourcePolicy, PastingIsJudgedByWhatItPastesNotByTheFilesOtherNames) {
+  write("kernels/k.cl",
+        "#ifndef _CONVOLUTION3X3_CL_\n#define _CONVOLUTION3X3_CL_\n#define KIDX(name) k_##name\n"
+        "__kernel void k() { float KIDX(sum) = 0, KIDX(centre) = 1; }\n#endif\n");
+  EXPECT_EQ(load().problem, "");
+  // An extension macro pasted from pieces, through a macro that calls the one that pastes.
+  write("kernels/k.cl", "#define CAT(a, b) a##b\n#define XCAT(a, b) CAT(a, b)\n#if XCAT(cl_, khr_fp64)\n#endif\n");
+  EXPECT_NE(load().problem.find("pastes cl_ could build a compiler's predefined macro"), std::string::npos)
+      << load().problem;
+  write("kernels/k.cl", "#define R(b) _ ## b\n#if R(_SIZEOF_INT128__)\n#endif\n");
+  EXPECT_NE(load().problem.find("pastes _ could build"), std::string::npos) << load().problem;
 }
 
 TEST_F(SourcePolicy, IncludeInsideCommentsAndStringsIsNotADirective) {
