@@ -17,7 +17,8 @@ namespace {
 using nlohmann::json;
 
 AccessCounts accesses(const json& j) {
-  return {j.value("loads", 0L), j.value("stores", 0L), j.value("atomics", 0L), j.value("load_bytes", -1L)};
+  return {j.value("loads", 0L),       j.value("stores", 0L),        j.value("atomics", 0L),
+          j.value("load_bytes", -1L), j.value("shared_loads", -1L), j.value("atomics_added", -1L)};
 }
 
 BankTally tally(const json& j) {

@@ -13,6 +13,10 @@ namespace clgrade {
 struct AccessCounts {
   long loads = 0, stores = 0, atomics = 0;
   long loadBytes = -1;  ///< bytes the loads read (hardware: the 32-byte sectors they asked for); < 0: not counted
+  /// Local loads of a word another work-item of the group stored (the simulator's); < 0: not counted.
+  long sharedLoads = -1;
+  /// What the atomics added up to (atomic_inc 1, atomic_add(p, v) v; the simulator's); -1: not counted.
+  long atomicsAdded = -1;
 };
 
 /// Warp requests to local memory, the wavefronts they took, and the conflicts:

@@ -180,7 +180,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
   void judgeCounts(const std::string& checkId, const CounterReport& counters, const CaseSpec& spec,
                    const Conv3x3Case& c, CaseOutcome* o) const override {
     (void)checkId, (void)spec, (void)c;
-    judgeTileLoad(counters, "Convolution", o);
+    judgeTileLoad(counters, "Convolution", c.width, c.height, o);
   }
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,

@@ -30,6 +30,12 @@ void describe(const CounterReport& counters, const KernelCounters& k, CaseOutcom
                        " launches)");
   o->details.push_back("  " + counts("global", k.global) + "; " + counts("local", k.local) + "; constant loads " +
                        std::to_string(k.constant.loads));
+  if (k.local.sharedLoads >= 0)
+    o->details.push_back("  local loads of a word another work-item stored: " + std::to_string(k.local.sharedLoads));
+  if (k.local.atomicsAdded >= 0)
+    o->details.push_back("  what the local atomics added up to: " + std::to_string(k.local.atomicsAdded));
+  o->details.push_back("  global bytes read: " + std::to_string(k.global.loadBytes));
+  o->details.push_back("  " + tally("local stores", k.bank.store));
   o->details.push_back("  " + tally("local stores before the first barrier", k.loadPhase.store));
   o->details.push_back("  " + tally("local loads after it", k.computePhase.load));
   for (const LineConflicts& l : k.lines) {
@@ -38,13 +44,12 @@ void describe(const CounterReport& counters, const KernelCounters& k, CaseOutcom
   }
 }
 
-/// "; worst at line N": the tile-load store with the most conflicts (a compute-phase load is not the
-/// store's line); a store the compiler kept no line for is said so, never "line 0".
+/// "; worst at line N": the local store with the most conflicts (a load is not the store's line); a
+/// store the compiler kept no line for is said so, never "line 0".
 std::string worstStoreLine(const KernelCounters& k) {
   const LineConflicts* worst = nullptr;
   for (const LineConflicts& l : k.lines)
-    if (l.kind == "store" && l.phase == "load" && l.conflicts > 0 && (!worst || l.conflicts > worst->conflicts))
-      worst = &l;
+    if (l.kind == "store" && l.conflicts > 0 && (!worst || l.conflicts > worst->conflicts)) worst = &l;
   if (!worst) return "";
   if (worst->line == 0) return "; the worst store has no source line (the compiler kept none for it)";
   return "; worst at line " + std::to_string(worst->line);
@@ -60,26 +65,69 @@ const KernelCounters* ran(const CounterReport& counters, const std::string& kern
   return k;
 }
 
+/// Pixels of the tiles (with a halo of one) of the groups that cover a `width` x `height` image, in
+/// groups of `cols` x `rows` pixels, counted inside the image (the halo between two groups twice),
+/// or as launched where that is more.
+long tilePixels(long width, long height, long cols, long rows, bool acrossHalo, bool downHalo) {
+  const long across = (width + cols - 1) / cols, down = (height + rows - 1) / rows;
+  const long inImage = (width + (acrossHalo ? 2 * (across - 1) : 0)) * (height + (downHalo ? 2 * (down - 1) : 0));
+  const long launched = across * down * (cols + (acrossHalo ? 2 : 0)) * (rows + (downHalo ? 2 : 0));
+  return std::max(2 * inImage, launched);
+}
+
 }  // namespace
 
-void judgeTileLoad(const CounterReport& counters, const std::string& kernel, CaseOutcome* o) {
+std::string tooFewTileReads(const CounterReport& counters, const KernelCounters& k, long outputs) {
+  if (outputs <= 0) return "";
+  if (k.local.sharedLoads >= 0) {
+    if (k.local.sharedLoads >= outputs) return "";
+    return k.name + " makes " + std::to_string(k.local.sharedLoads) + " local loads of a word another work-item " +
+           "stored, fewer than its " + std::to_string(outputs) + " outputs: each output must read its neighbours " +
+           "from the local tile the group loaded (a local load of the work-item's own store, or one per " +
+           "work-item, shares nothing)";
+  }
+  if (counters.origin.empty()) return "";  // an older counters file: not counted
+  const long warp = std::max(1, counters.warpSize);
+  if (k.local.loads * warp >= outputs) return "";
+  return k.name + " makes " + std::to_string(k.local.loads) + " shared load warp instructions for " +
+         std::to_string(outputs) + " outputs, fewer than one per " + std::to_string(warp) + " outputs: each " +
+         "output must read its neighbours from the local tile";
+}
+
+void judgeTileLoad(const CounterReport& counters, const std::string& kernel, long width, long height, CaseOutcome* o) {
   const KernelCounters* k = ran(counters, kernel, o);
   if (!k) return;
   describe(counters, *k, o);
-  const BankTally& stores = k->loadPhase.store;
+  const BankTally& stores = k->bank.store;
   // Each output reads its 9 taps from the tile: the image is read once per tile and halo (twice
   // allowed for loads that overlap), so a kernel reading taps from global memory exceeds it.
   const long gx = k->groupSize[0], gy = k->groupSize[1];
   const long tileLimit = 2 * (gx + 2) * (gy + 2) * k->workGroups;
+  constexpr long kPixelBytes = 4;  // one float of the gray plane
+  const long launches =
+      gx > 0 && gy > 0 && width > 0 && height > 0
+          ? std::max(1L, k->workGroups / std::max(1L, ((width + gx - 1) / gx) * ((height + gy - 1) / gy)))
+          : 0;
+  const long byteLimit = launches ? launches * kPixelBytes * tilePixels(width, height, gx, gy, true, true) : 0;
+  const std::string fewReads = tooFewTileReads(counters, *k, width * height);
   if (k->local.stores == 0) {
     o->status = Status::Failed;
     o->message = kernel + " stores nothing into local memory: the tile and halo must be loaded into a local tile";
-  } else if (gx > 0 && gy > 0 && k->global.loads > tileLimit) {
+  } else if (byteLimit > 0 && k->global.loadBytes > byteLimit) {
+    o->status = Status::Failed;
+    o->message = kernel + " reads " + std::to_string(k->global.loadBytes) + " bytes of global memory, more than " +
+                 "twice the tiles and halos of its " + std::to_string(k->workGroups) + " work-groups of " +
+                 std::to_string(gx) + " x " + std::to_string(gy) + " (" + std::to_string(byteLimit) +
+                 " bytes): each output must read its 9 taps from the local tile, not from global memory";
+  } else if (byteLimit == 0 && gx > 0 && gy > 0 && k->global.loads > tileLimit) {
     o->status = Status::Failed;
     o->message = kernel + " makes " + std::to_string(k->global.loads) + " global loads, more than twice the tile and " +
                  "halo of its " + std::to_string(k->workGroups) + " work-groups of " + std::to_string(gx) + " x " +
                  std::to_string(gy) + " (" + std::to_string(tileLimit) +
                  "): each output must read its 9 taps from the local tile, not from global memory";
+  } else if (!fewReads.empty()) {
+    o->status = Status::Failed;
+    o->message = fewReads;
   } else if (stores.conflicts > 0) {
     char perRequest[32];
     std::snprintf(perRequest, sizeof perRequest, "%.2f",
@@ -185,6 +233,13 @@ void judgeNeighboursFromLocal(const CounterReport& counters, const std::vector<N
       without += (without.empty() ? "" : ", ") + kernel.name;
       continue;
     }
+    if (const std::string few = tooFewTileReads(counters, *k, kernel.width * kernel.height); !few.empty()) {
+      if (o->status == Status::Passed) {
+        o->status = Status::Failed;
+        o->message = few + " (normals and depths)";
+      }
+      continue;
+    }
     const long limit = neighbourByteLimit(*k, kernel);
     if (k->global.loadBytes < 0 || limit == 0) {
       uncounted += (uncounted.empty() ? "" : ", ") + kernel.name;
@@ -221,14 +276,29 @@ void judgeLocalHistogram(const CounterReport& counters, const std::string& kerne
   // Groups smaller than the assignment's merge more often; the limit stays the assignment's.
   const long groups = shape.hostGroups > 0 ? std::min(k->workGroups, shape.hostGroups) : k->workGroups;
   const long mergeLimit = groups * shape.bins;
+  // Every pixel counted into the local histogram: what its local atomics added up to, where the
+  // simulator tells (a work-item may count its pixels' equal bins first and add them at once; an
+  // atomic_add(p, 0) beside a count kept elsewhere counts nothing), else one atomic a pixel.
+  const bool added = k->local.atomicsAdded >= 0;
+  const long counted = added ? k->local.atomicsAdded : k->local.atomics;
+  constexpr long kPixelBytes = 4;  // one float of the gray image
+  const long readLimit = 2 * kPixelBytes * shape.pixels;
   if (k->local.atomics == 0) {
     o->status = Status::Failed;
     o->message = kernel + " uses no local atomics: count into the local histogram first";
-  } else if (k->local.atomics < shape.pixels) {
+  } else if (counted < shape.pixels) {
     o->status = Status::Failed;
-    o->message = kernel + " makes " + std::to_string(k->local.atomics) + " local atomics for " +
+    o->message = kernel + " makes " + std::to_string(k->local.atomics) + " local atomics" +
+                 (added ? " that add up to " + std::to_string(counted) : std::string()) + " for " +
                  std::to_string(shape.pixels) + " pixels: every pixel must be counted into the local histogram " +
-                 "(one local atomic per pixel)";
+                 (added ? "(its local atomics add at least one per pixel; an atomic that adds 0 counts nothing)"
+                        : "(one local atomic per pixel)");
+  } else if (k->global.loadBytes > readLimit && shape.pixels > 0) {
+    o->status = Status::Failed;
+    o->message = kernel + " reads " + std::to_string(k->global.loadBytes) + " bytes of global memory for an image of " +
+                 std::to_string(shape.pixels) + " pixels (" + std::to_string(kPixelBytes * shape.pixels) +
+                 " bytes; twice that allowed): each pixel is read once and counted into the local histogram, not " +
+                 "read again for each bin";
   } else if (k->global.atomics > mergeLimit) {
     o->status = Status::Failed;
     o->message = kernel + " makes " + std::to_string(k->global.atomics) +

@@ -10,10 +10,19 @@
 
 namespace clgrade {
 
-/// The tile (and halo) is stored into local memory, the taps are read from it (global loads at
-/// most twice the tile and halo per work-group, when the simulator counted the group size), and
-/// the tile's stores (before the first barrier) are free of bank conflicts.
-void judgeTileLoad(const CounterReport& counters, const std::string& kernel, CaseOutcome* outcome);
+/// The tile (and halo) is stored into local memory; the taps are read from it: at least one local
+/// load per output of a word another work-item stored (a work-item that reads back its own store
+/// shares nothing), and global reads of at most twice the tiles and halos in bytes (inside the
+/// image, or as launched where that is more; in bytes, so that vector loads count what they read);
+/// and the tile's stores are free of bank conflicts, wherever they are (a barrier before the tile
+/// load moves no store out of the rule). `width` x `height`: the case's image, its outputs.
+void judgeTileLoad(const CounterReport& counters, const std::string& kernel, long width, long height,
+                   CaseOutcome* outcome);
+
+/// What judgeTileLoad and judgeNeighboursFromLocal ask of a kernel's local loads: at least one per
+/// output of a word another work-item stored (the simulator's count), or, on hardware, whose
+/// instructions serve whole warps, one warp instruction per 32 outputs. "" when it does; else why not.
+std::string tooFewTileReads(const CounterReport& counters, const KernelCounters& k, long outputs);
 
 /// What the hardware counted of a kernel's global reads (ncu on NVIDIA): no simulator there to count
 /// loads per work-item, so the bound is on the 32-byte sectors the loads asked for. Only the sectors
@@ -51,7 +60,8 @@ struct NeighbourKernel {
 };
 
 /// Every kernel named reads its neighbours from a local tile, counted per tap like task 1's tile
-/// (spec 5c): it reads local memory, and its global reads are at most twice its tiles with their
+/// (spec 5c): it reads its neighbours from local memory (tooFewTileReads: one dummy local load per
+/// work-item is not the technique), and its global reads are at most twice its tiles with their
 /// halo of one pixel, in bytes (16 per normal and depth; plus 4 per pixel for the flag word the
 /// vertical kernel ORs into). A kernel that reads its neighbours from global memory reads three pixels
 /// for each it computes, whatever local loads it makes beside. The tiles are counted inside the image
@@ -71,7 +81,10 @@ struct HistogramShape {
   long hostGroups = 0;  ///< work-groups of the assignment's launch (16 x 16 over the image)
 };
 
-/// Every pixel passes through a local atomic (at least one per pixel), and the merge makes at most
+/// Every pixel passes through a local atomic that counts it (at least one per pixel that changes the
+/// word it hits, where the simulator tells: atomic_add(p, 0) counts nothing), the image is read
+/// about once (global reads of at most twice its floats, where counted: a work-item that counts one
+/// bin over the whole group's pixels reads them again for every bin), and the merge makes at most
 /// one global atomic per bin and work-group, counted at the assignment's group size: a kernel that
 /// shrinks its groups (reqd_work_group_size(8,8,1)) to allow a global atomic per pixel fails.
 void judgeLocalHistogram(const CounterReport& counters, const std::string& kernel, const HistogramShape& shape,

@@ -251,7 +251,10 @@ TEST(CountersJson, HasTheAgreedShape) {
   EXPECT_EQ(c["name"], "Convolution");
   EXPECT_EQ(c["invocations"], 2);
   EXPECT_EQ(c["work_groups"], 8);
-  EXPECT_EQ(c["global"], (nlohmann::json{{"loads", 5}, {"stores", 0}, {"atomics", 0}, {"load_bytes", 0}}));
+  EXPECT_EQ(
+      c["global"],
+      (nlohmann::json{
+          {"loads", 5}, {"stores", 0}, {"atomics", 0}, {"load_bytes", 0}, {"shared_loads", 0}, {"atomics_added", 0}}));
   EXPECT_EQ(c["local"]["atomics"], 3);
   EXPECT_EQ(c["bank"]["store"], (nlohmann::json{{"requests", 16}, {"wavefronts", 32}, {"conflicts", 16}}));
   EXPECT_EQ(c["bank"]["load"]["requests"], 10);

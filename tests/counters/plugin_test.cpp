@@ -238,6 +238,16 @@ TEST(Lanes, AsyncCopiesAreAccessesWithoutRequests) {
   EXPECT_EQ(triple(k["phases"]["compute"]["load"]), (Triple{4, 4, 0}));
 }
 
+// Spec 5c: a tile's loads read what other work-items stored; a histogram's atomics add the pixels.
+TEST(Lanes, LoadsOfOthersStoresAndWhatAtomicsAddAreCounted) {
+  const json k = launch64(kLanes, "Sharing", {"512", "256", "16"});
+  ASSERT_FALSE(k.is_null());
+  EXPECT_EQ(k["local"]["loads"], 2 * 128);
+  EXPECT_EQ(k["local"]["shared_loads"], 128);  // the neighbour's word, not the lane's own
+  EXPECT_EQ(k["local"]["atomics"], 3 * 128);
+  EXPECT_EQ(k["local"]["atomics_added"], 4 * 128);  // 0 + 1 + 3 a lane
+}
+
 // --- Accumulation, model and threads.
 
 TEST(Accumulation, TwoLaunchesAddUp) {

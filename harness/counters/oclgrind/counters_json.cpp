@@ -38,7 +38,8 @@ std::string triple(const BankTally& t) {
 std::string counts(const AccessCounts& c) {
   std::ostringstream out;
   out << "{\"loads\": " << c.loads << ", \"stores\": " << c.stores << ", \"atomics\": " << c.atomics
-      << ", \"load_bytes\": " << c.loadBytes << "}";
+      << ", \"load_bytes\": " << c.loadBytes << ", \"shared_loads\": " << c.sharedLoads
+      << ", \"atomics_added\": " << c.atomicsAdded << "}";
   return out.str();
 }
 

@@ -12,7 +12,9 @@
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Instruction.h>
+#include <llvm/IR/Instructions.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -20,6 +22,7 @@
 #include <mutex>
 #include <stack>
 #include <string>
+#include <unordered_map>
 
 #include "counters_json.h"
 #include "lane_loops.h"
@@ -92,7 +95,10 @@ struct WorkerState {
   LoopCache loops;
   uint64_t loopsGeneration = ~0ull;
   LoopState::Frames frames;  // scratch for framesOf
+  /// Who stored each 4-byte word of local memory last in this group: a lane, or kGroupCopy.
+  std::unordered_map<size_t, uint32_t> localOwner;
 };
+constexpr uint32_t kGroupCopy = ~0u;
 thread_local WorkerState worker;
 
 /// std::stack hides its container; a derived class may reach it, so the chain is read in place.
@@ -164,6 +170,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     worker.regrouper.begin(results().model, &worker.group);
     worker.lanes.resize(worker.groupSize.x * worker.groupSize.y * worker.groupSize.z);
     for (LoopState& lane : worker.lanes) lane.clear();
+    worker.localOwner.clear();
     if (worker.loopsGeneration != launchGeneration) {
       worker.loops.clear();
       worker.loopsGeneration = launchGeneration;
@@ -210,19 +217,58 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     countAccess(memory, AccessKind::Load, nullptr, size);
   }
 
-  void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t,
+  void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address, size_t size,
                    const uint8_t*) override {
-    countAccess(memory, AccessKind::Store, nullptr, 0);
+    if (countAccess(memory, AccessKind::Store, nullptr, 0)) own(address, size, kGroupCopy);
   }
 
   // An atomic is reported as an atomic load and then an atomic store (no store when a cmpxchg
   // fails), so only the load hook counts it.
-  void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, oclgrind::AtomicOp,
+  void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, oclgrind::AtomicOp op,
                         size_t address, size_t size) override {
     access(memory, workItem, AccessKind::Atomic, address, size);
+    if (!worker.kernel) return;
+    if (memory->getAddressSpace() == oclgrind::AddrSpaceLocal)
+      worker.group.local.atomicsAdded += added(workItem, op, size);
+    else if (memory->getAddressSpace() == oclgrind::AddrSpaceGlobal)
+      worker.group.global.atomicsAdded += added(workItem, op, size);
   }
 
  private:
+  /// What an atomic about to run adds to the word it hits (Oclgrind reports it before it runs): 1
+  /// for atomic_inc, v for atomic_add(p, v), minus those for dec and sub, 0 for the others (an
+  /// exchange or a min counts nothing). An operand this cannot read adds 1.
+  static int64_t added(const oclgrind::WorkItem* workItem, oclgrind::AtomicOp op, size_t size) {
+    if (op == oclgrind::AtomicInc) return 1;
+    if (op == oclgrind::AtomicDec) return -1;
+    if (op != oclgrind::AtomicAdd && op != oclgrind::AtomicSub) return 0;
+    const llvm::Instruction* instruction = workItem->getCurrentInstruction();
+    const llvm::Value* value = nullptr;
+    if (const auto* rmw = llvm::dyn_cast_or_null<llvm::AtomicRMWInst>(instruction))
+      value = rmw->getValOperand();
+    else if (const auto* call = llvm::dyn_cast_or_null<llvm::CallInst>(instruction); call && call->arg_size() >= 2)
+      value = call->getArgOperand(1);
+    if (!value || (size != 4 && size != 8)) return 1;
+    const int64_t v = size == 8 ? workItem->getOperand(value).getSInt()
+                                : static_cast<int32_t>(workItem->getOperand(value).getUInt() & 0xffffffffu);
+    return op == oclgrind::AtomicSub ? -v : v;
+  }
+
+  /// Marks the 4-byte words of [address, address + size) of local memory as stored by `lane`.
+  static void own(size_t address, size_t size, uint32_t lane) {
+    for (size_t word = address / 4; word <= (address + std::max<size_t>(size, 1) - 1) / 4; ++word)
+      worker.localOwner[word] = lane;
+  }
+
+  /// Whether a local load of [address, address + size) by `lane` reads a word someone else stored.
+  static bool othersStored(size_t address, size_t size, uint32_t lane) {
+    for (size_t word = address / 4; word <= (address + std::max<size_t>(size, 1) - 1) / 4; ++word) {
+      const auto owner = worker.localOwner.find(word);
+      if (owner != worker.localOwner.end() && owner->second != lane) return true;
+    }
+    return false;
+  }
+
   /// The address space of the pointer an instruction accesses through (a load, a store, an atomic
   /// or a builtin call such as vload); -1 when it has no pointer operand.
   static int pointerSpace(const llvm::Instruction* instruction) {
@@ -258,6 +304,10 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     const llvm::Instruction* instruction = workItem->getCurrentInstruction();
     if (!countAccess(memory, kind, instruction, size)) return;
     const uint32_t lane = laneOf(workItem);
+    if (kind == AccessKind::Store || kind == AccessKind::Atomic)
+      own(address, size, lane);
+    else if (othersStored(address, size, lane))
+      ++worker.group.local.sharedLoads;
     if (!instruction) return;
     const LoopState::Frames& frames = framesOf(workItem, instruction->getParent());
     const uint64_t context = frames.back().chain ^ worker.lanes[lane].iterationHash(frames) * 0x9e3779b97f4a7c15ull;

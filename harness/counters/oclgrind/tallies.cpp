@@ -45,6 +45,8 @@ void AccessCounts::add(const AccessCounts& other) {
   loadBytes += other.loadBytes;
   stores += other.stores;
   atomics += other.atomics;
+  sharedLoads += other.sharedLoads;
+  atomicsAdded += other.atomicsAdded;
 }
 
 bool LineKey::operator<(const LineKey& other) const {

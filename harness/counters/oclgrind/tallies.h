@@ -35,6 +35,13 @@ struct AccessCounts {
   uint64_t stores = 0;
   uint64_t atomics = 0;
   uint64_t loadBytes = 0;  ///< bytes those loads read: a float4 is one load, or four of one float each
+  /// Local loads that read a word another work-item of the group (or a group copy) stored: what a
+  /// tile is for. A work-item reading back its own stores shares nothing (spec 5c).
+  uint64_t sharedLoads = 0;
+  /// What the atomics added up to: +1 an atomic_inc, +v an atomic_add(p, v), minus for dec and sub;
+  /// nothing for the others. A histogram's local atomics count each pixel once, whether one at a time
+  /// or a work-item's run of equal bins at once; atomic_add(p, 0) counts nothing.
+  int64_t atomicsAdded = 0;
   void count(AccessKind kind, size_t bytes);
   void add(const AccessCounts& other);
 };

@@ -107,3 +107,20 @@ __kernel void TwoCallSites(__global float* out, __local float* buf)
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = buf[l];
 }
+
+/* What a tile is for (spec 5c): each lane stores its word, then loads its own (shares nothing) and
+ * its neighbour's (another work-item stored it). Local atomics: an add of 0 (reads only), an inc
+ * and an add of 3: they add up to 4 a lane. buf: 64 ints; h: 4 ints. */
+__kernel void Sharing(__global int* out, __local int* buf, __local int* h)
+{
+    const int l = get_local_id(0);
+    if (l < 4) h[l] = 0;
+    buf[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int own = buf[l];
+    const int next = buf[(l + 1) % 64];
+    atomic_add(&h[0], 0);
+    atomic_inc(&h[1]);
+    atomic_add(&h[2], 3);
+    out[get_global_id(0)] = own + next;
+}
