@@ -202,10 +202,13 @@ std::string pointsText(double p) {
 
 std::string dumpJson(const ordered_json& j) { return classFileText(j); }
 
-/// Whether `inner` is `outer` or lies inside it (both as the file system resolves them).
+/// Whether `inner` is `outer` or lies inside it (both as the file system resolves them). Made absolute
+/// first: weakly_canonical leaves a relative path whose first part does not exist yet relative
+/// (`reports/batch-.` run inside the class folder was not seen inside `.` until it existed).
 bool isInside(const fs::path& inner, const fs::path& outer) {
   std::error_code ec;
-  return pathWithin(fs::weakly_canonical(inner, ec), fs::weakly_canonical(outer, ec));
+  return pathWithin(fs::weakly_canonical(fs::absolute(inner, ec), ec),
+                    fs::weakly_canonical(fs::absolute(outer, ec), ec));
 }
 
 }  // namespace

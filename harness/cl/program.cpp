@@ -147,15 +147,34 @@ cl_uint kernelArgumentCount(const Runtime& rt, const cl::Kernel& kernel) {
   return static_cast<cl_uint>(tape::readU64(recorded, &at));
 }
 
+std::string definedKernelsText(const std::string& names) {
+  if (names.empty()) return "no kernels";
+  // The names are the student's: a file of thousands of long ones made each case's message a
+  // megabyte, repeated in every report and platform file (387 MB for one submission). A few say it.
+  constexpr size_t kShown = 8, kLongest = 64;
+  std::string text;
+  size_t count = 0, from = 0;
+  while (from <= names.size()) {
+    const size_t to = std::min(names.find(' ', from), names.size());
+    std::string one = names.substr(from, to - from);
+    if (!one.empty() && ++count <= kShown) {
+      if (one.size() > kLongest) one = one.substr(0, kLongest) + "...";
+      text += (text.empty() ? "" : " ") + one;
+    }
+    from = to + 1;
+  }
+  if (count > kShown) text += " and " + std::to_string(count - kShown) + " more";
+  return text;
+}
+
 bool lookUpKernel(const BuildResult& build, const std::string& name, cl::Kernel* out, std::string* err) {
   try {
     *out = cl::Kernel(build.program, name.c_str());
     return true;
   } catch (const cl::Error& e) {
     if (err) {
-      const std::string names = kernelNames(build.program);
       *err = "kernel '" + name + "' not found (" + clErrorName(e.err()) +
-             "); the program defines: " + (names.empty() ? "no kernels" : names);
+             "); the program defines: " + definedKernelsText(kernelNames(build.program));
     }
     return false;
   }

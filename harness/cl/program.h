@@ -46,4 +46,8 @@ std::array<size_t, 3> declaredGroupSize(const Runtime& rt, const cl::Kernel& ker
 /// The kernel names a program holds, space-separated (CL_PROGRAM_KERNEL_NAMES).
 std::string kernelNames(const cl::Program& program);
 
+/// kernelNames as a message says them (space-separated): the first 8, each cut at 64 characters, and how many more;
+/// "no kernels" for none.
+std::string definedKernelsText(const std::string& names);
+
 }  // namespace clgrade

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "cli/command.h"
+#include "tasks/task.h"
 #include "util/markup.h"
 #include "util/nearest_name.h"
 
@@ -129,16 +131,29 @@ CLI::Validator between(double low, double high, const std::string& unit) {
       "[" + range + "]", "between");
 }
 
+namespace {
+
+std::string lowercase(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
 std::string notAKernelsFolder(const std::string& path, bool ofSubmissions) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const std::string shown = terminalText(path);
   if (fs::is_directory(path, ec)) {
-    // One submission's folder given as the class would grade "0 submissions" and exit 0.
+    // One submission's folder given as the class would grade "0 submissions" and exit 0. Only a file
+    // named as a task's is taken for that: a class folder may hold a loose .cl (an LMS's flat download,
+    // `Carl Cee_3456789_assignsubmission_file_histogram.cl`), which the batch skips with a message.
     if (!ofSubmissions) return "";
+    std::set<std::string> taskFiles;
+    for (const Task* task : allTasks()) taskFiles.insert(lowercase(task->info().file));
     for (const fs::path& dir : {fs::path(path), fs::path(path) / "kernels"})
       for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        if (it->path().extension() == ".cl")
+        if (taskFiles.count(lowercase(it->path().filename().string())))
           return shown + " holds " + terminalText(fs::relative(it->path(), path, ec).string()) +
                  ": it is one submission's folder, not the folder of submission folders (grade it with `clgrade grade " +
                  shown + "`, or give the folder that holds one folder or archive per student)";
