@@ -152,12 +152,19 @@ AtomicsRun readAtomicsRun(const std::string& recordText, const std::string& repo
   }
   run.counts.kernel = kernel;
   run.counts.blocks = 1;
+  bool addedKnown = true;
+  double added = 0;
   for (const AtomicsRecordSite& site : record.sites) {
+    if (site.shared) {
+      addedKnown = addedKnown && site.addedKnown;
+      added += static_cast<double>(site.added);
+    }
     run.counts.sharedAtomics += static_cast<double>(site.shared);
     run.counts.globalAtomics += static_cast<double>(site.global);
     if (site.shared) ++run.counts.sharedInstructions;
     if (site.global) ++run.counts.globalInstructions;
   }
+  if (addedKnown) run.counts.sharedAdded = added;
   run.workGroups = record.workGroups;
   run.outcome = HardwareRun::Outcome::Ran;
   return run;
@@ -172,6 +179,7 @@ CounterReport hardwareAtomicsReport(const AtomicsRun& run, const std::string& de
   k.workGroups = run.workGroups;
   k.local.atomics = std::lround(run.counts.sharedAtomics);
   k.global.atomics = std::lround(run.counts.globalAtomics);
+  if (run.counts.sharedAdded >= 0) k.local.atomicsAdded = std::lround(run.counts.sharedAdded);
   report.notes[k.name] = std::to_string(k.local.atomics) + " local atomics and " + std::to_string(k.global.atomics) +
                          " global atomics by work-items, " + std::to_string(k.workGroups) + " work-groups";
   report.kernels.push_back(k);

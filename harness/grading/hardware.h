@@ -66,6 +66,8 @@ struct AtomicCounts {
   double globalAtomics = 0;     ///< work-items' executions of global atomics
   long sharedInstructions = 0;  ///< atomic instructions that executed on local memory
   long globalInstructions = 0;  ///< atomic instructions that executed on global memory
+  /// What the shared atomics added (an inc 1, an integer add its value); < 0 when a site's was not read.
+  double sharedAdded = -1;
 };
 
 /// Exact atomics of one kernel, counted per work-item on the GPU by the profiler session's replay:

@@ -16,6 +16,10 @@ struct AtomicsRecordSite {
   std::string space;            ///< "shared", "global" or "generic" as written
   uint64_t shared = 0;          ///< executions whose address was in local (shared) memory
   uint64_t global = 0;          ///< executions whose address was elsewhere (global)
+  /// What its local executions added (an inc 1 each, an integer add its value, others 0); not known
+  /// for an add whose value was not read, or in a record of the first version.
+  int64_t added = 0;
+  bool addedKnown = false;
   std::string instruction;
 };
 

@@ -86,6 +86,17 @@ void writeAtomicsRecords(const PtxReplay& replay, const std::set<std::string>& k
         } else {
           (site.space == PtxAtomicSpace::Shared ? s.shared : s.global) = t.counts[site.slot];
         }
+        // What its local executions added: an add's values summed on the GPU, an inc one each.
+        if (site.addedSlot >= 0 && site.addedSlot < int(t.counts.size())) {
+          s.added = static_cast<int64_t>(t.counts[site.addedSlot]);
+          s.addedKnown = true;
+        } else if (site.addedSlot < 0 && site.addedKnown) {
+          const int64_t each = site.text.find(".inc.") != std::string::npos   ? 1
+                               : site.text.find(".dec.") != std::string::npos ? -1
+                                                                              : 0;
+          s.added = each * static_cast<int64_t>(s.shared);
+          s.addedKnown = true;
+        }
         // Only the counted kernel's own instructions (its module may hold other kernels).
         if (site.entry == kernel) record.sites.push_back(s);
       }

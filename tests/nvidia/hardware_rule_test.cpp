@@ -67,6 +67,21 @@ bool hasDetail(const CaseOutcome& o, const std::string& text) {
   return false;
 }
 
+// What the local atomics added, where the GPU summed it: a work-item's private bins added at once
+// (fewer atomics than pixels) count every pixel; atomic_add(p, 0) a pixel counts none (found by an
+// honest and a gaming corpus: the first failed on the GPU, the second passed).
+TEST(HardwareRule, WhatTheLocalAtomicsAddedIsWhatTheyCounted) {
+  const long pixels = 100 * 37;
+  AtomicsRun grouped = ran(2498, 131, 21);
+  grouped.counts.sharedAdded = pixels;
+  EXPECT_EQ(judge(grouped).status, Status::Passed) << judge(grouped).message;
+  AtomicsRun zero = ran(5376, 131, 21);
+  zero.counts.sharedAdded = 0;
+  const CaseOutcome o = judge(zero);
+  EXPECT_EQ(o.status, Status::Failed) << o.message;
+  EXPECT_NE(o.message.find("local atomics that add up to 0"), std::string::npos) << o.message;
+}
+
 // The record the reference's check left on an H200 (the analysis case, 100 x 37, 64 bins): one local
 // atomic per pixel in four unrolled instructions, one global atomic per used bin and work-group.
 TEST(HardwareRule, TheReferencesCountedRecordPasses) {
@@ -178,7 +193,8 @@ TEST(HardwareRule, SharedLoadsDecideTheDiscontinuityRuleOfTheTask) {
   ASSERT_NE(task, nullptr);
   HardwareRun run;
   run.outcome = HardwareRun::Outcome::Ran;
-  run.counts = {{"DiscontinuityHorizontal", 1, 0, 0, 40, 24}, {"DiscontinuityVertical", 1, 0, 0, 0, 0}};
+  // Three shared loads an output (centre, left, right), a warp instruction serving 32 of them.
+  run.counts = {{"DiscontinuityHorizontal", 1, 0, 0, 86400, 28800}, {"DiscontinuityVertical", 1, 0, 0, 0, 0}};
   const long pixelSectors = 1280L * 720 * 16 / 32;  // each pixel's normal and depth, once
   run.counts[0].globalLoadSectors = pixelSectors, run.counts[0].workGroups = 10 * 180;
   run.counts[1].globalLoadSectors = pixelSectors + 1280L * 720 * 4 / 32, run.counts[1].workGroups = 40 * 45;
@@ -188,9 +204,17 @@ TEST(HardwareRule, SharedLoadsDecideTheDiscontinuityRuleOfTheTask) {
   EXPECT_EQ(o.status, Status::Failed);
   EXPECT_NE(o.message.find("DiscontinuityVertical read no local memory"), std::string::npos) << o.message;
   EXPECT_TRUE(hasDetail(o,
-                        "hardware (ncu, NVIDIA H100 80GB HBM3): DiscontinuityHorizontal: 40 shared load and 24 "
+                        "hardware (ncu, NVIDIA H100 80GB HBM3): DiscontinuityHorizontal: 86400 shared load and 28800 "
                         "shared store warp instructions"));
-  run.counts[1].sharedLoadInstructions = 12;
+  // One dummy shared load a work-item of 4 outputs: a warp instruction for 128 outputs (spec 5c).
+  run.counts[1].sharedLoadInstructions = 921600 / 128;
+  o = notSimulated();
+  task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
+  EXPECT_EQ(o.status, Status::Failed) << o.message;
+  EXPECT_NE(o.message.find("DiscontinuityVertical makes 7200 shared load warp instructions for 921600 outputs"),
+            std::string::npos)
+      << o.message;
+  run.counts[1].sharedLoadInstructions = 86400;
   o = notSimulated();
   task->judgeSimulation("discontinuity_local_memory", hardwareAccessReport(run, kDevice), CaseSpec{}, &o);
   EXPECT_EQ(o.status, Status::Passed) << o.message;

@@ -19,6 +19,36 @@ std::string trim(const std::string& s) {
 
 std::string counter(int slot) { return "[" + std::string(kPtxAtomicCounters) + "+" + std::to_string(8 * slot) + "]"; }
 
+/// Where the added values' slots go until they are numbered (after every site's counting slots).
+std::string addedPlaceholder(size_t site) { return "@@clgrade_added_" + std::to_string(site) + "@@"; }
+
+/// The lines that sum, where `predicate` holds, what an integer add adds (its last operand, a register
+/// or a literal, widened to 64 bits as its type says) into the site's added slot; "" when it is not an
+/// integer add or its value is neither (`known` false then for an add).
+std::string addedLines(const std::string& qualifiers, const std::string& operands, const std::string& predicate,
+                       size_t site, bool* known) {
+  *known = true;
+  if (qualifiers.find(".add") == std::string::npos) return "";
+  const size_t dot = qualifiers.rfind('.');
+  const std::string type = dot == std::string::npos ? "" : qualifiers.substr(dot);
+  const bool wide = type == ".u64" || type == ".s64", narrow = type == ".u32" || type == ".s32";
+  if (!wide && !narrow) return "";  // a float add counts no pixels
+  const std::string value = trim(operands.substr(operands.rfind(',') + 1));
+  static const std::regex reg(R"(%[\w$]+)"), literal(R"(-?(0[xX][0-9a-fA-F]+|\d+)[uU]?)");
+  std::string widen;
+  if (std::regex_match(value, reg))
+    widen = wide ? "mov.b64 \t%clg_v, " + value
+                 : (type == ".s32" ? "cvt.s64.s32 \t%clg_v, " : "cvt.u64.u32 \t%clg_v, ") + value;
+  else if (std::regex_match(value, literal))
+    widen = "mov.b64 \t%clg_v, " + value;
+  if (widen.empty()) {
+    *known = false;
+    return "";
+  }
+  return "\t{ .reg .b64 %clg_v;\n\t" + widen + ";\n\t" + predicate + "red.global.add.u64 \t[" +
+         std::string(kPtxAtomicCounters) + "+" + addedPlaceholder(site) + "], %clg_v; }\n";
+}
+
 }  // namespace
 
 bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<PtxAtomicSite>* sites, int* slots,
@@ -70,10 +100,13 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
     const bool global = qualifiers.find(".global") != std::string::npos;
     site.space = shared ? PtxAtomicSpace::Shared : global ? PtxAtomicSpace::Global : PtxAtomicSpace::Generic;
     std::ostringstream add;
+    std::string added;
     if (site.space != PtxAtomicSpace::Generic) {
       add << "\t{ " << guard << (guard.empty() ? "" : " ") << "red.global.add.u64 \t" << counter(site.slot)
           << ", 1; }\n";
       *slots += 1;
+      if (site.space == PtxAtomicSpace::Shared)
+        added = addedLines(qualifiers, operands, guard.empty() ? "" : guard + " ", sites->size(), &site.addedKnown);
     } else {
       std::smatch a;
       if (!std::regex_search(operands, a, address)) {
@@ -90,13 +123,30 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
         add << "\tand.pred %clg_s, %clg_s, " << (negated ? "!" : "") << p << ";\n"
             << "\tand.pred %clg_g, %clg_g, " << (negated ? "!" : "") << p << ";\n";
       }
-      add << "\t@%clg_s red.global.add.u64 \t" << counter(site.slot) << ", 1;\n"
-          << "\t@%clg_g red.global.add.u64 \t" << counter(site.slot + 1) << ", 1; }\n";
+      add << "\t@%clg_s red.global.add.u64 \t" << counter(site.slot) << ", 1;\n";
+      added = addedLines(qualifiers, operands, "@%clg_s ", sites->size(), &site.addedKnown);
+      if (!added.empty()) add << added;  // inside the block: %clg_s is its own
+      added.clear();
+      add << "\t@%clg_g red.global.add.u64 \t" << counter(site.slot + 1) << ", 1; }\n";
       *slots += 2;
     }
+    add << added;
+    if (add.str().find(addedPlaceholder(sites->size())) != std::string::npos) site.addedSlot = 0;  // numbered below
     body << add.str();
     sites->push_back(site);
   }
+  // The added values' slots after every counting slot, so that those keep their places.
+  std::string numbered = body.str();
+  for (size_t i = 0; i < sites->size(); ++i) {
+    PtxAtomicSite& site = (*sites)[i];
+    if (site.addedSlot < 0) continue;
+    site.addedSlot = (*slots)++;
+    const std::string from = addedPlaceholder(i), to = std::to_string(8 * site.addedSlot);
+    for (size_t at = numbered.find(from); at != std::string::npos; at = numbered.find(from, at + to.size()))
+      numbered.replace(at, from.size(), to);
+  }
+  body.str(numbered);
+  body.seekp(0, std::ios_base::end);
   // The counters after .address_size (PTX wants module-scope variables after the module directives).
   std::string text = body.str();
   const int count = std::max(1, *slots);

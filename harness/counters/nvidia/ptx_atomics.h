@@ -25,6 +25,11 @@ struct PtxAtomicSite {
   /// Its counters in kPtxAtomicCounters: `slot` counts Shared or Global sites; a Generic site's
   /// work-items with a local address go to `slot`, the others to `slot + 1`.
   int slot = 0;
+  /// What its local executions added: an integer add's value sums into `addedSlot` (after every
+  /// site's counting slots); an inc adds one an execution (its local count); any other operation
+  /// adds nothing. -1: no slot (not an add, or a value operand not read here: `addedKnown` false).
+  int addedSlot = -1;
+  bool addedKnown = true;
 };
 
 /// The module-scope array of 64-bit counters the instrumented PTX adds (8 bytes a slot).
