@@ -74,6 +74,8 @@ bool readCounters(const std::string& path, CounterReport* report, std::string* e
       c.name = k.at("name").get<std::string>();
       c.invocations = k.value("invocations", 0L);
       c.workGroups = k.value("work_groups", 0L);
+      c.pointerValueRead = k.value("pointer_value_read", false);
+      c.pointerValueLine = k.value("pointer_value_line", 0);
       c.global = accesses(k.value("global", json::object()));
       c.constant = accesses(k.value("constant", json::object()));
       const json size = k.value("group_size", json::array());

@@ -48,6 +48,10 @@ struct KernelCounters {
   BankCounts loadPhase;     ///< before the first barrier a work-item passes: the tile load
   BankCounts computePhase;  ///< after it
   std::vector<LineConflicts> lines;
+  /// The simulated kernel read a pointer's value (at `pointerValueLine`, 0 when the compiler kept no
+  /// line): the simulator's addresses are not the device's, so its run may not be the device's.
+  bool pointerValueRead = false;
+  int pointerValueLine = 0;
 };
 
 struct CounterReport {

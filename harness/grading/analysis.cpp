@@ -290,6 +290,19 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
 
 namespace {
 
+/// Spec 5c: a kernel that read a pointer's value in the simulator could tell it apart (Oclgrind keeps a
+/// buffer's number in an address's top bits; no device does), so what it counted there need not be
+/// what the device ran: the technique gets nothing, with the reason. "" when no kernel did.
+std::string pointerValueReadBy(const CounterReport& counters) {
+  for (const KernelCounters& k : counters.kernels)
+    if (k.pointerValueRead)
+      return k.name + (k.pointerValueLine ? " line " + std::to_string(k.pointerValueLine) : std::string()) +
+             " reads a pointer's value (a pointer cast to an integer, stored and read back as a number, or "
+             "compared with a fixed address): the simulator's buffers lie at addresses no device gives, so what "
+             "it counted need not be what the device ran, and the technique gets nothing (spec 5c)";
+  return "";
+}
+
 /// The technique outcome of one simulator run for a simulated check.
 CaseOutcome techniqueOutcome(const Task& task, const TaskRubric& taskRubric, const CheckInfo& ci, const CaseSpec& spec,
                              const AnalysisRun& run, bool drawn) {
@@ -303,6 +316,11 @@ CaseOutcome techniqueOutcome(const Task& task, const TaskRubric& taskRubric, con
   } else if (run.outcome == AnalysisRun::Outcome::Failed) {
     o.status = Status::Error;
     o.message = run.message;
+  } else if (const std::string why = pointerValueReadBy(run.counters); !why.empty()) {
+    o.status = Status::Failed;
+    o.message = why;
+    o.evidence.push_back(
+        {"simulated counters (JSON)", "evidence/" + taskRubric.id + "/counters" + (drawn ? "_drawn" : "") + ".json"});
   } else {
     task.judgeSimulation(ci.id, run.counters, spec, &o);
     o.evidence.push_back({"simulated counters (JSON)",

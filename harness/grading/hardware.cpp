@@ -179,7 +179,7 @@ CounterReport hardwareAtomicsReport(const AtomicsRun& run, const std::string& de
   k.workGroups = run.workGroups;
   k.local.atomics = std::lround(run.counts.sharedAtomics);
   k.global.atomics = std::lround(run.counts.globalAtomics);
-  if (run.counts.sharedAdded >= 0) k.local.atomicsAdded = std::lround(run.counts.sharedAdded);
+  if (run.counts.sharedAdded >= 0) k.local.atomicsAdded = std::lround(std::min(run.counts.sharedAdded, 1e15));
   report.notes[k.name] = std::to_string(k.local.atomics) + " local atomics and " + std::to_string(k.global.atomics) +
                          " global atomics by work-items, " + std::to_string(k.workGroups) + " work-groups";
   report.kernels.push_back(k);

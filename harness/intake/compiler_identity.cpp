@@ -1,6 +1,5 @@
 #include "intake/compiler_identity.h"
 
-#include <map>
 #include <set>
 
 #include "intake/pp_lexer.h"
@@ -101,60 +100,32 @@ std::set<std::string> spelled(const std::string& source) {
 bool pasteCouldBuildAMacro(const std::string& firstPiece) {
   const std::string& p = firstPiece;
   if (p.empty() || needed().count(p)) return false;
-  return p[0] == '_' || p == "c" || p == "cl" || startsWith(p, "cl_");
+  return p[0] == '_' || p == "cl" || startsWith(p, "cl_");
 }
 
-std::set<std::string> pasteFirstPieces(const std::string& source) {
-  // Each logical line's tokens; the macros defined, with their bodies.
+std::set<std::string> includeGuardNames(const std::string& source) {
+  // Every identifier with the directives it appears in; a guard's appear in guard lines only.
   const std::vector<pp::LogicalLine> lines = pp::logicalLines(source);
-  std::vector<std::vector<pp::Token>> byLine(lines.size());
-  std::map<std::string, std::vector<pp::Token>> bodies;
+  std::set<std::string> guards, elsewhere;
+  std::vector<pp::Token> t;
   for (size_t i = 0; i < lines.size(); ++i) {
-    pp::tokenize(lines[i].text, i, &byLine[i]);
-    const std::vector<pp::Token>& t = byLine[i];
-    const size_t hash = lines[i].text.find_first_not_of(" \t");
-    if (hash == std::string::npos || lines[i].text[hash] != '#' || t.size() < 3 || t[1].text != "define") continue;
-    bodies[t[2].text] = std::vector<pp::Token>(t.begin() + 3, t.end());
+    t.clear();
+    pp::tokenize(lines[i].text, i, &t);
+    const bool directive = t.size() >= 2 && t[0].text == "#";
+    const std::string kind = directive ? t[1].text : "";
+    // #ifndef X, #ifdef X, #undef X, #define X (nothing after it): three tokens, the name last.
+    const bool guardLine = t.size() == 3 && t[2].kind == pp::Token::Identifier &&
+                           (kind == "ifndef" || kind == "ifdef" || kind == "undef" || kind == "define");
+    // A #pragma's names are not expanded (`#pragma OPENCL EXTENSION cl_khr_fp64 : enable`).
+    const bool pragma = kind == "pragma";
+    for (size_t j = 0; j < t.size(); ++j)
+      if (t[j].kind == pp::Token::Identifier && !(directive && j == 1))
+        ((guardLine && j == 2) || pragma ? guards : elsewhere).insert(t[j].text);
   }
-  // Macros that paste, directly or by calling one that does.
-  std::set<std::string> pasting;
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const auto& [name, body] : bodies) {
-      if (pasting.count(name)) continue;
-      for (const pp::Token& t : body)
-        if ((t.kind == pp::Token::Punctuator && t.text == "##") ||
-            (t.kind == pp::Token::Identifier && pasting.count(t.text) && t.text != name)) {
-          pasting.insert(name);
-          grew = true;
-          break;
-        }
-    }
-  }
-  std::set<std::string> pieces;
-  for (const std::vector<pp::Token>& t : byLine)
-    for (size_t i = 0; i < t.size(); ++i) {
-      if (t[i].kind == pp::Token::Punctuator && t[i].text == "##" && i > 0 && t[i - 1].kind == pp::Token::Identifier)
-        pieces.insert(t[i - 1].text);
-      if (t[i].kind != pp::Token::Identifier || !pasting.count(t[i].text) || i + 1 >= t.size() || t[i + 1].text != "(")
-        continue;
-      // Each argument's first identifier, to the matching parenthesis.
-      bool argumentStart = true;
-      int depth = 0;
-      for (size_t j = i + 1; j < t.size(); ++j) {
-        if (t[j].text == "(") {
-          if (++depth == 1) continue;
-        } else if (t[j].text == ")") {
-          if (--depth == 0) break;
-        } else if (t[j].text == "," && depth == 1) {
-          argumentStart = true;
-          continue;
-        }
-        if (argumentStart && t[j].kind == pp::Token::Identifier) pieces.insert(t[j].text);
-        argumentStart = false;
-      }
-    }
-  return pieces;
+  std::set<std::string> only;
+  for (const std::string& name : guards)
+    if (!elsewhere.count(name)) only.insert(name);
+  return only;
 }
 
 std::vector<std::string> compilerIdentityNames(const std::string& source) {

@@ -30,16 +30,16 @@ namespace clgrade {
 std::vector<std::string> compilerIdentityNames(const std::string& source);
 
 /// True for an identifier a `##` could start a compiler-identifying name with: one that begins with an
-/// underscore and is none of the language's own spellings (`__SIZEOF_INT ## 128__`), or that could
-/// begin an extension macro (`c`, `cl`, `cl_...`: `cl_ ## khr_fp64`). The prelude cannot hide a name
-/// the source never spells whole, so the source policy refuses such a paste.
+/// underscore and is none of the language's own spellings (`__SIZEOF_INT ## 128__`), or an extension
+/// macro's start (`cl`, `cl_...`: `cl_ ## khr_fp64`; `c ## l_khr_fp64` is the source policy's). The
+/// prelude cannot hide a name the source never spells whole, so the source policy refuses such a paste.
 bool pasteCouldBuildAMacro(const std::string& firstPiece);
 
-/// The identifiers of `source` that could be the first piece of a name built with `##`: the left
-/// operands of `##` in macro bodies, and every argument's first identifier where a macro that pastes
-/// (itself, or through a macro it calls) is invoked. An include guard or a variable that starts with
-/// an underscore is none of them (before, any such identifier refused every paste in the file).
-std::set<std::string> pasteFirstPieces(const std::string& source);
+/// The identifiers of `source` that appear only as include guards (in `#ifndef X`, `#ifdef X`,
+/// `#undef X` and `#define X` with nothing after it) or in `#pragma` lines. No `##` can paste one (it
+/// is never a macro's argument or body), so an include guard `_KERNELS_CL_` or `#pragma OPENCL
+/// EXTENSION cl_khr_fp64 : enable` beside a `##` is not refused.
+std::set<std::string> includeGuardNames(const std::string& source);
 
 /// `source` with the prelude before it (see above), its line numbers those of `fileName` (when given:
 /// the compiler names that file in its messages). Always added: a source that starts with the

@@ -192,17 +192,24 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
   // `##` can build a compiler's predefined macro that the prelude does not hide (spec 5c): every
   // reserved name starts with an underscore and every extension macro with cl_, so the first piece of
   // such a paste is an identifier of the source that does.
-  if (firstPaste < tokens.size())
-    for (const std::string& name : pasteFirstPieces(text))
-      if (pasteCouldBuildAMacro(name)) {
+  if (firstPaste < tokens.size()) {
+    // Any identifier of the file may be a piece (an argument's last token, a macro named by another,
+    // an object-like macro's body): only include guards are left out, which no ## can reach.
+    const std::set<std::string> guards = includeGuardNames(text);
+    const bool cAndL =
+        identifiers.count("c") &&
+        std::any_of(identifiers.begin(), identifiers.end(), [](const std::string& n) { return n.rfind("l_", 0) == 0; });
+    for (const std::string& name : identifiers)
+      if (!guards.count(name) && (pasteCouldBuildAMacro(name) || (name == "c" && cAndL))) {
         refuse(tokens[firstPaste].line,
-               "token pasting (##) in a source that pastes " + terminalText(name) +
+               "token pasting (##) in a source that spells " + terminalText(name) +
                    " could build a compiler's predefined macro, which clgrade hides from every build so that "
                    "the simulator and the graded device compile the same code (spec 5c); rename the identifiers "
-                   "pasted that start with an underscore or cl");
+                   "that start with an underscore or cl_ (an include guard may keep its name)");
         found.back().explained = true;
         break;
       }
+  }
   std::stable_sort(found.begin(), found.end(),
                    [](const IncludeDirective& a, const IncludeDirective& b) { return a.firstLine < b.firstLine; });
   return found;

@@ -78,7 +78,7 @@ bool readAtomicsRecord(const std::string& text, AtomicsRecord* r, std::string* e
           } catch (const std::exception&) {
             return bad();
           }
-          if (used != added.size()) return bad();
+          if (used != added.size() || s.added < 0) return bad();  // what is added is held at 0 or more
           s.addedKnown = true;
         }
       }

@@ -2,7 +2,9 @@
 // through CUDA, where it is counted: in this process by its PTX counters (--count-accesses, no
 // profiler) or through CUPTI (--counters-csv), or from outside under ncu. Runs in a sandbox (the
 // keeper's profiler session).
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -88,13 +90,11 @@ void writeAtomicsRecords(const PtxReplay& replay, const std::set<std::string>& k
         }
         // What its local executions added: an add's values summed on the GPU, an inc one each.
         if (site.addedSlot >= 0 && site.addedSlot < int(t.counts.size())) {
-          s.added = static_cast<int64_t>(t.counts[site.addedSlot]);
+          s.added = static_cast<int64_t>(std::min<uint64_t>(t.counts[site.addedSlot], INT64_MAX));
           s.addedKnown = true;
         } else if (site.addedSlot < 0 && site.addedKnown) {
-          const int64_t each = site.text.find(".inc.") != std::string::npos   ? 1
-                               : site.text.find(".dec.") != std::string::npos ? -1
-                                                                              : 0;
-          s.added = each * static_cast<int64_t>(s.shared);
+          // An inc counts one an execution; a dec, an exchange or a min counts nothing.
+          s.added = site.text.find(".inc.") != std::string::npos ? static_cast<int64_t>(s.shared) : 0;
           s.addedKnown = true;
         }
         // Only the counted kernel's own instructions (its module may hold other kernels).

@@ -248,6 +248,28 @@ TEST(Lanes, LoadsOfOthersStoresAndWhatAtomicsAddAreCounted) {
   EXPECT_EQ(k["local"]["atomics_added"], 4 * 128);  // 0 + 1 + 3 a lane
 }
 
+// Spec 5c, found by a gaming corpus: a kernel used its tile only where `(ulong)d_Src >> 47` said the
+// simulator ran it. Reading a pointer's value is what the plugin reports; pointers only stored,
+// loaded and compared with null are not.
+TEST(Lanes, APointersValueReadIsReported) {
+  const json none = launch64(kLanes, "PointerNone", {"512"});
+  ASSERT_FALSE(none.is_null());
+  EXPECT_EQ(none["pointer_value_read"], false);
+  for (const char* kernel : {"PointerCast", "PointerUnion"}) {
+    const json k = launch64(kLanes, kernel, {"512"});
+    ASSERT_FALSE(k.is_null());
+    EXPECT_EQ(k["pointer_value_read"], true) << kernel;
+  }
+}
+
+// What a lane's local atomics add counts at most the global words it read, and never below 0.
+TEST(Lanes, WhatALaneAddsCountsAtMostWhatItRead) {
+  const json k = launch64(kLanes, "HugeAdd", {"512", "16"});
+  ASSERT_FALSE(k.is_null());
+  EXPECT_EQ(k["local"]["atomics"], 2 * 3);
+  EXPECT_EQ(k["local"]["atomics_added"], 2 * 1);  // lane 0: one word read; lane 1: none; lane 2: below 0
+}
+
 // --- Accumulation, model and threads.
 
 TEST(Accumulation, TwoLaunchesAddUp) {

@@ -49,6 +49,7 @@ TEST(PtxAtomics, EachAtomicGetsACounterUnderItsOwnGuard) {
   // Before each atomic, under its guard.
   EXPECT_NE(
       out.find("{ red.global.add.u64 \t[__clgrade_atomics+0], 1; }\n\t{ .reg .b64 %clg_v;\n\tmov.b64 \t%clg_v, 1;\n"
+               "\tmax.s64 \t%clg_v, %clg_v, 0;\n\tmin.s64 \t%clg_v, %clg_v, 64;\n"
                "\tred.global.add.u64 \t[__clgrade_atomics+40], %clg_v; }\n\tatom.shared.add.u32"),
       std::string::npos)
       << out;
@@ -77,14 +78,16 @@ TEST(PtxAtomics, WhatLocalAddsAddIsSummedAfterEveryCountingSlot) {
   EXPECT_EQ(sites[2].addedSlot, -1);  // an inc: one an execution, its count
   EXPECT_EQ(sites[3].addedSlot, 6);
   EXPECT_NE(out.find("@%clg_s red.global.add.u64 \t[__clgrade_atomics+24], 1;\n\t{ .reg .b64 %clg_v;\n\tmov.b64 "
-                     "\t%clg_v, 1;\n\t@%clg_s red.global.add.u64 \t[__clgrade_atomics+48], %clg_v; }\n"),
+                     "\t%clg_v, 1;\n\tmax.s64 \t%clg_v, %clg_v, 0;\n\tmin.s64 \t%clg_v, %clg_v, 64;\n\t@%clg_s "
+                     "red.global.add.u64 \t[__clgrade_atomics+48], %clg_v; }\n"),
             std::string::npos)
       << out;
   const std::string head = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n";
   ASSERT_TRUE(
       instrumentPtxAtomics(head + "\t@%p4 atom.shared.add.s32 \t%r1, [%rd1], %r9;\n}\n", &out, &sites, &slots, &err))
       << err;
-  EXPECT_NE(out.find("cvt.s64.s32 \t%clg_v, %r9;\n\t@%p4 red.global.add.u64 \t[__clgrade_atomics+8], %clg_v; }"),
+  EXPECT_NE(out.find("cvt.s64.s32 \t%clg_v, %r9;\n\tmax.s64 \t%clg_v, %clg_v, 0;\n\tmin.s64 \t%clg_v, %clg_v, "
+                     "64;\n\t@%p4 red.global.add.u64 \t[__clgrade_atomics+8], %clg_v; }"),
             std::string::npos)
       << out;
   ASSERT_TRUE(

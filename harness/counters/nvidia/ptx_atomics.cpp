@@ -3,6 +3,8 @@
 #include "counters/nvidia/ptx.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 
@@ -23,8 +25,10 @@ std::string counter(int slot) { return "[" + std::string(kPtxAtomicCounters) + "
 std::string addedPlaceholder(size_t site) { return "@@clgrade_added_" + std::to_string(site) + "@@"; }
 
 /// The lines that sum, where `predicate` holds, what an integer add adds (its last operand, a register
-/// or a literal, widened to 64 bits as its type says) into the site's added slot; "" when it is not an
-/// integer add or its value is neither (`known` false then for an add).
+/// or a literal, widened to 64 bits with its sign: a 32-bit word's add of 0xffffffff takes one away)
+/// into the site's added slot, each add held between 0 and kMostAddedAtOnce: with no count of what
+/// each work-item read here (the simulator has one), one add of 1 << 30 must not count an image; ""
+/// when it is not an integer add or its value is neither (`known` false then for an add).
 std::string addedLines(const std::string& qualifiers, const std::string& operands, const std::string& predicate,
                        size_t site, bool* known) {
   *known = true;
@@ -36,16 +40,20 @@ std::string addedLines(const std::string& qualifiers, const std::string& operand
   const std::string value = trim(operands.substr(operands.rfind(',') + 1));
   static const std::regex reg(R"(%[\w$]+)"), literal(R"(-?(0[xX][0-9a-fA-F]+|\d+)[uU]?)");
   std::string widen;
-  if (std::regex_match(value, reg))
-    widen = wide ? "mov.b64 \t%clg_v, " + value
-                 : (type == ".s32" ? "cvt.s64.s32 \t%clg_v, " : "cvt.u64.u32 \t%clg_v, ") + value;
-  else if (std::regex_match(value, literal))
-    widen = "mov.b64 \t%clg_v, " + value;
+  if (std::regex_match(value, reg)) {
+    widen = (wide ? "mov.b64 \t%clg_v, " : "cvt.s64.s32 \t%clg_v, ") + value;
+  } else if (std::regex_match(value, literal)) {
+    // A literal is widened here (cvt takes registers): a 32-bit one with its sign, as the add does.
+    long long v = std::strtoll(value.c_str(), nullptr, 0);
+    if (!wide) v = static_cast<int32_t>(static_cast<uint32_t>(std::strtoull(value.c_str(), nullptr, 0)));
+    widen = "mov.b64 \t%clg_v, " + std::to_string(v);
+  }
   if (widen.empty()) {
     *known = false;
     return "";
   }
-  return "\t{ .reg .b64 %clg_v;\n\t" + widen + ";\n\t" + predicate + "red.global.add.u64 \t[" +
+  return "\t{ .reg .b64 %clg_v;\n\t" + widen + ";\n\tmax.s64 \t%clg_v, %clg_v, 0;\n\tmin.s64 \t%clg_v, %clg_v, " +
+         std::to_string(kMostAddedAtOnce) + ";\n\t" + predicate + "red.global.add.u64 \t[" +
          std::string(kPtxAtomicCounters) + "+" + addedPlaceholder(site) + "], %clg_v; }\n";
 }
 

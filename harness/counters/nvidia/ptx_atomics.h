@@ -32,6 +32,10 @@ struct PtxAtomicSite {
   bool addedKnown = true;
 };
 
+/// The most one local add counts on the GPU (PtxAtomicSite::addedSlot): a work-item's run of equal
+/// bins is a few pixels; the simulator caps each work-item by what it read instead.
+constexpr int kMostAddedAtOnce = 64;
+
 /// The module-scope array of 64-bit counters the instrumented PTX adds (8 bytes a slot).
 extern const char* const kPtxAtomicCounters;
 

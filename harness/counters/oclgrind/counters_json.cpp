@@ -73,6 +73,8 @@ std::string kernelJson(const std::string& name, const KernelTally& k) {
   std::ostringstream out;
   out << "  {\"name\": " << quoted(name) << ", \"invocations\": " << k.invocations
       << ", \"work_groups\": " << k.workGroups << ",\n"
+      << "   \"pointer_value_read\": " << (k.pointerValueRead ? "true" : "false")
+      << ", \"pointer_value_line\": " << k.pointerValueLine << ",\n"
       << "   \"group_size\": [" << k.groupSize[0] << ", " << k.groupSize[1] << ", " << k.groupSize[2] << "],\n"
       << "   \"global\": " << counts(k.global) << ",\n"
       << "   \"constant\": " << counts(k.constant) << ",\n"

@@ -10,7 +10,9 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/GlobalValue.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/IR/Instructions.h>
 
@@ -23,6 +25,7 @@
 #include <stack>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "counters_json.h"
 #include "lane_loops.h"
@@ -97,6 +100,12 @@ struct WorkerState {
   LoopState::Frames frames;  // scratch for framesOf
   /// Who stored each 4-byte word of local memory last in this group: a lane, or kGroupCopy.
   std::unordered_map<size_t, uint32_t> localOwner;
+  /// Words of any memory (keyed with their Memory) that hold a pointer stored as a pointer.
+  std::unordered_set<uint64_t> pointerWords;
+  /// By lane: what its local atomics added, and the words of global memory it read (loads, atomics).
+  /// A lane's additions count at most the words it read: one atomic_add(p, 1 << 30) counts no image.
+  std::vector<int64_t> laneAdded;
+  std::vector<uint64_t> laneReadWords;
 };
 constexpr uint32_t kGroupCopy = ~0u;
 thread_local WorkerState worker;
@@ -169,8 +178,11 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     worker.group.groupSize[2] = worker.groupSize.z;
     worker.regrouper.begin(results().model, &worker.group);
     worker.lanes.resize(worker.groupSize.x * worker.groupSize.y * worker.groupSize.z);
+    worker.laneAdded.assign(worker.lanes.size(), 0);
+    worker.laneReadWords.assign(worker.lanes.size(), 0);
     for (LoopState& lane : worker.lanes) lane.clear();
     worker.localOwner.clear();
+    worker.pointerWords.clear();
     if (worker.loopsGeneration != launchGeneration) {
       worker.loops.clear();
       worker.loopsGeneration = launchGeneration;
@@ -181,6 +193,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   // marks the lane entering it; entering a loop header starts an iteration.
   void instructionExecuted(const oclgrind::WorkItem* workItem, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue&) override {
+    if (worker.kernel && readsAPointersValue(instruction)) pointerValueRead(instruction);
     const llvm::BasicBlock* block = instruction->getParent();
     if (instruction != &block->front() || !worker.kernel) return;
     const llvm::Loop* loop = worker.loops.loopHeadedBy(block);
@@ -191,6 +204,9 @@ class BankConflictPlugin final : public oclgrind::Plugin {
 
   void workGroupComplete(const oclgrind::WorkGroup*) override {
     worker.regrouper.finish();
+    for (size_t lane = 0; lane < worker.laneAdded.size(); ++lane)
+      worker.group.local.atomicsAdded +=
+          std::clamp<int64_t>(worker.laneAdded[lane], 0, static_cast<int64_t>(worker.laneReadWords[lane]));
     Results& r = results();
     std::lock_guard<std::mutex> lock(r.mutex);
     if (worker.kernel) worker.kernel->merge(worker.group);
@@ -202,11 +218,32 @@ class BankConflictPlugin final : public oclgrind::Plugin {
 
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t address,
                   size_t size) override {
+    // A pointer stored as a pointer and loaded as a number (a union, a cast of its address).
+    const llvm::Instruction* instruction = workItem->getCurrentInstruction();
+    if (worker.kernel && !worker.pointerWords.empty() && llvm::isa_and_nonnull<llvm::LoadInst>(instruction) &&
+        !instruction->getType()->isPointerTy() && holdsAPointer(memory, address, size))
+      pointerValueRead(instruction);
+    countRead(memory, workItem, size);
     access(memory, workItem, AccessKind::Load, address, size);
+  }
+
+  /// The global words a lane read (loads and atomics), the cap of what its local atomics count.
+  static void countRead(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t size) {
+    if (!worker.kernel || memory->getAddressSpace() != oclgrind::AddrSpaceGlobal) return;
+    const uint32_t lane = laneOf(workItem);
+    if (lane < worker.laneReadWords.size()) worker.laneReadWords[lane] += (std::max<size_t>(size, 1) + 3) / 4;
   }
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, size_t address, size_t size,
                    const uint8_t*) override {
+    if (worker.kernel) {
+      const auto* store = llvm::dyn_cast_or_null<llvm::StoreInst>(workItem->getCurrentInstruction());
+      const bool pointer = store && store->getValueOperand()->getType()->isPointerTy();
+      if (pointer || !worker.pointerWords.empty())
+        for (size_t word = address / 4; word <= (address + std::max<size_t>(size, 1) - 1) / 4; ++word)
+          pointer ? (void)worker.pointerWords.insert(wordKey(memory, word))
+                  : (void)worker.pointerWords.erase(wordKey(memory, word));
+    }
     access(memory, workItem, AccessKind::Store, address, size);
   }
 
@@ -226,15 +263,47 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   // fails), so only the load hook counts it.
   void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, oclgrind::AtomicOp op,
                         size_t address, size_t size) override {
+    countRead(memory, workItem, size);
     access(memory, workItem, AccessKind::Atomic, address, size);
     if (!worker.kernel) return;
-    if (memory->getAddressSpace() == oclgrind::AddrSpaceLocal)
-      worker.group.local.atomicsAdded += added(workItem, op, size);
+    const uint32_t lane = laneOf(workItem);
+    if (memory->getAddressSpace() == oclgrind::AddrSpaceLocal && lane < worker.laneAdded.size())
+      worker.laneAdded[lane] += added(workItem, op, size);  // capped by the lane's reads at the group's end
     else if (memory->getAddressSpace() == oclgrind::AddrSpaceGlobal)
       worker.group.global.atomicsAdded += added(workItem, op, size);
   }
 
  private:
+  static uint64_t wordKey(const oclgrind::Memory* memory, size_t word) {
+    return (reinterpret_cast<uintptr_t>(memory) * 0x9e3779b97f4a7c15ull) ^ word;
+  }
+
+  static bool holdsAPointer(const oclgrind::Memory* memory, size_t address, size_t size) {
+    for (size_t word = address / 4; word <= (address + std::max<size_t>(size, 1) - 1) / 4; ++word)
+      if (worker.pointerWords.count(wordKey(memory, word))) return true;
+    return false;
+  }
+
+  /// An instruction that turns a pointer into a number (ptrtoint), or compares one with a fixed address
+  /// (a constant that is not null): Oclgrind's buffers lie at addresses no device gives, so a kernel
+  /// that reads them can tell the simulator apart (spec 5c).
+  static bool readsAPointersValue(const llvm::Instruction* instruction) {
+    if (llvm::isa<llvm::PtrToIntInst>(instruction)) return true;
+    if (const auto* compare = llvm::dyn_cast<llvm::ICmpInst>(instruction))
+      for (const llvm::Use& op : compare->operands())
+        if (op->getType()->isPointerTy() && llvm::isa<llvm::Constant>(op.get()) &&
+            !llvm::isa<llvm::ConstantPointerNull>(op.get()) && !llvm::isa<llvm::GlobalValue>(op.get()))
+          return true;
+    return false;
+  }
+
+  static void pointerValueRead(const llvm::Instruction* instruction) {
+    const uint32_t line = sourceLine(instruction);
+    KernelTally& g = worker.group;
+    if (!g.pointerValueRead || (line && (!g.pointerValueLine || line < g.pointerValueLine))) g.pointerValueLine = line;
+    g.pointerValueRead = true;
+  }
+
   /// What an atomic about to run adds to the word it hits (Oclgrind reports it before it runs): 1
   /// for atomic_inc, v for atomic_add(p, v), minus those for dec and sub, 0 for the others (an
   /// exchange or a min counts nothing). An operand this cannot read adds 1.

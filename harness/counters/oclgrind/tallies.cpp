@@ -36,6 +36,7 @@ void AccessCounts::count(AccessKind kind, size_t bytes) {
       break;
     case AccessKind::Atomic:
       ++atomics;
+      loadBytes += bytes;  // an atomic reads its word: a tap read with atomic_cmpxchg is a read
       break;
   }
 }
@@ -60,6 +61,12 @@ void KernelTally::merge(const KernelTally& other) {
   constant.add(other.constant);
   local.add(other.local);
   if (other.groupSize[0]) std::copy(other.groupSize, other.groupSize + 3, groupSize);
+  // The least line that says where (0: the compiler kept none).
+  if (other.pointerValueRead &&
+      (!pointerValueRead ||
+       (other.pointerValueLine && (!pointerValueLine || other.pointerValueLine < pointerValueLine))))
+    pointerValueLine = other.pointerValueLine;
+  pointerValueRead = pointerValueRead || other.pointerValueRead;
   for (const auto& [key, tally] : other.lines) lines[key].add(tally);
 }
 

@@ -34,13 +34,14 @@ struct AccessCounts {
   uint64_t loads = 0;
   uint64_t stores = 0;
   uint64_t atomics = 0;
-  uint64_t loadBytes = 0;  ///< bytes those loads read: a float4 is one load, or four of one float each
+  uint64_t loadBytes = 0;  ///< bytes loads and atomics read: a float4 is one load, or four of one float each
   /// Local loads that read a word another work-item of the group (or a group copy) stored: what a
   /// tile is for. A work-item reading back its own stores shares nothing (spec 5c).
   uint64_t sharedLoads = 0;
   /// What the atomics added up to: +1 an atomic_inc, +v an atomic_add(p, v), minus for dec and sub;
   /// nothing for the others. A histogram's local atomics count each pixel once, whether one at a time
-  /// or a work-item's run of equal bins at once; atomic_add(p, 0) counts nothing.
+  /// or a work-item's run of equal bins at once; atomic_add(p, 0) counts nothing. Local: each lane's
+  /// sum, between 0 and the global words it read (a lane cannot count more pixels than it read).
   int64_t atomicsAdded = 0;
   void count(AccessKind kind, size_t bytes);
   void add(const AccessCounts& other);
@@ -64,6 +65,11 @@ struct KernelTally {
   AccessCounts local;
   uint64_t groupSize[3] = {0, 0, 0};   // the work-group size of the last launch (the tile's size)
   std::map<LineKey, BankTally> lines;  // every line with local requests, conflicting or not
+  /// The first source line (the least, over groups) where the kernel read a pointer's value: a cast of
+  /// a pointer to an integer, a pointer stored and loaded back as a number, a comparison with a fixed
+  /// address. 0: none. The simulator's buffers lie at other addresses than the device's (spec 5c).
+  uint32_t pointerValueLine = 0;
+  bool pointerValueRead = false;
 
   void merge(const KernelTally& other);
   /// Sum over lines of one kind; with a phase, of that phase only.

@@ -110,7 +110,7 @@ __kernel void TwoCallSites(__global float* out, __local float* buf)
 
 /* What a tile is for (spec 5c): each lane stores its word, then loads its own (shares nothing) and
  * its neighbour's (another work-item stored it). Local atomics: an add of 0 (reads only), an inc
- * and an add of 3: they add up to 4 a lane. buf: 64 ints; h: 4 ints. */
+ * and an add of 3: they add up to 4 a lane, as many as the words it reads. buf: 64 ints; h: 4 ints. */
 __kernel void Sharing(__global int* out, __local int* buf, __local int* h)
 {
     const int l = get_local_id(0);
@@ -119,8 +119,45 @@ __kernel void Sharing(__global int* out, __local int* buf, __local int* h)
     barrier(CLK_LOCAL_MEM_FENCE);
     const int own = buf[l];
     const int next = buf[(l + 1) % 64];
+    int read = 0;  /* four words of global memory: what the atomics may count */
+    for (int i = 0; i < 4; ++i) read += out[(get_global_id(0) + i) % 128];
     atomic_add(&h[0], 0);
     atomic_inc(&h[1]);
     atomic_add(&h[2], 3);
-    out[get_global_id(0)] = own + next;
+    out[get_global_id(0)] = own + next + read;
+}
+
+/* Spec 5c: a kernel that reads a pointer's value can tell the simulator (whose buffers carry their
+ * number in an address's top bits) from a device. PointerNone stores, loads and compares pointers
+ * with null only; PointerCast casts one to an integer (Oclgrind's optimiser makes it a comparison
+ * with a fixed address); PointerUnion reads one back through a union. out: 128 ints. */
+__kernel void PointerNone(__global int* out)
+{
+    __global int* mine = out + get_global_id(0);
+    if (mine != 0) *mine = (int)get_global_id(0);
+}
+
+__kernel void PointerCast(__global int* out)
+{
+    const int g = get_global_id(0);
+    out[g] = ((ulong)out >> 47) != 0 ? g + 1 : g;
+}
+
+typedef union { __global int* p; ulong u; } PointerBits;
+__kernel void PointerUnion(__global int* out)
+{
+    volatile PointerBits bits;
+    bits.p = out;
+    const int g = get_global_id(0);
+    out[g] = (bits.u >> 47) != 0 ? g + 1 : g;
+}
+
+/* A lane counts at most the global words it read (found by a review): lane 0 reads one word and
+ * adds 1 << 30, lane 1 reads none and adds 5, lane 2 reads one and subtracts 3. h: 4 ints. */
+__kernel void HugeAdd(__global int* in, __local int* h)
+{
+    const int l = get_local_id(0);
+    if (l == 0) atomic_add(&h[0], in[get_global_id(0)] + (1 << 30));
+    if (l == 1) atomic_add(&h[1], 5);
+    if (l == 2) atomic_sub(&h[2], 3 + in[get_global_id(0)]);
 }
