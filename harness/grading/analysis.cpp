@@ -284,6 +284,24 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
     if (run.sanitizer.truncated) o.details.push_back("Oclgrind stopped after its error limit; there may be more");
     (*checks)[checkId].cases.push_back(o);
   }
+  // Spec 5c and 9: the race detector is the reliable check, and a kernel that reads a pointer's value
+  // could run without its race there alone (found by a gaming corpus: a barrier kept only where
+  // Oclgrind's addresses said so). Its checks get no clean bill from this run.
+  for (const KernelCounters& k : run.counters.kernels) {
+    const auto decides = task.info().kernelChecks.find(k.name);
+    if (!k.pointerValueRead || decides == task.info().kernelChecks.end()) continue;
+    for (const std::string& checkId : decides->second) {
+      if (byCheck.count(checkId)) continue;  // its findings said already
+      CaseOutcome o = analysisOutcome(t, run);
+      const bool fail = rubric.settings.sanitizerFindingsFail;
+      o.status = fail ? Status::Failed : Status::Passed;
+      o.message = (fail ? "" : "not graded (rubric setting): ") + k.name +
+                  (k.pointerValueLine ? " line " + std::to_string(k.pointerValueLine) : std::string()) +
+                  " reads a pointer's value, so the simulator's race and bounds checks cannot vouch for what the "
+                  "device ran: the simulator's buffers lie at addresses no device gives (spec 5c)";
+      (*checks)[checkId].cases.push_back(o);
+    }
+  }
 }
 
 }  // namespace
