@@ -41,6 +41,10 @@ bool pasteCouldBuildAMacro(const std::string& firstPiece);
 /// EXTENSION cl_khr_fp64 : enable` beside a `##` is not refused.
 std::set<std::string> includeGuardNames(const std::string& source);
 
+/// Header macros that differ between OpenCL implementations (`CLK_sRGB`, `M_PI_H`...): hidden when
+/// spelled; the source policy refuses a `##` whose pieces could spell one (`C ## LK_sRGB`).
+const std::vector<std::string>& differingHeaderMacros();
+
 /// `source` with the prelude before it (see above), its line numbers those of `fileName` (when given:
 /// the compiler names that file in its messages). Always added: a source that starts with the
 /// prelude's first line is still the student's text.

@@ -188,6 +188,15 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
         refuse(tokens[firstPaste].line, "token pasting (##) could build " + name + " from identifiers of this source");
         break;
       }
+    // ... or a header macro one implementation defines and another does not (spec 5c).
+    for (const std::string& name : differingHeaderMacros())
+      if (pasteable(name, identifiers)) {
+        refuse(tokens[firstPaste].line, "token pasting (##) could build " + name +
+                                            ", which OpenCL implementations define differently, from identifiers of "
+                                            "this source (spec 5c)");
+        found.back().explained = true;
+        break;
+      }
   }
   // `##` can build a compiler's predefined macro that the prelude does not hide (spec 5c): every
   // reserved name starts with an underscore and every extension macro with cl_, so the first piece of

@@ -32,6 +32,17 @@ TEST(CompilerIdentity, HidesTheReservedNamesASourceSpellsAndTheWellKnownOnes) {
   EXPECT_TRUE(hides(disguised, "__clang_major__"));
 }
 
+// Found by a gaming corpus: PoCL's headers define CLK_sRGB, Oclgrind's M_PI_H; a tile used only
+// where `#if defined(CLK_sRGB)` said Oclgrind compiled it took tile_load 3/3.
+TEST(CompilerIdentity, HeaderMacrosThatDifferBetweenImplementationsAreHidden) {
+  const std::string built = hideCompilerIdentity(
+      "#if defined(CLK_sRGB) || defined(M_PI_H) || defined(HALF_MAX) || defined(ATOMIC_VAR_INIT) || "
+      "defined(FP_FAST_FMAF)\n#endif\nvoid f() { barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); }\n");
+  for (const char* name : {"CLK_sRGB", "M_PI_H", "HALF_MAX", "ATOMIC_VAR_INIT", "FP_FAST_FMAF"})
+    EXPECT_TRUE(hides(built, name)) << name;
+  for (const char* name : {"CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE"}) EXPECT_FALSE(hides(built, name)) << name;
+}
+
 TEST(CompilerIdentity, CommentsAndLiteralsAreNotNames) {
   const std::string built = hideCompilerIdentity("// __in_a_comment__\nconstant char* s = \"__in_a_string__\";\n");
   EXPECT_FALSE(hides(built, "__in_a_comment__"));

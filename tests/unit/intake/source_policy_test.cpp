@@ -220,10 +220,14 @@ TEST_F(SourcePolicy, PastingIsJudgedByWhatItPastesNotByTheFilesOtherNames) {
   // spells an extension macro too.
   for (const char* text : {"#define CAT(a, b) a##b\n#if CAT(0 + __MM, X__)\n#endif\n",
                            "%:define CAT(a, b) a%:%:b\n#define P __MM\n#if CAT(P, X__)\n#endif\n",
-                           "#define CAT(a, b) a##b\n#if CAT(c, l_khr_fp64)\n#endif\n"}) {
+                           "#define CAT(a, b) a##b\n#if CAT(c, l_khr_fp64)\n#endif\n",
+                           "#define CAT(a, b) a##b\n#if CAT(C, LK_sRGB)\n#endif\n"}) {
     write("kernels/k.cl", text);
-    EXPECT_NE(load().problem.find("could build a compiler's predefined macro"), std::string::npos) << text;
+    EXPECT_NE(load().problem.find("could build "), std::string::npos) << text;
   }
+  EXPECT_NE(load().problem.find("could build CLK_sRGB, which OpenCL implementations define differently"),
+            std::string::npos)
+      << load().problem;
 }
 
 TEST_F(SourcePolicy, IncludeInsideCommentsAndStringsIsNotADirective) {
