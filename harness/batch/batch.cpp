@@ -140,9 +140,16 @@ SubmissionList listSubmissions(const std::string& dir, const std::string& exclud
     const bool folder = fs::is_directory(it->path(), e2);
     const bool archive = !folder && isArchiveSubmission(it->path().string());
     if (entry[0] == '.') {
-      if (folder || archive)
+      // macOS's ._name files are its zip's metadata, not a student's hand-in: no advice to rename.
+      if ((folder || archive) && entry.rfind("._", 0) != 0)
         list.skipped.push_back("'" + entry + "': skipped: a hidden " + (folder ? "folder" : "archive") +
                                " (its name starts with '.'); rename it to grade it");
+      continue;
+    }
+    // The folder macOS adds to a zip it makes holds its metadata, never a student's (found by an intake
+    // corpus: a class unpacked from such a zip graded __MACOSX as a student, 0 points, no roster row).
+    if (folder && entry == "__MACOSX") {
+      list.skipped.push_back("'__MACOSX': skipped: macOS's metadata of the zip the class was unpacked from");
       continue;
     }
     if (!folder && !archive) {

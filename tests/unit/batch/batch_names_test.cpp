@@ -68,6 +68,20 @@ TEST(BatchNames, HiddenFoldersAreListedAndNamesAreNormalised) {
   EXPECT_NE(list.collisions[0].find("are one name once Unicode-normalised (NFC)"), std::string::npos);
 }
 
+// Found by an intake corpus: a class unpacked from a zip made on macOS holds __MACOSX (graded as a
+// student, 0 points) and ._name files (told to be renamed).
+TEST(BatchNames, MacOsZipMetadataIsNoStudent) {
+  const fs::path dir = freshDir("macos");
+  fs::create_directories(dir / "alice");
+  fs::create_directories(dir / "__MACOSX" / "alice");
+  std::ofstream(dir / "._erin.zip") << "metadata";
+  const SubmissionList list = listSubmissions(dir.string(), (dir / "out").string());
+  ASSERT_EQ(list.submissions.size(), 1u);
+  EXPECT_EQ(list.submissions[0].name, "alice");
+  ASSERT_EQ(list.skipped.size(), 1u);
+  EXPECT_EQ(list.skipped[0], "'__MACOSX': skipped: macOS's metadata of the zip the class was unpacked from");
+}
+
 TEST(BatchNames, AnOverrideTypedInEitherFormNamesTheNormalisedSubmission) {
   std::vector<Override> overrides;
   std::vector<std::string> errors;
