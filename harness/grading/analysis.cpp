@@ -250,6 +250,11 @@ CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run, bool dr
   return o;
 }
 
+/// "Convolution line 47": where the simulated kernel read a pointer's value (the line when known).
+std::string whereAPointersValueIsRead(const KernelCounters& k) {
+  return k.name + (k.pointerValueLine ? " line " + std::to_string(k.pointerValueLine) : std::string());
+}
+
 /// A data race or out-of-bounds access in a kernel fails (or annotates) the checks it decides; a
 /// write outside a global buffer goes to the check of stray writes, where the task has one (one
 /// defect costs in one place: spec section 5).
@@ -295,8 +300,7 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
       CaseOutcome o = analysisOutcome(t, run);
       const bool fail = rubric.settings.sanitizerFindingsFail;
       o.status = fail ? Status::Failed : Status::Passed;
-      o.message = (fail ? "" : "not graded (rubric setting): ") + k.name +
-                  (k.pointerValueLine ? " line " + std::to_string(k.pointerValueLine) : std::string()) +
+      o.message = (fail ? "" : "not graded (rubric setting): ") + whereAPointersValueIsRead(k) +
                   " reads a pointer's value, so the simulator's race and bounds checks cannot vouch for what the "
                   "device ran: the simulator's buffers lie at addresses no device gives (spec 5c)";
       (*checks)[checkId].cases.push_back(o);
@@ -314,7 +318,7 @@ namespace {
 std::string pointerValueReadBy(const CounterReport& counters) {
   for (const KernelCounters& k : counters.kernels)
     if (k.pointerValueRead)
-      return k.name + (k.pointerValueLine ? " line " + std::to_string(k.pointerValueLine) : std::string()) +
+      return whereAPointersValueIsRead(k) +
              " reads a pointer's value (a pointer cast to an integer, stored and read back as a number, or "
              "compared with a fixed address): the simulator's buffers lie at addresses no device gives, so what "
              "it counted need not be what the device ran, and the technique gets nothing (spec 5c)";
@@ -334,13 +338,13 @@ CaseOutcome techniqueOutcome(const Task& task, const TaskRubric& taskRubric, con
   } else if (run.outcome == AnalysisRun::Outcome::Failed) {
     o.status = Status::Error;
     o.message = run.message;
-  } else if (const std::string why = pointerValueReadBy(run.counters); !why.empty()) {
-    o.status = Status::Failed;
-    o.message = why;
-    o.evidence.push_back(
-        {"simulated counters (JSON)", "evidence/" + taskRubric.id + "/counters" + (drawn ? "_drawn" : "") + ".json"});
   } else {
-    task.judgeSimulation(ci.id, run.counters, spec, &o);
+    if (const std::string why = pointerValueReadBy(run.counters); !why.empty()) {
+      o.status = Status::Failed;
+      o.message = why;
+    } else {
+      task.judgeSimulation(ci.id, run.counters, spec, &o);
+    }
     o.evidence.push_back({"simulated counters (JSON)",
                           "evidence/" + taskRubric.id + "/counters" + (drawn ? "_drawn" : "") + ".json"});
     char seconds[32];

@@ -212,11 +212,10 @@ long neighbourByteLimit(const KernelCounters& k, const NeighbourKernel& kernel) 
   const long groupsPerLaunch = across * down;
   const long launches = std::max(1L, k.workGroups / groupsPerLaunch);
   // One pixel of halo on both sides of each group's tile along the pass, where it is in the image.
-  const long inImage = kernel.horizontal ? (w + 2 * (across - 1)) * h : w * (h + 2 * (down - 1));
-  const long launched = groupsPerLaunch * (kernel.horizontal ? (cols + 2) * rows : cols * (rows + 2));
+  const long tiles = tilePixels(w, h, cols, rows, kernel.horizontal, !kernel.horizontal);
   constexpr long kPixelBytes = 16, kFlagBytes = 4, kSectorBytes = 32;
   const long tileRows = groupsPerLaunch * (kernel.horizontal ? rows : rows + 2);  // each may start inside a sector
-  return launches * (kPixelBytes * std::max(2 * inImage, launched) + kFlagBytes * w * h + kSectorBytes * tileRows);
+  return launches * (kPixelBytes * tiles + kFlagBytes * w * h + kSectorBytes * tileRows);
 }
 
 }  // namespace

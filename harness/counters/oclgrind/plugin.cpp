@@ -130,6 +130,10 @@ const LoopState::Frames& framesOf(const oclgrind::WorkItem* workItem, const llvm
   return frames;
 }
 
+/// The 4-byte words an access of `size` bytes at `address` touches (a byte's access, one word).
+size_t firstWord(size_t address) { return address / 4; }
+size_t lastWord(size_t address, size_t size) { return (address + std::max<size_t>(size, 1) - 1) / 4; }
+
 uint32_t laneOf(const oclgrind::WorkItem* workItem) {
   const oclgrind::Size3 id = workItem->getLocalID();
   const oclgrind::Size3& size = worker.groupSize;
@@ -240,7 +244,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
       const auto* store = llvm::dyn_cast_or_null<llvm::StoreInst>(workItem->getCurrentInstruction());
       const bool pointer = store && store->getValueOperand()->getType()->isPointerTy();
       if (pointer || !worker.pointerWords.empty())
-        for (size_t word = address / 4; word <= (address + std::max<size_t>(size, 1) - 1) / 4; ++word)
+        for (size_t word = firstWord(address); word <= lastWord(address, size); ++word)
           pointer ? (void)worker.pointerWords.insert(wordKey(memory, word))
                   : (void)worker.pointerWords.erase(wordKey(memory, word));
     }
@@ -279,7 +283,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   }
 
   static bool holdsAPointer(const oclgrind::Memory* memory, size_t address, size_t size) {
-    for (size_t word = address / 4; word <= (address + std::max<size_t>(size, 1) - 1) / 4; ++word)
+    for (size_t word = firstWord(address); word <= lastWord(address, size); ++word)
       if (worker.pointerWords.count(wordKey(memory, word))) return true;
     return false;
   }
@@ -325,13 +329,12 @@ class BankConflictPlugin final : public oclgrind::Plugin {
 
   /// Marks the 4-byte words of [address, address + size) of local memory as stored by `lane`.
   static void own(size_t address, size_t size, uint32_t lane) {
-    for (size_t word = address / 4; word <= (address + std::max<size_t>(size, 1) - 1) / 4; ++word)
-      worker.localOwner[word] = lane;
+    for (size_t word = firstWord(address); word <= lastWord(address, size); ++word) worker.localOwner[word] = lane;
   }
 
   /// Whether a local load of [address, address + size) by `lane` reads a word someone else stored.
   static bool othersStored(size_t address, size_t size, uint32_t lane) {
-    for (size_t word = address / 4; word <= (address + std::max<size_t>(size, 1) - 1) / 4; ++word) {
+    for (size_t word = firstWord(address); word <= lastWord(address, size); ++word) {
       const auto owner = worker.localOwner.find(word);
       if (owner != worker.localOwner.end() && owner->second != lane) return true;
     }
