@@ -193,7 +193,8 @@ bool judgeTileReadsFromHardware(const GlobalReads& reads, const std::string& ker
                std::to_string(reads.workGroups) + " work-groups of " + std::to_string(gx) + " x " + std::to_string(gy) +
                " (" + std::to_string(limit) +
                "): each output must read its taps from the local tile, not from global memory (a tile loaded " +
-               "down its columns, each warp's loads across rows, reads many more sectors too)";
+               "down its columns, each warp's loads across rows, reads many more sectors too; so does " +
+               "async_work_group_copy on NVIDIA, which copies once for each row of a 2D work-group)";
   return false;
 }
 

@@ -48,6 +48,16 @@ __kernel void float4s(__global float* out, __global const float4* in) {
   const float4 v = tile[l ^ 1];
   out[g] = v.x + v.y + v.z + v.w;
 }
+__kernel void vload4s(__global float* out, __global const float* in) {
+  const int g = get_global_id(0);
+  const float4 v = vload4(g, in);
+  out[g] = v.x + v.y + v.z + v.w;
+}
+__kernel void vload4s_unaligned(__global float* out, __global const float* in) {
+  const int g = get_global_id(0);
+  const float4 v = vload4(0, in + 4 * g + 1);
+  out[g] = v.x + v.y + v.z + v.w;
+}
 __kernel void divergent(__global float* out, __global const float* in) {
   __local float tile[2048];
   const int l = get_local_id(0), g = get_global_id(0);
@@ -86,6 +96,10 @@ TEST(PtxAccessesOnTheGpu, KnownPatternsAreCountedAsTheModelSays) {
         {"stride32", {4, 4 * 31, 4, 0, 4, 128}},    // one bank for all 32 lanes; a broadcast; 32 sectors
         {"float4s", {4, 0, 4, 0, 4, 64}},           // 128 words in 4 wavefronts: none beyond
         {"divergent", {4, 4 * 7, 4, 4 * 7, 4, 4}},  // 8 lanes in one bank; their global reads: 1 sector
+        // 16 aligned bytes a lane: one request of 16 sectors, however the compiler wrote the load.
+        {"vload4s", {0, 0, 0, 0, 4, 64}},
+        // 16 bytes 4 past alignment: where split, four requests, the last over 17 sectors.
+        {"vload4s_unaligned", {0, 0, 0, 0, 16, 4 * 65}},
     };
     for (const auto& [name, want] : expected) {
       cl::Kernel kernel;
@@ -114,11 +128,11 @@ TEST(PtxAccessesOnTheGpu, KnownPatternsAreCountedAsTheModelSays) {
       EXPECT_EQ(l.grid[0], 2u);
       EXPECT_EQ(l.block[0], 64u);
     }
-    // Nothing ran in OpenCL here: the output (stride32's, the last: tile[0], a 1) is the replay's,
-    // written back, and with the counted copies only, the counted copy's.
+    // Nothing ran in OpenCL here: the output (vload4s_unaligned's, the last: four ones, a 4) is the
+    // replay's, written back, and with the counted copies only, the counted copy's.
     std::vector<float> written(128);
     rt.queue.enqueueReadBuffer(out, CL_TRUE, 0, written.size() * 4, written.data());
-    EXPECT_EQ(std::count(written.begin(), written.end(), 1.0f), 128);
+    EXPECT_EQ(std::count(written.begin(), written.end(), 4.0f), 128);
     rt.queue.enqueueWriteBuffer(out, CL_TRUE, 0, unset.size() * 4, unset.data());
   }
 }

@@ -121,6 +121,67 @@ TEST(PtxAccesses, AHelpersAccessesAreCountedAndNamedByTheirFunction) {
   EXPECT_EQ(sites[1].entry, "k");
 }
 
+// NVIDIA's compiler splits a vload4 it cannot prove aligned into four scalar loads of one address
+// (the conv_float4 kernel's tile: 4 requests where the vector load is 1). The later parts are marked,
+// and counted only where some lane's 16 bytes are not aligned; loads that only look alike are not.
+TEST(PtxAccesses, AVectorLoadTheCompilerSplitIsCountedAsOneWhereItsLanesAreAligned) {
+  auto sitesOf = [](const std::string& loads, std::string* out) {
+    std::string module = kModule, err;
+    const std::string line = "ld.f32 \t%f5, [%rd4];";
+    module.replace(module.find(line), line.size(), loads);
+    std::vector<PtxAccessSite> sites;
+    int slots = 0;
+    EXPECT_TRUE(instrumentPtxAccesses(module, out, &sites, &slots, &err)) << err;
+    std::vector<PtxAccessSite> global;
+    for (const PtxAccessSite& s : sites)
+      if (s.kind == PtxAccessKind::GlobalLoad) global.push_back(s);
+    return global;
+  };
+  std::string out;
+  const std::vector<PtxAccessSite> four = sitesOf(
+      "ld.global.f32 \t%f1, [%rd8];\n\tld.global.f32 \t%f2, [%rd8+4];\n\tld.global.f32 \t%f3, [%rd8+8];\n"
+      "\tld.global.f32 \t%f4, [%rd8+12];",
+      &out);
+  ASSERT_EQ(four.size(), 4u);
+  EXPECT_EQ(four[0].splitFrom, 0);
+  for (int j = 1; j < 4; ++j) {
+    EXPECT_EQ(four[j].splitFrom, four[0].line);
+    EXPECT_EQ(four[j].splitSpan, 16);
+    EXPECT_EQ(four[j].splitPart, j);
+  }
+  // Each later part asks whether any lane's vector (its address less the part's offset) is not
+  // 16-byte aligned, and counts only then.
+  EXPECT_NE(
+      out.find("sub.s64 \t%clg_s, %clg_a, 8;\n\tand.b64 \t%clg_s, %clg_s, 15;\n"
+               "\tsetp.ne.and.u64 \t%clg_q, %clg_s, 0, %clg_on0;\n\tvote.sync.any.pred \t%clg_q, %clg_q, %clg_m;"),
+      std::string::npos);
+  EXPECT_EQ(countOf(out, "setp.ne.and.u64"), "3");
+  // Two parts of 8 bytes (a float4 as two float2), and a guarded pair.
+  const std::vector<PtxAccessSite> halves = sitesOf(
+      "@%p1 ld.global.v2.f32 \t{%f1, %f2}, [%rd8+-16];\n\t@%p1 ld.global.v2.f32 \t{%f3, %f4}, [%rd8+-8];", &out);
+  ASSERT_EQ(halves.size(), 2u);
+  EXPECT_EQ(halves[1].splitSpan, 16);
+  // A 3x3 kernel's taps from global memory (-4, 0, +4): at most a pair of 8 bytes, which its lanes,
+  // 4 bytes apart, never all align; the third tap stands alone.
+  const std::vector<PtxAccessSite> taps = sitesOf(
+      "ld.global.f32 \t%f1, [%rd8+-4];\n\tld.global.f32 \t%f2, [%rd8];\n\tld.global.f32 \t%f3, [%rd8+4];", &out);
+  ASSERT_EQ(taps.size(), 3u);
+  EXPECT_EQ(taps[1].splitSpan, 8);
+  EXPECT_EQ(taps[2].splitFrom, 0);
+  // Not one vector: another register, a gap, another guard, another width, a part that writes the
+  // address, a line between.
+  for (const char* loads :
+       {"ld.global.f32 \t%f1, [%rd8];\n\tld.global.f32 \t%f2, [%rd7+4];",
+        "ld.global.f32 \t%f1, [%rd8];\n\tld.global.f32 \t%f2, [%rd8+8];",
+        "ld.global.f32 \t%f1, [%rd8];\n\t@%p1 ld.global.f32 \t%f2, [%rd8+4];",
+        "ld.global.u16 \t%r1, [%rd8];\n\tld.global.f32 \t%f2, [%rd8+2];",
+        "ld.global.u64 \t%rd8, [%rd8];\n\tld.global.u64 \t%rd7, [%rd8+8];",
+        "ld.global.f32 \t%f1, [%rd8];\n\tadd.s64 \t%rd8, %rd8, 4;\n\tld.global.f32 \t%f2, [%rd8+4];"}) {
+    for (const PtxAccessSite& s : sitesOf(loads, &out)) EXPECT_EQ(s.splitSpan, 0) << loads;
+    EXPECT_EQ(countOf(out, "setp.ne.and.u64"), "0") << loads;
+  }
+}
+
 TEST(PtxAccesses, WhatItDoesNotFollowIsRefusedWithTheLine) {
   const std::string module = kModule;
   auto refused = [&](const std::string& from, const std::string& to) {

@@ -35,6 +35,94 @@ int typeBytes(const std::string& type) {
   return it == bytes.end() ? 0 : it->second;
 }
 
+/// Bytes one lane accesses by an instruction of these qualifiers (`v4`, `f32`: 16); 0 for a type
+/// not known here.
+int laneBytes(const std::vector<std::string>& qualifiers) {
+  int vector = 1, element = 0;
+  for (const std::string& part : qualifiers) {
+    if (part == "v2" || part == "v4" || part == "v8") vector = std::stoi(part.substr(1));
+    if (typeBytes(part)) element = typeBytes(part);
+  }
+  return vector * element;
+}
+
+/// An instruction's qualifiers (`.global.nc.f32`: global, nc, f32).
+std::vector<std::string> qualifierList(const std::string& qualifiers) {
+  std::vector<std::string> q;
+  std::istringstream parts(qualifiers.empty() ? "" : qualifiers.substr(1));
+  for (std::string part; std::getline(parts, part, '.');) q.push_back(part);
+  return q;
+}
+
+/// A global load as a part of a split vector load sees it.
+struct GlobalLoadParts {
+  std::string guard, base, dest;  ///< `@%p1` or "", the address register, the registers written
+  long long offset = 0;
+  int bytes = 0;  ///< a lane
+};
+
+/// True with its parts when `line` is a global load at a register plus a constant offset.
+bool globalLoadParts(const std::string& line, GlobalLoadParts* g) {
+  static const std::regex form(
+      R"(^\s*(@!?%[\w$]+\s+)?ld((?:\.[\w:]+)*)\s+(\{[^}]*\}|[^,\[{]+?)\s*,\s*\[\s*(%[\w$]+)\s*)"
+      R"((?:\+\s*(-?\s*(?:0[xX][0-9a-fA-F]+|\d+)))?\s*\]\s*;\s*(//.*)?$)");
+  std::smatch m;
+  if (!std::regex_match(line, m, form)) return false;
+  const std::vector<std::string> q = qualifierList(m[2]);
+  if (std::find(q.begin(), q.end(), "global") == q.end()) return false;
+  std::string offset = m[5].matched ? m[5].str() : "0";
+  offset.erase(std::remove(offset.begin(), offset.end(), ' '), offset.end());
+  g->guard = trim(m[1]);
+  g->dest = m[3];
+  g->base = m[4];
+  g->offset = std::stoll(offset, nullptr, 0);
+  g->bytes = laneBytes(q);
+  return g->bytes > 0;
+}
+
+/// Whether the registers `dest` (`%f1` or `{%f1, %f2}`) include `reg`.
+bool writesRegister(const std::string& dest, const std::string& reg) {
+  static const std::regex name(R"(%[\w$]+)");
+  for (std::sregex_iterator it(dest.begin(), dest.end(), name), end; it != end; ++it)
+    if (it->str() == reg) return true;
+  return false;
+}
+
+/// Where a later part of a split vector load is (PtxAccessSite::splitFrom, by its line's index).
+struct SplitPart {
+  int from = 0, span = 0, part = 0;
+};
+
+/// The split vector loads of `lines`: 2 or 4 consecutive global loads of one address register at
+/// consecutive offsets (each as wide as the first), under one guard, spanning 8 or 16 bytes a lane,
+/// as NVIDIA's compiler writes a vload4 it cannot prove aligned. Whether the lanes' vectors are
+/// aligned is the GPU's to see (countingBlock); the text only says which loads could be one.
+std::map<size_t, SplitPart> splitVectorLoads(const std::vector<std::string>& lines) {
+  std::map<size_t, SplitPart> parts;
+  for (size_t i = 0; i < lines.size();) {
+    GlobalLoadParts first;
+    if (!globalLoadParts(lines[i], &first)) {
+      ++i;
+      continue;
+    }
+    size_t k = 1;
+    // A part that writes the address register ends the run after it: later loads use a new address.
+    for (bool baseKept = !writesRegister(first.dest, first.base); baseKept && k < 4 && i + k < lines.size(); ++k) {
+      GlobalLoadParts next;
+      if (!globalLoadParts(lines[i + k], &next) || next.guard != first.guard || next.base != first.base ||
+          next.bytes != first.bytes || next.offset != first.offset + static_cast<long long>(k) * first.bytes)
+        break;
+      baseKept = !writesRegister(next.dest, first.base);
+    }
+    if (k == 3) k = 2;  // a vector is 2 or 4 elements; the third starts again
+    const int span = static_cast<int>(k) * first.bytes;
+    if (k >= 2 && (span == 8 || span == 16))
+      for (size_t j = 1; j < k; ++j) parts[i + j] = {static_cast<int>(i) + 1, span, static_cast<int>(j)};
+    i += k;
+  }
+  return parts;
+}
+
 /// Opcodes that read or write shared or global memory in a way the counters do not follow (bulk
 /// and asynchronous copies, matrix loads, images): refused, so that no access goes uncounted.
 bool uncountedMemoryOpcode(const std::string& op) {
@@ -204,6 +292,16 @@ std::string countingBlock(const PtxAccessSite& site, const std::string& guard, c
   else
     s << "\tmov.pred \t%clg_on0, " << guard.substr(1) << ";\n";
   s << address;
+  if (site.splitSpan > 0) {
+    // A later part of a split vector load: counted only where some lane's vector is not aligned to
+    // its span; where all are, each lane's vector lies in one sector, the sector the first part
+    // counted, and the warp's request is the first part's.
+    s << "\tsub.s64 \t%clg_s, %clg_a, " << site.splitPart * site.bytes << ";\n"
+      << "\tand.b64 \t%clg_s, %clg_s, " << site.splitSpan - 1 << ";\n"
+      << "\tsetp.ne.and.u64 \t%clg_q, %clg_s, 0, %clg_on0;\n"
+      << "\tvote.sync.any.pred \t%clg_q, %clg_q, %clg_m;\n"
+      << "\tand.pred \t%clg_on0, %clg_on0, %clg_q;\n";
+  }
   switch (site.kind) {
     case PtxAccessKind::SharedLoad:
     case PtxAccessKind::SharedStore:
@@ -262,11 +360,17 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
   static const std::regex anyAccess(
       R"((^|[^\w%$.])(ld|st|ldu|cp|ldmatrix|stmatrix|tex|tld4|suld|sust|sured|wmma|mbarrier|multimem)\.)");
   static const std::regex addressOperand(R"(\[[^\]]*\])");
-  std::istringstream in(ptx);
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(ptx);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  const std::map<size_t, SplitPart> split = splitVectorLoads(lines);
   std::ostringstream body;
-  std::string line, current;
+  std::string current;
   int number = 0;
-  for (; std::getline(in, line); body << line << "\n") {
+  for (size_t index = 0; index < lines.size(); body << lines[index] << "\n", ++index) {
+    const std::string& line = lines[index];
     ++number;
     std::smatch m;
     if (std::regex_search(line, m, entry)) current = m[1];
@@ -283,11 +387,7 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
       continue;
     }
     const std::string guard = trim(m[1]), qualifiers = m[3], operands = m[4];
-    std::vector<std::string> q;
-    {
-      std::istringstream parts(qualifiers.substr(1));
-      for (std::string part; std::getline(parts, part, '.');) q.push_back(part);
-    }
+    const std::vector<std::string> q = qualifierList(qualifiers);
     auto has = [&](const std::string& name) { return std::find(q.begin(), q.end(), name) != q.end(); };
     // Private, parameter and constant memory have no banks and no global sectors.
     if (has("local") || has("param") || has("const")) continue;
@@ -299,20 +399,15 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
       }
     const bool load = op == "ld";
     if (global && !load) continue;  // the rules read global loads only
-    int vector = 1, element = 0;
-    for (const std::string& part : q) {
-      if (part == "v2" || part == "v4" || part == "v8") vector = std::stoi(part.substr(1));
-      if (typeBytes(part)) element = typeBytes(part);
-    }
     PtxAccessSite site;
     site.entry = current;
     site.line = number;
     site.text = trim(line.substr(0, line.find(';') + 1));
-    site.bytes = vector * element;
+    site.bytes = laneBytes(q);
     site.kind = shared   ? (load ? PtxAccessKind::SharedLoad : PtxAccessKind::SharedStore)
                 : global ? PtxAccessKind::GlobalLoad
                          : (load ? PtxAccessKind::GenericLoad : PtxAccessKind::GenericStore);
-    if (element == 0 || site.bytes > 32 || (site.bytes > 4 && site.bytes % 4 != 0)) {
+    if (site.bytes == 0 || site.bytes > 32 || (site.bytes > 4 && site.bytes % 4 != 0)) {
       *err = where + "an access of a size the counters do not follow: " + site.text;
       return false;
     }
@@ -327,6 +422,11 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
     if (address.empty()) {
       *err = where + why + ": " + site.text;
       return false;
+    }
+    if (const auto part = split.find(index); part != split.end() && site.kind == PtxAccessKind::GlobalLoad) {
+      site.splitFrom = part->second.from;
+      site.splitSpan = part->second.span;
+      site.splitPart = part->second.part;
     }
     site.slot = *slots;
     *slots += site.kind == PtxAccessKind::GenericLoad ? 4 : 2;

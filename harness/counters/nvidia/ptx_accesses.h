@@ -38,6 +38,14 @@ struct PtxAccessSite {
   /// requests, `slot + 1` the sectors. Generic loads: the shared pair at `slot`, the global pair at
   /// `slot + 2`.
   int slot = 0;
+  /// A global load that continues a vector load the compiler split into scalar loads (ld.global at
+  /// [%rd8], then [%rd8+4], [%rd8+8], [%rd8+12]): the PTX line of the split load's first part, and
+  /// the bytes the whole vector spans; 0 for any other access. Where every lane's vector is aligned to
+  /// its span (as a vector load must be), its sectors are the first part's and this part counts
+  /// nothing: the warp moved each sector once, as the one vector load would; else it counts as usual.
+  int splitFrom = 0;
+  int splitSpan = 0;
+  int splitPart = 0;  ///< which part (1 to 3) of the split load, 0 the first or none
 };
 
 /// How the counts' CSV and log say who counted.

@@ -201,6 +201,9 @@ std::string PtxReplay::accessSitesText() const {
           break;
         case PtxAccessKind::GlobalLoad:
           text << at(s.slot) << " warp requests, " << at(s.slot + 1) << " sectors of 32 bytes";
+          if (s.splitFrom > 0)
+            text << " (part of a vector load split at PTX line " << s.splitFrom << ": counted with that line where "
+                 << "every lane's " << s.splitSpan << " bytes are aligned, as one vector load)";
           break;
         case PtxAccessKind::GenericLoad:
           text << at(s.slot) << " warp instructions on local memory, " << at(s.slot + 1) << " bank conflicts; "
