@@ -182,6 +182,32 @@ TEST(PtxAccesses, AVectorLoadTheCompilerSplitIsCountedAsOneWhereItsLanesAreAlign
   }
 }
 
+// A tap read with atomic_or(p, 0) is a global read: an atomic that returns a value counts as a
+// load, where it lies; a shared atomic (the histogram's) and a red (no value) do not.
+TEST(PtxAccesses, AnAtomicThatReturnsAValueReadsMemory) {
+  std::string module = kModule, out, err;
+  const std::string line = "ld.f32 \t%f5, [%rd4];";
+  module.replace(module.find(line), line.size(),
+                 "atom.global.or.b32 \t%r1, [%rd8+4], 0;\n\tatom.shared.add.u32 \t%r2, [%r3], 1;\n"
+                 "\tred.global.add.u32 \t[%rd4], 1;\n\tatom.add.u32 \t%r7, [%rd5], 1;\n"
+                 "\t@%p1 atom.relaxed.gpu.global.cas.b64 \t%rd6, [%rd7], %rd1, %rd2;");
+  std::vector<PtxAccessSite> sites;
+  int slots = 0;
+  ASSERT_TRUE(instrumentPtxAccesses(module, &out, &sites, &slots, &err)) << err;
+  std::vector<std::string> atomics;
+  for (const PtxAccessSite& s : sites)
+    if (s.text.find("atom") != std::string::npos || s.text.find("red.global") != std::string::npos)
+      atomics.push_back(s.text);
+  ASSERT_EQ(atomics.size(), 3u) << "the global, generic and guarded 64-bit atomics";
+  ASSERT_GE(sites.size(), 4u);
+  EXPECT_EQ(sites[1].kind, PtxAccessKind::GlobalLoad);
+  EXPECT_EQ(sites[1].bytes, 4);
+  EXPECT_EQ(sites[2].kind, PtxAccessKind::GenericLoad);
+  EXPECT_EQ(sites[3].kind, PtxAccessKind::GlobalLoad);
+  EXPECT_EQ(sites[3].bytes, 8);
+  EXPECT_NE(out.find("mov.pred \t%clg_on0, %p1;"), std::string::npos);
+}
+
 TEST(PtxAccesses, WhatItDoesNotFollowIsRefusedWithTheLine) {
   const std::string module = kModule;
   auto refused = [&](const std::string& from, const std::string& to) {

@@ -379,7 +379,11 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
     const bool plain = std::regex_match(line, m, instruction);
     const std::string op = plain ? m[2].str() : "";
     const std::string where = "PTX line " + std::to_string(number) + ": ";
-    if (op != "ld" && op != "st") {
+    // An atomic that returns the old value reads memory: a tap read with atomic_or(p, 0) is a read
+    // of global memory (spec 5c), as the simulator counts it. Shared atomics are the histogram's, counted
+    // by the atomics counters (ptx_atomics.h); red returns nothing.
+    const bool atomic = op == "atom";
+    if (op != "ld" && op != "st" && !atomic) {
       if (accessHere && (!plain || uncountedMemoryOpcode(op))) {
         *err = where + "a memory instruction the counters do not follow: " + trim(line);
         return false;
@@ -397,7 +401,8 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
         *err = where + "a memory instruction the counters do not follow: " + trim(line);
         return false;
       }
-    const bool load = op == "ld";
+    if (atomic && shared) continue;
+    const bool load = op == "ld" || atomic;
     if (global && !load) continue;  // the rules read global loads only
     PtxAccessSite site;
     site.entry = current;
