@@ -122,8 +122,9 @@ void addInternalCommands(CLI::App& app, Commands* commands) {
                          });
                          const size_t shown = std::min<size_t>(r.leftOut.size(), 200);
                          for (size_t i = 0; i < shown; ++i) std::cout << "left out: " << r.leftOut[i] << "\n";
-                         if (r.leftOut.size() > shown)
-                           std::cout << "left out more: " << r.leftOut.size() - shown << "\n";
+                         // And those past the archive's first entries, only counted (util/archive.h).
+                         if (const size_t more = r.leftOut.size() - shown + size_t(r.moreLeftOut); more > 0)
+                           std::cout << "left out more: " << more << "\n";
                          if (!r.ok) {
                            std::cerr << "clgrade unpack: " << r.error << "\n";
                            return 1;

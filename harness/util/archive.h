@@ -1,8 +1,10 @@
 // A submission handed in as an archive (.zip, .tar, .tar.gz, .tgz, .tar.xz, .7z: whatever Debian's
 // libarchive reads) unpacked into a folder, keeping only what a kernels folder can be: regular files
-// and folders with plain relative names. Links, devices and names that leave the folder are left
-// out and listed; a bomb (too many entries, too many bytes) stops the unpacking. The keeper runs this
-// inside a sandbox (`clgrade unpack`): the archive is a student's bytes, and so is every parser path.
+// and folders with plain relative names. Links, devices, names that leave the folder and files over
+// the size of one are left out and listed; past many entries only kernel files (.cl, .h) are
+// unpacked and the others counted; a bomb (too many entries or bytes in all) stops the unpacking.
+// The keeper runs this inside a sandbox (`clgrade unpack`): the archive is a student's bytes, and so
+// is every parser path.
 #pragma once
 
 #include <cstdint>
@@ -12,11 +14,19 @@
 namespace clgrade {
 
 struct UnpackLimits {
-  uint64_t totalBytes = uint64_t(64) << 20;  ///< all files together, unpacked
-  uint64_t fileBytes = uint64_t(16) << 20;   ///< one file
-  int entries = 10000;                       ///< entries read, and files and folders made, each
-  int depth = 16;                            ///< folders a name may go down (a/b/c.cl: 2)
-  size_t nameBytes = 512;                    ///< a whole name
+  /// All files together, as written (a bomb stops here). What was written of a file then left out
+  /// counts too: these are the bytes the unpacking cost.
+  uint64_t totalBytes = uint64_t(64) << 20;
+  /// One file: a larger one (a video, a build's output beside the kernels) is left out and listed,
+  /// and the rest of the archive unpacked.
+  uint64_t fileBytes = uint64_t(16) << 20;
+  /// Entries read, and files and folders made, before only kernel files are unpacked: past either,
+  /// a project zipped with its node_modules or .git still gives its .cl and .h files.
+  int entries = 10000;
+  int kernelEntries = 1000;  ///< past `entries`: .cl and .h files and their folders made, at most
+  int headers = 200000;      ///< entries read at all: the unpacking stops (an error) past them
+  int depth = 16;            ///< folders a name may go down (a/b/c.cl: 2)
+  size_t nameBytes = 512;    ///< a whole name
 };
 
 struct UnpackResult {
@@ -24,6 +34,9 @@ struct UnpackResult {
   std::string error;  ///< why it stopped (not an archive, a limit, a write that failed)
   int files = 0;
   std::vector<std::string> leftOut;  ///< "<name>: <why>" for each entry not unpacked
+  /// Entries left out past UnpackLimits::entries (not kernel files, or past kernelEntries): counted,
+  /// not listed (an archive of 200000 entries would give as many lines).
+  int moreLeftOut = 0;
 };
 
 /// Unpacks `archive` into the folder `dest` (made when missing; empty).

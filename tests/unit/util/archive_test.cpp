@@ -113,11 +113,62 @@ TEST_F(Unpack, ABombStopsAtTheLimits) {
 
   fs::remove_all(root_ / "dest");
   fs::create_directories(root_ / "dest");
-  UnpackLimits entries;
-  entries.entries = 2;
-  r = unpackArchive(zip(), dest(), entries);
+  UnpackLimits headers;
+  headers.headers = 2;
+  r = unpackArchive(zip(), dest(), headers);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("more than 2 entries"), std::string::npos) << r.error;
+}
+
+// Found by an intake corpus: one video beside the kernels failed the whole submission (0 points).
+TEST_F(Unpack, AFileOverTheLimitOfOneIsLeftOutAndTheRestUnpacked) {
+  writeZip(zip(), {{"alice/demo.mp4", std::string(5000, 'v')},
+                   {"alice/histogram.cl", "__kernel void k() {}"},
+                   {"alice/build/a.out", std::string(3000, 'b')}});
+  UnpackLimits limits;
+  limits.fileBytes = 4096;
+  limits.totalBytes = 4096;  // what was written counts, not what was left out
+  const UnpackResult r = unpackArchive(zip(), dest(), limits);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.files, 2);
+  ASSERT_EQ(r.leftOut.size(), 1u);
+  EXPECT_EQ(r.leftOut[0], "alice/demo.mp4: larger than 4096 bytes, the limit of one file");
+  EXPECT_FALSE(fs::exists(root_ / "dest" / "alice" / "demo.mp4"));
+  EXPECT_TRUE(fs::exists(root_ / "dest" / "alice" / "histogram.cl"));
+}
+
+// Found by an intake corpus: a project zipped with its node_modules (more than 10000 entries) failed
+// with 0 points. Past the first entries only .cl and .h files are unpacked, within a budget of their
+// own; the others are counted.
+TEST_F(Unpack, PastManyEntriesOnlyKernelFilesAreUnpackedWithinABudget) {
+  std::vector<Entry> entries;
+  for (int i = 1; i <= 9; ++i) entries.push_back({"node_modules/" + std::to_string(i) + ".js", "js"});
+  entries.push_back({"kernels/", "", Entry::Folder});
+  entries.push_back({"kernels/histogram.cl", "__kernel void k() {}"});
+  entries.push_back({"kernels/Util.H", "#define X 1"});
+  entries.push_back({"deep/x.cl", "past the budget: its folder is the last one"});
+  entries.push_back({"kernels/more.cl", "past the budget"});
+  writeZip(zip(), entries);
+  UnpackLimits limits;
+  limits.entries = 4;  // node_modules and 1.js .. 3.js make 4: from 4.js on, kernel files only
+  limits.kernelEntries = 4;
+  UnpackResult r = unpackArchive(zip(), dest(), limits);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.files, 5);
+  ASSERT_EQ(r.leftOut.size(), 1u);
+  EXPECT_EQ(r.leftOut[0], "node_modules/4.js: past the archive's first 4 entries only .cl and .h files are unpacked");
+  EXPECT_EQ(r.moreLeftOut, 7);  // 5.js .. 9.js, deep/x.cl, kernels/more.cl
+  EXPECT_TRUE(fs::exists(root_ / "dest" / "kernels" / "histogram.cl"));
+  EXPECT_TRUE(fs::exists(root_ / "dest" / "kernels" / "Util.H"));
+  EXPECT_FALSE(fs::exists(root_ / "dest" / "node_modules" / "4.js"));
+  EXPECT_FALSE(fs::exists(root_ / "dest" / "kernels" / "more.cl"));
+
+  // Headers are still read only up to a cap, then the unpacking stops.
+  fs::remove_all(root_ / "dest");
+  limits.headers = 10;
+  r = unpackArchive(zip(), dest(), limits);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("more than 10 entries"), std::string::npos) << r.error;
 }
 
 TEST_F(Unpack, FoldersCountTowardsTheLimitsAndNamesStayShallow) {
@@ -135,14 +186,21 @@ TEST_F(Unpack, FoldersCountTowardsTheLimitsAndNamesStayShallow) {
   EXPECT_NE(r.leftOut[1].find("kernels/histogram.cl: its folder kernels is a file of the archive"), std::string::npos)
       << r.leftOut[1];
 
-  // A few entries that would make many folders: stopped at the limit.
+  // A few entries that would make many folders: the folders made stay within the limits (an entry
+  // started below `entries` goes at most `depth` over it, then kernel files within their budget).
   fs::remove_all(root_ / "dest");
-  writeZip(zip(), {{"a/b/c/d/e/f/g/1.cl", "x"}, {"h/i/j/k/l/m/n/2.cl", "x"}});
+  std::vector<Entry> deepOnes;
+  for (const char* top : {"a", "b", "c", "d", "e"}) deepOnes.push_back({std::string(top) + "/1/2/3/4/5/6/x.cl", "x"});
+  writeZip(zip(), deepOnes);
   UnpackLimits limits;
   limits.entries = 10;
+  limits.kernelEntries = 5;
   r = unpackArchive(zip(), dest(), limits);
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("more than 10 folders"), std::string::npos) << r.error;
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.files, 2);  // a's and b's: c's folders reach the budget before its file
+  int made = 0;
+  for (auto it = fs::recursive_directory_iterator(dest()); it != fs::recursive_directory_iterator(); ++it) ++made;
+  EXPECT_LE(made, limits.entries + limits.depth + 1 + limits.kernelEntries);
 }
 
 TEST_F(Unpack, NotAnArchiveIsSaidSo) {
