@@ -319,13 +319,40 @@ bool writeZip(const std::string& path, const std::vector<ArchiveFile>& files, st
   return true;
 }
 
-std::string unpackedRoot(const std::string& dest) {
+namespace {
+
+/// The one folder `dir` only wraps: its only sub-folder (hidden ones and __MACOSX aside, links not
+/// followed) when `dir` holds no .cl file (in any case) and no kernels folder; empty otherwise.
+fs::path wrappedFolder(const fs::path& dir) {
   std::error_code ec;
-  std::vector<fs::path> entries;
-  for (const fs::directory_entry& e : fs::directory_iterator(dest, ec))
-    if (e.path().filename() != "__MACOSX") entries.push_back(e.path());
-  if (entries.size() == 1 && fs::is_directory(fs::symlink_status(entries.front(), ec))) return entries.front().string();
-  return dest;
+  std::vector<fs::path> folders;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code e2;
+    const bool folder = fs::is_directory(fs::symlink_status(it->path(), e2));
+    std::string extension = it->path().extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    if ((folder && name == "kernels") || (!folder && extension == ".cl")) return {};
+    if (folder && name != "__MACOSX" && name[0] != '.') folders.push_back(it->path());
+  }
+  return folders.size() == 1 ? folders.front() : fs::path();
+}
+
+}  // namespace
+
+std::string unpackedRoot(const std::string& dest) {
+  // Down while a folder only wraps another: a README, a report.pdf or a .gitignore beside the one
+  // folder must not hide the kernels in it (found by an intake corpus: alice/ and README.md at the
+  // top of a zip graded the top, every file missing). A few levels: deeper is no zip's wrapping.
+  constexpr int kMostLevels = 4;
+  fs::path at = dest;
+  for (int level = 0; level < kMostLevels; ++level) {
+    const fs::path inner = wrappedFolder(at);
+    if (inner.empty()) break;
+    at = inner;
+  }
+  return at.string();
 }
 
 }  // namespace clgrade

@@ -59,8 +59,9 @@ std::string archiveStem(const std::string& path);
 /// True when `path`'s name ends like an archive clgrade unpacks (case-insensitive).
 bool looksLikeArchive(const std::string& path);
 
-/// The folder to grade in an unpacked archive: `dest` itself, or the one folder it holds when it
-/// holds nothing else (alice.zip with alice/ inside), the __MACOSX folder of a Mac's zip aside.
+/// The folder to grade in an unpacked archive: `dest` itself, or, while the folder holds no .cl file
+/// and no kernels folder and exactly one folder (hidden ones and a Mac's __MACOSX aside; files such as
+/// a README beside it), that folder, at most 4 levels down (alice.zip with alice/ and README.md).
 std::string unpackedRoot(const std::string& dest);
 
 }  // namespace clgrade

@@ -203,6 +203,27 @@ TEST_F(Unpack, FoldersCountTowardsTheLimitsAndNamesStayShallow) {
   EXPECT_LE(made, limits.entries + limits.depth + 1 + limits.kernelEntries);
 }
 
+// Found by an intake corpus: alice/ with a README.md beside it in a zip graded the zip's top, where
+// every kernel file was missing.
+TEST_F(Unpack, TheRootGoesDownThroughFoldersThatOnlyWrapOne) {
+  auto rootOf = [&](const std::vector<Entry>& entries) {
+    fs::remove_all(root_ / "dest");
+    writeZip(zip(), entries);
+    const UnpackResult r = unpackArchive(zip(), dest());
+    EXPECT_TRUE(r.ok) << r.error;
+    return fs::path(unpackedRoot(dest())).lexically_relative(dest()).string();
+  };
+  EXPECT_EQ(rootOf({{"README.md", "read me"}, {"alice/kernels/histogram.cl", "k"}, {".git/HEAD", "ref"}}), "alice");
+  EXPECT_EQ(rootOf({{"notes.txt", "n"}, {"lab3/report.pdf", "p"}, {"lab3/src/Histogram.CL", "k"}}), "lab3/src");
+  // A kernels folder or a .cl file where it is: that is the root, whatever folders lie beside.
+  EXPECT_EQ(rootOf({{"lab3/kernels/histogram.cl", "k"}, {"lab3/docs/a.txt", "d"}}), "lab3");
+  EXPECT_EQ(rootOf({{"histogram.cl", "k"}, {"alice/x.txt", "x"}}), ".");
+  // Two folders: no guess.
+  EXPECT_EQ(rootOf({{"a/histogram.cl", "k"}, {"b/histogram.cl", "k"}}), ".");
+  // At most 4 levels down.
+  EXPECT_EQ(rootOf({{"1/2/3/4/5/6/histogram.cl", "k"}}), "1/2/3/4");
+}
+
 TEST_F(Unpack, NotAnArchiveIsSaidSo) {
   ASSERT_TRUE(writeFileAtomically(zip(), "this is not a zip file", nullptr));
   const UnpackResult r = unpackArchive(zip(), dest());
