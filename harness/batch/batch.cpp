@@ -431,8 +431,8 @@ class Batch {
                    todo_.size(), todo_.size() == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s",
                    todo_.size() == 1 ? "s" : "", cores);
     // Folder names are the students' text: escaped for the terminal.
-    for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
-    for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalText(m).c_str());
+    for (const std::string& m : list.skipped) std::fprintf(stderr, "clgrade batch: %s\n", terminalName(m).c_str());
+    for (const std::string& m : list.collisions) std::fprintf(stderr, "clgrade batch: %s\n", terminalName(m).c_str());
     // Before the first submission: the tasks' sandbox sees the device and reaches every path, or
     // nothing is graded (every submission would be a machine fault).
     if (!todo_.empty()) {
@@ -547,7 +547,7 @@ class Batch {
         // A resubmission is news to the instructor; a whole class graded again for another rubric or
         // build is said once, by the count of those graded.
         if (why == "its files changed since it was graded") {
-          std::fprintf(stderr, "clgrade batch: %s: %s: graded again\n", terminalText(name).c_str(), why.c_str());
+          std::fprintf(stderr, "clgrade batch: %s: %s: graded again\n", terminalName(name).c_str(), why.c_str());
           ++summary_.changed;
         }
         return false;
@@ -563,7 +563,7 @@ class Batch {
         std::string ids;
         for (const std::string& id : retry) ids += (ids.empty() ? "" : ", ") + id;
         std::fprintf(stderr, "clgrade batch: %s: %s killed from outside on the last run: graded once more\n",
-                     terminalText(name).c_str(), terminalText(ids).c_str());
+                     terminalName(name).c_str(), terminalText(ids).c_str());
         retries_[name] = Retry{std::move(report), retry};
         return false;
       }
@@ -615,7 +615,7 @@ class Batch {
     for (const auto& [name, list] : stale_)
       for (const StaleOverride& o : list) {
         const std::string where = o.where.empty() ? "" : o.where + ": ";
-        std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalText(name).c_str(),
+        std::fprintf(stderr, "clgrade batch: %s: %s\n", terminalName(name).c_str(),
                      terminalText(where + o.message).c_str());
         ++count;
       }
@@ -695,7 +695,7 @@ class Batch {
         ++summary_.graded;
         ++summary_.notWritten;
         std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "",
-                     terminalText(s.name).c_str(), terminalText(e.what()).c_str());
+                     terminalName(s.name).c_str(), terminalText(e.what()).c_str());
       }
     }
   }
@@ -715,7 +715,7 @@ class Batch {
       std::fprintf(stderr,
                    "%sclgrade batch: %s: not graded: a submission folder may not be named like a class file "
                    "(%s are written into the output folder): rename it\n",
-                   tty_ ? "\r\033[K" : "", terminalText(name).c_str(), names.c_str());
+                   tty_ ? "\r\033[K" : "", terminalName(name).c_str(), names.c_str());
       return;
     }
     const fs::path partial = out_ / ".partial" / stagingId(name);
@@ -734,7 +734,7 @@ class Batch {
     if (isArchiveSubmission(entry)) {
       unpacked.emplace(unpackSubmission(entry, settings_.clgrade, settings_.sandbox));
       for (const std::string& line : unpacked->leftOut)
-        std::fprintf(stderr, "%sclgrade batch: %s: left out %s\n", tty_ ? "\r\033[K" : "", terminalText(name).c_str(),
+        std::fprintf(stderr, "%sclgrade batch: %s: left out %s\n", tty_ ? "\r\033[K" : "", terminalName(name).c_str(),
                      terminalText(line).c_str());
       if (unpacked->folder.empty() && !unpacked->archiveAtFault) {
         notGraded(name, shown + " could not be unpacked on this machine: " + unpacked->error);
@@ -797,7 +797,7 @@ class Batch {
     } else {
       ++summary_.notWritten;
       std::fprintf(stderr, "%sclgrade batch: %s: results not written: %s\n", tty_ ? "\r\033[K" : "",
-                   terminalText(name).c_str(), terminalText(err).c_str());
+                   terminalName(name).c_str(), terminalText(err).c_str());
     }
     report(name, g, stoppedTasks);
   }
@@ -817,7 +817,7 @@ class Batch {
     std::fprintf(stderr,
                  "%sclgrade batch: %s: not graded: a fault of this machine, not of the submission: %s (run the "
                  "batch again to grade it)\n",
-                 tty_ ? "\r\033[K" : "", terminalText(name).c_str(), terminalText(fault).c_str());
+                 tty_ ? "\r\033[K" : "", terminalName(name).c_str(), terminalText(fault).c_str());
   }
 
   /// The tasks of a completed submission that were killed from outside, graded once more: the
@@ -889,8 +889,9 @@ class Batch {
     const int total = summary_.submissions;
     const int finished = summary_.alreadyDone + done;
     // A folder name is the student's text: control characters shown, never obeyed (the \r and
-    // escape sequences below are clgrade's own).
-    std::string line = "[" + std::to_string(finished) + "/" + std::to_string(total) + "] " + terminalText(name) + ": " +
+    // escape sequences below are clgrade's own), a line break as \n (found by an intake corpus: a
+    // name with one printed a fake line of progress).
+    std::string line = "[" + std::to_string(finished) + "/" + std::to_string(total) + "] " + terminalName(name) + ": " +
                        pointsText(g.report.total) + "/" + pointsText(g.report.max);
     if (stoppedTasks) {
       line += " (";

@@ -12,21 +12,6 @@ namespace fs = std::filesystem;
 namespace clgrade {
 namespace {
 
-/// A file or folder name on one line: terminalText, and the line breaks and tabs it lets through
-/// shown too (a name with a newline would otherwise fake a line of the grader's output).
-std::string nameText(const std::string& name) {
-  std::string out;
-  for (const char c : terminalText(name)) {
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else
-      out += c;
-  }
-  return out;
-}
-
 /// A regular file itself, not a symbolic link to one (the keeper runs this outside any sandbox:
 /// a link could point anywhere, even at a mount that hangs).
 bool plainFile(const fs::directory_entry& entry) {
@@ -52,20 +37,20 @@ std::string missingKernelFileHint(const fs::path& root, const std::string& file)
     if (plainFile(*it)) names.push_back(it->path().filename().string());
   for (const std::string& name : names)
     if (lower(name) == lower(file))
-      return nameText(name) + " is there: file names are case-sensitive; rename it to " + file;
+      return terminalName(name) + " is there: file names are case-sensitive; rename it to " + file;
   // Two edits at most: the four file names of the assignment differ by more than that, so another
   // task's file is never taken for a misspelling of this one.
   for (const std::string& name : names)
     if (lower(fs::path(name).extension().string()) == ".cl" && editDistance(lower(name), lower(file)) <= 2)
-      return nameText(name) + " is there: rename it to " + file;
+      return terminalName(name) + " is there: rename it to " + file;
   // Folders below: a submission that kept its own layout (alice/kernels/Convolution3x3.cl).
   size_t seen = 0;
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   for (; !ec && it != end && ++seen <= kMostEntries; it.increment(ec)) {
     if (it.depth() >= kDeepest) it.disable_recursion_pending();
     if (it.depth() == 0 || !plainFile(*it) || lower(it->path().filename().string()) != lower(file)) continue;
-    const std::string where = nameText(it->path().parent_path().lexically_relative(root).string());
-    return nameText(it->path().filename().string()) + " is in the folder " + where +
+    const std::string where = terminalName(it->path().parent_path().lexically_relative(root).string());
+    return terminalName(it->path().filename().string()) + " is in the folder " + where +
            " inside it: give clgrade that folder (the one that holds the .cl files)";
   }
   return "";

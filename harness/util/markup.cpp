@@ -77,6 +77,19 @@ std::string terminalText(const std::string& text) {
   return out;
 }
 
+std::string terminalName(const std::string& name) {
+  std::string out;
+  for (const char c : terminalText(name)) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else
+      out += c;
+  }
+  return out;
+}
+
 std::string cleanText(const std::string& text) {
   std::string out;
   out.reserve(text.size());

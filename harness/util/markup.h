@@ -27,4 +27,9 @@ std::string xmlEscape(const std::string& text);
 /// otherwise passes unchanged.
 std::string terminalText(const std::string& text);
 
+/// A name (a file's, a submission folder's) on one line of a terminal: terminalText, and the line
+/// breaks and tabs it lets through shown as \n and \t (a name with a newline would otherwise fake a
+/// line of the grader's own output, a progress line or a message).
+std::string terminalName(const std::string& name);
+
 }  // namespace clgrade

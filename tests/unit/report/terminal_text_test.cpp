@@ -54,6 +54,13 @@ TEST(TerminalText, ControlCharactersBecomeVisibleEscapes) {
   EXPECT_EQ(terminalText(terminalText(kAttack)), terminalText(kAttack));  // escaping twice changes nothing
 }
 
+// Found by an intake corpus: a submission folder named "x\nclgrade: ..." printed a line of its own in
+// the batch's progress. A name is shown on one line, its breaks and tabs as \n and \t.
+TEST(TerminalText, ANameStaysOnOneLine) {
+  EXPECT_EQ(terminalName("new\nline\tand \x1b[2J"), "new\\nline\\tand \\x1b[2J");
+  EXPECT_EQ(terminalName("Zo\xc3\xab"), "Zo\xc3\xab");
+}
+
 TEST(TerminalText, TheTableAndTheFailureDetailsAreInert) {
   GradeReport r = reporttest::richReport();
   r.tasks[0].criteria[0].message = "line 1: " + kAttack;
