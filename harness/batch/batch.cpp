@@ -731,6 +731,7 @@ class Batch {
     const std::string shown = fs::path(entry).lexically_relative(o_.submissionsDir).string();  // "bob/kernels.zip"
     std::optional<UnpackedSubmission> unpacked;
     SubmissionFolder folder;
+    std::vector<std::string> notices;  // the report's (GradeReport::notices), said on the terminal too
     if (isArchiveSubmission(entry)) {
       unpacked.emplace(unpackSubmission(entry, settings_.clgrade, settings_.sandbox));
       for (const std::string& line : unpacked->leftOut)
@@ -749,6 +750,10 @@ class Batch {
     } else {
       folder = resolveSubmission(entry);
     }
+    for (const std::string& notice : folder.notices)
+      std::fprintf(stderr, "%sclgrade batch: %s: note: %s\n", tty_ ? "\r\033[K" : "", terminalName(name).c_str(),
+                   terminalText(notice).c_str());
+    notices.insert(notices.end(), folder.notices.begin(), folder.notices.end());
     const std::string kernels = fs::absolute(folder.kernelsDir, ec).string();
     const auto retry = retries_.find(name);  // filled before the workers start: read-only here
     SubmissionResult g;
@@ -757,6 +762,7 @@ class Batch {
     } else {
       g = gradeAgain(retry->second, final, partial, kernels, folder.problem, place);
     }
+    g.report.notices = notices;
     std::string err;
     if (const std::string fault = g.report.machineFault(); !fault.empty()) {
       notGraded(name, fault);

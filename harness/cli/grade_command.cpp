@@ -233,6 +233,9 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
   // A submission folder may hold the .cl files or a kernels/ subfolder with them.
   SubmissionFolder folder = resolveSubmission(args.kernelsDir);
   if (!args.refusal.empty()) folder.problem = args.refusal;
+  // What the folder's notices say is news on the terminal too.
+  for (const std::string& notice : folder.notices) std::cerr << "clgrade: note: " << terminalText(notice) << "\n";
+  const std::vector<std::string>& notices = folder.notices;
   const std::string out = reportFolder(args);
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
   removeEarlierReport(out);
@@ -261,8 +264,9 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
       std::cerr << "clgrade: " << (visibleOnly ? "checking " : "grading ") << terminalText(args.kernelsDir) << " on "
                 << terminalText(device.info.name) << ", " << taskCount << " task" << (taskCount == 1 ? "" : "s")
                 << "; report in " << terminalText(out) << "\n";
-    const SubmissionResult graded =
+    SubmissionResult graded =
         keepSubmission(rubric, device, folder.kernelsDir, out, args.tasks, settings, folder.problem);
+    graded.report.notices = notices;
     if (!writeFileAtomically(jsonPath, toJson(graded.report), &err)) {
       std::cerr << "clgrade: " << terminalText(err) << "\n";
       return kOutput;
@@ -320,6 +324,7 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
     }
   }
   report.sandbox = sandboxDescription(false);
+  report.notices = notices;
   if (tape && !tape->finished()) {
     std::cerr << "clgrade: the record does not fit this grading: " << terminalText(tape->broken()) << "\n";
     return kOutput;

@@ -8,6 +8,7 @@
 #include "util/archive.h"
 #include "util/cache_home.h"
 #include "util/files.h"
+#include "util/markup.h"
 #include "util/sha256.h"
 
 namespace fs = std::filesystem;
@@ -22,6 +23,22 @@ bool holdsClFile(const fs::path& dir) {
   return false;
 }
 
+/// The notice of a folder whose kernels/ is graded while .cl files lie beside it too: "histogram.cl,
+/// Convolution3x3.cl are beside kernels/ ..." (at most a few named, in name order).
+std::string notGradedBesideKernels(const fs::path& dir) {
+  constexpr size_t kNamed = 4;
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".cl") names.push_back(it->path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string named;
+  for (size_t i = 0; i < names.size() && i < kNamed; ++i) named += (i ? ", " : "") + terminalName(names[i]);
+  if (names.size() > kNamed) named += " and " + std::to_string(names.size() - kNamed) + " more";
+  return named + (names.size() == 1 ? " is" : " are") +
+         " beside the kernels folder and not graded: the .cl files in kernels/ are; keep one set of files";
+}
+
 }  // namespace
 
 SubmissionFolder resolveSubmission(const std::string& dirIn) {
@@ -33,6 +50,9 @@ SubmissionFolder resolveSubmission(const std::string& dirIn) {
   if (!fs::is_directory(sub, ec)) return s;
   if (!holdsClFile(sub) && holdsClFile(dir)) return s;
   s.kernelsDir = sub.string();
+  // Both hold .cl files: kernels/ is what a student who made one meant, but the other set must not be
+  // ignored without a word (found by an intake corpus: a fixed file left beside kernels/ went unseen).
+  if (holdsClFile(dir)) s.notices.push_back(notGradedBesideKernels(dir));
   if (fs::is_symlink(fs::symlink_status(sub, ec))) {
     const fs::path root = fs::canonical(dir, ec);
     const fs::path target = fs::canonical(sub, ec);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace clgrade {
 
@@ -10,6 +11,9 @@ struct SubmissionFolder {
   /// Why no task can be graded from it (kernels/ is a link to a folder outside the submission);
   /// empty when fine. Such a submission is still reported, every task refused with this message.
   std::string problem;
+  /// What the student should know that refuses nothing (one set of .cl files graded, another beside
+  /// it not): each reaches the report's notices (GradeReport::notices) and the terminal.
+  std::vector<std::string> notices;
 };
 
 /// `dir`/kernels when that is a folder holding a .cl file (or `dir` holds none), else `dir`.

@@ -178,6 +178,10 @@ struct GradeReport {
   std::vector<TaskReport> tasks;
   double total = 0;
   double max = 0;
+  /// What the student and the instructor should know about how the submission was taken in, that
+  /// costs no points and refuses nothing (a task's `problem` does): files of an archive left out, .cl
+  /// files beside a kernels/ folder that were not graded. Each a line of text; capped by the caller.
+  std::vector<std::string> notices;
 
   /// The total and the maximum from the tasks.
   void sumPoints();

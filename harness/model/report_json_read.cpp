@@ -305,6 +305,7 @@ void reportFrom(const Json& j, GradeReport* r) {
   read(settings, "weight_order", sp, &order);
   if (order != "either" && order != "reference") fail(sp + ".weight_order", "expected \"either\" or \"reference\"");
   r->settings.eitherWeightOrder = order == "either";
+  read(j, "notices", "", &r->notices);
   read(j, "started_at", "", &r->startedAt);
   read(j, "seconds", "", &r->seconds);
 }

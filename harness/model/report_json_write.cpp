@@ -182,6 +182,8 @@ std::string toJson(const GradeReport& r) {
   };
   // Only a grade has one: `--seed` with this number makes the same hidden inputs again.
   if (r.hiddenSeed) j["reproducibility"]["hidden_seed"] = *r.hiddenSeed;
+  // Only a submission that has some: what was left out of its archive, .cl files not graded.
+  if (!r.notices.empty()) j["notices"] = r.notices;
   // Compiler logs and source lines quoted in messages may hold bytes that are not UTF-8 (a student's
   // Latin-1 comment): replace them instead of failing the whole report.
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

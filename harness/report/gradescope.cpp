@@ -61,6 +61,7 @@ std::string summary(const GradeReport& r, const std::function<bool(const TaskRep
     for (const CriterionResult& c : t.criteria) later += !shown(t, c);
   std::string out = "clgrade " + r.version + ", rubric " + r.rubricTitle + " (" + r.rubricId + "), device " +
                     r.device.name + " (" + r.device.platform + ")\n";
+  for (const std::string& notice : r.notices) out += "note: " + notice + "\n";
   for (const TaskReport& t : r.tasks) {
     bool whole = true;
     for (const CriterionResult& c : t.criteria) whole = whole && shown(t, c);

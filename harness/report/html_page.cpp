@@ -38,6 +38,7 @@ tr.st-failed td:first-child { border-left: 4px solid var(--failed); }
 tr.st-error td:first-child { border-left: 4px solid var(--error); }
 tr.st-not_measured td:first-child { border-left: 4px solid var(--nm); }
 .override-note { color: #7d4e00; background: #fff8c5; padding: 2px 6px; margin-top: 4px; border-radius: 4px; }
+.notices { color: #7d4e00; background: #fff8c5; padding: 4px 6px 4px 24px; border-radius: 4px; }
 .problem { color: var(--failed); font-weight: 600; }
 .check { border: 1px solid var(--line); border-left: 4px solid var(--nm); border-radius: 4px; padding: 4px 12px; margin: 8px 0; }
 .check.st-failed { border-left-color: var(--failed); }

@@ -106,6 +106,13 @@ void header(const GradeReport& r, const HtmlOptions& options, std::string& out) 
   out += "</p>\n";
   if (!r.sandbox.empty())
     out += "<p class=\"meta-line\"><small>student code ran in " + esc(r.sandbox) + "</small></p>\n";
+  // How the submission was taken in (files left out of its archive, .cl files not graded): no points,
+  // but what a student wonders about first when a file seems ignored.
+  if (!r.notices.empty()) {
+    out += "<ul class=\"notices\">\n";
+    for (const std::string& notice : r.notices) out += "<li>" + esc(notice) + "</li>\n";
+    out += "</ul>\n";
+  }
   out += "</header>\n";
 }
 

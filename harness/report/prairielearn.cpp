@@ -66,6 +66,7 @@ void collectTests(const PrairieLearnOptions& options, Results* results) {
   std::vector<Test>& tests = results->tests;
   std::vector<Picture>& pictures = results->pictures;
   std::string& output = results->output;
+  for (const std::string& notice : r.notices) output += "note: " + notice + "\n";
   for (const TaskReport& t : r.tasks) {
     output += t.id + ": " + formatPoints(t.points) + "/" + formatPoints(t.max) +
               (t.problem.empty() ? "" : " - " + t.problem) + "\n";

@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "image/png.h"
+#include "model/report_json.h"
 #include "report/gradescope.h"
+#include "report/html_report.h"
 #include "report/junit.h"
 #include "report/prairielearn.h"
 #include "report/terminal_table.h"
@@ -41,6 +43,30 @@ TEST(StudentFormats, NeverShowTheHiddenSeed) {
     EXPECT_EQ(text.find(seed), std::string::npos) << format;
     EXPECT_EQ(text.find("seed"), std::string::npos) << format;
   }
+}
+
+// Found by an intake corpus: what an archive left out was said on the terminal only. A report's
+// notices reach every format a student or an instructor reads, and report.json round-trips them.
+TEST(StudentFormats, ShowTheNotices) {
+  GradeReport r = richReport();
+  r.notices = {"alice.zip: left out demo.mp4: larger than 16 MiB, the limit of one file",
+               "histogram.cl is beside the kernels folder and not graded <b>"};
+  for (const auto& [format, text] : std::vector<std::pair<std::string, std::string>>{
+           {"gradescope", nlohmann::json::parse(gradescopeResults(r))["output"].get<std::string>()},
+           {"prairielearn", nlohmann::json::parse(prairieLearnResults(r))["output"].get<std::string>()},
+           {"html", htmlReport(r)}}) {
+    EXPECT_NE(text.find("alice.zip: left out demo.mp4: larger than 16 MiB"), std::string::npos) << format;
+    // The student's text is escaped where it is markup.
+    const std::string bold = format == "html" ? "not graded &lt;b&gt;" : "not graded <b>";
+    EXPECT_NE(text.find(bold), std::string::npos) << format;
+  }
+  const std::string json = toJson(r);
+  EXPECT_EQ(validate(json, "clgrade_report.schema.json"), "");
+  GradeReport read;
+  std::string err;
+  ASSERT_TRUE(readReportJson(json, &read, &err)) << err;
+  EXPECT_EQ(read.notices, r.notices);
+  EXPECT_EQ(toJson(richReport()).find("notices"), std::string::npos);  // none: no key
 }
 
 // ---- Gradescope

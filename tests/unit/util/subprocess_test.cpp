@@ -232,6 +232,24 @@ TEST(SubmissionFolder, KernelsSubfolderOrTheFilesDirectly) {
                            ", outside the submission folder"),
             std::string::npos)
       << c.problem;
+  EXPECT_TRUE(resolveSubmission((dir / "a").string()).notices.empty());
+}
+
+// Found by an intake corpus: .cl files both in kernels/ and beside it, one set ignored without a word.
+// kernels/ is still graded; the others are named in a notice, which refuses nothing.
+TEST(SubmissionFolder, ClFilesBesideAGradedKernelsFolderAreNoticed) {
+  const fs::path dir = scratch("beside") / "alice";
+  fs::create_directories(dir / "kernels");
+  std::ofstream(dir / "kernels" / "histogram.cl") << "\n";
+  std::ofstream(dir / "histogram.cl") << "\n";
+  std::ofstream(dir / "Convolution3x3.cl") << "\n";
+  const SubmissionFolder s = resolveSubmission(dir.string());
+  EXPECT_EQ(s.kernelsDir, (dir / "kernels").string());
+  EXPECT_TRUE(s.problem.empty()) << s.problem;
+  ASSERT_EQ(s.notices.size(), 1u);
+  EXPECT_EQ(s.notices[0],
+            "Convolution3x3.cl, histogram.cl are beside the kernels folder and not graded: the .cl files in "
+            "kernels/ are; keep one set of files");
 }
 
 }  // namespace
