@@ -734,9 +734,10 @@ class Batch {
     std::vector<std::string> notices;  // the report's (GradeReport::notices), said on the terminal too
     if (isArchiveSubmission(entry)) {
       unpacked.emplace(unpackSubmission(entry, settings_.clgrade, settings_.sandbox));
-      for (const std::string& line : unpacked->leftOut)
+      for (const std::string& line : leftOutLines(*unpacked, unpacked->leftOut.size()))
         std::fprintf(stderr, "%sclgrade batch: %s: left out %s\n", tty_ ? "\r\033[K" : "", terminalName(name).c_str(),
                      terminalText(line).c_str());
+      notices = leftOutNotices(*unpacked, fs::path(entry).filename().string());
       if (unpacked->folder.empty() && !unpacked->archiveAtFault) {
         notGraded(name, shown + " could not be unpacked on this machine: " + unpacked->error);
         return;

@@ -115,6 +115,9 @@ struct GradeArgs {
   /// Set for an archive that could not be unpacked: every task fails with this reason (it is the
   /// submission's fault, a grade, not a usage error).
   std::string refusal;
+  /// Set for an unpacked archive: what was left out of it (already said on the terminal), for the
+  /// report's notices.
+  std::vector<std::string> notices;
   // Grades from a runner's record (protocol/tape.h), without the device: what the keeper does, for
   // debugging and for measuring the keeper's share of a grade.
   std::string replay;
@@ -233,9 +236,10 @@ int gradeFolder(const GradeArgs& args, bool checkCommand) {
   // A submission folder may hold the .cl files or a kernels/ subfolder with them.
   SubmissionFolder folder = resolveSubmission(args.kernelsDir);
   if (!args.refusal.empty()) folder.problem = args.refusal;
-  // What the folder's notices say is news on the terminal too.
+  // What the folder's notices say is news on the terminal too; the archive's were said as it was unpacked.
   for (const std::string& notice : folder.notices) std::cerr << "clgrade: note: " << terminalText(notice) << "\n";
-  const std::vector<std::string>& notices = folder.notices;
+  std::vector<std::string> notices = args.notices;
+  notices.insert(notices.end(), folder.notices.begin(), folder.notices.end());
   const std::string out = reportFolder(args);
   const std::string jsonPath = (std::filesystem::path(out) / "report.json").string();
   removeEarlierReport(out);
@@ -352,7 +356,7 @@ int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDi
     return gradeFolder(args, checkCommand);
   const std::string shown = terminalText(args.kernelsDir);
   const UnpackedSubmission unpacked = unpackSubmission(args.kernelsDir, selfExecutable(), !args.limits.noSandbox);
-  for (const std::string& line : unpacked.leftOut)
+  for (const std::string& line : leftOutLines(unpacked, unpacked.leftOut.size()))
     std::cerr << "clgrade: " << shown << ": left out " << terminalText(line) << "\n";
   if (unpacked.folder.empty() && !unpacked.archiveAtFault) {
     std::cerr << "clgrade: " << shown << " cannot be graded: " << terminalText(unpacked.error) << "\n";
@@ -360,6 +364,8 @@ int gradeCommand(const GradeArgs& args, bool checkCommand, std::string* reportDi
   }
   GradeArgs unpackedArgs = args;
   unpackedArgs.kernelsDir = unpacked.folder;
+  // The report says what the archive lost, as the terminal did: the student reads the report.
+  unpackedArgs.notices = leftOutNotices(unpacked, std::filesystem::path(args.kernelsDir).filename().string());
   if (unpacked.folder.empty()) {
     // A damaged archive, a bomb, not an archive at all: the submission's fault, so a grade in which
     // every task fails with the reason (never a usage error the platforms would blame on the course).

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -107,7 +109,7 @@ UnpackedSubmission unpackSubmission(const std::string& archive, const std::strin
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("left out: ", 0) == 0) u.leftOut.push_back(line.substr(10));
-    if (line.rfind("left out more: ", 0) == 0) u.leftOut.push_back("and " + line.substr(15) + " more entries");
+    if (line.rfind("left out more: ", 0) == 0) u.moreLeftOut += std::atoi(line.c_str() + 15);
   }
   if (!p.ok()) {
     while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
@@ -124,6 +126,26 @@ UnpackedSubmission unpackSubmission(const std::string& archive, const std::strin
   u.folder = unpackedRoot(dest);
   u.cache = submissionCacheDir(u.folder);
   return u;
+}
+
+std::vector<std::string> leftOutLines(const UnpackedSubmission& unpacked, size_t most) {
+  const size_t listed = std::min(most, unpacked.leftOut.size());
+  std::vector<std::string> lines(unpacked.leftOut.begin(), unpacked.leftOut.begin() + long(listed));
+  const size_t more = unpacked.leftOut.size() - listed + size_t(std::max(0, unpacked.moreLeftOut));
+  if (more > 0) lines.push_back("and " + std::to_string(more) + " more entries");
+  return lines;
+}
+
+std::vector<std::string> leftOutNotices(const UnpackedSubmission& unpacked, const std::string& archiveName) {
+  // A report is read, not searched: the first entries (kernel files first, see `clgrade unpack`) and
+  // a count; the whole listing went to the terminal.
+  constexpr size_t kMostInReport = 20;
+  const size_t listed = std::min(kMostInReport, unpacked.leftOut.size());
+  std::vector<std::string> notices;
+  for (size_t i = 0; i < listed; ++i) notices.push_back(archiveName + ": left out " + unpacked.leftOut[i]);
+  const size_t more = unpacked.leftOut.size() - listed + size_t(std::max(0, unpacked.moreLeftOut));
+  if (more > 0) notices.push_back(archiveName + ": and " + std::to_string(more) + " more entries left out");
+  return notices;
 }
 
 }  // namespace clgrade

@@ -39,6 +39,12 @@ endif()
 if(mallory MATCHES "root:")
   message(FATAL_ERROR "/etc/passwd reached the output:\n${mallory}")
 endif()
+# And the report says it, where the student reads (found by an intake corpus: only the terminal did).
+file(READ "${WORK}/report-mallory/report.json" report)
+string(JSON notice ERROR_VARIABLE no_notice GET "${report}" notices 0)
+if(NOT notice MATCHES "^mallory.tar.gz: left out mallory/Convolution3x3.cl: not a regular file")
+  message(FATAL_ERROR "mallory's report has no notice of the link left out: '${notice}' ${no_notice}")
+endif()
 
 # junk.zip is text: the submission's fault, so a grade in which every task fails with the reason
 # (exit 1 of check), not a usage error a platform would blame on the course.
