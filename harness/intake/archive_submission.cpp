@@ -64,22 +64,17 @@ bool settle(const fs::path& box, const fs::path& dest, std::string* err) {
 
 }  // namespace
 
-UnpackedSubmission unpackSubmission(const std::string& archive, const std::string& clgrade, bool sandboxed) {
-  UnpackedSubmission u;
-  std::error_code ec;
-  std::string pattern = (fs::temp_directory_path(ec) / "clgrade-unpack-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) {
-    u.error = "no scratch folder to unpack it into";
-    return u;
-  }
-  // The keeper's own folder holds the child's listing; the sandbox gets the scratch folder below it.
-  const fs::path keeper = pattern;
-  u.scratch = keeper.string();
-  // Searchable (not readable) by the sandbox's uid, which resolves its scratch folder's path below it.
-  fs::permissions(keeper, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
-  const std::string scratch = (keeper / "box").string(), dest = scratch + "/unpacked",
-                    listing = (keeper / "listing").string();
+namespace {
+
+/// One run of `clgrade unpack` on `archive` into <keeper>/<box>/unpacked, in a sandbox of its own
+/// (a plain child when not `sandboxed`), its tree then settled; that folder, or "" with u->error. Its
+/// left-out entries are added to u's, each after `prefix` (the inner archive's name, for a nested one).
+std::string unpackInto(const std::string& archive, const fs::path& keeper, const std::string& box,
+                       const std::string& clgrade, bool sandboxed, const std::string& prefix, UnpackedSubmission* u) {
+  const std::string scratch = (keeper / box).string(), dest = scratch + "/unpacked",
+                    listing = (keeper / (box + ".listing")).string();
   // `dest` is made by the child, as the sandbox's uid that owns the scratch folder.
+  std::error_code ec;
   const std::string whole = fs::absolute(archive, ec).lexically_normal().string();
   ProcessSpec spec;
   spec.argv = {clgrade, "unpack", whole, dest};
@@ -91,39 +86,70 @@ UnpackedSubmission unpackSubmission(const std::string& archive, const std::strin
   spec.stderrPath = listing + ".err";
   spec.outputLimitBytes = size_t(256) << 10;
   if (sandboxed) {
-    SandboxSpec box;
-    box.scratch = scratch;
-    box.mounts = {{clgrade, false}, {whole, false}};
-    box.maxTreeProcesses = 4;
+    SandboxSpec sandbox;
+    sandbox.scratch = scratch;
+    sandbox.mounts = {{clgrade, false}, {whole, false}};
+    sandbox.maxTreeProcesses = 4;
     std::string err;
-    if (!sandboxProcess(box, &spec, &err)) {
-      u.error = "no sandbox to unpack it in: " + err;
-      return u;
+    if (!sandboxProcess(sandbox, &spec, &err)) {
+      u->archiveAtFault = false;
+      u->error = "no sandbox to unpack it in: " + err;
+      return "";
     }
   }
   const ProcessResult p = runProcess(spec);
-  u.archiveAtFault = true;  // from here on, what went wrong is the archive's doing
+  u->archiveAtFault = true;  // from here on, what went wrong is the archive's doing
   std::string out, errors;
   readUntrustedFile(listing, size_t(256) << 10, &out);
   readUntrustedFile(listing + ".err", size_t(16) << 10, &errors);
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("left out: ", 0) == 0) u.leftOut.push_back(line.substr(10));
-    if (line.rfind("left out more: ", 0) == 0) u.moreLeftOut += std::atoi(line.c_str() + 15);
+    if (line.rfind("left out: ", 0) == 0) u->leftOut.push_back(prefix + line.substr(10));
+    if (line.rfind("left out more: ", 0) == 0) u->moreLeftOut += std::atoi(line.c_str() + 15);
   }
   if (!p.ok()) {
     while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
-    const std::string prefix = "clgrade unpack: ";
-    if (errors.rfind(prefix, 0) == 0) errors.erase(0, prefix.size());
-    u.error = errors.empty() ? "unpacking it " + p.describe() : errors;
-    return u;
+    const std::string clgradeSays = "clgrade unpack: ";
+    if (errors.rfind(clgradeSays, 0) == 0) errors.erase(0, clgradeSays.size());
+    u->error = prefix + (errors.empty() ? "unpacking it " + p.describe() : errors);
+    return "";
   }
   std::string err;
-  if (!settle(keeper / "box", dest, &err)) {
-    u.error = err;
+  if (!settle(keeper / box, dest, &err)) {
+    u->error = prefix + err;
+    return "";
+  }
+  return dest;
+}
+
+}  // namespace
+
+UnpackedSubmission unpackSubmission(const std::string& archive, const std::string& clgrade, bool sandboxed) {
+  UnpackedSubmission u;
+  std::error_code ec;
+  std::string pattern = (fs::temp_directory_path(ec) / "clgrade-unpack-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) {
+    u.error = "no scratch folder to unpack it into";
     return u;
   }
-  u.folder = unpackedRoot(dest);
+  // The keeper's own folder holds the children's listings; each sandbox gets a scratch folder below it.
+  const fs::path keeper = pattern;
+  u.scratch = keeper.string();
+  // Searchable (not readable) by the sandbox's uid, which resolves its scratch folder's path below it.
+  fs::permissions(keeper, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec, ec);
+  const std::string dest = unpackInto(archive, keeper, "box", clgrade, sandboxed, "", &u);
+  if (dest.empty()) return u;
+  std::string root = unpackedRoot(dest);
+  // A zip in a zip: found by an intake corpus, an LMS's download of a student's lab3.zip holding
+  // kernels.zip said only "kernel file missing". One level: an archive inside that one is graded as
+  // found (missing files), and no chain of archives multiplies the limits.
+  if (const std::string inner = loneArchive(root); !inner.empty()) {
+    const std::string named = fs::path(inner).filename().string() + ": ";
+    const std::string innerDest = unpackInto(inner, keeper, "inner", clgrade, sandboxed, named, &u);
+    if (innerDest.empty()) return u;
+    root = unpackedRoot(innerDest);
+  }
+  u.folder = root;
   u.cache = submissionCacheDir(u.folder);
   return u;
 }

@@ -32,6 +32,10 @@ struct UnpackedSubmission {
 /// unpacked folder must be a folder; inside it only folders and regular files stay (anything else is
 /// removed), owned by this process, folders 0755 and files 0644: every task's sandbox reads it where
 /// it is (no staged copy), none can change it.
+/// An archive that holds only another archive (a zip in a zip, as an LMS's download of a zip a
+/// student uploaded gives): when the unpacked folder has no .cl file at its top nor in its kernels/
+/// and holds exactly one archive (intake/submission.h's loneArchive), that one is unpacked too, in
+/// the same way, one level only, and graded instead.
 UnpackedSubmission unpackSubmission(const std::string& archive, const std::string& clgrade, bool sandboxed);
 
 /// The entries left out of the archive, `most` at most, then "and N more entries" for the rest.

@@ -56,6 +56,21 @@ TEST(MissingKernelFile, ATypoIsNamedButAnotherTasksFileIsNot) {
   EXPECT_EQ(missingKernelFileHint(other, "ConvolutionSeparable.cl"), "");
 }
 
+// Found by an intake corpus: two archives in a submission folder (neither unpacked) gave only
+// "missing"; the hint names them and says to keep one.
+TEST(MissingKernelFile, TwoArchivesAreNamed) {
+  const fs::path dir = folder("archives");
+  touch(dir / "kernels.zip");
+  touch(dir / "kernels-old.tar.gz");
+  touch(dir / "readme.txt");
+  EXPECT_EQ(missingKernelFileHint(dir, "histogram.cl"),
+            "the folder holds 2 archives (kernels-old.tar.gz, kernels.zip): an archive is unpacked only when it is "
+            "the only one; keep the one to grade");
+  const fs::path one = folder("one-archive");
+  touch(one / "kernels.zip");
+  EXPECT_EQ(missingKernelFileHint(one, "histogram.cl"), "");
+}
+
 TEST(MissingKernelFile, ANestedFolderIsNamed) {
   const fs::path dir = folder("nested");
   touch(dir / "alice" / "kernels" / "Convolution3x3.cl");
