@@ -708,14 +708,17 @@ class Batch {
     if (isClassFileName(name)) {
       std::string names;
       for (const std::string& n : classTopLevelNames()) names += (names.empty() ? "" : ", ") + n;
+      const std::string why = "a submission folder may not be named like a class file (" + names +
+                              " are written into the output folder): rename it";
       std::lock_guard<std::mutex> lock(mutex_);
       --running_;
       ++summary_.graded;
       ++summary_.notWritten;
-      std::fprintf(stderr,
-                   "%sclgrade batch: %s: not graded: a submission folder may not be named like a class file "
-                   "(%s are written into the output folder): rename it\n",
-                   tty_ ? "\r\033[K" : "", terminalName(name).c_str(), names.c_str());
+      // In class.json too, as every submission not graded is (found by an intake corpus: a folder named
+      // gradebook.csv was said on the terminal only, and missing from the gradebook's rows).
+      recordNotGraded(name, why);
+      std::fprintf(stderr, "%sclgrade batch: %s: not graded: %s\n", tty_ ? "\r\033[K" : "", terminalName(name).c_str(),
+                   why.c_str());
       return;
     }
     const fs::path partial = out_ / ".partial" / stagingId(name);
@@ -818,13 +821,18 @@ class Batch {
     --running_;
     ++summary_.graded;
     ++summary_.notGraded;
-    entries_[name] = ordered_json{{"submission", name},
-                                  {"not_graded", "a fault of the grading machine, not of the submission: " + fault}};
-    writeClass();
+    recordNotGraded(name, "a fault of the grading machine, not of the submission: " + fault);
     std::fprintf(stderr,
                  "%sclgrade batch: %s: not graded: a fault of this machine, not of the submission: %s (run the "
                  "batch again to grade it)\n",
                  tty_ ? "\r\033[K" : "", terminalName(name).c_str(), terminalText(fault).c_str());
+  }
+
+  /// A submission with no report, in class.json with why (the gradebook's `problem` column and
+  /// summary.html say it): rewritten there at once. The caller holds mutex_.
+  void recordNotGraded(const std::string& name, const std::string& why) {
+    entries_[name] = ordered_json{{"submission", name}, {"not_graded", why}};
+    writeClass();
   }
 
   /// The tasks of a completed submission that were killed from outside, graded once more: the
