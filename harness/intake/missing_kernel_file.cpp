@@ -25,6 +25,26 @@ std::string lower(std::string s) {
   return s;
 }
 
+/// A copy of `file` kept under another name: "histogram (1).cl" (a browser's second download),
+/// "Histogram-final.cl", "histogram.cl.txt" (an editor's extension): a name that starts with the
+/// file's stem and still says ".cl" (case aside); "" when none. No task's file name starts with
+/// another's stem (histogram, convolution3x3, convolutionseparable, convolutionbilateral; a unit
+/// test holds every task of the registry to it), so another task's file is never taken for a copy.
+std::string copyOfTheFile(const std::vector<std::string>& names, const std::string& file) {
+  const std::string stem = lower(fs::path(file).stem().string());
+  // ".cl" as an extension of its own: at the end or before another ("histogram.cl.txt"), not ".class".
+  auto saysCl = [&](const std::string& low) {
+    for (size_t at = low.find(".cl", stem.size()); at != std::string::npos; at = low.find(".cl", at + 1))
+      if (at + 3 == low.size() || !std::isalnum(static_cast<unsigned char>(low[at + 3]))) return true;
+    return false;
+  };
+  for (const std::string& name : names) {
+    const std::string low = lower(name);
+    if (low.rfind(stem, 0) == 0 && saysCl(low)) return name;
+  }
+  return "";
+}
+
 /// Two archives or more where a kernel file is missing: a submission folder's archive is unpacked
 /// only when it is the one there (intake/submission.h's loneArchive), so which to grade is the
 /// student's word (found by an intake corpus: kernels.zip and kernels-old.zip gave only "missing").
@@ -61,6 +81,8 @@ std::string missingKernelFileHint(const fs::path& root, const std::string& file)
   for (const std::string& name : names)
     if (lower(fs::path(name).extension().string()) == ".cl" && editDistance(lower(name), lower(file)) <= 2)
       return terminalName(name) + " is there: rename it to " + file;
+  if (const std::string copy = copyOfTheFile(names, file); !copy.empty())
+    return terminalName(copy) + " is there: rename it to " + file;
   // Folders below: a submission that kept its own layout (alice/kernels/Convolution3x3.cl).
   size_t seen = 0;
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;

@@ -3,10 +3,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "../../scratch.h"
 #include "intake/missing_kernel_file.h"
 #include "intake/source_policy.h"
+#include "tasks/task.h"
 #include "util/nearest_name.h"
 
 namespace fs = std::filesystem;
@@ -54,6 +56,33 @@ TEST(MissingKernelFile, ATypoIsNamedButAnotherTasksFileIsNot) {
   const fs::path other = folder("other");
   touch(other / "ConvolutionBilateral.cl");
   EXPECT_EQ(missingKernelFileHint(other, "ConvolutionSeparable.cl"), "");
+}
+
+// Found by an intake corpus: a copy kept under another name had no hint (more than two edits away).
+TEST(MissingKernelFile, ACopyUnderAnotherNameIsNamed) {
+  for (const char* copy : {"histogram (1).cl", "Histogram-final.cl", "histogram.cl.txt", "HISTOGRAM_v2.CL"}) {
+    const fs::path dir = folder(std::string("copy-") + std::to_string(std::hash<std::string>()(copy)));
+    touch(dir / copy);
+    EXPECT_EQ(missingKernelFileHint(dir, "histogram.cl"), std::string(copy) + " is there: rename it to histogram.cl");
+  }
+  // ".cl" must be an extension of its own, and the name must start with the file's stem.
+  const fs::path other = folder("not-a-copy");
+  touch(other / "histogram.class");
+  touch(other / "my_histogram.cl.txt");
+  EXPECT_EQ(missingKernelFileHint(other, "histogram.cl"), "");
+}
+
+// The copy rule and the typo rule hold for every task the registry has: no task's file is hinted as
+// another task's (a new task named like Convolution3x3Tiled.cl would fail here, not in a student's grade).
+TEST(MissingKernelFile, NoTasksFileIsTakenForAnothers) {
+  for (const Task* present : allTasks()) {
+    const fs::path dir = folder("task-" + present->info().id);
+    touch(dir / present->info().file);
+    for (const Task* missing : allTasks())
+      if (missing != present)
+        EXPECT_EQ(missingKernelFileHint(dir, missing->info().file), "")
+            << present->info().file << " taken for " << missing->info().file;
+  }
 }
 
 // Found by an intake corpus: two archives in a submission folder (neither unpacked) gave only
