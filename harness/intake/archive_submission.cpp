@@ -66,6 +66,15 @@ bool settle(const fs::path& box, const fs::path& dest, std::string* err) {
 
 namespace {
 
+/// More entries left out than any archive within the limits has (UnpackLimits::headers).
+constexpr int kMostLeftOut = 1 << 24;
+
+/// The count of a "left out more: N" line. The child read a student's bytes: what it says is held
+/// between 0 and kMostLeftOut, so no sum of two overflows.
+int listedCount(const std::string& text) {
+  return int(std::clamp(std::strtoll(text.c_str(), nullptr, 10), 0LL, static_cast<long long>(kMostLeftOut)));
+}
+
 /// One run of `clgrade unpack` on `archive` into <keeper>/<box>/unpacked, in a sandbox of its own
 /// (a plain child when not `sandboxed`), its tree then settled; that folder, or "" with u->error. Its
 /// left-out entries are added to u's, each after `prefix` (the inner archive's name, for a nested one).
@@ -105,7 +114,8 @@ std::string unpackInto(const std::string& archive, const fs::path& keeper, const
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("left out: ", 0) == 0) u->leftOut.push_back(prefix + line.substr(10));
-    if (line.rfind("left out more: ", 0) == 0) u->moreLeftOut += std::atoi(line.c_str() + 15);
+    if (line.rfind("left out more: ", 0) == 0)
+      u->moreLeftOut = std::min(u->moreLeftOut + listedCount(line.substr(15)), kMostLeftOut);
   }
   if (!p.ok()) {
     while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
