@@ -78,10 +78,11 @@ TEST(MissingKernelFile, NoTasksFileIsTakenForAnothers) {
   for (const Task* present : allTasks()) {
     const fs::path dir = folder("task-" + present->info().id);
     touch(dir / present->info().file);
-    for (const Task* missing : allTasks())
-      if (missing != present)
-        EXPECT_EQ(missingKernelFileHint(dir, missing->info().file), "")
-            << present->info().file << " taken for " << missing->info().file;
+    for (const Task* missing : allTasks()) {
+      if (missing == present) continue;
+      EXPECT_EQ(missingKernelFileHint(dir, missing->info().file), "")
+          << present->info().file << " taken for " << missing->info().file;
+    }
   }
 }
 
