@@ -183,7 +183,8 @@ TEST(PtxAccesses, AVectorLoadTheCompilerSplitIsCountedAsOneWhereItsLanesAreAlign
 }
 
 // A tap read with atomic_or(p, 0) is a global read: an atomic that returns a value counts as a
-// load, where it lies; a shared atomic (the histogram's) and a red (no value) do not.
+// load, where it lies; a shared atomic writes a word, as a store (a tile stored with atomic_xchg has
+// its conflicts); a red on global memory (no value) reads nothing a kernel sees.
 TEST(PtxAccesses, AnAtomicThatReturnsAValueReadsMemory) {
   std::string module = kModule, out, err;
   const std::string line = "ld.f32 \t%f5, [%rd4];";
@@ -198,13 +199,14 @@ TEST(PtxAccesses, AnAtomicThatReturnsAValueReadsMemory) {
   for (const PtxAccessSite& s : sites)
     if (s.text.find("atom") != std::string::npos || s.text.find("red.global") != std::string::npos)
       atomics.push_back(s.text);
-  ASSERT_EQ(atomics.size(), 3u) << "the global, generic and guarded 64-bit atomics";
-  ASSERT_GE(sites.size(), 4u);
+  ASSERT_EQ(atomics.size(), 4u) << "the global, shared, generic and guarded 64-bit atomics";
+  ASSERT_GE(sites.size(), 5u);
   EXPECT_EQ(sites[1].kind, PtxAccessKind::GlobalLoad);
   EXPECT_EQ(sites[1].bytes, 4);
-  EXPECT_EQ(sites[2].kind, PtxAccessKind::GenericLoad);
-  EXPECT_EQ(sites[3].kind, PtxAccessKind::GlobalLoad);
-  EXPECT_EQ(sites[3].bytes, 8);
+  EXPECT_EQ(sites[2].kind, PtxAccessKind::SharedStore);
+  EXPECT_EQ(sites[3].kind, PtxAccessKind::GenericLoad);
+  EXPECT_EQ(sites[4].kind, PtxAccessKind::GlobalLoad);
+  EXPECT_EQ(sites[4].bytes, 8);
   EXPECT_NE(out.find("mov.pred \t%clg_on0, %p1;"), std::string::npos);
 }
 

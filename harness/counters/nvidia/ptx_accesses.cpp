@@ -380,8 +380,9 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
     const std::string op = plain ? m[2].str() : "";
     const std::string where = "PTX line " + std::to_string(number) + ": ";
     // An atomic that returns the old value reads memory: a tap read with atomic_or(p, 0) is a read
-    // of global memory (spec 5c), as the simulator counts it. Shared atomics are the histogram's, counted
-    // by the atomics counters (ptx_atomics.h); red returns nothing.
+    // of global memory (spec 5c), as the simulator counts it. A shared atomic writes a word as a store
+    // does: a tile stored with atomic_xchg has the store's bank conflicts (and the histogram's shared
+    // atomics, which no access rule reads, are counted by ptx_atomics.h). red returns nothing.
     const bool atomic = op == "atom";
     if (op != "ld" && op != "st" && !atomic) {
       if (accessHere && (!plain || uncountedMemoryOpcode(op))) {
@@ -401,8 +402,7 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
         *err = where + "a memory instruction the counters do not follow: " + trim(line);
         return false;
       }
-    if (atomic && shared) continue;
-    const bool load = op == "ld" || atomic;
+    const bool load = op == "ld" || (atomic && !shared);
     if (global && !load) continue;  // the rules read global loads only
     PtxAccessSite site;
     site.entry = current;

@@ -12,6 +12,7 @@
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalValue.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/IR/Instructions.h>
@@ -164,6 +165,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     current_ = &r.kernels[invocation->getKernel()->getName()];
     ++current_->invocations;
     ++launchGeneration;
+    globalArgumentBuffers_ = globalArgumentBuffers(invocation->getKernel());
   }
 
   void kernelEnd(const oclgrind::KernelInvocation*) override {
@@ -254,13 +256,13 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   // async_work_group_copy: Oclgrind has the group copy element by element, with no lane and so no
   // request to pair. Counted as accesses (a kernel that fills its tile so does use local memory),
   // not as bank requests.
-  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t size) override {
-    countAccess(memory, AccessKind::Load, nullptr, size);
+  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address, size_t size) override {
+    countAccess(memory, AccessKind::Load, nullptr, address, size);
   }
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address, size_t size,
                    const uint8_t*) override {
-    if (countAccess(memory, AccessKind::Store, nullptr, 0)) own(address, size, kGroupCopy);
+    if (countAccess(memory, AccessKind::Store, nullptr, address, 0)) own(address, size, kGroupCopy);
   }
 
   // An atomic is reported as an atomic load and then an atomic store (no store when a cmpxchg
@@ -350,15 +352,36 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     return -1;
   }
 
+  /// The buffers the kernel's __global pointer arguments point into (Oclgrind numbers its buffers in
+  /// an address's top bits).
+  std::unordered_set<size_t> globalArgumentBuffers(const oclgrind::Kernel* kernel) const {
+    std::unordered_set<size_t> buffers;
+    const oclgrind::Memory* global = m_context->getGlobalMemory();
+    const llvm::Function* function = kernel->getFunction();
+    if (!global || !function) return buffers;
+    for (const llvm::Argument& argument : function->args()) {
+      if (!argument.getType()->isPointerTy() ||
+          argument.getType()->getPointerAddressSpace() != oclgrind::AddrSpaceGlobal)
+        continue;
+      for (auto value = kernel->values_begin(); value != kernel->values_end(); ++value)
+        if (value->first == &argument && value->second.size == sizeof(size_t))
+          buffers.insert(global->extractBuffer(value->second.getPointer()));
+    }
+    return buffers;
+  }
+
   /// Adds the access to its address space's counts; true if it was to local memory.
-  static bool countAccess(const oclgrind::Memory* memory, AccessKind kind, const llvm::Instruction* instruction,
-                          size_t bytes) {
+  bool countAccess(const oclgrind::Memory* memory, AccessKind kind, const llvm::Instruction* instruction,
+                   size_t address, size_t bytes) const {
     if (!worker.kernel) return false;
     switch (memory->getAddressSpace()) {
       case oclgrind::AddrSpaceGlobal:
       case oclgrind::AddrSpaceConstant:
-        // Oclgrind keeps __constant buffers in its global memory: the pointer says which it was.
-        if (pointerSpace(instruction) == oclgrind::AddrSpaceConstant)
+        // Oclgrind keeps __constant buffers in its global memory: the pointer says which it was. A
+        // __constant pointer into a buffer the kernel was given as __global (a pointer passed through
+        // memory as another type) reads global memory: the image read so is read (spec 5c).
+        if (pointerSpace(instruction) == oclgrind::AddrSpaceConstant &&
+            !globalArgumentBuffers_.count(memory->extractBuffer(address)))
           worker.group.constant.count(kind, bytes);
         else
           worker.group.global.count(kind, bytes);
@@ -374,7 +397,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   void access(const oclgrind::Memory* memory, const oclgrind::WorkItem* workItem, AccessKind kind, size_t address,
               size_t size) {
     const llvm::Instruction* instruction = workItem->getCurrentInstruction();
-    if (!countAccess(memory, kind, instruction, size)) return;
+    if (!countAccess(memory, kind, instruction, address, size)) return;
     const uint32_t lane = laneOf(workItem);
     if (kind == AccessKind::Store || kind == AccessKind::Atomic)
       own(address, size, lane);
@@ -388,6 +411,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   }
 
   KernelTally* current_ = nullptr;  // the running kernel's tally; std::map nodes stay put
+  std::unordered_set<size_t> globalArgumentBuffers_;  // the running kernel's; read-only while it runs
 };
 
 /// The plugin of each Oclgrind context (one per OpenCL context); guarded by Results::mutex.
