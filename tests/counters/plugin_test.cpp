@@ -255,11 +255,18 @@ TEST(Lanes, APointersValueReadIsReported) {
   const json none = launch64(kLanes, "PointerNone", {"512"});
   ASSERT_FALSE(none.is_null());
   EXPECT_EQ(none["pointer_value_read"], false);
-  for (const char* kernel : {"PointerCast", "PointerUnion"}) {
+  for (const char* kernel : {"PointerCast", "PointerUnion", "PointerLowBits"}) {
     const json k = launch64(kLanes, kernel, {"512"});
     ASSERT_FALSE(k.is_null());
     EXPECT_EQ(k["pointer_value_read"], true) << kernel;
   }
+  const json apart = launch64(kLanes, "PointerApart", {"512", "512"});
+  ASSERT_FALSE(apart.is_null());
+  EXPECT_EQ(apart["pointer_value_read"], true);
+  // Offsets within one object and a buffer's alignment read no address (found by an honest corpus).
+  const json offsets = launch64(kLanes, "PointerOffsets", {"512"});
+  ASSERT_FALSE(offsets.is_null());
+  EXPECT_EQ(offsets["pointer_value_read"], false);
 }
 
 // What a lane's local atomics add counts at most the global words it read, and never below 0.

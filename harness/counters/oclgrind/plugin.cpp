@@ -9,6 +9,7 @@
 #include <oclgrind/WorkItem.h>
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -103,6 +104,10 @@ struct WorkerState {
   std::unordered_map<size_t, uint32_t> localOwner;
   /// Words of any memory (keyed with their Memory) that hold a pointer stored as a pointer.
   std::unordered_set<uint64_t> pointerWords;
+  /// readsAPointersValue's verdict on each instruction of the launch's program (it is asked at every
+  /// run of the instruction; the answer is the code's).
+  std::unordered_map<const llvm::Instruction*, bool> pointerValueVerdicts;
+  uint64_t verdictsGeneration = ~0ull;
   /// By lane: what its local atomics added, and the words of global memory it read (loads, atomics).
   /// A lane's additions count at most the words it read: one atomic_add(p, 1 << 30) counts no image.
   std::vector<int64_t> laneAdded;
@@ -199,7 +204,9 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   // marks the lane entering it; entering a loop header starts an iteration.
   void instructionExecuted(const oclgrind::WorkItem* workItem, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue&) override {
-    if (worker.kernel && readsAPointersValue(instruction)) pointerValueRead(instruction);
+    if (worker.kernel && (llvm::isa<llvm::PtrToIntInst>(instruction) || llvm::isa<llvm::ICmpInst>(instruction)) &&
+        readsAPointersValueCached(instruction))
+      pointerValueRead(instruction);
     const llvm::BasicBlock* block = instruction->getParent();
     if (instruction != &block->front() || !worker.kernel) return;
     const llvm::Loop* loop = worker.loops.loopHeadedBy(block);
@@ -290,16 +297,77 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     return false;
   }
 
+  static bool readsAPointersValueCached(const llvm::Instruction* instruction) {
+    if (worker.verdictsGeneration != launchGeneration) {
+      worker.pointerValueVerdicts.clear();
+      worker.verdictsGeneration = launchGeneration;
+    }
+    const auto known = worker.pointerValueVerdicts.find(instruction);
+    if (known != worker.pointerValueVerdicts.end()) return known->second;
+    return worker.pointerValueVerdicts[instruction] = readsAPointersValue(instruction);
+  }
+
+  /// The one object (a buffer argument, a __local array) `pointer` points into, through offsets,
+  /// casts, selects and loops; null when there are several or none is found.
+  static const llvm::Value* objectOf(const llvm::Value* pointer) {
+    llvm::SmallVector<const llvm::Value*, 4> objects;
+    llvm::getUnderlyingObjects(pointer, objects);
+    return objects.size() == 1 ? objects.front() : nullptr;
+  }
+
+  /// The pointer a ptrtoint, as an instruction or a constant expression, converts; null otherwise.
+  static const llvm::Value* convertedPointer(const llvm::Value* value) {
+    if (const auto* cast = llvm::dyn_cast<llvm::PtrToIntInst>(value)) return cast->getPointerOperand();
+    if (const auto* expr = llvm::dyn_cast<llvm::ConstantExpr>(value);
+        expr && expr->getOpcode() == llvm::Instruction::PtrToInt)
+      return expr->getOperand(0);
+    return nullptr;
+  }
+
+  /// Whether each use of the number a ptrtoint makes reveals nothing a device sets apart (found by an
+  /// honest corpus: `t - tile` and an alignment test cost a whole task): a difference with a pointer
+  /// into the same object, or the low bits below 128 of a __global or __constant address (every
+  /// device, and the simulator, starts a buffer there aligned to 128 bytes).
+  static bool onlyOffsetsOrAlignment(const llvm::PtrToIntInst* cast) {
+    const llvm::Value* object = objectOf(cast->getPointerOperand());
+    const unsigned space = cast->getPointerAddressSpace();
+    for (const llvm::User* user : cast->users()) {
+      const auto* op = llvm::dyn_cast<llvm::BinaryOperator>(user);
+      if (op && op->getOpcode() == llvm::Instruction::Sub) {
+        const llvm::Value* other = convertedPointer(op->getOperand(op->getOperand(0) == cast ? 1 : 0));
+        if (object && other && objectOf(other) == object) continue;
+        return false;
+      }
+      const llvm::Value* masked = user;
+      if (const auto* narrowed = llvm::dyn_cast<llvm::TruncInst>(user)) {
+        if (!narrowed->hasOneUse()) return false;
+        masked = *narrowed->user_begin();
+      }
+      const auto* mask = llvm::dyn_cast<llvm::BinaryOperator>(masked);
+      const auto* bits = mask ? llvm::dyn_cast<llvm::ConstantInt>(mask->getOperand(1)) : nullptr;
+      if (mask && mask->getOpcode() == llvm::Instruction::And && bits && bits->getZExtValue() < 128 &&
+          (space == oclgrind::AddrSpaceGlobal || space == oclgrind::AddrSpaceConstant))
+        continue;
+      return false;
+    }
+    return true;
+  }
+
   /// An instruction that turns a pointer into a number (ptrtoint), or compares one with a fixed address
   /// (a constant that is not null): Oclgrind's buffers lie at addresses no device gives, so a kernel
-  /// that reads them can tell the simulator apart (spec 5c).
+  /// that reads them can tell the simulator apart (spec 5c). Not a difference of two pointers into one
+  /// object, an alignment test, nor a comparison with an address inside the object the other side
+  /// points into (`t < tile + N`): those read no address.
   static bool readsAPointersValue(const llvm::Instruction* instruction) {
-    if (llvm::isa<llvm::PtrToIntInst>(instruction)) return true;
+    if (const auto* cast = llvm::dyn_cast<llvm::PtrToIntInst>(instruction)) return !onlyOffsetsOrAlignment(cast);
     if (const auto* compare = llvm::dyn_cast<llvm::ICmpInst>(instruction))
       for (const llvm::Use& op : compare->operands())
         if (op->getType()->isPointerTy() && llvm::isa<llvm::Constant>(op.get()) &&
-            !llvm::isa<llvm::ConstantPointerNull>(op.get()) && !llvm::isa<llvm::GlobalValue>(op.get()))
-          return true;
+            !llvm::isa<llvm::ConstantPointerNull>(op.get()) && !llvm::isa<llvm::GlobalValue>(op.get())) {
+          const llvm::Value* other = compare->getOperand(op.getOperandNo() == 0 ? 1 : 0);
+          const llvm::Value* object = objectOf(op.get());
+          if (!object || !llvm::isa<llvm::GlobalValue>(object) || objectOf(other) != object) return true;
+        }
     return false;
   }
 

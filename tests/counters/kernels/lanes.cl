@@ -152,6 +152,31 @@ __kernel void PointerUnion(__global int* out)
     out[g] = (bits.u >> 47) != 0 ? g + 1 : g;
 }
 
+/* Found by an honest corpus: reading no address. PointerOffsets walks a local pointer up to the
+ * tile's end, takes its offset as a difference of pointers into the tile and tests a buffer's
+ * alignment; PointerApart subtracts two buffers' addresses (their distance, which the simulator's
+ * buffer numbers set) and PointerLowBits reads 12 low bits of one (beyond what every device aligns).
+ * out, in: 128 ints. */
+__kernel void PointerOffsets(__global int* out)
+{
+    __local int tile[64];
+    const int l = get_local_id(0);
+    for (__local int* t = tile + l; t < tile + 64; t += get_local_size(0)) *t = (int)(t - tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int aligned = ((size_t)out & 15) == 0;
+    out[get_global_id(0)] = tile[l % 64] + aligned;
+}
+
+__kernel void PointerApart(__global int* out, __global int* in)
+{
+    out[get_global_id(0)] = (out - in) > 100000 ? 1 : 0;
+}
+
+__kernel void PointerLowBits(__global int* out)
+{
+    out[get_global_id(0)] = ((size_t)out & 0xFFF) == 0 ? 1 : 0;
+}
+
 /* A lane counts at most the global words it read (found by a review): lane 0 reads one word and
  * adds 1 << 30, lane 1 reads none and adds 5, lane 2 reads one and subtracts 3. h: 4 ints. */
 __kernel void HugeAdd(__global int* in, __local int* h)
