@@ -2,6 +2,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "intake/pp_lexer.h"
 
@@ -129,10 +130,81 @@ std::set<std::string> spelled(const std::string& source) {
 
 }  // namespace
 
-bool pasteCouldBuildAMacro(const std::string& firstPiece) {
-  const std::string& p = firstPiece;
-  if (p.empty() || needed().count(p)) return false;
-  return p[0] == '_' || p == "cl" || startsWith(p, "cl_");
+namespace {
+
+/// The beginnings every family of predefined macros shares, which `##` could build the rest of from
+/// any pieces: the reserved `__x` names (compilers', targets', OpenCL's feature macros) and each
+/// vendor's extension macros (`cl_khr_...`). A single-underscore name (`_LP64`) is a known name, not a
+/// family: `_CAT` or `_GROUPSIZE_` starts none.
+const std::vector<std::string>& macroFamilies() {
+  static const std::vector<std::string> starts{
+      "__",        "cl_khr_",  "cl_ext_",  "cl_amd_",    "cl_nv_",      "cl_nvidia_", "cl_intel_",
+      "cl_arm_",   "cl_img_",  "cl_qcom_", "cl_altera_", "cl_APPLE_",   "cl_apple_",  "cl_pocl_",
+      "cl_clang_", "cl_mesa_", "cl_sony_", "cl_xilinx_", "cl_vivante_", "cl_loader_", "cl_exp_"};
+  return starts;
+}
+
+/// The pieces that spell `family` from its start, the last one reaching its end or past it (what
+/// follows can be any piece, a number too: `cl_khr_fp ## 64`); a single piece that already starts
+/// with it too. Empty when none do.
+std::vector<std::string> spellsTheStart(const std::string& family, const std::set<std::string>& pieces) {
+  // route[i]: the pieces that spell family[0, i), for the first way found.
+  std::vector<std::vector<std::string>> route(family.size() + 1);
+  std::vector<bool> reached(family.size() + 1, false);
+  reached[0] = true;
+  for (size_t i = 0; i < family.size(); ++i) {
+    if (!reached[i]) continue;
+    const std::string rest = family.substr(i);
+    for (const std::string& p : pieces) {
+      if (p.empty()) continue;
+      std::vector<std::string> with = route[i];
+      with.push_back(p);
+      // p reaches the family's end, or past it: whatever follows (any piece) is a name of the family.
+      if (p.compare(0, rest.size(), rest) == 0) return with;
+      if (rest.compare(0, p.size(), p) == 0 && !reached[i + p.size()]) {
+        reached[i + p.size()] = true;
+        route[i + p.size()] = with;
+      }
+    }
+  }
+  return {};
+}
+
+/// Two pieces or more that spell `name` exactly, the first way found; empty when none do.
+std::vector<std::string> spelledWhole(const std::string& name, const std::set<std::string>& pieces) {
+  std::vector<std::vector<std::string>> route(name.size() + 1);
+  std::vector<bool> reached(name.size() + 1, false);
+  reached[0] = true;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (!reached[i]) continue;
+    for (const std::string& p : pieces) {
+      if (p.empty() || name.compare(i, p.size(), p) != 0 || i + p.size() > name.size()) continue;
+      std::vector<std::string> with = route[i];
+      with.push_back(p);
+      if (i + p.size() == name.size() && with.size() >= 2) return with;
+      if (!reached[i + p.size()]) {
+        reached[i + p.size()] = true;
+        route[i + p.size()] = with;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> pastedMacroStart(const std::set<std::string>& pieces) {
+  std::set<std::string> usable;
+  for (const std::string& p : pieces)
+    if (!needed().count(p)) usable.insert(p);
+  for (const std::string& family : macroFamilies())
+    if (std::vector<std::string> route = spellsTheStart(family, usable); !route.empty()) return route;
+  // Names of no family, each spelled whole by two pieces or more (`_L ## P64`).
+  for (const std::string& name : wellKnown()) {
+    if (name.size() < 2 || name[0] != '_' || name[1] == '_') continue;
+    if (std::vector<std::string> route = spelledWhole(name, usable); !route.empty()) return route;
+  }
+  return {};
 }
 
 const std::vector<std::string>& differingHeaderMacros() {

@@ -29,11 +29,13 @@ namespace clgrade {
 /// The compiler-identifying predefined macros `source` names, and the well-known ones, sorted.
 std::vector<std::string> compilerIdentityNames(const std::string& source);
 
-/// True for an identifier a `##` could start a compiler-identifying name with: one that begins with an
-/// underscore and is none of the language's own spellings (`__SIZEOF_INT ## 128__`), or an extension
-/// macro's start (`cl`, `cl_...`: `cl_ ## khr_fp64`; `c ## l_khr_fp64` is the source policy's). The
-/// prelude cannot hide a name the source never spells whole, so the source policy refuses such a paste.
-bool pasteCouldBuildAMacro(const std::string& firstPiece);
+/// The identifiers of a source, in order, that `##` could paste into the start of a compiler's
+/// predefined macro the prelude does not hide because the source never spells it whole: the start of a
+/// reserved `__x` name (`_ ## _clang_major__`, `__clang ## _major__`), of a vendor's extension macro
+/// (`c ## l_khr_fp64`, `cl_khr_fp ## 64`), or all of a known single-underscore one (`_L ## P64`).
+/// Empty when none could: `_CAT`, `_GROUPSIZE_`, `c` beside `l_tile` start none. The source policy
+/// refuses a paste in a source whose identifiers could.
+std::vector<std::string> pastedMacroStart(const std::set<std::string>& pieces);
 
 /// The identifiers of `source` that appear only as include guards (in `#ifndef X`, `#ifdef X`,
 /// `#undef X` and `#define X` with nothing after it) or in `#pragma` lines. No `##` can paste one (it

@@ -162,6 +162,7 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
   }
   // Identifiers anywhere: `#define H __has_include` probes as well as `#if __has_include(...)`.
   std::set<std::string> identifiers;
+  std::vector<size_t> builtPragmas;  // the lines of _Pragma operands that are not a plain string
   size_t firstPaste = tokens.size();
   for (size_t i = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
@@ -172,13 +173,24 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
       refuse(t.line,
              t.text + " asks the compiler whether a file exists, and the file may be outside the kernels folder");
     } else if (t.text == "_Pragma") {
-      // Only a plain string operand can be judged; one built by macros could spell anything.
       const bool plain = i + 3 < tokens.size() && tokens[i + 1].text == "(" && tokens[i + 2].kind == Token::Literal &&
                          tokens[i + 2].text.front() == '"' && tokens[i + 3].text == ")";
-      const std::string reason = plain ? pragmaProbe(destringize(tokens[i + 2].text))
-                                       : "a _Pragma whose operand is not a plain string literal is not allowed";
-      if (!reason.empty()) refuse(t.line, reason);
+      if (!plain)
+        builtPragmas.push_back(t.line);
+      else if (const std::string reason = pragmaProbe(destringize(tokens[i + 2].text)); !reason.empty())
+        refuse(t.line, reason);
     }
+  }
+  // A _Pragma whose operand macros build (`#define PRAGMA(x) _Pragma(#x)`, for `PRAGMA(unroll 4)`)
+  // spells only tokens of the source: judged by them, as a pragma is by its own. Found by an honest
+  // corpus: refused whatever it built. With ## its words could be pasted, so it still is.
+  for (const size_t line : builtPragmas) {
+    std::string reason;
+    for (const std::string& name : identifiers)
+      if (reason.empty()) reason = pragmaProbe(name);
+    if (reason.empty() && firstPaste < tokens.size())
+      reason = "a _Pragma whose operand macros build, in a source that pastes tokens (##), could spell any pragma";
+    if (!reason.empty()) refuse(line, reason + " (its operand is built by macros from the tokens of this source)");
   }
   // `##` can build a probe from pieces that are harmless alone (__has_ ## include).
   if (firstPaste < tokens.size()) {
@@ -198,26 +210,25 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
         break;
       }
   }
-  // `##` can build a compiler's predefined macro that the prelude does not hide (spec 5c): every
-  // reserved name starts with an underscore and every extension macro with cl_, so the first piece of
-  // such a paste is an identifier of the source that does.
+  // `##` can build a compiler's predefined macro that the prelude does not hide (spec 5c): the start
+  // of a reserved __x name or a vendor's extension macro, or a known _X name, from pieces of the source.
   if (firstPaste < tokens.size()) {
     // Any identifier of the file may be a piece (an argument's last token, a macro named by another,
     // an object-like macro's body): only include guards are left out, which no ## can reach.
     const std::set<std::string> guards = includeGuardNames(text);
-    const bool cAndL =
-        identifiers.count("c") &&
-        std::any_of(identifiers.begin(), identifiers.end(), [](const std::string& n) { return n.rfind("l_", 0) == 0; });
+    std::set<std::string> pieces;
     for (const std::string& name : identifiers)
-      if (!guards.count(name) && (pasteCouldBuildAMacro(name) || (name == "c" && cAndL))) {
-        refuse(tokens[firstPaste].line,
-               "token pasting (##) in a source that spells " + terminalText(name) +
-                   " could build a compiler's predefined macro, which clgrade hides from every build so that "
-                   "the simulator and the graded device compile the same code (spec 5c); rename the identifiers "
-                   "that start with an underscore or cl_ (an include guard may keep its name)");
-        found.back().explained = true;
-        break;
-      }
+      if (!guards.count(name)) pieces.insert(name);
+    if (const std::vector<std::string> route = pastedMacroStart(pieces); !route.empty()) {
+      std::string spelled;
+      for (const std::string& piece : route) spelled += (spelled.empty() ? "" : " ## ") + terminalText(piece);
+      refuse(tokens[firstPaste].line,
+             "token pasting (##) in this source could paste " + spelled +
+                 " into a compiler's predefined macro, which clgrade hides from every build so that the simulator "
+                 "and the graded device compile the same code (spec 5c); rename those identifiers (an include "
+                 "guard may keep its name)");
+      found.back().explained = true;
+    }
   }
   std::stable_sort(found.begin(), found.end(),
                    [](const IncludeDirective& a, const IncludeDirective& b) { return a.firstLine < b.firstLine; });
