@@ -277,6 +277,17 @@ TEST(Lanes, WhatALaneAddsCountsAtMostWhatItRead) {
   EXPECT_EQ(k["local"]["atomics_added"], 2 * 1);  // lane 0: one word read; lane 1: none; lane 2: below 0
 }
 
+// Found by an honest corpus: an async copy's reads count for the group (at most once), and a swap
+// that succeeds adds what it adds.
+TEST(Lanes, AnAsyncCopysReadsAndSwapsCount) {
+  const json staged = launch64(kLanes, "StagedAdds", {"512", "256"});
+  ASSERT_FALSE(staged.is_null());
+  EXPECT_EQ(staged["local"]["atomics_added"], 2 * 64);  // 128 a group asked, 64 words copied
+  const json swaps = launch64(kLanes, "SwapAdds", {"512", "256"});
+  ASSERT_FALSE(swaps.is_null());
+  EXPECT_EQ(swaps["local"]["atomics_added"], 128);  // one swap a lane succeeds
+}
+
 // --- Accumulation, model and threads.
 
 TEST(Accumulation, TwoLaunchesAddUp) {

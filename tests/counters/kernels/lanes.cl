@@ -186,3 +186,23 @@ __kernel void HugeAdd(__global int* in, __local int* h)
     if (l == 1) atomic_add(&h[1], 5);
     if (l == 2) atomic_sub(&h[2], 3 + in[get_global_id(0)]);
 }
+
+/* Found by an honest corpus: what an async copy reads counts for the group's adds (each lane adds 2,
+ * reading nothing itself; the copy read 64 words a group), and a compare-and-swap that swaps adds new
+ * minus old (one that fails adds nothing). h: 64 ints. */
+__kernel void StagedAdds(__global int* in, __local int* h)
+{
+    __local int stage[64];
+    event_t e = async_work_group_copy(stage, in + get_group_id(0) * 64, 64, 0);
+    wait_group_events(1, &e);
+    atomic_add(&h[get_local_id(0) % 4], 2);
+}
+
+__kernel void SwapAdds(__global int* in, __local int* h)
+{
+    const int l = get_local_id(0);
+    h[l] = in[get_global_id(0)] == -7 ? 3 : 0;  /* a word read: what a lane may count */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_cmpxchg(&h[l], 0, 1);
+    atomic_cmpxchg(&h[l], 5, 9);
+}
