@@ -76,6 +76,12 @@ bool readCounters(const std::string& path, CounterReport* report, std::string* e
       c.workGroups = k.value("work_groups", 0L);
       c.pointerValueRead = k.value("pointer_value_read", false);
       c.pointerValueLine = k.value("pointer_value_line", 0);
+      c.unsetLocalRead = k.value("unset_local_read", false);
+      c.unsetLocalLine = k.value("unset_local_line", 0);
+      c.undefinedOperation = k.value("undefined_operation_read", false);
+      c.undefinedOperationLine = k.value("undefined_operation_line", 0);
+      c.orderDependentWrite = k.value("order_dependent_write_read", false);
+      c.orderDependentWriteLine = k.value("order_dependent_write_line", 0);
       c.global = accesses(k.value("global", json::object()));
       c.constant = accesses(k.value("constant", json::object()));
       const json size = k.value("group_size", json::array());

@@ -52,6 +52,19 @@ struct KernelCounters {
   /// line): the simulator's addresses are not the device's, so its run may not be the device's.
   bool pointerValueRead = false;
   int pointerValueLine = 0;
+  /// A work-item loaded local memory no work-item of its group had stored (at `unsetLocalLine`): the
+  /// simulator's is zeros, a device's what another group left, so its run may not be the device's.
+  bool unsetLocalRead = false;
+  int unsetLocalLine = 0;
+  /// An operation whose result is undefined (a float converted out of its integer's range, a division
+  /// by zero): each compiler gives its own value, so its run may not be the device's.
+  bool undefinedOperation = false;
+  int undefinedOperationLine = 0;
+  /// Work-items exchanged different values into one local word with no barrier between (atomics):
+  /// the word keeps whichever came last, in an order no device promises; a race the simulator's race
+  /// detector never reports.
+  bool orderDependentWrite = false;
+  int orderDependentWriteLine = 0;
 };
 
 struct CounterReport {

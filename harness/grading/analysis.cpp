@@ -250,9 +250,42 @@ CaseOutcome analysisOutcome(const TaskRubric& t, const AnalysisRun& run, bool dr
   return o;
 }
 
-/// "Convolution line 47": where the simulated kernel read a pointer's value (the line when known).
-std::string whereAPointersValueIsRead(const KernelCounters& k) {
-  return k.name + (k.pointerValueLine ? " line " + std::to_string(k.pointerValueLine) : std::string());
+/// "Convolution line 47": a kernel and the line of what it did (when the compiler kept one).
+std::string whereIn(const KernelCounters& k, int line) {
+  return k.name + (line ? " line " + std::to_string(line) : std::string());
+}
+
+/// Why the simulated run of `k` may not be what the device ran, in a clause ("reads a pointer's value,
+/// ..."); "" when nothing says so. Spec 5c: the simulator's addresses and its zeroed local memory are
+/// no device's, so a kernel that reads either can run its technique, or its barrier, there alone.
+std::string simulatorMayDiffer(const KernelCounters& k) {
+  if (k.pointerValueRead)
+    return whereIn(k, k.pointerValueLine) +
+           " reads a pointer's value (a pointer cast to an integer, stored and read back as a number, or compared "
+           "with a fixed address): the simulator's buffers lie at addresses no device gives";
+  if (k.unsetLocalRead)
+    return whereIn(k, k.unsetLocalLine) +
+           " reads local memory that no work-item of its group stored before: what it holds is undefined, zeros in "
+           "the simulator and what another work-group left on a device (found by a gaming corpus)";
+  if (k.undefinedOperation)
+    return whereIn(k, k.undefinedOperationLine) +
+           " computes an undefined result (a float converted to an integer out of its range, or an integer "
+           "division by zero): each compiler gives its own value, the simulator's not the device's (found by a "
+           "gaming corpus)";
+  return "";
+}
+
+/// Why the checks `k` decides get no clean bill from the simulator's race detector, as a finding
+/// would say it; "" when nothing says so.
+std::string raceTheDetectorMisses(const KernelCounters& k) {
+  if (k.orderDependentWrite)
+    return "work-items of one group exchange different values into the same local word at " +
+           whereIn(k, k.orderDependentWriteLine) +
+           " with no barrier between (an atomic exchange): the word keeps whichever comes last, in an order no "
+           "device promises; a barrier is missing, or one work-item must write it (found by a gaming corpus)";
+  if (const std::string why = simulatorMayDiffer(k); !why.empty())
+    return why + "; so the simulator's race and bounds checks cannot vouch for what the device ran (spec 5c)";
+  return "";
 }
 
 /// A data race or out-of-bounds access in a kernel fails (or annotates) the checks it decides; a
@@ -294,15 +327,14 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
   // Oclgrind's addresses said so). Its checks get no clean bill from this run.
   for (const KernelCounters& k : run.counters.kernels) {
     const auto decides = task.info().kernelChecks.find(k.name);
-    if (!k.pointerValueRead || decides == task.info().kernelChecks.end()) continue;
+    const std::string why = raceTheDetectorMisses(k);
+    if (why.empty() || decides == task.info().kernelChecks.end()) continue;
     for (const std::string& checkId : decides->second) {
       if (byCheck.count(checkId)) continue;  // its findings said already
       CaseOutcome o = analysisOutcome(t, run);
       const bool fail = rubric.settings.sanitizerFindingsFail;
       o.status = fail ? Status::Failed : Status::Passed;
-      o.message = (fail ? "" : "not graded (rubric setting): ") + whereAPointersValueIsRead(k) +
-                  " reads a pointer's value, so the simulator's race and bounds checks cannot vouch for what the "
-                  "device ran: the simulator's buffers lie at addresses no device gives (spec 5c)";
+      o.message = (fail ? "" : "not graded (rubric setting): ") + why;
       (*checks)[checkId].cases.push_back(o);
     }
   }
@@ -312,16 +344,15 @@ void applySanitizer(const Task& task, const TaskRubric& t, const Rubric& rubric,
 
 namespace {
 
-/// Spec 5c: a kernel that read a pointer's value in the simulator could tell it apart (Oclgrind keeps a
-/// buffer's number in an address's top bits; no device does), so what it counted there need not be
-/// what the device ran: the technique gets nothing, with the reason. "" when no kernel did.
-std::string pointerValueReadBy(const CounterReport& counters) {
+/// Spec 5c: a kernel that read a pointer's value or local memory its group never stored could tell
+/// the simulator apart (simulatorMayDiffer), so what it counted there need not be what the device ran:
+/// the technique gets nothing, with the reason. "" when no kernel did.
+std::string simulatedRunNotTheDevices(const CounterReport& counters) {
   for (const KernelCounters& k : counters.kernels)
-    if (k.pointerValueRead)
-      return whereAPointersValueIsRead(k) +
-             " reads a pointer's value (a pointer cast to an integer, stored and read back as a number, or "
-             "compared with a fixed address): the simulator's buffers lie at addresses no device gives, so what "
-             "it counted need not be what the device ran, and the technique gets nothing (spec 5c)";
+    if (const std::string why = simulatorMayDiffer(k); !why.empty())
+      return why +
+             "; so what the simulator counted need not be what the device ran, and the technique gets nothing "
+             "(spec 5c)";
   return "";
 }
 
@@ -339,7 +370,7 @@ CaseOutcome techniqueOutcome(const Task& task, const TaskRubric& taskRubric, con
     o.status = Status::Error;
     o.message = run.message;
   } else {
-    if (const std::string why = pointerValueReadBy(run.counters); !why.empty()) {
+    if (const std::string why = simulatedRunNotTheDevices(run.counters); !why.empty()) {
       o.status = Status::Failed;
       o.message = why;
     } else {

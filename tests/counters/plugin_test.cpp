@@ -288,6 +288,26 @@ TEST(Lanes, AnAsyncCopysReadsAndSwapsCount) {
   EXPECT_EQ(swaps["local"]["atomics_added"], 128);  // one swap a lane succeeds
 }
 
+// Found by a gaming corpus: what may make the simulated run not the device's, each said with its line.
+TEST(Lanes, WhatTheSimulatorCannotVouchForIsReported) {
+  const std::map<std::string, std::pair<std::string, bool>> expected{
+      {"UnsetLocal", {"unset_local", true}},
+      {"Float3Local", {"unset_local", false}},
+      {"FloatOverflow", {"undefined_operation", true}},
+      {"Kinds", {"undefined_operation", false}},
+      {"ExchangeApart", {"order_dependent_write", true}},
+      {"ExchangeAlike", {"order_dependent_write", false}}};
+  for (const auto& [kernel, what] : expected) {
+    const json k = launch64(
+        kLanes, kernel, kernel == "Kinds" ? std::vector<std::string>{"512", "1024"} : std::vector<std::string>{"512"});
+    ASSERT_FALSE(k.is_null()) << kernel;
+    EXPECT_EQ(k[what.first + "_read"], what.second) << kernel;
+    if (what.second) {
+      EXPECT_GT(k[what.first + "_line"].get<int>(), 0) << kernel;
+    }
+  }
+}
+
 // --- Accumulation, model and threads.
 
 TEST(Accumulation, TwoLaunchesAddUp) {

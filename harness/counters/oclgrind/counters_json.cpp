@@ -69,12 +69,18 @@ std::string linesJson(const KernelTally& k) {
   return out.str();
 }
 
+/// `"name_read": true, "name_line": 12`: whether and where (counters.cpp reads it so).
+std::string sighting(const std::string& name, const Sighting& s) {
+  return "\"" + name + "_read\": " + (s.seen ? "true" : "false") + ", \"" + name + "_line\": " + std::to_string(s.line);
+}
+
 std::string kernelJson(const std::string& name, const KernelTally& k) {
   std::ostringstream out;
   out << "  {\"name\": " << quoted(name) << ", \"invocations\": " << k.invocations
       << ", \"work_groups\": " << k.workGroups << ",\n"
-      << "   \"pointer_value_read\": " << (k.pointerValueRead ? "true" : "false")
-      << ", \"pointer_value_line\": " << k.pointerValueLine << ",\n"
+      << "   " << sighting("pointer_value", k.pointerValue) << ", " << sighting("unset_local", k.unsetLocal) << ",\n"
+      << "   " << sighting("undefined_operation", k.undefinedOperation) << ", "
+      << sighting("order_dependent_write", k.orderDependentWrite) << ",\n"
       << "   \"group_size\": [" << k.groupSize[0] << ", " << k.groupSize[1] << ", " << k.groupSize[2] << "],\n"
       << "   \"global\": " << counts(k.global) << ",\n"
       << "   \"constant\": " << counts(k.constant) << ",\n"

@@ -13,13 +13,17 @@
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalValue.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Operator.h>
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -116,6 +120,14 @@ struct WorkerState {
   /// Global words the group's async copies read (no lane's): they may count what lanes add beyond
   /// their own reads, once for the group.
   uint64_t groupCopyReadWords = 0;
+  /// The group's barriers so far, and who last exchanged what into each local word since which.
+  uint64_t barriers = 0;
+  struct Exchange {
+    uint32_t lane;
+    int64_t value;
+    uint64_t barriers;
+  };
+  std::unordered_map<size_t, Exchange> exchanges;
 };
 constexpr uint32_t kGroupCopy = ~0u;
 thread_local WorkerState worker;
@@ -196,6 +208,8 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     worker.laneAdded.assign(worker.lanes.size(), 0);
     worker.laneReadWords.assign(worker.lanes.size(), 0);
     worker.groupCopyReadWords = 0;
+    worker.barriers = 0;
+    worker.exchanges.clear();
     for (LoopState& lane : worker.lanes) lane.clear();
     worker.localOwner.clear();
     worker.pointerWords.clear();
@@ -212,13 +226,18 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     if (worker.kernel && (llvm::isa<llvm::PtrToIntInst>(instruction) || llvm::isa<llvm::ICmpInst>(instruction)) &&
         readsAPointersValueCached(instruction))
       pointerValueRead(instruction);
+    if (worker.kernel && undefinedResult(workItem, instruction))
+      worker.group.undefinedOperation.note(sourceLine(instruction));
     const llvm::BasicBlock* block = instruction->getParent();
     if (instruction != &block->front() || !worker.kernel) return;
     const llvm::Loop* loop = worker.loops.loopHeadedBy(block);
     if (loop) worker.lanes[laneOf(workItem)].enterHeader(loop, framesOf(workItem, block));
   }
 
-  void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override { worker.regrouper.barrier(); }
+  void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override {
+    worker.regrouper.barrier();
+    ++worker.barriers;
+  }
 
   void workGroupComplete(const oclgrind::WorkGroup*) override {
     worker.regrouper.finish();
@@ -295,6 +314,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     access(memory, workItem, AccessKind::Atomic, address, size);
     if (!worker.kernel) return;
     const uint32_t lane = laneOf(workItem);
+    if (memory->getAddressSpace() == oclgrind::AddrSpaceLocal) exchanged(workItem, op, address, size, lane);
     if (memory->getAddressSpace() == oclgrind::AddrSpaceLocal && lane < worker.laneAdded.size())
       worker.laneAdded[lane] += added(memory, address, workItem, op, size);  // capped at the group's end
     else if (memory->getAddressSpace() == oclgrind::AddrSpaceGlobal)
@@ -387,10 +407,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   }
 
   static void pointerValueRead(const llvm::Instruction* instruction) {
-    const uint32_t line = sourceLine(instruction);
-    KernelTally& g = worker.group;
-    if (!g.pointerValueRead || (line && (!g.pointerValueLine || line < g.pointerValueLine))) g.pointerValueLine = line;
-    g.pointerValueRead = true;
+    worker.group.pointerValue.note(sourceLine(instruction));
   }
 
   /// What an atomic about to run adds to the word it hits (Oclgrind reports it before it runs): 1
@@ -447,9 +464,94 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     return now == value(expected) ? value(desired) - now : 0;
   }
 
+  /// A float converted to an integer out of its range (or a NaN), or an integer division by zero or of
+  /// the least value by -1, about to run: undefined in OpenCL C, each compiler's own value (found by a
+  /// gaming corpus: (int)(width * 1e10f) is INT_MIN on PoCL and wraps in the simulator, a tell).
+  static bool undefinedResult(const oclgrind::WorkItem* workItem, const llvm::Instruction* instruction) {
+    const unsigned opcode = instruction->getOpcode();
+    if (opcode == llvm::Instruction::FPToSI || opcode == llvm::Instruction::FPToUI) {
+      const oclgrind::TypedValue from = workItem->getOperand(instruction->getOperand(0));
+      if (from.size != 4 && from.size != 8) return false;
+      const unsigned bits = instruction->getType()->getScalarSizeInBits();
+      if (bits == 0 || bits > 64) return false;
+      const bool isSigned = opcode == llvm::Instruction::FPToSI;
+      const double least = isSigned ? -std::ldexp(1.0, int(bits) - 1) - 1 : -1;
+      const double past = isSigned ? std::ldexp(1.0, int(bits) - 1) : std::ldexp(1.0, int(bits));
+      for (unsigned i = 0; i < from.num; ++i) {
+        const double v = from.getFloat(i);
+        if (std::isnan(v) || v <= least || v >= past) return true;
+      }
+      return false;
+    }
+    if (opcode != llvm::Instruction::SDiv && opcode != llvm::Instruction::UDiv && opcode != llvm::Instruction::SRem &&
+        opcode != llvm::Instruction::URem)
+      return false;
+    const oclgrind::TypedValue divisor = workItem->getOperand(instruction->getOperand(1));
+    const oclgrind::TypedValue dividend = workItem->getOperand(instruction->getOperand(0));
+    if (divisor.size == 0 || divisor.size > 8) return false;
+    const bool isSigned = opcode == llvm::Instruction::SDiv || opcode == llvm::Instruction::SRem;
+    const unsigned bits = 8 * divisor.size;
+    for (unsigned i = 0; i < divisor.num; ++i) {
+      if (divisor.getUInt(i) == 0) return true;
+      if (isSigned && divisor.getSInt(i) == -1 && bits < 64 && dividend.getSInt(i) == -(int64_t(1) << (bits - 1)))
+        return true;
+      if (isSigned && divisor.getSInt(i) == -1 && bits == 64 && dividend.getSInt(i) == INT64_MIN) return true;
+    }
+    return false;
+  }
+
+  /// An atomic exchange into local memory: a different value than another lane exchanged into the
+  /// same word since the last barrier is an order-dependent write. A compare-and-swap is not: it
+  /// writes only over what it saw (an increment loop swaps different values, honestly; found by an
+  /// honest corpus).
+  static void exchanged(const oclgrind::WorkItem* workItem, oclgrind::AtomicOp op, size_t address, size_t size,
+                        uint32_t lane) {
+    if (op != oclgrind::AtomicXchg || (size != 4 && size != 8)) return;
+    const llvm::Instruction* instruction = workItem->getCurrentInstruction();
+    const llvm::Value* operand = nullptr;
+    if (const auto* rmw = llvm::dyn_cast_or_null<llvm::AtomicRMWInst>(instruction))
+      operand = rmw->getValOperand();
+    else if (const auto* call = llvm::dyn_cast_or_null<llvm::CallInst>(instruction); call && call->arg_size() >= 2)
+      operand = call->getArgOperand(1);
+    if (!operand) return;
+    const int64_t value = workItem->getOperand(operand).getSInt();
+    const size_t word = firstWord(address);
+    const auto last = worker.exchanges.find(word);
+    if (last != worker.exchanges.end() && last->second.barriers == worker.barriers && last->second.lane != lane &&
+        last->second.value != value)
+      worker.group.orderDependentWrite.note(sourceLine(instruction));
+    worker.exchanges[word] = {lane, value, worker.barriers};
+  }
+
   /// Marks the 4-byte words of [address, address + size) of local memory as stored by `lane`.
   static void own(size_t address, size_t size, uint32_t lane) {
     for (size_t word = firstWord(address); word <= lastWord(address, size); ++word) worker.localOwner[word] = lane;
+  }
+
+  /// The bytes of a load that carry values: a float3's fourth element is padding no store writes,
+  /// though the compiler loads a float3 as a float4 through a cast of its pointer (found by an honest
+  /// corpus: float3 normals in local memory were taken for unset words).
+  static size_t meaningfulBytes(const llvm::Instruction* instruction, size_t size) {
+    const auto* load = llvm::dyn_cast_or_null<llvm::LoadInst>(instruction);
+    if (!load) return size;
+    const llvm::Type* type = load->getType();
+    if (const auto* cast = llvm::dyn_cast<llvm::BitCastOperator>(load->getPointerOperand()))
+      if (const auto* from = llvm::dyn_cast<llvm::PointerType>(cast->getSrcTy()); from && !from->isOpaque())
+        type = from->getPointerElementType();
+    const auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+    if (!vector || vector->getNumElements() != 3) return size;
+    return std::min<size_t>(size, 3 * vector->getElementType()->getPrimitiveSizeInBits() / 8);
+  }
+
+  /// Whether every word of [address, address + size) of local memory was stored in this group.
+  static bool everStored(size_t address, size_t size) {
+    for (size_t word = firstWord(address); word <= lastWord(address, size); ++word)
+      if (!worker.localOwner.count(word)) return false;
+    return true;
+  }
+
+  static void unsetLocalRead(const llvm::Instruction* instruction) {
+    worker.group.unsetLocal.note(sourceLine(instruction));
   }
 
   /// Whether a local load of [address, address + size) by `lane` reads a word someone else stored.
@@ -521,6 +623,8 @@ class BankConflictPlugin final : public oclgrind::Plugin {
       own(address, size, lane);
     else if (othersStored(address, size, lane))
       ++worker.group.local.sharedLoads;
+    if (kind == AccessKind::Load && !everStored(address, meaningfulBytes(instruction, size)))
+      unsetLocalRead(instruction);
     if (!instruction) return;
     const LoopState::Frames& frames = framesOf(workItem, instruction->getParent());
     const uint64_t context = frames.back().chain ^ worker.lanes[lane].iterationHash(frames) * 0x9e3779b97f4a7c15ull;

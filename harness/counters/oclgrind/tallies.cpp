@@ -54,6 +54,16 @@ bool LineKey::operator<(const LineKey& other) const {
   return std::tie(line, kind, phase) < std::tie(other.line, other.kind, other.phase);
 }
 
+void Sighting::note(uint32_t where) {
+  // The least line that says where (0: the compiler kept none).
+  if (!seen || (where && (!line || where < line))) line = where;
+  seen = true;
+}
+
+void Sighting::merge(const Sighting& other) {
+  if (other.seen) note(other.line);
+}
+
 void KernelTally::merge(const KernelTally& other) {
   invocations += other.invocations;
   workGroups += other.workGroups;
@@ -61,12 +71,10 @@ void KernelTally::merge(const KernelTally& other) {
   constant.add(other.constant);
   local.add(other.local);
   if (other.groupSize[0]) std::copy(other.groupSize, other.groupSize + 3, groupSize);
-  // The least line that says where (0: the compiler kept none).
-  if (other.pointerValueRead &&
-      (!pointerValueRead ||
-       (other.pointerValueLine && (!pointerValueLine || other.pointerValueLine < pointerValueLine))))
-    pointerValueLine = other.pointerValueLine;
-  pointerValueRead = pointerValueRead || other.pointerValueRead;
+  pointerValue.merge(other.pointerValue);
+  unsetLocal.merge(other.unsetLocal);
+  undefinedOperation.merge(other.undefinedOperation);
+  orderDependentWrite.merge(other.orderDependentWrite);
   for (const auto& [key, tally] : other.lines) lines[key].add(tally);
 }
 

@@ -21,6 +21,15 @@ const char* kindName(AccessKind kind);
 /// "load", "compute".
 const char* phaseName(Phase phase);
 
+/// Whether something happened in a kernel, and the least source line where (0: the compiler kept
+/// none): what the simulator saw that may make its run not the device's.
+struct Sighting {
+  bool seen = false;
+  uint32_t line = 0;
+  void note(uint32_t where);
+  void merge(const Sighting& other);
+};
+
 /// Local-memory requests (warp instructions) and what they cost.
 struct BankTally {
   uint64_t requests = 0;
@@ -65,11 +74,20 @@ struct KernelTally {
   AccessCounts local;
   uint64_t groupSize[3] = {0, 0, 0};   // the work-group size of the last launch (the tile's size)
   std::map<LineKey, BankTally> lines;  // every line with local requests, conflicting or not
-  /// The first source line (the least, over groups) where the kernel read a pointer's value: a cast of
-  /// a pointer to an integer, a pointer stored and loaded back as a number, a comparison with a fixed
-  /// address. 0: none. The simulator's buffers lie at other addresses than the device's (spec 5c).
-  uint32_t pointerValueLine = 0;
-  bool pointerValueRead = false;
+  /// Where the kernel read a pointer's value: a cast of a pointer to an integer, a pointer stored and
+  /// loaded back as a number, a comparison with a fixed address. The simulator's buffers lie at other
+  /// addresses than the device's (spec 5c).
+  Sighting pointerValue;
+  /// Where a work-item loaded a word of local memory no work-item of its group had stored: undefined
+  /// in OpenCL, zeros in the simulator, what another group left on a device (spec 5c).
+  Sighting unsetLocal;
+  /// Where an operation's result is undefined: a float converted to an integer out of its range (or a
+  /// NaN), an integer division by zero or of the least value by -1. Each compiler gives its own value.
+  Sighting undefinedOperation;
+  /// Where work-items exchanged different values into one local word (atomic_xchg) with no barrier
+  /// between: the word keeps whichever came last, in an order no device promises. Oclgrind's
+  /// race detector never pairs two atomics.
+  Sighting orderDependentWrite;
 
   void merge(const KernelTally& other);
   /// Sum over lines of one kind; with a phase, of that phase only.

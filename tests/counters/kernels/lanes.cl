@@ -206,3 +206,48 @@ __kernel void SwapAdds(__global int* in, __local int* h)
     atomic_cmpxchg(&h[l], 0, 1);
     atomic_cmpxchg(&h[l], 5, 9);
 }
+
+/* Found by a gaming corpus: what the simulator sees that no device need run alike. UnsetLocal reads a
+ * local word its group never stored (undefined: zeros here, another group's leftovers on a device);
+ * Float3Local stores and reads float3s (their padding is no unset word); FloatOverflow converts a float
+ * out of int's range; ExchangeApart has two work-items exchange different values into one local word
+ * with no barrier between, ExchangeAlike the same value. out: 128 ints. */
+__kernel void UnsetLocal(__global int* out)
+{
+    __local int mark[2];
+    const int seen = mark[1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) mark[1] = 5; /* what the next group on a device would find */
+    out[get_global_id(0)] = seen;
+}
+
+__kernel void Float3Local(__global int* out)
+{
+    __local float3 v[64];
+    const int l = get_local_id(0);
+    v[l] = (float3)(l, 1, 2);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = (int)v[63 - l].x;
+}
+
+__kernel void FloatOverflow(__global int* out)
+{
+    out[get_global_id(0)] = (int)((float)get_global_size(0) * 1e10f);
+}
+
+__kernel void ExchangeApart(__global int* out)
+{
+    __local int word[1];
+    const int l = get_local_id(0);
+    if (l < 2) atomic_xchg(&word[0], l);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = word[0];
+}
+
+__kernel void ExchangeAlike(__global int* out)
+{
+    __local int word[1];
+    atomic_xchg(&word[0], 7);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = word[0];
+}
