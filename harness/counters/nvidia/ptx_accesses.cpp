@@ -394,9 +394,16 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
     const std::string guard = trim(m[1]), qualifiers = m[3], operands = m[4];
     const std::vector<std::string> q = qualifierList(qualifiers);
     auto has = [&](const std::string& name) { return std::find(q.begin(), q.end(), name) != q.end(); };
-    // Private, parameter and constant memory have no banks and no global sectors.
-    if (has("local") || has("param") || has("const")) continue;
-    const bool shared = has("shared") || has("shared::cta"), global = has("global");
+    // Private and parameter memory have no banks and no global sectors.
+    if (has("local") || has("param")) continue;
+    // A __constant load through a register reads memory as a global load does: the weights through
+    // their parameter (one sector a warp, nothing beyond it), and so the image through a __constant
+    // alias of d_Src, which NVIDIA reads as well (found by a gaming corpus: taps so read were free).
+    // A load of a module's own constant by name is not.
+    static const std::regex registerAddress(R"(\[\s*%)");
+    const bool constant = has("const");
+    if (constant && (op != "ld" || !std::regex_search(operands, registerAddress))) continue;
+    const bool shared = has("shared") || has("shared::cta"), global = has("global") || constant;
     for (const std::string& part : q)
       if (part.find("::cluster") != std::string::npos || part == "async" || part.rfind("bulk", 0) == 0) {
         *err = where + "a memory instruction the counters do not follow: " + trim(line);
