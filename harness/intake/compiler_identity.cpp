@@ -144,44 +144,25 @@ const std::vector<std::string>& macroFamilies() {
   return starts;
 }
 
-/// The pieces that spell `family` from its start, the last one reaching its end or past it (what
-/// follows can be any piece, a number too: `cl_khr_fp ## 64`); a single piece that already starts
-/// with it too. Empty when none do.
-std::vector<std::string> spellsTheStart(const std::string& family, const std::set<std::string>& pieces) {
-  // route[i]: the pieces that spell family[0, i), for the first way found.
-  std::vector<std::vector<std::string>> route(family.size() + 1);
-  std::vector<bool> reached(family.size() + 1, false);
+/// Pieces that spell `target` one after another, the first way found; empty when none do. Whole:
+/// two pieces or more, ending exactly at its end. Else its start (a family's): the last piece reaches
+/// its end or past it (whatever follows, any piece, a number too, makes a name of the family:
+/// `cl_khr_fp ## 64`), and a single piece that already starts with it is one.
+std::vector<std::string> piecesSpelling(const std::string& target, const std::set<std::string>& pieces, bool whole) {
+  // route[i]: the pieces that spell target[0, i), for the first way found.
+  std::vector<std::vector<std::string>> route(target.size() + 1);
+  std::vector<bool> reached(target.size() + 1, false);
   reached[0] = true;
-  for (size_t i = 0; i < family.size(); ++i) {
+  for (size_t i = 0; i < target.size(); ++i) {
     if (!reached[i]) continue;
-    const std::string rest = family.substr(i);
+    const std::string rest = target.substr(i);
     for (const std::string& p : pieces) {
       if (p.empty()) continue;
       std::vector<std::string> with = route[i];
       with.push_back(p);
-      // p reaches the family's end, or past it: whatever follows (any piece) is a name of the family.
-      if (p.compare(0, rest.size(), rest) == 0) return with;
-      if (rest.compare(0, p.size(), p) == 0 && !reached[i + p.size()]) {
-        reached[i + p.size()] = true;
-        route[i + p.size()] = with;
-      }
-    }
-  }
-  return {};
-}
-
-/// Two pieces or more that spell `name` exactly, the first way found; empty when none do.
-std::vector<std::string> spelledWhole(const std::string& name, const std::set<std::string>& pieces) {
-  std::vector<std::vector<std::string>> route(name.size() + 1);
-  std::vector<bool> reached(name.size() + 1, false);
-  reached[0] = true;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if (!reached[i]) continue;
-    for (const std::string& p : pieces) {
-      if (p.empty() || name.compare(i, p.size(), p) != 0 || i + p.size() > name.size()) continue;
-      std::vector<std::string> with = route[i];
-      with.push_back(p);
-      if (i + p.size() == name.size() && with.size() >= 2) return with;
+      if (!whole && p.compare(0, rest.size(), rest) == 0) return with;
+      if (rest.compare(0, p.size(), p) != 0) continue;
+      if (whole && p.size() == rest.size() && with.size() >= 2) return with;
       if (!reached[i + p.size()]) {
         reached[i + p.size()] = true;
         route[i + p.size()] = with;
@@ -198,11 +179,11 @@ std::vector<std::string> pastedMacroStart(const std::set<std::string>& pieces) {
   for (const std::string& p : pieces)
     if (!needed().count(p)) usable.insert(p);
   for (const std::string& family : macroFamilies())
-    if (std::vector<std::string> route = spellsTheStart(family, usable); !route.empty()) return route;
+    if (std::vector<std::string> route = piecesSpelling(family, usable, false); !route.empty()) return route;
   // Names of no family, each spelled whole by two pieces or more (`_L ## P64`).
   for (const std::string& name : wellKnown()) {
     if (name.size() < 2 || name[0] != '_' || name[1] == '_') continue;
-    if (std::vector<std::string> route = spelledWhole(name, usable); !route.empty()) return route;
+    if (std::vector<std::string> route = piecesSpelling(name, usable, true); !route.empty()) return route;
   }
   return {};
 }

@@ -420,16 +420,19 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     if (op == oclgrind::AtomicDec) return -1;
     if (op == oclgrind::AtomicCmpXchg) return swapAdded(memory, address, workItem, size);
     if (op != oclgrind::AtomicAdd && op != oclgrind::AtomicSub) return 0;
-    const llvm::Instruction* instruction = workItem->getCurrentInstruction();
-    const llvm::Value* value = nullptr;
-    if (const auto* rmw = llvm::dyn_cast_or_null<llvm::AtomicRMWInst>(instruction))
-      value = rmw->getValOperand();
-    else if (const auto* call = llvm::dyn_cast_or_null<llvm::CallInst>(instruction); call && call->arg_size() >= 2)
-      value = call->getArgOperand(1);
+    const llvm::Value* value = atomicOperand(workItem->getCurrentInstruction());
     if (!value || (size != 4 && size != 8)) return 1;
     const int64_t v = size == 8 ? workItem->getOperand(value).getSInt()
                                 : static_cast<int32_t>(workItem->getOperand(value).getUInt() & 0xffffffffu);
     return op == oclgrind::AtomicSub ? -v : v;
+  }
+
+  /// The value an atomic (an LLVM atomicrmw, or a builtin's call) adds or writes: its second operand.
+  static const llvm::Value* atomicOperand(const llvm::Instruction* instruction) {
+    if (const auto* rmw = llvm::dyn_cast_or_null<llvm::AtomicRMWInst>(instruction)) return rmw->getValOperand();
+    if (const auto* call = llvm::dyn_cast_or_null<llvm::CallInst>(instruction); call && call->arg_size() >= 2)
+      return call->getArgOperand(1);
+    return nullptr;
   }
 
   /// What a compare-and-swap about to run adds: new - expected where the word holds the expected
@@ -508,11 +511,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
                         uint32_t lane) {
     if (op != oclgrind::AtomicXchg || (size != 4 && size != 8)) return;
     const llvm::Instruction* instruction = workItem->getCurrentInstruction();
-    const llvm::Value* operand = nullptr;
-    if (const auto* rmw = llvm::dyn_cast_or_null<llvm::AtomicRMWInst>(instruction))
-      operand = rmw->getValOperand();
-    else if (const auto* call = llvm::dyn_cast_or_null<llvm::CallInst>(instruction); call && call->arg_size() >= 2)
-      operand = call->getArgOperand(1);
+    const llvm::Value* operand = atomicOperand(instruction);
     if (!operand) return;
     const int64_t value = workItem->getOperand(operand).getSInt();
     const size_t word = firstWord(address);
