@@ -296,7 +296,12 @@ TEST(Lanes, WhatTheSimulatorCannotVouchForIsReported) {
       {"FloatOverflow", {"undefined_operation", true}},
       {"Kinds", {"undefined_operation", false}},
       {"ExchangeApart", {"order_dependent_write", true}},
-      {"ExchangeAlike", {"order_dependent_write", false}}};
+      {"ExchangeAlike", {"order_dependent_write", false}},
+      // Found by a review.
+      {"AtomicOnUnset", {"unset_local", true}},
+      {"ByteOfAWord", {"unset_local", true}},
+      {"LocalAddressBits", {"pointer_value", true}},
+      {"LockByExchange", {"order_dependent_write", false}}};
   for (const auto& [kernel, what] : expected) {
     const json k = launch64(
         kLanes, kernel, kernel == "Kinds" ? std::vector<std::string>{"512", "1024"} : std::vector<std::string>{"512"});

@@ -107,6 +107,9 @@ struct WorkerState {
   LoopState::Frames frames;  // scratch for framesOf
   /// Who stored each 4-byte word of local memory last in this group: a lane, or kGroupCopy.
   std::unordered_map<size_t, uint32_t> localOwner;
+  /// Which bytes of each 4-byte word of local memory the group stored (a bit a byte): a byte's store
+  /// does not set its word's other bytes (found by a review).
+  std::unordered_map<size_t, uint8_t> localStoredBytes;
   /// Words of any memory (keyed with their Memory) that hold a pointer stored as a pointer.
   std::unordered_set<uint64_t> pointerWords;
   /// readsAPointersValue's verdict on each instruction of the launch's program (it is asked at every
@@ -119,7 +122,7 @@ struct WorkerState {
   std::vector<uint64_t> laneReadWords;
   /// Global words the group's async copies read (no lane's): they may count what lanes add beyond
   /// their own reads, once for the group.
-  uint64_t groupCopyReadWords = 0;
+  uint64_t groupCopyReadBytes = 0;  ///< summed, then in words: a uchar copy is a byte an element
   /// The group's barriers so far, and who last exchanged what into each local word since which.
   uint64_t barriers = 0;
   struct Exchange {
@@ -207,11 +210,12 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     worker.lanes.resize(worker.groupSize.x * worker.groupSize.y * worker.groupSize.z);
     worker.laneAdded.assign(worker.lanes.size(), 0);
     worker.laneReadWords.assign(worker.lanes.size(), 0);
-    worker.groupCopyReadWords = 0;
+    worker.groupCopyReadBytes = 0;
     worker.barriers = 0;
     worker.exchanges.clear();
     for (LoopState& lane : worker.lanes) lane.clear();
     worker.localOwner.clear();
+    worker.localStoredBytes.clear();
     worker.pointerWords.clear();
     if (worker.loopsGeneration != launchGeneration) {
       worker.loops.clear();
@@ -223,8 +227,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   // marks the lane entering it; entering a loop header starts an iteration.
   void instructionExecuted(const oclgrind::WorkItem* workItem, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue&) override {
-    if (worker.kernel && (llvm::isa<llvm::PtrToIntInst>(instruction) || llvm::isa<llvm::ICmpInst>(instruction)) &&
-        readsAPointersValueCached(instruction))
+    if (worker.kernel && mayReadAPointersValue(instruction) && readsAPointersValueCached(instruction))
       pointerValueRead(instruction);
     if (worker.kernel && undefinedResult(workItem, instruction))
       worker.group.undefinedOperation.note(sourceLine(instruction));
@@ -251,7 +254,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
       beyondOwnReads += std::max<int64_t>(0, worker.laneAdded[lane] - own);
     }
     worker.group.local.atomicsAdded +=
-        std::min(beyondOwnReads, static_cast<int64_t>(std::min<uint64_t>(worker.groupCopyReadWords, INT64_MAX)));
+        std::min(beyondOwnReads, static_cast<int64_t>(std::min<uint64_t>(worker.groupCopyReadBytes / 4, INT64_MAX)));
     Results& r = results();
     std::lock_guard<std::mutex> lock(r.mutex);
     if (worker.kernel) worker.kernel->merge(worker.group);
@@ -297,8 +300,7 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   // not as bank requests.
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address, size_t size) override {
     countAccess(memory, AccessKind::Load, nullptr, address, size);
-    if (worker.kernel && memory->getAddressSpace() == oclgrind::AddrSpaceGlobal)
-      worker.groupCopyReadWords += (std::max<size_t>(size, 1) + 3) / 4;
+    if (worker.kernel && memory->getAddressSpace() == oclgrind::AddrSpaceGlobal) worker.groupCopyReadBytes += size;
   }
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address, size_t size,
@@ -329,6 +331,25 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   static bool holdsAPointer(const oclgrind::Memory* memory, size_t address, size_t size) {
     for (size_t word = firstWord(address); word <= lastWord(address, size); ++word)
       if (worker.pointerWords.count(wordKey(memory, word))) return true;
+    return false;
+  }
+
+  /// A ptrtoint inside a constant expression (`(ulong)&tile[0] >> 48`, a __local array's address as a
+  /// constant): none when the value is no constant expression.
+  static const llvm::ConstantExpr* constantPtrToInt(const llvm::Value* value, int depth = 0) {
+    const auto* expr = llvm::dyn_cast<llvm::ConstantExpr>(value);
+    if (!expr || depth > 8) return nullptr;
+    if (expr->getOpcode() == llvm::Instruction::PtrToInt) return expr;
+    for (const llvm::Use& op : expr->operands())
+      if (const llvm::ConstantExpr* found = constantPtrToInt(op.get(), depth + 1)) return found;
+    return nullptr;
+  }
+
+  /// The instructions readsAPointersValue asks about: cheap to tell, run for every instruction.
+  static bool mayReadAPointersValue(const llvm::Instruction* instruction) {
+    if (llvm::isa<llvm::PtrToIntInst>(instruction) || llvm::isa<llvm::ICmpInst>(instruction)) return true;
+    for (const llvm::Use& op : instruction->operands())
+      if (llvm::isa<llvm::ConstantExpr>(op.get())) return true;
     return false;
   }
 
@@ -380,8 +401,11 @@ class BankConflictPlugin final : public oclgrind::Plugin {
       }
       const auto* mask = llvm::dyn_cast<llvm::BinaryOperator>(masked);
       const auto* bits = mask ? llvm::dyn_cast<llvm::ConstantInt>(mask->getOperand(1)) : nullptr;
+      // A buffer the kernel was given (an argument): the harness and the simulator align those; a
+      // program-scope __constant lies where its compiler put it (found by a review).
       if (mask && mask->getOpcode() == llvm::Instruction::And && bits && bits->getZExtValue() < 128 &&
-          (space == oclgrind::AddrSpaceGlobal || space == oclgrind::AddrSpaceConstant))
+          (space == oclgrind::AddrSpaceGlobal || space == oclgrind::AddrSpaceConstant) && object &&
+          llvm::isa<llvm::Argument>(object))
         continue;
       return false;
     }
@@ -395,6 +419,19 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   /// points into (`t < tile + N`): those read no address.
   static bool readsAPointersValue(const llvm::Instruction* instruction) {
     if (const auto* cast = llvm::dyn_cast<llvm::PtrToIntInst>(instruction)) return !onlyOffsetsOrAlignment(cast);
+    // A constant's address converted inside an operand (found by a review: `(ulong)&tile[0] >> 48`
+    // was never an instruction of its own); only a difference with a pointer into the same object
+    // reads no address.
+    for (const llvm::Use& op : instruction->operands()) {
+      const llvm::ConstantExpr* cast = constantPtrToInt(op.get());
+      if (!cast) continue;
+      const auto* difference = llvm::dyn_cast<llvm::BinaryOperator>(instruction);
+      const llvm::Value* other = difference && difference->getOpcode() == llvm::Instruction::Sub && op.get() == cast
+                                     ? convertedPointer(instruction->getOperand(op.getOperandNo() == 0 ? 1 : 0))
+                                     : nullptr;
+      const llvm::Value* object = objectOf(cast->getOperand(0));
+      if (!other || !object || objectOf(other) != object) return true;
+    }
     if (const auto* compare = llvm::dyn_cast<llvm::ICmpInst>(instruction))
       for (const llvm::Use& op : compare->operands())
         if (op->getType()->isPointerTy() && llvm::isa<llvm::Constant>(op.get()) &&
@@ -418,7 +455,10 @@ class BankConflictPlugin final : public oclgrind::Plugin {
                        oclgrind::AtomicOp op, size_t size) {
     if (op == oclgrind::AtomicInc) return 1;
     if (op == oclgrind::AtomicDec) return -1;
-    if (op == oclgrind::AtomicCmpXchg) return swapAdded(memory, address, workItem, size);
+    // Local memory only: a group's words are its worker's alone, while another worker may change a
+    // global word between this look and the swap (found by a review).
+    if (op == oclgrind::AtomicCmpXchg)
+      return memory->getAddressSpace() == oclgrind::AddrSpaceLocal ? swapAdded(memory, address, workItem, size) : 0;
     if (op != oclgrind::AtomicAdd && op != oclgrind::AtomicSub) return 0;
     const llvm::Value* value = atomicOperand(workItem->getCurrentInstruction());
     if (!value || (size != 4 && size != 8)) return 1;
@@ -512,7 +552,9 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     if (op != oclgrind::AtomicXchg || (size != 4 && size != 8)) return;
     const llvm::Instruction* instruction = workItem->getCurrentInstruction();
     const llvm::Value* operand = atomicOperand(instruction);
-    if (!operand) return;
+    // An exchange whose old value the lane reads is a lock or a hand-over, which orders itself (a
+    // test-and-set loop exchanges 1 and 0 by turns; found by a review): only blind writes race.
+    if (!operand || !instruction->use_empty()) return;
     const int64_t value = workItem->getOperand(operand).getSInt();
     const size_t word = firstWord(address);
     const auto last = worker.exchanges.find(word);
@@ -525,6 +567,8 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   /// Marks the 4-byte words of [address, address + size) of local memory as stored by `lane`.
   static void own(size_t address, size_t size, uint32_t lane) {
     for (size_t word = firstWord(address); word <= lastWord(address, size); ++word) worker.localOwner[word] = lane;
+    for (size_t byte = address; byte < address + std::max<size_t>(size, 1); ++byte)
+      worker.localStoredBytes[byte / 4] |= uint8_t(1u << (byte % 4));
   }
 
   /// The bytes of a load that carry values: a float3's fourth element is padding no store writes,
@@ -542,10 +586,12 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     return std::min<size_t>(size, 3 * vector->getElementType()->getPrimitiveSizeInBits() / 8);
   }
 
-  /// Whether every word of [address, address + size) of local memory was stored in this group.
+  /// Whether every byte of [address, address + size) of local memory was stored in this group.
   static bool everStored(size_t address, size_t size) {
-    for (size_t word = firstWord(address); word <= lastWord(address, size); ++word)
-      if (!worker.localOwner.count(word)) return false;
+    for (size_t byte = address; byte < address + std::max<size_t>(size, 1); ++byte) {
+      const auto stored = worker.localStoredBytes.find(byte / 4);
+      if (stored == worker.localStoredBytes.end() || !(stored->second & (1u << (byte % 4)))) return false;
+    }
     return true;
   }
 
@@ -618,12 +664,15 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     const llvm::Instruction* instruction = workItem->getCurrentInstruction();
     if (!countAccess(memory, kind, instruction, address, size)) return;
     const uint32_t lane = laneOf(workItem);
+    // An atomic reads its word before it writes it: atomic_or(p, 0) on a word nobody stored reads
+    // what another group left as a load does (found by a review).
+    if ((kind == AccessKind::Load || kind == AccessKind::Atomic) &&
+        !everStored(address, kind == AccessKind::Load ? meaningfulBytes(instruction, size) : size))
+      unsetLocalRead(instruction);
     if (kind == AccessKind::Store || kind == AccessKind::Atomic)
       own(address, size, lane);
     else if (othersStored(address, size, lane))
       ++worker.group.local.sharedLoads;
-    if (kind == AccessKind::Load && !everStored(address, meaningfulBytes(instruction, size)))
-      unsetLocalRead(instruction);
     if (!instruction) return;
     const LoopState::Frames& frames = framesOf(workItem, instruction->getParent());
     const uint64_t context = frames.back().chain ^ worker.lanes[lane].iterationHash(frames) * 0x9e3779b97f4a7c15ull;

@@ -251,3 +251,45 @@ __kernel void ExchangeAlike(__global int* out)
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = word[0];
 }
+
+/* Found by a review: an atomic that changes nothing still reads what another group left; a byte's
+ * store leaves its word's other bytes unset; a __local array's address is read as a constant
+ * expression; a test-and-set lock exchanges 1 and 0 by turns, which is no race. out: 128 ints. */
+__kernel void AtomicOnUnset(__global int* out)
+{
+    __local int probe[1];
+    const int seen = atomic_or(&probe[0], 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = seen;
+}
+
+__kernel void ByteOfAWord(__global int* out)
+{
+    __local int probe[1];
+    if (get_local_id(0) == 0) ((__local uchar*)probe)[0] = 0x39;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = probe[0] >> 8;
+}
+
+__kernel void LocalAddressBits(__global int* out)
+{
+    __local int tile[64];
+    tile[get_local_id(0)] = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = ((ulong)(&tile[0]) >> 48) != 0 ? tile[0] : 2;
+}
+
+__kernel void LockByExchange(__global int* out)
+{
+    __local int lock[1];
+    __local int count[1];
+    if (get_local_id(0) == 0) { lock[0] = 0; count[0] = 0; }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) < 2) {
+        while (atomic_xchg(&lock[0], 1) != 0) {}
+        count[0] += 1;
+        atomic_xchg(&lock[0], 0);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = count[0];
+}
