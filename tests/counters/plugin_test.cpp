@@ -294,6 +294,7 @@ TEST(Lanes, WhatTheSimulatorCannotVouchForIsReported) {
       {"UnsetLocal", {"unset_local", true}},
       {"Float3Local", {"unset_local", false}},
       {"FloatOverflow", {"undefined_operation", true}},
+      {"ConvertOverflow", {"undefined_operation", true}},
       {"Kinds", {"undefined_operation", false}},
       {"ExchangeApart", {"order_dependent_write", true}},
       {"ExchangeAlike", {"order_dependent_write", false}},

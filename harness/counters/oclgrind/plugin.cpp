@@ -512,12 +512,23 @@ class BankConflictPlugin final : public oclgrind::Plugin {
   /// gaming corpus: (int)(width * 1e10f) is INT_MIN on PoCL and wraps in the simulator, a tell).
   static bool undefinedResult(const oclgrind::WorkItem* workItem, const llvm::Instruction* instruction) {
     const unsigned opcode = instruction->getOpcode();
-    if (opcode == llvm::Instruction::FPToSI || opcode == llvm::Instruction::FPToUI) {
+    // convert_int(x) and its kin, not saturating: a builtin the simulator runs itself (found by a
+    // review: convert_int(w * 1e10f) told as a cast did).
+    bool converts = false, convertsUnsigned = false;
+    if (const auto* call = llvm::dyn_cast<llvm::CallInst>(instruction); call && call->arg_size() >= 1)
+      if (const llvm::Function* callee = call->getCalledFunction()) {
+        const llvm::StringRef name = callee->getName();
+        converts = name.contains("convert_") && !name.contains("_sat") &&
+                   instruction->getType()->isIntOrIntVectorTy() &&
+                   call->getArgOperand(0)->getType()->isFPOrFPVectorTy();
+        convertsUnsigned = name.contains("convert_u");
+      }
+    if (opcode == llvm::Instruction::FPToSI || opcode == llvm::Instruction::FPToUI || converts) {
       const oclgrind::TypedValue from = workItem->getOperand(instruction->getOperand(0));
       if (from.size != 4 && from.size != 8) return false;
       const unsigned bits = instruction->getType()->getScalarSizeInBits();
       if (bits == 0 || bits > 64) return false;
-      const bool isSigned = opcode == llvm::Instruction::FPToSI;
+      const bool isSigned = converts ? !convertsUnsigned : opcode == llvm::Instruction::FPToSI;
       const double least = isSigned ? -std::ldexp(1.0, int(bits) - 1) - 1 : -1;
       const double past = isSigned ? std::ldexp(1.0, int(bits) - 1) : std::ldexp(1.0, int(bits));
       for (unsigned i = 0; i < from.num; ++i) {

@@ -235,6 +235,11 @@ __kernel void FloatOverflow(__global int* out)
     out[get_global_id(0)] = (int)((float)get_global_size(0) * 1e10f);
 }
 
+__kernel void ConvertOverflow(__global int* out)
+{
+    out[get_global_id(0)] = convert_int((float)get_global_size(0) * 1e10f) != 0 ? 1 : 0;
+}
+
 __kernel void ExchangeApart(__global int* out)
 {
     __local int word[1];
