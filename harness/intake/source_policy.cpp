@@ -441,6 +441,16 @@ KernelSource loadKernelSource(const std::string& kernelsDir, const std::string& 
   expander.stack.push_back(target);
   expander.names.push_back(file);
   s.problem = expander.expand(s.fileBytes, target, file, "", &s.text);
+  // A paste's pieces may stand in one file and its ## in another (found by a review: a header's
+  // CAT(a, b) a##b fed __AVX512 and BW__ from the kernel file): the paste rules judge the whole
+  // source once more, with its includes.
+  if (s.problem.empty() && !s.included.empty())
+    for (const IncludeDirective& d : scanIncludes(s.text))
+      if (d.probe) {
+        s.problem = file + " with the files it includes (line " + std::to_string(d.firstLine) +
+                    " of them together): " + d.spelling + " is refused: " + d.refusal;
+        break;
+      }
   if (!s.problem.empty()) s.text.clear();
   return s;
 }

@@ -259,6 +259,17 @@ TEST_F(SourcePolicy, OnlyPiecesThatCouldStartAPredefinedMacroRefuseAPaste) {
   }
 }
 
+// Found by a review: the ## in a header, the pieces in the kernel file; each file alone was fine.
+TEST_F(SourcePolicy, APasteIsJudgedWithTheFilesItIncludes) {
+  write("kernels/cat.h", "#define C2(a, b) a##b\n#define C(a, b) C2(a, b)\n");
+  write("kernels/k.cl", "#include \"cat.h\"\n#if C(__AVX512, BW__)\n#endif\n");
+  const KernelSource s = load();
+  EXPECT_NE(s.problem.find("k.cl with the files it includes"), std::string::npos) << s.problem;
+  EXPECT_NE(s.problem.find("into a compiler's predefined macro"), std::string::npos) << s.problem;
+  write("kernels/k.cl", "#include \"cat.h\"\nint C(tile, 0);\n");
+  EXPECT_EQ(load().problem, "");
+}
+
 TEST_F(SourcePolicy, IncludeInsideCommentsAndStringsIsNotADirective) {
   write("kernels/k.cl",
         "// #include \"/etc/passwd\"\n/* #include \"/etc/passwd\" */\nconstant char* s = \"#include </x>\";\n"
