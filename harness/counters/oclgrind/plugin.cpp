@@ -467,6 +467,16 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     return op == oclgrind::AtomicSub ? -v : v;
   }
 
+  /// An atomic exchange whose old value nobody reads: it writes, whatever the word held.
+  static bool blindExchange(const llvm::Instruction* instruction) {
+    if (!instruction || !instruction->use_empty()) return false;
+    if (const auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(instruction))
+      return rmw->getOperation() == llvm::AtomicRMWInst::Xchg;
+    const auto* call = llvm::dyn_cast<llvm::CallInst>(instruction);
+    const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
+    return callee && callee->getName().contains("xchg");
+  }
+
   /// The value an atomic (an LLVM atomicrmw, or a builtin's call) adds or writes: its second operand.
   static const llvm::Value* atomicOperand(const llvm::Instruction* instruction) {
     if (const auto* rmw = llvm::dyn_cast_or_null<llvm::AtomicRMWInst>(instruction)) return rmw->getValOperand();
@@ -676,8 +686,9 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     if (!countAccess(memory, kind, instruction, address, size)) return;
     const uint32_t lane = laneOf(workItem);
     // An atomic reads its word before it writes it: atomic_or(p, 0) on a word nobody stored reads
-    // what another group left as a load does (found by a review).
-    if ((kind == AccessKind::Load || kind == AccessKind::Atomic) &&
+    // what another group left as a load does (found by a review); an exchange whose old value nobody
+    // reads is a store.
+    if ((kind == AccessKind::Load || (kind == AccessKind::Atomic && !blindExchange(instruction))) &&
         !everStored(address, kind == AccessKind::Load ? meaningfulBytes(instruction, size) : size))
       unsetLocalRead(instruction);
     if (kind == AccessKind::Store || kind == AccessKind::Atomic)
