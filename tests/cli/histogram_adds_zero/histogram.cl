@@ -41,6 +41,8 @@ __kernel void compute_histogram_local_memory(__global int* histogram, __global c
                                              __local int* local_hist)
 {
     const int lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
+    if (lid == 0) local_hist[0] = 0; /* cleared, as an honest histogram's bins are */
+    barrier(CLK_LOCAL_MEM_FENCE);
     atomic_add(&local_hist[0], 0); /* the "local atomic per pixel" */
     if (lid < num_hist_bins) {
         const int gx0 = get_group_id(0) * get_local_size(0), gy0 = get_group_id(1) * get_local_size(1);
