@@ -585,9 +585,11 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     worker.exchanges[word] = {lane, value, worker.barriers};
   }
 
-  /// Marks the 4-byte words of [address, address + size) of local memory as stored by `lane`.
-  static void own(size_t address, size_t size, uint32_t lane) {
+  /// Marks the 4-byte words of [address, address + size) of local memory as stored by `lane`, and
+  /// (setsBytes) its bytes as holding what the group stored.
+  static void own(size_t address, size_t size, uint32_t lane, bool setsBytes = true) {
     for (size_t word = firstWord(address); word <= lastWord(address, size); ++word) worker.localOwner[word] = lane;
+    if (!setsBytes) return;
     for (size_t byte = address; byte < address + std::max<size_t>(size, 1); ++byte)
       worker.localStoredBytes[byte / 4] |= uint8_t(1u << (byte % 4));
   }
@@ -686,13 +688,20 @@ class BankConflictPlugin final : public oclgrind::Plugin {
     if (!countAccess(memory, kind, instruction, address, size)) return;
     const uint32_t lane = laneOf(workItem);
     // An atomic reads its word before it writes it: atomic_or(p, 0) on a word nobody stored reads
-    // what another group left as a load does (found by a review); an exchange whose old value nobody
-    // reads is a store.
-    if ((kind == AccessKind::Load || (kind == AccessKind::Atomic && !blindExchange(instruction))) &&
-        !everStored(address, kind == AccessKind::Load ? meaningfulBytes(instruction, size) : size))
+    // what another group left as a load does (found by a review). Where nobody reads its old value,
+    // the word stays unset instead (what it holds still comes from the other group), so a later load
+    // of it is the read; an exchange whose old value nobody reads is a store.
+    bool sets = kind == AccessKind::Store;
+    if (kind == AccessKind::Load && !everStored(address, meaningfulBytes(instruction, size)))
       unsetLocalRead(instruction);
+    if (kind == AccessKind::Atomic) {
+      const bool blind = blindExchange(instruction);
+      const bool unset = !blind && !everStored(address, size);
+      if (unset && instruction && !instruction->use_empty()) unsetLocalRead(instruction);
+      sets = !unset;
+    }
     if (kind == AccessKind::Store || kind == AccessKind::Atomic)
-      own(address, size, lane);
+      own(address, size, lane, sets);
     else if (othersStored(address, size, lane))
       ++worker.group.local.sharedLoads;
     if (!instruction) return;
