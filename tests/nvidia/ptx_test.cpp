@@ -1,6 +1,7 @@
 // PTX patching and parameter rewriting, on a hand-written sample and on PTX captured from NVIDIA's
 // OpenCL (driver 580, H200): data/convolution3x3_sm90.ptx is reference/kernels/Convolution3x3.cl,
-// data/local_args_sm90.ptx is data/local_args.cl (__local and __constant pointer parameters).
+// data/local_args_sm90.ptx is data/local_args.cl (__local and __constant pointer parameters),
+// data/convolution3x3_printf_sm90.ptx is the reference 3x3 convolution with a printf added.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -121,6 +122,43 @@ TEST(Ptx, CapturedConvolution3x3) {
   ASSERT_TRUE(rebasePointerParams(ptx, &out, &err)) << err;
   EXPECT_NE(out.find("clgrade_constant; add.s64 %rd10, %rd10,"), std::string::npos);
   EXPECT_EQ(out.find("clgrade_dynamic_shared"), std::string::npos);  // no __local parameter
+}
+
+// NVIDIA's OpenCL names the printf it links itself as a bare prototype, which crashed the CUDA driver's
+// JIT: the patched module declares it `.extern`, as CUDA's own PTX does, and changes nothing else.
+TEST(Ptx, CapturedPrintfIsDeclaredExtern) {
+  const std::string binary = readData("convolution3x3_printf_sm90.ptx");
+  ASSERT_NE(binary.find("\n.func  (.param .b32 func_retval0) vprintf\n"), std::string::npos);
+  const std::string ptx = patchPtx(binary);
+  EXPECT_NE(ptx.find("\n.extern .func  (.param .b32 func_retval0) vprintf\n"), std::string::npos);
+  EXPECT_EQ(ptx.find("\n.func"), std::string::npos);
+  EXPECT_EQ(ptx.find(".extern "), ptx.rfind(".extern "));  // the one prototype alone
+  std::string out, err;
+  ASSERT_TRUE(rebasePointerParams(ptx, &out, &err)) << err;
+  EXPECT_EQ(ptxEntries(ptx).size(), 1u);
+}
+
+TEST(Ptx, OnlyFunctionsNamedAndNeitherDefinedNorLinkedBecomeExtern) {
+  const std::string module =
+      ".version 9.0\n.target sm_90\n.address_size 64\n"
+      ".func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 "
+      "vprintf_param_1\n)\n;\n"
+      ".func helper(.param .b32 x);\n"           // declared ahead of its body below
+      ".extern .func already(.param .b32 x);\n"  // linked already
+      ".weak .func weakOne(.param .b32 x);\n"    // a linkage of its own
+      "\t.func  noParams;\n"                     // indented, without parameters
+      ".func (.param .b32 r) helper(.param .b32 x)\n{\n\tret;\n}\n"
+      ".entry k()\n{\n\tret;\n}\n";
+  const std::string out = declareBodilessFunctionsExtern(module);
+  EXPECT_NE(out.find("\n.extern .func  (.param .b32 func_retval0) vprintf\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n.func helper(.param .b32 x);"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n.extern .func already("), std::string::npos) << out;
+  EXPECT_EQ(out.find(".extern .extern"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n.weak .func weakOne("), std::string::npos) << out;
+  EXPECT_NE(out.find("\n\t.extern .func  noParams;"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n.func (.param .b32 r) helper(.param .b32 x)\n{"), std::string::npos) << out;
+  EXPECT_EQ(out.size(), module.size() + 2 * std::string(".extern ").size());
+  EXPECT_EQ(declareBodilessFunctionsExtern(out), out);  // once is enough
 }
 
 TEST(Ptx, CapturedLocalArguments) {

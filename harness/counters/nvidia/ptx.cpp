@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace clgrade {
@@ -45,6 +46,64 @@ std::string patchPtx(const std::string& binary) {
     out.erase(meta);
     out += '\n';
   }
+  return declareBodilessFunctionsExtern(out);
+}
+
+namespace {
+
+bool isPtxIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+/// Past the parenthesised group that starts at `open` ('('); npos when it does not close.
+size_t pastParentheses(const std::string& text, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && --depth == 0) return i + 1;
+  }
+  return std::string::npos;
+}
+
+size_t skipSpace(const std::string& text, size_t at) {
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  return at;
+}
+
+}  // namespace
+
+std::string declareBodilessFunctionsExtern(const std::string& ptx) {
+  // Every ".func" header at the start of a line: its linkage words, its name, and whether a body or a
+  // ';' follows its parameters.
+  struct Header {
+    size_t lineStart;
+    bool linkage;
+    std::string name;
+    bool body;
+  };
+  std::vector<Header> headers;
+  static const std::regex funcRe(R"((^|\n)([ \t]*)((?:\.(?:extern|visible|weak)[ \t]+)*)\.func\b)");
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), funcRe); it != std::sregex_iterator(); ++it) {
+    Header h{static_cast<size_t>(it->position(0)) + (*it)[1].length() + (*it)[2].length(), (*it)[3].length() > 0, "",
+             false};
+    size_t at = skipSpace(ptx, static_cast<size_t>(it->position(0) + it->length(0)));
+    if (at < ptx.size() && ptx[at] == '(') at = skipSpace(ptx, pastParentheses(ptx, at));  // its return value
+    if (at >= ptx.size()) continue;
+    const size_t nameStart = at;
+    while (at < ptx.size() && isPtxIdentChar(ptx[at])) ++at;
+    h.name = ptx.substr(nameStart, at - nameStart);
+    at = skipSpace(ptx, at);
+    if (at < ptx.size() && ptx[at] == '(') at = pastParentheses(ptx, at);  // its parameters
+    const size_t end = at == std::string::npos ? at : ptx.find_first_of(";{", at);
+    if (h.name.empty() || end == std::string::npos) continue;
+    h.body = ptx[end] == '{';
+    headers.push_back(h);
+  }
+  std::set<std::string> defined;
+  for (const Header& h : headers)
+    if (h.body) defined.insert(h.name);
+  std::string out = ptx;
+  // From the last, so that the positions before stay where they were.
+  for (auto h = headers.rbegin(); h != headers.rend(); ++h)
+    if (!h->body && !h->linkage && !defined.count(h->name)) out.insert(h->lineStart, ".extern ");
   return out;
 }
 

@@ -13,9 +13,18 @@ namespace clgrade {
 bool isNvidiaPtx(const std::string& binary);
 
 /// Makes NVIDIA OpenCL PTX loadable by cuModuleLoadData: strips NUL bytes, replaces every
-/// `%envregN` with 0 (the OpenCL driver's global and group offsets, zero without a global offset)
-/// and drops the trailing `.metadata_section { ... }`, which ptxas does not know.
+/// `%envregN` with 0 (the OpenCL driver's global and group offsets, zero without a global offset),
+/// drops the trailing `.metadata_section { ... }`, which ptxas does not know, and declares the
+/// functions it only names `.extern` (declareBodilessFunctionsExtern).
 std::string patchPtx(const std::string& binary);
+
+/// `ptx` with `.extern` put before every module-scope `.func` prototype that has no linkage and whose
+/// function the module does not define. NVIDIA's OpenCL compiler declares the printf it links itself
+/// as a bare `.func (...) vprintf (...);`, which its own driver accepts; the CUDA driver crashed
+/// (SIGSEGV inside cuModuleGetFunction, on an H200 with driver 580) JIT-compiling a module with one,
+/// so every kernel that calls printf took down its counters session. CUDA's own PTX declares the same
+/// function `.extern .func`.
+std::string declareBodilessFunctionsExtern(const std::string& ptx);
 
 /// Where a kernel parameter points, as its `.param` line says.
 enum class PtxSpace { Value, Global, Constant, Shared };
