@@ -16,6 +16,16 @@ std::string seconds(double s) {
   return buffer;
 }
 
+std::string megabytes(uint64_t bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f MB", double(bytes) / 1e6);
+  return buffer;
+}
+
+/// Printed by a stopped runner's kernels, past which printing is named as the likely cause of the
+/// stop: a kernel printing from every work-item of a course-sized case prints 10-30 MB a launch.
+constexpr uint64_t kPrintedALot = uint64_t(1) << 20;
+
 }  // namespace
 
 std::string lastLine(std::string text) {
@@ -48,6 +58,11 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     std::string why = ": the task was stopped";
     if (building)
       why = ": the compiler did not finish (a macro or loop-unrolling bomb?); the task was stopped";
+    else if (position.step == progress::Step::Kernel && p.stdoutBytes >= kPrintedALot)
+      why = ": its kernels had printed " + megabytes(p.stdoutBytes) +
+            " by then; a printf in every work-item makes each launch take minutes on some drivers (NVIDIA's "
+            "printed about 0.1 MB a second on an H200): print from one work-item, or not at all; the task was "
+            "stopped";
     else if (position.step == progress::Step::Kernel && position.phase == progress::Step::Case)
       why =
           ": a kernel probably never ends (an endless loop, or a barrier that not every work-item reaches; "

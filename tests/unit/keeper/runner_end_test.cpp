@@ -95,6 +95,22 @@ TEST(RunnerEnd, SaysWhereTheRunnerWasStoppedAndWhy) {
   EXPECT_NE(hang.message.find("course_box4"), std::string::npos) << hang.message;
   EXPECT_NE(hang.message.find("never ends"), std::string::npos) << hang.message;
 
+  // A kernel that printed megabytes before the stop: the printing is named, not an endless loop
+  // (a printf in every work-item took minutes a launch on an H200); a few lines change nothing.
+  ProcessResult printing = timedOut();
+  printing.stdoutBytes = 7525404;
+  const RunnerEnd printed = judgeRunnerEnd(
+      printing, at(progress::Step::Case, progress::Step::Kernel, "Convolution", "box_1280x720"), limits, "");
+  EXPECT_EQ(printed.outcome, "timed out");
+  EXPECT_NE(printed.message.find("Convolution"), std::string::npos) << printed.message;
+  EXPECT_NE(printed.message.find("had printed 7.5 MB"), std::string::npos) << printed.message;
+  EXPECT_NE(printed.message.find("print from one work-item"), std::string::npos) << printed.message;
+  EXPECT_EQ(printed.message.find("never ends"), std::string::npos) << printed.message;
+  printing.stdoutBytes = 4000;
+  EXPECT_NE(judgeRunnerEnd(printing, at(progress::Step::Case, progress::Step::Kernel, "Convolution", "c"), limits, "")
+                .message.find("never ends"),
+            std::string::npos);
+
   ProcessResult bomb;
   bomb.started = true;
   bomb.tooManyProcesses = true;
