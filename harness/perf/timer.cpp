@@ -1,5 +1,6 @@
 #include "perf/timer.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "cl/device_step.h"
@@ -8,8 +9,8 @@
 
 namespace clgrade {
 
-TimingStats timeLaunch(const Runtime& rt, const TimedLaunch& launch, int warmups, int runs) {
-  // The times are what the runner measured; the statistics are the keeper's.
+TimingStats timeLaunch(const Runtime& rt, const TimedLaunch& launch, int warmups, int runs, double budgetSeconds) {
+  // The times are what the runner measured, with the warm-ups it kept; the statistics are the keeper's.
   const std::string recorded = deviceStep(rt, "timing", [&] {
     const TimingLock turn(rt.timingLock);  // before the clock: waiting is not timing
     const work_time::Scope timer("timed launches");
@@ -33,28 +34,50 @@ TimingStats timeLaunch(const Runtime& rt, const TimedLaunch& launch, int warmups
           rt.queue.enqueueCopyBuffer(before[i], w.whole, 0, 0, w.bytes);
       }
     };
-    // All launches go into the in-order queue before the first wait, so the device never idles
-    // between them waiting for the host (events still time each launch alone).
-    std::vector<cl::Event> events(static_cast<size_t>(warmups + runs));
-    for (cl::Event& e : events) {
+    auto enqueue = [&](cl::Event* e) {
       setBack();
-      rt.queue.enqueueNDRangeKernel(launch.handle, cl::NullRange, global, local, nullptr, &e);
+      rt.queue.enqueueNDRangeKernel(launch.handle, cl::NullRange, global, local, nullptr, e);
+    };
+    auto ms = [](const cl::Event& e) {
+      return static_cast<double>(e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                 e.getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
+             1e-6;
+    };
+    // The first warm-up alone: a kernel whose launch takes seconds (a printf in every work-item, an
+    // endless-looking loop) gets as many launches as fit the budget, at least kMinTimedRuns, instead
+    // of holding the GPU's timing lock, which every other grade of the machine waits for, for minutes.
+    int keptWarmups = warmups, keptRuns = runs;
+    std::vector<cl::Event> events;
+    if (warmups > 0 && budgetSeconds > 0) {
+      events.emplace_back();
+      enqueue(&events.back());
+      rt.queue.finish();
+      const double firstMs = ms(events.back());
+      const double fit = budgetSeconds * 1e3 / std::max(firstMs, 1e-6);
+      if (fit < warmups + runs - 1) {
+        keptWarmups = 1;
+        keptRuns = std::clamp(static_cast<int>(fit), std::min(runs, kMinTimedRuns), runs);
+      }
     }
+    // All launches go into the in-order queue before the next wait, so the device never idles
+    // between them waiting for the host (events still time each launch alone).
+    const size_t first = events.size();  // the lone first warm-up, where there was one
+    events.resize(static_cast<size_t>(keptWarmups + keptRuns));
+    for (size_t i = first; i < events.size(); ++i) enqueue(&events[i]);
     rt.queue.finish();
-    std::string bytes;
-    for (size_t i = static_cast<size_t>(warmups); i < events.size(); ++i) {
-      const cl_ulong start = events[i].getProfilingInfo<CL_PROFILING_COMMAND_START>();
-      const cl_ulong end = events[i].getProfilingInfo<CL_PROFILING_COMMAND_END>();
-      bytes += tape::f64(static_cast<double>(end - start) * 1e-6);
-    }
+    std::string bytes = tape::f64(keptWarmups);
+    for (size_t i = static_cast<size_t>(keptWarmups); i < events.size(); ++i) bytes += tape::f64(ms(events[i]));
     return bytes;
   });
-  if (recorded.size() != size_t(runs) * 8)
-    throw TapeMismatch("the runner's record holds another number of timed launches");
-  std::vector<double> ms;
   size_t at = 0;
-  while (at < recorded.size()) ms.push_back(tape::readF64(recorded, &at));
-  return summarizeTimes(ms, warmups);
+  const double keptWarmups = recorded.size() >= 8 ? tape::readF64(recorded, &at) : -1;
+  const size_t timed = recorded.size() / 8 - 1;
+  if (recorded.size() % 8 || (keptWarmups != warmups && keptWarmups != 1) || timed > size_t(runs) ||
+      timed < size_t(std::min(runs, kMinTimedRuns)))
+    throw TapeMismatch("the runner's record holds another number of timed launches");
+  std::vector<double> times;
+  while (at < recorded.size()) times.push_back(tape::readF64(recorded, &at));
+  return summarizeTimes(times, static_cast<int>(keptWarmups));
 }
 
 }  // namespace clgrade

@@ -450,6 +450,46 @@ TEST(SweepOnDevice, AKernelThatSpoilsItsInputAtOnePointLeavesTheNextPointsTheirO
   }
 }
 
+// A kernel whose launches take long (a printf in every work-item took seconds a launch on an H200)
+// gets as many timed launches as fit the budget, not 35, so the GPU's timing lock, which the
+// machine's other grades wait for, is not held for minutes; a figure has kMinTimedRuns at least.
+TEST(TimedLaunchOnDevice, ASlowKernelGetsTheLaunchesThatFitItsBudget) {
+  const Runtime& rt = device();
+  const size_t n = 64;
+  auto out = std::make_shared<DevicePlane<float>>(rt, int(n), 1, int(n), 1);
+  out->fill(rt, 1.0f);
+  cl::Program program(rt.context,
+                      "__kernel void slow(__global float* o, int steps) {\n"
+                      "  float x = o[get_global_id(0)];\n"
+                      "  for (int i = 0; i < steps; ++i) x = x * 0.9999999f + 0.5f;\n"
+                      "  o[get_global_id(0)] = x;\n"
+                      "}\n");
+  program.build();
+  TimedLaunch l;
+  l.kernel = "slow";
+  l.handle = cl::Kernel(program, "slow");
+  l.handle.setArg(0, out->buffer());
+  l.handle.setArg(1, 1 << 20);
+  l.geometry.global = {n, 1};
+  l.geometry.local = {64, 1};
+  l.keepAlive = out;
+  l.written = {out->written()};
+  const double oneMs = timeLaunch(rt, l, 0, 1, 0).medianMs;
+  ASSERT_GT(oneMs, 0);
+  // Room for about 5 launches: one warm-up, then 4 of the 12 asked for (scheduling may shift one).
+  const TimingStats cut = timeLaunch(rt, l, 3, 12, 5 * oneMs * 1e-3);
+  EXPECT_EQ(cut.warmups, 1);
+  EXPECT_GE(cut.runs, kMinTimedRuns);
+  EXPECT_LE(cut.runs, 8);
+  EXPECT_EQ(cut.samplesMs.size(), size_t(cut.runs));
+  EXPECT_GT(cut.medianMs, 0);
+  // However slow, three launches are timed; and without a budget every launch asked for is.
+  EXPECT_EQ(timeLaunch(rt, l, 3, 12, 1e-6).runs, kMinTimedRuns);
+  const TimingStats all = timeLaunch(rt, l, 1, 4, 0);
+  EXPECT_EQ(all.runs, 4);
+  EXPECT_EQ(all.warmups, 1);
+}
+
 TEST(RooflineOnDevice, CopyAndReadMoveWhatTheySay) {
   const TimedLaunch copy = copyLaunch(device(), 4096 * 4);
   EXPECT_DOUBLE_EQ(copy.bytes, 2.0 * 4096 * 4);
