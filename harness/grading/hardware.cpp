@@ -402,8 +402,21 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
           o.details.push_back(line);
         }
       }
-      if (const auto a = atomics.find(ci.id); a != atomics.end() && o.status == Status::NotMeasured)
+      // Spec 5c: the technique counts only where the analysed case's values are right on the device.
+      auto requireRightValues = [&] {
+        std::string wrong;
+        if (o.status == Status::Passed && taskRubric.needsCheck(ci.id) &&
+            deviceWrongAt(task, taskRubric.analysis.caseId, valuesOfTechnique(task, taskRubric, ci.id), *checks,
+                          &wrong)) {
+          o.status = Status::Failed;
+          o.message = "the technique counts only where the result is right (spec 5c), and the device computed " +
+                      std::string("wrong values at the analysis case: ") + wrong;
+        }
+      };
+      if (const auto a = atomics.find(ci.id); a != atomics.end() && o.status == Status::NotMeasured) {
         judgeAtomicsFromHardware(task, ci.id, spec, a->second, rt.device.info.name, &o);
+        requireRightValues();
+      }
       if (run.outcome != HardwareRun::Outcome::Ran) continue;
       // No simulator here: a rule that only asks whether kernels use local memory is the task's own
       // rule, judged on the hardware's shared load and store counts.
@@ -417,8 +430,10 @@ void judgeWithHardware(const Runtime& rt, const Task& task, const TaskRubric& ta
       // No simulator here: the hardware decides a store-conflict check, with a tolerance for its noise.
       if (rule.kind == HardwareRule::Kind::StoreConflicts && o.status == Status::NotMeasured)
         judgeStoreConflictsFromHardware(rule, run.counts, rubric.settings.hardwareConflictTolerance, &o);
+      requireRightValues();
     }
-  }  if (given) judgeDrawnWithHardware(rt, task, taskRubric, rubric, run, checks);
+  }
+  if (given) judgeDrawnWithHardware(rt, task, taskRubric, rubric, run, checks);
 }
 
 void judgeStoreConflictsFromHardware(const HardwareRule& rule, const std::vector<HardwareCounts>& counts,

@@ -185,7 +185,9 @@ Session oneSession(const SessionRequest& r, const std::vector<std::string>& task
     // A task whose rules read no counters was not profiled: its share is its atomics alone.
     const bool profiled = !r.profiled || r.profiled->count(task);
     if (r.profiled && profiled && !r.profiled->at(task).empty()) onlyKernels(r.profiled->at(task), &share);
-    share.drawnAsked = r.seeds.has_value() && profiled;
+    // The drawn case is asked of a task whose counters are read, and of one whose atomics are counted
+    // (the histogram's rules read no counters: its technique went unjudged at the drawn case on a GPU).
+    share.drawnAsked = r.seeds.has_value() && (profiled || r.atomics.count(task));
     share.seconds = p.seconds;
     share.countedBy = countedBy(csv);
     if (profiled) {
