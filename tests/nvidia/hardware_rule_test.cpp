@@ -341,7 +341,8 @@ TEST(HardwareRule, TileSectorLimitCountsRowsAndMisalignment) {
 }
 
 // Spec 5c on a GPU without the simulator: the drawn case is judged from its own counts (the
-// session's drawn_<task>__ rows and atomics run at the drawn case), beside the analysis case's.
+// session's drawn_<task>__ rows and atomics run at the drawn case), beside the analysis case's; each
+// only where the device computed the right values at that case.
 TEST(HardwareRule, TheDrawnCaseIsJudgedFromItsOwnCounts) {
   Rubric shipped;
   std::vector<std::string> problems;
@@ -380,6 +381,27 @@ TEST(HardwareRule, TheDrawnCaseIsJudgedFromItsOwnCounts) {
     ADD_FAILURE() << "no drawn outcome";
     return CaseOutcome{};
   };
+  // Spec 5c: the analysis case's technique counts only where the device's values there are right.
+  auto atAnalysis = [&](Status local) {
+    std::map<std::string, CheckResult> checks;
+    checks["local_atomics"].cases = {notSimulated()};
+    CaseOutcome value;
+    value.caseId = histogram->analysis.caseId;
+    value.status = local;
+    value.message = "35 of 64 bins wrong";
+    checks["local"].cases = {value};
+    HardwareRun run;
+    run.outcome = HardwareRun::Outcome::Ran;
+    run.atomics = {ran(3700, 131, 21)};
+    std::vector<CounterRow> rows;
+    judgeWithHardware(replaying, *task, *histogram, rubric, AnalysisFolders{}, &checks, &rows, &run);
+    return checks["local_atomics"].cases.front();
+  };
+  EXPECT_EQ(atAnalysis(Status::Passed).status, Status::Passed) << atAnalysis(Status::Passed).message;
+  const CaseOutcome wrong = atAnalysis(Status::Failed);
+  EXPECT_EQ(wrong.status, Status::Failed);
+  EXPECT_NE(wrong.message.find("wrong values at the analysis case: local: 35 of 64 bins wrong"), std::string::npos)
+      << wrong.message;
   const AtomicsRun globalOnly = ran(0, 3000, 12);  // global atomics only at the drawn case
   CaseOutcome o = judged(globalOnly);
   EXPECT_EQ(o.status, Status::Failed) << o.message;
