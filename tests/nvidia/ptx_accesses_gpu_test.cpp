@@ -71,13 +71,22 @@ struct Expected {
   double storeInstructions, storeConflicts, loadInstructions, loadConflicts, requests, sectors;
 };
 
-TEST(PtxAccessesOnTheGpu, KnownPatternsAreCountedAsTheModelSays) {
-  std::string err;
+/// An NVIDIA GPU's OpenCL device and the CUDA driver's replay; the test is skipped without them.
+class PtxAccessesOnTheGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string err;
+    if (!chooseDevice("gpu", &device, &err) || device.info.platform.find("NVIDIA") == std::string::npos)
+      GTEST_SKIP() << "no NVIDIA GPU here";
+    replay = PtxReplay::open(&err);
+    if (!replay) GTEST_SKIP() << "no CUDA driver here: " << err;
+  }
   DeviceEntry device;
-  if (!chooseDevice("gpu", &device, &err) || device.info.platform.find("NVIDIA") == std::string::npos)
-    GTEST_SKIP() << "no NVIDIA GPU here";
-  std::unique_ptr<PtxReplay> replay = PtxReplay::open(&err);
-  if (!replay) GTEST_SKIP() << "no CUDA driver here: " << err;
+  std::unique_ptr<PtxReplay> replay;
+};
+
+TEST_F(PtxAccessesOnTheGpu, KnownPatternsAreCountedAsTheModelSays) {
+  std::string err;
   const Runtime rt(device);
   const BuildResult build = buildProgram(rt, kSource, "");
   ASSERT_TRUE(build.ok) << build.error << build.log;
@@ -139,13 +148,8 @@ TEST(PtxAccessesOnTheGpu, KnownPatternsAreCountedAsTheModelSays) {
 
 // A kernel that calls printf: NVIDIA's OpenCL PTX names vprintf as a bare prototype, on which the CUDA
 // driver crashed until patchPtx declared it `.extern`. Replayed and counted like any other.
-TEST(PtxAccessesOnTheGpu, AKernelThatPrintsIsReplayedAndCounted) {
+TEST_F(PtxAccessesOnTheGpu, AKernelThatPrintsIsReplayedAndCounted) {
   std::string err;
-  DeviceEntry device;
-  if (!chooseDevice("gpu", &device, &err) || device.info.platform.find("NVIDIA") == std::string::npos)
-    GTEST_SKIP() << "no NVIDIA GPU here";
-  std::unique_ptr<PtxReplay> replay = PtxReplay::open(&err);
-  if (!replay) GTEST_SKIP() << "no CUDA driver here: " << err;
   const Runtime rt(device);
   const BuildResult build = buildProgram(rt, R"(
 __kernel void prints(__global float* out, __global const float* in) {

@@ -223,6 +223,22 @@ CaseSpec smallSeparable() {
   return spec;
 }
 
+/// A timed launch of kernel `name`, the first of `source`, over `out`'s n floats in groups of 64.
+TimedLaunch planeLaunch(const Runtime& rt, const char* source, const char* name,
+                        const std::shared_ptr<DevicePlane<float>>& out, size_t n) {
+  cl::Program program(rt.context, source);
+  program.build();
+  TimedLaunch l;
+  l.kernel = name;
+  l.handle = cl::Kernel(program, name);
+  l.handle.setArg(0, out->buffer());
+  l.geometry.global = {n, 1};
+  l.geometry.local = {64, 1};
+  l.keepAlive = out;
+  l.written = {out->written()};
+  return l;
+}
+
 // Spec 5c: timed launches start from nothing. A buffer the task never set holds what the device
 // left in that memory (a freed buffer, an earlier sweep point's output: the same image); setting it
 // back to that before each launch handed a kernel that skips its work where its output already holds
@@ -234,21 +250,13 @@ TEST(TimedLaunchOnDevice, AnOutputTheHostNeverSetStartsEachLaunchAsZeros) {
   // What an earlier launch left in the memory, written past the plane's own calls (not "given").
   const std::vector<float> left(out->written().bytes / sizeof(float), 5.0f);
   rt.queue.enqueueWriteBuffer(out->written().whole, CL_TRUE, 0, out->written().bytes, left.data());
-  cl::Program program(rt.context,
-                      "__kernel void skip_if_done(__global float* o) {\n"
-                      "  size_t i = get_global_id(0);\n"
-                      "  if (o[i] != 0.0f) return;  /* already done: skip */\n"
-                      "  o[i] = 1.0f;\n"
-                      "}\n");
-  program.build();
-  TimedLaunch l;
-  l.kernel = "skip_if_done";
-  l.handle = cl::Kernel(program, "skip_if_done");
-  l.handle.setArg(0, out->buffer());
-  l.geometry.global = {n, 1};
-  l.geometry.local = {64, 1};
-  l.keepAlive = out;
-  l.written = {out->written()};
+  TimedLaunch l = planeLaunch(rt,
+                              "__kernel void skip_if_done(__global float* o) {\n"
+                              "  size_t i = get_global_id(0);\n"
+                              "  if (o[i] != 0.0f) return;  /* already done: skip */\n"
+                              "  o[i] = 1.0f;\n"
+                              "}\n",
+                              "skip_if_done", out, n);
   EXPECT_TRUE(l.written[0].zero) << "a plane the host never set is set back to zeros";
   timeLaunch(rt, l, 1, 2);
   std::vector<float> after(n);
@@ -458,22 +466,14 @@ TEST(TimedLaunchOnDevice, ASlowKernelGetsTheLaunchesThatFitItsBudget) {
   const size_t n = 64;
   auto out = std::make_shared<DevicePlane<float>>(rt, int(n), 1, int(n), 1);
   out->fill(rt, 1.0f);
-  cl::Program program(rt.context,
-                      "__kernel void slow(__global float* o, int steps) {\n"
-                      "  float x = o[get_global_id(0)];\n"
-                      "  for (int i = 0; i < steps; ++i) x = x * 0.9999999f + 0.5f;\n"
-                      "  o[get_global_id(0)] = x;\n"
-                      "}\n");
-  program.build();
-  TimedLaunch l;
-  l.kernel = "slow";
-  l.handle = cl::Kernel(program, "slow");
-  l.handle.setArg(0, out->buffer());
+  TimedLaunch l = planeLaunch(rt,
+                              "__kernel void slow(__global float* o, int steps) {\n"
+                              "  float x = o[get_global_id(0)];\n"
+                              "  for (int i = 0; i < steps; ++i) x = x * 0.9999999f + 0.5f;\n"
+                              "  o[get_global_id(0)] = x;\n"
+                              "}\n",
+                              "slow", out, n);
   l.handle.setArg(1, 1 << 20);
-  l.geometry.global = {n, 1};
-  l.geometry.local = {64, 1};
-  l.keepAlive = out;
-  l.written = {out->written()};
   const double oneMs = timeLaunch(rt, l, 0, 1, 0).medianMs;
   ASSERT_GT(oneMs, 0);
   // Room for about 5 launches: one warm-up, then 4 of the 12 asked for (scheduling may shift one).
