@@ -410,11 +410,10 @@ void addSimulatedValues(const Task& task, const TaskRubric& taskRubric, const An
   }
 }
 
-/// Spec 5c: the technique counts only where each analysed run computed the right values (`run`, the
-/// simulator's run of `caseId`, named `which` in the message), and the device, on the same case, did
-/// too (else the analysed code is not the graded code).
+/// Spec 5c: the technique counts at the drawn case only where that run computed the right values,
+/// and the device, on the same input, did too (else the analysed code is not the graded code).
 void requireRightValues(const Task& task, const TaskRubric& taskRubric, const std::string& techniqueCheck,
-                        const AnalysisRun& run, const std::string& caseId, const std::string& which,
+                        const AnalysisRun& run, const std::string& drawnCaseId,
                         const std::map<std::string, CheckResult>& checks, CaseOutcome* o) {
   if (o->status != Status::Passed) return;
   const std::set<std::string> gated = valuesOfTechnique(task, taskRubric, techniqueCheck);
@@ -424,16 +423,20 @@ void requireRightValues(const Task& task, const TaskRubric& taskRubric, const st
     if (simulated != run.outputs.end() &&
         (simulated->second.first == Status::Failed || simulated->second.first == Status::Error)) {
       o->status = Status::Failed;
-      o->message = "the technique counts only where the result is right (spec 5c), and the simulator's run of the " +
-                   which + " computed wrong values: " + ci.id + ": " + simulated->second.second;
+      o->message =
+          "the technique counts only where the result is right (spec 5c), and the simulator's run of the "
+          "drawn case computed wrong values: " +
+          ci.id + ": " + simulated->second.second;
       return;
     }
   }
   std::string wrong;
-  if (deviceWrongAt(task, caseId, gated, checks, &wrong)) {
+  if (deviceWrongAt(task, drawnCaseId, gated, checks, &wrong)) {
     o->status = Status::Failed;
-    o->message = "the device computed wrong values at the " + which + " where the simulator's run of the same " +
-                 "input was right, so the analysed code is not what was graded (spec 5c): " + wrong;
+    o->message =
+        "the device computed wrong values at the drawn case where the simulator's run of the same "
+        "input was right, so the analysed code is not what was graded (spec 5c): " +
+        wrong;
   }
 }
 
@@ -498,15 +501,8 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
     });
   const AnalysisRun run =
       runAnalysis(rt, folders.tools, folders.source, rubric, taskRubric, folders.report, false, folders.hiddenSeeds);
-  // Spec 5c: each analysed run's output must be right, the rubric's analysis case's as well as the
-  // drawn case's (a discontinuity kernel wrong at the course size kept its technique's points under
-  // seeds whose drawn case it happened to get right).
-  for (const CheckInfo* ci : simulated) {
-    CaseOutcome o = techniqueOutcome(task, taskRubric, *ci, spec, run, false);
-    if (taskRubric.needsCheck(ci->id))
-      requireRightValues(task, taskRubric, ci->id, run, taskRubric.analysis.caseId, "analysis case", *checks, &o);
-    (*checks)[ci->id].cases = {o};
-  }
+  for (const CheckInfo* ci : simulated)
+    (*checks)[ci->id].cases = {techniqueOutcome(task, taskRubric, *ci, spec, run, false)};
   addSimulatedValues(task, taskRubric, run, false, spec.visible, checks);
   if (run.outcome != AnalysisRun::Outcome::Unavailable) applySanitizer(task, taskRubric, rubric, run, checks);
   if (run.outcome == AnalysisRun::Outcome::Ran) *rows = counterRows(run.counters);
@@ -524,7 +520,7 @@ void judgeWithSimulator(const Runtime& rt, const Task& task, const TaskRubric& t
   for (const CheckInfo* ci : simulated) {
     CaseOutcome o = techniqueOutcome(task, taskRubric, *ci, drawnSpec, second, true);
     if (taskRubric.needsCheck(ci->id))
-      requireRightValues(task, taskRubric, ci->id, second, taskRubric.analysis.drawnCaseId, "drawn case", *checks, &o);
+      requireRightValues(task, taskRubric, ci->id, second, taskRubric.analysis.drawnCaseId, *checks, &o);
     (*checks)[ci->id].cases.push_back(o);
   }
   addSimulatedValues(task, taskRubric, second, true, false, checks);

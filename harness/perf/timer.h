@@ -28,9 +28,9 @@ constexpr double kTimedLaunchesBudgetSeconds = 2.0;
 constexpr int kMinTimedRuns = 3;
 
 /// Enqueues `launch` warmups + runs times back to back on the profiling queue, waits, and summarizes
-/// the END - START times of the timed launches. Where the first warm-up, timed alone, shows that they
-/// would not fit `budgetSeconds` (0: no budget), one warm-up and as many timed launches as fit are
-/// kept (kMinTimedRuns at least; TimingStats says how many). Throws cl::Error.
+/// the END - START times of the timed launches. Where the first warm-ups, timed alone (two at most),
+/// show that the rest would not fit `budgetSeconds` (0: no budget), as many timed launches as fit are
+/// kept (kMinTimedRuns at least), then warm-ups as fit (TimingStats says how many). Throws cl::Error.
 TimingStats timeLaunch(const Runtime& rt, const TimedLaunch& launch, int warmups, int runs,
                        double budgetSeconds = kTimedLaunchesBudgetSeconds);
 

@@ -341,8 +341,7 @@ TEST(HardwareRule, TileSectorLimitCountsRowsAndMisalignment) {
 }
 
 // Spec 5c on a GPU without the simulator: the drawn case is judged from its own counts (the
-// session's drawn_<task>__ rows and atomics run at the drawn case), beside the analysis case's; each
-// only where the device computed the right values at that case.
+// session's drawn_<task>__ rows and atomics run at the drawn case), beside the analysis case's.
 TEST(HardwareRule, TheDrawnCaseIsJudgedFromItsOwnCounts) {
   Rubric shipped;
   std::vector<std::string> problems;
@@ -381,7 +380,9 @@ TEST(HardwareRule, TheDrawnCaseIsJudgedFromItsOwnCounts) {
     ADD_FAILURE() << "no drawn outcome";
     return CaseOutcome{};
   };
-  // Spec 5c: the analysis case's technique counts only where the device's values there are right.
+  // Spec 5: the rubric's analysis case is a hidden one (an odd size, other groups); values wrong only
+  // there cost the correctness criteria, not the technique. The drawn case, the course
+  // configuration at another size, is the one whose values the technique needs (spec 5c).
   auto atAnalysis = [&](Status local) {
     std::map<std::string, CheckResult> checks;
     checks["local_atomics"].cases = {notSimulated()};
@@ -398,10 +399,7 @@ TEST(HardwareRule, TheDrawnCaseIsJudgedFromItsOwnCounts) {
     return checks["local_atomics"].cases.front();
   };
   EXPECT_EQ(atAnalysis(Status::Passed).status, Status::Passed) << atAnalysis(Status::Passed).message;
-  const CaseOutcome wrong = atAnalysis(Status::Failed);
-  EXPECT_EQ(wrong.status, Status::Failed);
-  EXPECT_NE(wrong.message.find("wrong values at the analysis case: local: 35 of 64 bins wrong"), std::string::npos)
-      << wrong.message;
+  EXPECT_EQ(atAnalysis(Status::Failed).status, Status::Passed) << atAnalysis(Status::Failed).message;
   const AtomicsRun globalOnly = ran(0, 3000, 12);  // global atomics only at the drawn case
   CaseOutcome o = judged(globalOnly);
   EXPECT_EQ(o.status, Status::Failed) << o.message;

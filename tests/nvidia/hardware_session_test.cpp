@@ -428,6 +428,14 @@ TEST(HardwareSession, ASessionForAtomicsAloneAsksForNoCounters) {
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--profile-none"), argv.end());
   EXPECT_EQ(std::find(argv.begin(), argv.end(), "--profile"), argv.end());
   EXPECT_EQ(counted.at("histogram").outcome, HardwareRun::Outcome::Ran);
+  EXPECT_FALSE(counted.at("histogram").drawnAsked);  // a check's session: no seeds, no drawn case
+
+  // A grade's session asks its drawn case of a task whose atomics it counts, though its rules read no
+  // counters: the histogram's technique at the drawn case went unjudged on a GPU before.
+  f.request.seeds = HiddenSeeds{1, 2, 3, 4};
+  const auto graded = runHardwareSession(f.request, counters);
+  EXPECT_TRUE(graded.at("histogram").drawnAsked);
+  EXPECT_EQ(graded.at("histogram").drawnAtomics.size(), 1u);
 }
 
 // A task replayed for its atomics alone shares the session's machine faults: a session that could

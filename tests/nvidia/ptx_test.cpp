@@ -159,6 +159,10 @@ TEST(Ptx, OnlyFunctionsNamedAndNeitherDefinedNorLinkedBecomeExtern) {
   EXPECT_NE(out.find("\n.func (.param .b32 r) helper(.param .b32 x)\n{"), std::string::npos) << out;
   EXPECT_EQ(out.size(), module.size() + 2 * std::string(".extern ").size());
   EXPECT_EQ(declareBodilessFunctionsExtern(out), out);  // once is enough
+  // Blanks by the hundred thousand (inline assembly brings a student's text into the PTX) neither
+  // crash the scan, as std::regex's recursion did at 50,000, nor hide the prototype after them.
+  const std::string blanks = "\n" + std::string(200000, ' ') + ".func  bare;\n" + std::string(200000, '\t');
+  EXPECT_NE(declareBodilessFunctionsExtern(blanks).find(" .extern .func  bare;"), std::string::npos);
 }
 
 TEST(Ptx, CapturedLocalArguments) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -72,7 +73,8 @@ size_t skipSpace(const std::string& text, size_t at) {
 
 std::string declareBodilessFunctionsExtern(const std::string& ptx) {
   // Every ".func" header at the start of a line: its linkage words, its name, and whether a body or a
-  // ';' follows its parameters.
+  // ';' follows its parameters. Scanned by hand, not with std::regex, whose recursion a long run of
+  // blanks (inline assembly puts a student's text into the PTX) overflows the stack.
   struct Header {
     size_t lineStart;
     bool linkage;
@@ -80,11 +82,25 @@ std::string declareBodilessFunctionsExtern(const std::string& ptx) {
     bool body;
   };
   std::vector<Header> headers;
-  static const std::regex funcRe(R"((^|\n)([ \t]*)((?:\.(?:extern|visible|weak)[ \t]+)*)\.func\b)");
-  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), funcRe); it != std::sregex_iterator(); ++it) {
-    Header h{static_cast<size_t>(it->position(0)) + (*it)[1].length() + (*it)[2].length(), (*it)[3].length() > 0, "",
-             false};
-    size_t at = skipSpace(ptx, static_cast<size_t>(it->position(0) + it->length(0)));
+  for (size_t line = 0; line < ptx.size();) {
+    const size_t next = ptx.find('\n', line);
+    const size_t lineEnd = next == std::string::npos ? ptx.size() : next;
+    size_t at = line;
+    while (at < lineEnd && (ptx[at] == ' ' || ptx[at] == '\t')) ++at;
+    const size_t start = at;
+    bool linkage = false;
+    for (const char* word : {".extern", ".visible", ".weak"}) {
+      const size_t n = std::strlen(word);
+      if (ptx.compare(at, n, word) == 0 && at + n < lineEnd && (ptx[at + n] == ' ' || ptx[at + n] == '\t')) {
+        linkage = true;
+        at += n;
+        while (at < lineEnd && (ptx[at] == ' ' || ptx[at] == '\t')) ++at;
+      }
+    }
+    line = next == std::string::npos ? ptx.size() : next + 1;
+    if (ptx.compare(at, 5, ".func") != 0 || (at + 5 < ptx.size() && isPtxIdentChar(ptx[at + 5]))) continue;
+    Header h{start, linkage, "", false};
+    at = skipSpace(ptx, at + 5);
     if (at < ptx.size() && ptx[at] == '(') at = skipSpace(ptx, pastParentheses(ptx, at));  // its return value
     if (at >= ptx.size()) continue;
     const size_t nameStart = at;

@@ -474,17 +474,24 @@ TEST(TimedLaunchOnDevice, ASlowKernelGetsTheLaunchesThatFitItsBudget) {
                               "}\n",
                               "slow", out, n);
   l.handle.setArg(1, 1 << 20);
-  const double oneMs = timeLaunch(rt, l, 0, 1, 0).medianMs;
+  const double oneMs = timeLaunch(rt, l, 1, 1, 0).medianMs;  // warm
   ASSERT_GT(oneMs, 0);
-  // Room for about 5 launches: one warm-up, then 4 of the 12 asked for (scheduling may shift one).
+  // Room for about 5 launches beyond two warm-ups timed alone: about 5 of the 12 asked for
+  // (scheduling may shift one), and no third warm-up.
   const TimingStats cut = timeLaunch(rt, l, 3, 12, 5 * oneMs * 1e-3);
-  EXPECT_EQ(cut.warmups, 1);
+  EXPECT_EQ(cut.warmups, 2);
   EXPECT_GE(cut.runs, kMinTimedRuns);
   EXPECT_LE(cut.runs, 8);
   EXPECT_EQ(cut.samplesMs.size(), size_t(cut.runs));
   EXPECT_GT(cut.medianMs, 0);
   // However slow, three launches are timed; and without a budget every launch asked for is.
-  EXPECT_EQ(timeLaunch(rt, l, 3, 12, 1e-6).runs, kMinTimedRuns);
+  const TimingStats least = timeLaunch(rt, l, 3, 12, 1e-6);
+  EXPECT_EQ(least.runs, kMinTimedRuns);
+  EXPECT_EQ(least.warmups, 2);
+  // Room for them all: nothing is cut.
+  const TimingStats roomy = timeLaunch(rt, l, 2, 3, 100 * oneMs * 1e-3);
+  EXPECT_EQ(roomy.warmups, 2);
+  EXPECT_EQ(roomy.runs, 3);
   const TimingStats all = timeLaunch(rt, l, 1, 4, 0);
   EXPECT_EQ(all.runs, 4);
   EXPECT_EQ(all.warmups, 1);
