@@ -13,6 +13,7 @@
 #include "intake/compiler_identity.h"
 #include "intake/missing_kernel_file.h"
 #include "intake/pp_lexer.h"
+#include "util/byte_size.h"
 #include "util/files.h"
 #include "util/markup.h"
 #include "util/sha256.h"
@@ -233,12 +234,6 @@ std::vector<IncludeDirective> scanIncludes(const std::string& text) {
   std::stable_sort(found.begin(), found.end(),
                    [](const IncludeDirective& a, const IncludeDirective& b) { return a.firstLine < b.firstLine; });
   return found;
-}
-
-std::string mib(uintmax_t bytes) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f MiB", double(bytes) / (1 << 20));
-  return buffer;
 }
 
 std::string quoted(const std::string& name) {

@@ -6,6 +6,7 @@
 
 #include "protocol/channels.h"
 #include "tasks/task.h"
+#include "util/byte_size.h"
 
 namespace clgrade {
 namespace {
@@ -13,12 +14,6 @@ namespace {
 std::string seconds(double s) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.0f", s);
-  return buffer;
-}
-
-std::string megabytes(uint64_t bytes) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f MB", double(bytes) / 1e6);
   return buffer;
 }
 
@@ -59,7 +54,7 @@ RunnerEnd judgeRunnerEnd(const ProcessResult& p, const progress::Position& posit
     if (building)
       why = ": the compiler did not finish (a macro or loop-unrolling bomb?); the task was stopped";
     else if (position.step == progress::Step::Kernel && p.stdoutBytes >= kPrintedALot)
-      why = ": its kernels had printed " + megabytes(p.stdoutBytes) +
+      why = ": its kernels had printed " + mib(p.stdoutBytes) +
             " by then; a printf in every work-item makes each launch take minutes on some drivers (NVIDIA's "
             "printed about 0.1 MB a second on an H200): print from one work-item, or not at all; the task was "
             "stopped";

@@ -103,7 +103,7 @@ TEST(RunnerEnd, SaysWhereTheRunnerWasStoppedAndWhy) {
       printing, at(progress::Step::Case, progress::Step::Kernel, "Convolution", "box_1280x720"), limits, "");
   EXPECT_EQ(printed.outcome, "timed out");
   EXPECT_NE(printed.message.find("Convolution"), std::string::npos) << printed.message;
-  EXPECT_NE(printed.message.find("had printed 7.5 MB"), std::string::npos) << printed.message;
+  EXPECT_NE(printed.message.find("had printed 7.2 MiB"), std::string::npos) << printed.message;
   EXPECT_NE(printed.message.find("print from one work-item"), std::string::npos) << printed.message;
   EXPECT_EQ(printed.message.find("never ends"), std::string::npos) << printed.message;
   printing.stdoutBytes = 4000;
