@@ -89,14 +89,54 @@ class GuardedBuffer {
   template <typename T>
   std::vector<T> readAll(const Runtime& rt, const std::vector<T>& baseline) const {
     if (baseline.size() * sizeof(T) != total_) throw std::logic_error("readAll: a baseline of another size");
-    return readAgainst<T>(rt, DeltaBaseline{reinterpret_cast<const char*>(baseline.data()), false});
+    return readAgainst<T>(rt, DeltaBaseline::of(reinterpret_cast<const char*>(baseline.data())));
   }
   /// The same against a fill of the whole allocation with `fill` (no copy of the buffer made for it).
   template <typename T>
   std::vector<T> readAll(const Runtime& rt, const T& fill) const {
     static_assert(kDeltaBlockBytes % sizeof(T) == 0, "a fill value must tile a block");
     const std::vector<T> block(kDeltaBlockBytes / sizeof(T), fill);
-    return readAgainst<T>(rt, DeltaBaseline{reinterpret_cast<const char*>(block.data()), true});
+    return readAgainst<T>(rt, DeltaBaseline::repeating(reinterpret_cast<const char*>(block.data())));
+  }
+
+  /// How many T values of the allocation differ, bit for bit, from `base` (what the host knows is
+  /// there: its upload): what a kernel wrote into its input. The same record as readAll; the keeper
+  /// compares only the blocks the record says changed, with no copy of the buffer made.
+  template <typename T>
+  long countChanged(const Runtime& rt, const DeltaBaseline& base) const {
+    static_assert(kDeltaBlockBytes % sizeof(T) == 0, "a value must not straddle two blocks");
+    const std::string delta = readDelta(rt, base);
+    const BlockDeltaView view = openDelta(delta);
+    long changed = 0;
+    alignas(16) char scratch[kDeltaBlockBytes];
+    for (size_t b = 0; b < view.blocks(); ++b) {
+      const char* now = view.changed(b);
+      if (!now) continue;
+      const char* then = base.block(b, scratch);
+      for (size_t at = 0; at + sizeof(T) <= view.blockBytes(b); at += sizeof(T))
+        changed += std::memcmp(now + at, then + at, sizeof(T)) != 0;
+    }
+    return changed;
+  }
+
+  /// Reads the allocation back against a fill with `fill` (its sentinel) and hands `visit` only the
+  /// blocks that differ from it: visit(first value's index, values, count), in order. Every other
+  /// value still holds `fill`. No copy of the buffer is made.
+  template <typename T, typename Visit>
+  void visitChangedAgainstFill(const Runtime& rt, const T& fill, Visit visit) const {
+    static_assert(kDeltaBlockBytes % sizeof(T) == 0, "a fill value must tile a block");
+    if (total_ % sizeof(T) != 0)
+      throw std::logic_error("visitChangedAgainstFill: an allocation of another element size");
+    const std::vector<T> block(kDeltaBlockBytes / sizeof(T), fill);
+    const std::string delta = readDelta(rt, DeltaBaseline::repeating(reinterpret_cast<const char*>(block.data())));
+    const BlockDeltaView view = openDelta(delta);
+    std::vector<T> values(kDeltaBlockBytes / sizeof(T));  // aligned for T: the record's bytes are not
+    for (size_t b = 0; b < view.blocks(); ++b) {
+      const char* now = view.changed(b);
+      if (!now) continue;
+      std::memcpy(values.data(), now, view.blockBytes(b));
+      visit(b * (kDeltaBlockBytes / sizeof(T)), static_cast<const T*>(values.data()), view.blockBytes(b) / sizeof(T));
+    }
   }
 
   /// Reads byte ranges of the data region (offset, size), concatenated (blocking): a sample of a
@@ -118,11 +158,10 @@ class GuardedBuffer {
   }
 
  private:
-  /// The allocation read back and rebuilt from its differing blocks; no more than the buffer and
-  /// its encoding held at once besides the result (a runner's memory limit counts them).
-  template <typename T>
-  std::vector<T> readAgainst(const Runtime& rt, DeltaBaseline base) const {
-    const std::string delta = deviceStep(rt, "read delta", [&] {
+  /// The allocation read back, as the blocks that differ from `base` (protocol/block_delta.h): the
+  /// runner reads the device and records the encoding; the keeper gets the recorded one.
+  std::string readDelta(const Runtime& rt, const DeltaBaseline& base) const {
+    return deviceStep(rt, "read delta", [&] {
       // A staging area kept by the thread, as writeAll's: a fresh zeroed buffer for each read cost
       // page faults and a clearing pass per read (a sweep point reads back a dozen planes).
       // Pinned where the GPU's copy engine can fill it directly, as writeAll's.
@@ -136,6 +175,22 @@ class GuardedBuffer {
       rt.queue.enqueueReadBuffer(whole_, CL_TRUE, 0, total_, area);
       return encodeBlockDelta(area, base, total_);
     });
+  }
+
+  /// The recorded encoding checked against this allocation's size (an untrusted record).
+  BlockDeltaView openDelta(const std::string& delta) const {
+    BlockDeltaView view;
+    std::string why;
+    if (!view.open(delta, total_, &why))
+      throw TapeMismatch("the runner's record holds " + why + " where a buffer was read back");
+    return view;
+  }
+
+  /// The allocation read back and rebuilt from its differing blocks; no more than the buffer and
+  /// its encoding held at once besides the result (a runner's memory limit counts them).
+  template <typename T>
+  std::vector<T> readAgainst(const Runtime& rt, const DeltaBaseline& base) const {
+    const std::string delta = readDelta(rt, base);
     std::vector<T> whole(total_ / sizeof(T));
     std::string why;
     if (total_ % sizeof(T) != 0 || !decodeBlockDelta(delta, base, total_, reinterpret_cast<char*>(whole.data()), &why))

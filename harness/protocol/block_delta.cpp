@@ -18,13 +18,14 @@ uint64_t getU64(const std::string& s, size_t at) {
 
 }  // namespace
 
-std::string encodeBlockDelta(const char* now, DeltaBaseline base, size_t n) {
+std::string encodeBlockDelta(const char* now, const DeltaBaseline& base, size_t n) {
   const size_t blocks = (n + kDeltaBlockBytes - 1) / kDeltaBlockBytes;
   std::string map(blocks, '\0');
   size_t changedBytes = 0;
+  alignas(16) char scratch[kDeltaBlockBytes];
   for (size_t b = 0; b < blocks; ++b) {
     const size_t at = b * kDeltaBlockBytes, len = std::min(kDeltaBlockBytes, n - at);
-    if (std::memcmp(now + at, base.block(b), len) != 0) {
+    if (std::memcmp(now + at, base.block(b, scratch), len) != 0) {
       map[b] = 1;
       changedBytes += len;
     }
@@ -39,35 +40,48 @@ std::string encodeBlockDelta(const char* now, DeltaBaseline base, size_t n) {
   return out;
 }
 
-bool decodeBlockDelta(const std::string& encoded, DeltaBaseline base, size_t n, char* out, std::string* why) {
+bool BlockDeltaView::open(const std::string& encoded, size_t n, std::string* why) {
   const size_t blocks = (n + kDeltaBlockBytes - 1) / kDeltaBlockBytes;
+  encoded_ = &encoded;
+  n_ = n;
+  offsets_.clear();
   if (encoded.size() < 16 || getU64(encoded, 0) != n || getU64(encoded, 8) != kDeltaBlockBytes ||
       encoded.size() - 16 < blocks) {
     *why = "a buffer of another size or encoding";
     return false;
   }
-  size_t changedBytes = 0;
+  offsets_.assign(blocks, kSame);
+  size_t from = 16 + blocks;
   for (size_t b = 0; b < blocks; ++b) {
     const unsigned char m = static_cast<unsigned char>(encoded[16 + b]);
     if (m > 1) {
       *why = "a damaged block map";
+      offsets_.clear();
       return false;
     }
-    if (m) changedBytes += std::min(kDeltaBlockBytes, n - b * kDeltaBlockBytes);
+    if (m) {
+      offsets_[b] = from;
+      from += blockBytes(b);
+    }
   }
-  if (encoded.size() != 16 + blocks + changedBytes) {
+  if (encoded.size() != from) {
     *why = "a buffer with too few or too many bytes";
+    offsets_.clear();
     return false;
   }
-  size_t from = 16 + blocks;
-  for (size_t b = 0; b < blocks; ++b) {
-    const size_t len = std::min(kDeltaBlockBytes, n - b * kDeltaBlockBytes);
-    if (encoded[16 + b]) {
-      std::memcpy(out + b * kDeltaBlockBytes, encoded.data() + from, len);
-      from += len;
-    } else {
-      std::memcpy(out + b * kDeltaBlockBytes, base.block(b), len);
-    }
+  return true;
+}
+
+bool decodeBlockDelta(const std::string& encoded, const DeltaBaseline& base, size_t n, char* out, std::string* why) {
+  BlockDeltaView view;
+  if (!view.open(encoded, n, why)) return false;
+  for (size_t b = 0; b < view.blocks(); ++b) {
+    char* to = out + b * kDeltaBlockBytes;
+    const char* changed = view.changed(b);
+    if (base.make && !changed)
+      base.make(b, to);  // made in place: never a block larger than its own
+    else
+      std::memcpy(to, changed ? changed : base.block(b, nullptr), view.blockBytes(b));
   }
   return true;
 }

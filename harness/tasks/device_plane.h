@@ -77,15 +77,15 @@ class DevicePlane {
   }
 
   /// Values of the whole allocation (guards included) that differ from the last upload: what a
-  /// kernel wrote into its input. Compared bit for bit (NaN rows below the image included).
+  /// kernel wrote into its input. Compared bit for bit (NaN rows below the image included), block by
+  /// block against the upload's layout made when asked for (no copy of the plane is laid out).
   long writesSinceUpload(const Runtime& rt) const {
     if (!uploaded_.data) return 0;
-    const std::vector<T> then = layout(uploaded_);
-    const std::vector<T> now = buffer_.template readAll<T>(rt, then);
-    long changed = 0;
-    for (size_t i = 0; i < now.size() && i < then.size(); ++i)
-      changed += std::memcmp(&now[i], &then[i], sizeof(T)) != 0;
-    return changed;
+    return buffer_.template countChanged<T>(
+        rt, DeltaBaseline::madeBy([this](size_t b, char* out) {
+          const size_t first = b * kDeltaBlockBytes, bytes = std::min(kDeltaBlockBytes, buffer_.totalBytes() - first);
+          layOutRange(uploaded_, first / sizeof(T), bytes / sizeof(T), reinterpret_cast<T*>(out));
+        }));
   }
 
   /// Output layout: every element, guards included, set to `sentinel`.
@@ -102,24 +102,30 @@ class DevicePlane {
   }
 
   /// The image (width*height, unpadded); counts every element outside it that no longer holds `sentinel`.
+  /// Only the blocks the read-back says changed are looked at: the others hold the sentinel.
   std::vector<T> download(const Runtime& rt, const T& sentinel, WriteAudit* audit) const {
-    const std::vector<T> whole = buffer_.template readAll<T>(rt, sentinel);
-    const size_t front = buffer_.frontBytes() / sizeof(T);
-    const size_t data = size_t(pitch_) * rows_;
-    auto changed = [&](size_t i) { return std::memcmp(&whole[i], &sentinel, sizeof(T)) != 0; };
+    const size_t front = buffer_.frontBytes() / sizeof(T), data = size_t(pitch_) * rows_;
+    std::vector<T> image(size_t(width_) * height_, sentinel);
     WriteAudit a;
-    for (size_t i = 0; i < front; ++i) a.guardBefore += changed(i);
-    for (size_t i = front + data; i < whole.size(); ++i) a.guardAfter += changed(i);
-    std::vector<T> image(size_t(width_) * height_);
-    for (int y = 0; y < rows_; ++y) {
-      for (int x = 0; x < pitch_; ++x) {
-        const size_t i = front + size_t(y) * pitch_ + x;
-        if (y < height_ && x < width_) {
-          image[size_t(y) * width_ + x] = whole[i];
-          ++a.imageValues;
-          a.untouched += !changed(i);
-        } else if (changed(i)) {
-          if (y < height_) {
+    a.imageValues = long(image.size());
+    long written = 0;  // image values that no longer hold the sentinel
+    buffer_.template visitChangedAgainstFill<T>(rt, sentinel, [&](size_t first, const T* values, size_t count) {
+      size_t i = first;
+      const size_t end = first + count;
+      auto changed = [&](size_t k) { return std::memcmp(&values[k - first], &sentinel, sizeof(T)) != 0; };
+      for (; i < end && i < front; ++i) a.guardBefore += changed(i);
+      while (i < end && i < front + data) {
+        // The rest of row y within this block, from column x.
+        const size_t d = i - front;
+        const int y = int(d / pitch_);
+        const size_t x0 = d % pitch_;
+        const size_t stop = std::min(end, front + size_t(y + 1) * pitch_);
+        for (size_t x = x0; i < stop; ++i, ++x) {
+          if (!changed(i)) continue;
+          if (y < height_ && x < size_t(width_)) {
+            image[size_t(y) * width_ + x] = values[i - first];
+            ++written;
+          } else if (y < height_) {
             ++a.padding;
           } else {
             if (a.firstRowBelow < 0) a.firstRowBelow = y;
@@ -127,7 +133,9 @@ class DevicePlane {
           }
         }
       }
-    }
+      for (; i < end; ++i) a.guardAfter += changed(i);
+    });
+    a.untouched = a.imageValues - written;
     if (audit) *audit = a;
     return image;
   }
@@ -138,29 +146,30 @@ class DevicePlane {
     T pad{}, below{}, guard{};
   };
 
-  std::vector<T> layout(const Upload& u) const {
-    std::vector<T> whole(buffer_.totalBytes() / sizeof(T));
-    layOut(u, whole.data());
-    return whole;
+  /// The upload's layout of values [first, first + count) of the allocation into `out`.
+  void layOutRange(const Upload& u, size_t first, size_t count, T* out) const {
+    const size_t front = buffer_.frontBytes() / sizeof(T), data = size_t(pitch_) * rows_;
+    size_t i = first;
+    const size_t end = first + count;
+    for (; i < end && i < front; ++i) *out++ = u.guard;
+    while (i < end && i < front + data) {
+      const size_t d = i - front;
+      const size_t y = d / pitch_, x = d % pitch_;
+      const size_t n = std::min(end, front + (y + 1) * pitch_) - i;  // the rest of the row in range
+      if (y < size_t(height_)) {
+        const size_t fromData = x < size_t(width_) ? std::min(n, size_t(width_) - x) : 0;
+        out = std::copy(u.data + y * width_ + x, u.data + y * width_ + x + fromData, out);
+        out = std::fill_n(out, n - fromData, u.pad);
+      } else {
+        out = std::fill_n(out, n, u.below);
+      }
+      i += n;
+    }
+    for (; i < end; ++i) *out++ = u.guard;
   }
 
   /// The upload's layout into `whole` (totalBytes() of it).
-  void layOut(const Upload& u, T* whole) const {
-    const size_t front = buffer_.frontBytes() / sizeof(T), data = size_t(pitch_) * rows_;
-    std::fill(whole, whole + front, u.guard);
-    std::fill(whole + front + data, whole + buffer_.totalBytes() / sizeof(T), u.guard);
-    T* base = whole + front;
-    // Row by row (an element-wise loop took a good part of the 0.1 s a 4096 x 4096 plane costs).
-    for (int y = 0; y < rows_; ++y) {
-      T* row = base + size_t(y) * pitch_;
-      if (y < height_) {
-        std::copy(u.data + size_t(y) * width_, u.data + size_t(y) * width_ + width_, row);
-        std::fill(row + width_, row + pitch_, u.pad);
-      } else {
-        std::fill(row, row + pitch_, u.below);
-      }
-    }
-  }
+  void layOut(const Upload& u, T* whole) const { layOutRange(u, 0, buffer_.totalBytes() / sizeof(T), whole); }
 
   int width_, height_, pitch_, rows_;
   GuardedBuffer buffer_;

@@ -125,6 +125,64 @@ TEST_F(OpenCL, GuardBandsCatchOutOfBoundsWrites) {
   }
 }
 
+// A plane of hundreds of record blocks (protocol/block_delta.h): the audit and the image come from
+// the blocks the read-back says changed, the input writes from blocks compared with the upload's
+// layout made block by block. Both must count what a look at every value of the buffer counts.
+TEST_F(OpenCL, AuditsOfLargePlanesCountWhatEveryValueShows) {
+  const BuildResult r = buildProgram(*rt_,
+                                     "__kernel void scatter(__global float* d, __global const int* at, int n) {\n"
+                                     "  int i = get_global_id(0); if (i < n) d[at[i]] = 100.0f + i; }",
+                                     "");
+  ASSERT_TRUE(r.ok) << r.log;
+  cl::Kernel k;
+  ASSERT_TRUE(findKernel(*rt_, r, "scatter", &k, nullptr));
+  const int width = 700, height = 300, pitch = 704, rows = 310;
+  std::vector<int> at;
+  for (int y = 0; y < 10; ++y)  // rows 0..9 whole, padding left out
+    for (int x = 0; x < width; ++x) at.push_back(y * pitch + x);
+  for (int y = 10; y < height; y += 7) at.push_back(y * pitch + y % width);  // one pixel of some rows
+  for (int x = width; x < pitch; ++x) at.push_back(5 * pitch + x);           // padding of row 5
+  at.push_back(305 * pitch + 3);                                             // below the image, rows 305 and 302
+  at.push_back(302 * pitch + 700);
+  at.push_back(-1);  // the front guard, near and far
+  at.push_back(-5000);
+  at.push_back(pitch * rows + 3);  // the back guard
+  const int n = int(at.size());
+  cl::Buffer indices(rt_->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(int) * at.size(), at.data());
+
+  DevicePlane<float> dst(*rt_, width, height, pitch, rows);
+  dst.fill(*rt_, -7.0f);
+  k.setArg(0, dst.buffer());
+  k.setArg(1, indices);
+  k.setArg(2, n);
+  launch1d(*rt_, k, n, 1);
+  WriteAudit audit;
+  const std::vector<float> image = dst.download(*rt_, -7.0f, &audit);
+  EXPECT_EQ(audit.guardBefore, 2);
+  EXPECT_EQ(audit.guardAfter, 1);
+  EXPECT_EQ(audit.padding, pitch - width);
+  EXPECT_EQ(audit.belowImage, 2);
+  EXPECT_EQ(audit.firstRowBelow, 302);
+  const long inImage = width * 10 + (height - 10 + 6) / 7;
+  EXPECT_EQ(audit.imageValues, long(width) * height);
+  EXPECT_EQ(audit.untouched, long(width) * height - inImage);
+  std::vector<float> expected(size_t(width) * height, -7.0f);
+  for (int i = 0; i < n; ++i)
+    if (at[i] >= 0 && at[i] < pitch * height && at[i] % pitch < width)
+      expected[size_t(at[i] / pitch) * width + at[i] % pitch] = 100.0f + i;
+  EXPECT_EQ(image, expected);
+
+  // The same writes into an input: every one differs from the upload, nothing else changed.
+  std::vector<float> data(size_t(width) * height);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = float(i % 977) * 0.5f;
+  DevicePlane<float> src(*rt_, width, height, pitch, rows);
+  src.upload(*rt_, data.data(), 0.0f, NAN, NAN);
+  EXPECT_EQ(src.writesSinceUpload(*rt_), 0);
+  k.setArg(0, src.buffer());
+  launch1d(*rt_, k, n, 1);
+  EXPECT_EQ(src.writesSinceUpload(*rt_), n);
+}
+
 // The pinned staging of a GPU's transfers (cl/host_staging.h), exercised on the CPU device: PoCL
 // maps an ALLOC_HOST_PTR buffer as a GPU's driver does, so the pool's bookkeeping is the same.
 TEST_F(OpenCL, PinnedStagingLeasesAreReusedAndBounded) {
