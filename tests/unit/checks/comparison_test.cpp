@@ -2,6 +2,8 @@
 // skipped but reported; errors located at the border, tile edges or inside.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <cmath>
 
 #include "checks/comparison.h"
@@ -54,6 +56,13 @@ TEST(Comparison, SmallDifferencesPassLargeOnesFail) {
   ASSERT_EQ(c.firstBad.size(), 1u);
   EXPECT_EQ(c.firstBad[0].x, 5);
   EXPECT_EQ(c.firstBad[0].y, 5);
+}
+
+// A keeper's output of another size never reaches the comparison (a download has the case's size);
+// if one did, it is the harness's bug, said as such, not values read past the image.
+TEST(Comparison, ImagesOfDifferentSizesAreAHarnessError) {
+  EXPECT_THROW(compareImages(ramp(20, 10), ramp(20, 9), CompareRule{}, kTiles), std::logic_error);
+  EXPECT_THROW(compareImages(ramp(20, 10), ramp(10, 20), CompareRule{}, kTiles), std::logic_error);
 }
 
 TEST(Comparison, MeanRuleCatchesManySmallErrors) {
