@@ -20,6 +20,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 extern char** environ;
@@ -119,10 +121,11 @@ struct Capture {
   }
 };
 
-/// Resident bytes of a process and all its descendants (a sandbox: bwrap, its init, the program and
-/// whatever the program started), from one pass over /proc.
-uint64_t treeResidentBytes(pid_t root, int* processes) {
-  std::map<pid_t, std::vector<pid_t>> children;
+using ChildrenMap = std::map<pid_t, std::vector<pid_t>>;
+
+/// Every process's children, from one pass over /proc.
+ChildrenMap scanChildren() {
+  ChildrenMap children;
   std::error_code ec;
   for (const std::filesystem::directory_entry& e : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = e.path().filename().string();
@@ -141,12 +144,36 @@ uint64_t treeResidentBytes(pid_t root, int* processes) {
     if (!close_ || std::sscanf(close_ + 1, " %c %d", &state, &ppid) != 2) continue;
     children[ppid].push_back(static_cast<pid_t>(std::atoi(name.c_str())));
   }
+  return children;
+}
+
+/// scanChildren's map, one pass shared by every watcher of this process within kTreeScanPeriod: a
+/// batch of 24 jobs read the whole of /proc 240 times a second, one pass for each tree it watched.
+/// A process started since the pass is counted at the next one, as it was at a watcher's next tick.
+constexpr std::chrono::milliseconds kTreeScanPeriod(100);
+std::shared_ptr<const ChildrenMap> recentChildren() {
+  static std::mutex mutex;
+  static std::shared_ptr<const ChildrenMap> scanned;
+  static std::chrono::steady_clock::time_point scannedAt;
+  const std::lock_guard<std::mutex> hold(mutex);
+  const auto now = std::chrono::steady_clock::now();
+  if (!scanned || now - scannedAt >= kTreeScanPeriod) {
+    scanned = std::make_shared<const ChildrenMap>(scanChildren());
+    scannedAt = now;
+  }
+  return scanned;
+}
+
+/// Resident bytes of a process and all its descendants (a sandbox: bwrap, its init, the program and
+/// whatever the program started).
+uint64_t treeResidentBytes(pid_t root, int* processes) {
+  const std::shared_ptr<const ChildrenMap> children = recentChildren();
   uint64_t total = 0;
   std::vector<pid_t> todo{root};
   for (size_t i = 0; i < todo.size() && i < 100000; ++i) {
     total += residentBytes(todo[i]);
-    const auto it = children.find(todo[i]);
-    if (it != children.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
+    const auto it = children->find(todo[i]);
+    if (it != children->end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
   }
   *processes = static_cast<int>(todo.size());
   return total;
