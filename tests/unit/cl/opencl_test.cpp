@@ -26,6 +26,12 @@ class OpenCL : public ::testing::Test {
     ASSERT_TRUE(chooseDevice(test::deviceSpec(), &entry, &err)) << err;
     rt_ = std::make_unique<Runtime>(entry);
   }
+  /// Kernel `name` of `source`, built with no options (the test fails where it does not build).
+  void kernelOf(const std::string& source, const std::string& name, cl::Kernel* kernel) {
+    const BuildResult r = buildProgram(*rt_, source, "");
+    ASSERT_TRUE(r.ok) << r.log;
+    ASSERT_TRUE(findKernel(*rt_, r, name, kernel, nullptr));
+  }
   std::unique_ptr<Runtime> rt_;
 };
 
@@ -88,19 +94,17 @@ TEST_F(OpenCL, ReadsBackReqdWorkGroupSize) {
 // A kernel that writes out of bounds on purpose: the audit must see each kind of stray write
 // (the spec asks to verify detection on every platform).
 TEST_F(OpenCL, GuardBandsCatchOutOfBoundsWrites) {
-  const BuildResult r = buildProgram(*rt_,
-                                     "__kernel void stray(__global float* d, int pitch, int height, int mode) {\n"
-                                     "  if (get_global_id(0) != 0) return;\n"
-                                     "  d[0] = 1.0f;\n"
-                                     "  if (mode == 1) d[-1] = 2.0f;\n"
-                                     "  if (mode == 2) d[pitch * (height + 1)] = 2.0f;\n"
-                                     "  if (mode == 3) d[pitch * height] = 2.0f;\n"
-                                     "  if (mode == 4) d[pitch - 1] = 2.0f;\n"
-                                     "}",
-                                     "");
-  ASSERT_TRUE(r.ok) << r.log;
   cl::Kernel k;
-  ASSERT_TRUE(findKernel(*rt_, r, "stray", &k, nullptr));
+  ASSERT_NO_FATAL_FAILURE(
+      kernelOf("__kernel void stray(__global float* d, int pitch, int height, int mode) {\n"
+               "  if (get_global_id(0) != 0) return;\n"
+               "  d[0] = 1.0f;\n"
+               "  if (mode == 1) d[-1] = 2.0f;\n"
+               "  if (mode == 2) d[pitch * (height + 1)] = 2.0f;\n"
+               "  if (mode == 3) d[pitch * height] = 2.0f;\n"
+               "  if (mode == 4) d[pitch - 1] = 2.0f;\n"
+               "}",
+               "stray", &k));
   const int width = 20, height = 5, pitch = 32, rows = 6;
   for (int mode = 0; mode <= 4; ++mode) {
     DevicePlane<float> plane(*rt_, width, height, pitch, rows);
@@ -129,13 +133,11 @@ TEST_F(OpenCL, GuardBandsCatchOutOfBoundsWrites) {
 // the blocks the read-back says changed, the input writes from blocks compared with the upload's
 // layout made block by block. Both must count what a look at every value of the buffer counts.
 TEST_F(OpenCL, AuditsOfLargePlanesCountWhatEveryValueShows) {
-  const BuildResult r = buildProgram(*rt_,
-                                     "__kernel void scatter(__global float* d, __global const int* at, int n) {\n"
-                                     "  int i = get_global_id(0); if (i < n) d[at[i]] = 100.0f + i; }",
-                                     "");
-  ASSERT_TRUE(r.ok) << r.log;
   cl::Kernel k;
-  ASSERT_TRUE(findKernel(*rt_, r, "scatter", &k, nullptr));
+  ASSERT_NO_FATAL_FAILURE(
+      kernelOf("__kernel void scatter(__global float* d, __global const int* at, int n) {\n"
+               "  int i = get_global_id(0); if (i < n) d[at[i]] = 100.0f + i; }",
+               "scatter", &k));
   const int width = 700, height = 300, pitch = 704, rows = 310;
   std::vector<int> at;
   for (int y = 0; y < 10; ++y)  // rows 0..9 whole, padding left out
@@ -233,13 +235,11 @@ TEST_F(OpenCL, UploadsAndReadBacksThroughPinnedStagingKeepEveryByte) {
 }
 
 TEST_F(OpenCL, InputPlanesHoldPaddingZeroAndNanBelowTheImage) {
-  const BuildResult r = buildProgram(*rt_,
-                                     "__kernel void copy(__global float* d, __global const float* s, int n) {\n"
-                                     "  int i = get_global_id(0); if (i < n) d[i] = s[i]; }",
-                                     "");
-  ASSERT_TRUE(r.ok) << r.log;
   cl::Kernel k;
-  ASSERT_TRUE(findKernel(*rt_, r, "copy", &k, nullptr));
+  ASSERT_NO_FATAL_FAILURE(
+      kernelOf("__kernel void copy(__global float* d, __global const float* s, int n) {\n"
+               "  int i = get_global_id(0); if (i < n) d[i] = s[i]; }",
+               "copy", &k));
   const int width = 3, height = 2, pitch = 4, rows = 3;
   const float data[6] = {1, 2, 3, 4, 5, 6};
   DevicePlane<float> src(*rt_, width, height, pitch, rows), dst(*rt_, pitch * rows, 1, pitch * rows, 1);
