@@ -104,36 +104,30 @@ class DevicePlane {
   /// The image (width*height, unpadded); counts every element outside it that no longer holds `sentinel`.
   /// Only the blocks the read-back says changed are looked at: the others hold the sentinel.
   std::vector<T> download(const Runtime& rt, const T& sentinel, WriteAudit* audit) const {
-    const size_t front = buffer_.frontBytes() / sizeof(T), data = size_t(pitch_) * rows_;
     std::vector<T> image(size_t(width_) * height_, sentinel);
     WriteAudit a;
     a.imageValues = long(image.size());
     long written = 0;  // image values that no longer hold the sentinel
     buffer_.template visitChangedAgainstFill<T>(rt, sentinel, [&](size_t first, const T* values, size_t count) {
-      size_t i = first;
-      const size_t end = first + count;
-      auto changed = [&](size_t k) { return std::memcmp(&values[k - first], &sentinel, sizeof(T)) != 0; };
-      for (; i < end && i < front; ++i) a.guardBefore += changed(i);
-      while (i < end && i < front + data) {
-        // The rest of row y within this block, from column x.
-        const size_t d = i - front;
-        const int y = int(d / pitch_);
-        const size_t x0 = d % pitch_;
-        const size_t stop = std::min(end, front + size_t(y + 1) * pitch_);
-        for (size_t x = x0; i < stop; ++i, ++x) {
-          if (!changed(i)) continue;
-          if (y < height_ && x < size_t(width_)) {
-            image[size_t(y) * width_ + x] = values[i - first];
-            ++written;
-          } else if (y < height_) {
-            ++a.padding;
-          } else {
-            if (a.firstRowBelow < 0) a.firstRowBelow = y;
+      forEachSegment(first, count, [&](const Segment& seg) {
+        const T* v = values + (seg.first - first);
+        for (size_t k = 0; k < seg.count; ++k) {
+          if (std::memcmp(&v[k], &sentinel, sizeof(T)) == 0) continue;
+          if (seg.where == Segment::FrontGuard) {
+            ++a.guardBefore;
+          } else if (seg.where == Segment::BackGuard) {
+            ++a.guardAfter;
+          } else if (seg.y >= size_t(height_)) {
+            if (a.firstRowBelow < 0) a.firstRowBelow = int(seg.y);
             ++a.belowImage;
+          } else if (seg.x + k < size_t(width_)) {
+            image[seg.y * width_ + seg.x + k] = v[k];
+            ++written;
+          } else {
+            ++a.padding;
           }
         }
-      }
-      for (; i < end; ++i) a.guardAfter += changed(i);
+      });
     });
     a.untouched = a.imageValues - written;
     if (audit) *audit = a;
@@ -146,26 +140,47 @@ class DevicePlane {
     T pad{}, below{}, guard{};
   };
 
-  /// The upload's layout of values [first, first + count) of the allocation into `out`.
-  void layOutRange(const Upload& u, size_t first, size_t count, T* out) const {
-    const size_t front = buffer_.frontBytes() / sizeof(T), data = size_t(pitch_) * rows_;
+  /// Consecutive values of the allocation in one place: a guard, or a row's columns from x on.
+  struct Segment {
+    enum Where { FrontGuard, Row, BackGuard } where;
+    size_t first, count;  ///< values [first, first + count) of the allocation
+    size_t y, x;          ///< a Row's row (below the image from `height` on), and the column of `first`
+  };
+
+  /// Values [first, first + count) of the allocation, in order, as segments: what both the upload's
+  /// layout and the audit of a read-back walk.
+  template <typename F>
+  void forEachSegment(size_t first, size_t count, F f) const {
+    const size_t front = buffer_.frontBytes() / sizeof(T), data = size_t(pitch_) * rows_, end = first + count;
     size_t i = first;
-    const size_t end = first + count;
-    for (; i < end && i < front; ++i) *out++ = u.guard;
-    while (i < end && i < front + data) {
-      const size_t d = i - front;
-      const size_t y = d / pitch_, x = d % pitch_;
-      const size_t n = std::min(end, front + (y + 1) * pitch_) - i;  // the rest of the row in range
-      if (y < size_t(height_)) {
-        const size_t fromData = x < size_t(width_) ? std::min(n, size_t(width_) - x) : 0;
-        out = std::copy(u.data + y * width_ + x, u.data + y * width_ + x + fromData, out);
-        out = std::fill_n(out, n - fromData, u.pad);
-      } else {
-        out = std::fill_n(out, n, u.below);
-      }
+    if (i < end && i < front) {
+      const size_t n = std::min(end, front) - i;
+      f(Segment{Segment::FrontGuard, i, n, 0, 0});
       i += n;
     }
-    for (; i < end; ++i) *out++ = u.guard;
+    while (i < end && i < front + data) {
+      const size_t d = i - front, y = d / pitch_;
+      const size_t n = std::min(end, front + (y + 1) * pitch_) - i;  // the rest of the row in range
+      f(Segment{Segment::Row, i, n, y, d % pitch_});
+      i += n;
+    }
+    if (i < end) f(Segment{Segment::BackGuard, i, end - i, 0, 0});
+  }
+
+  /// The upload's layout of values [first, first + count) of the allocation into `out`.
+  void layOutRange(const Upload& u, size_t first, size_t count, T* out) const {
+    forEachSegment(first, count, [&](const Segment& seg) {
+      if (seg.where != Segment::Row) {
+        out = std::fill_n(out, seg.count, u.guard);
+      } else if (seg.y < size_t(height_)) {
+        const size_t fromData = seg.x < size_t(width_) ? std::min(seg.count, size_t(width_) - seg.x) : 0;
+        const T* row = u.data + seg.y * width_ + seg.x;
+        out = std::copy(row, row + fromData, out);
+        out = std::fill_n(out, seg.count - fromData, u.pad);
+      } else {
+        out = std::fill_n(out, seg.count, u.below);
+      }
+    });
   }
 
   /// The upload's layout into `whole` (totalBytes() of it).
