@@ -42,10 +42,11 @@ bool resolve(void* library, const char* symbol, F* out, std::string* err) {
   return true;
 }
 
-// From cuda.h: CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+// From cuda.h: CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_OPTIMIZATION_LEVEL,
 // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
 constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSize = 6;
+constexpr int kJitOptimizationLevel = 7;
 constexpr int kFuncMaxDynamicShared = 8;
 
 }  // namespace
@@ -109,11 +110,14 @@ bool CudaDriver::useDevice(int ordinal, std::string* err) {
   return check(api_->cuCtxSetCurrent(context), "cuCtxSetCurrent", err);
 }
 
-bool CudaDriver::loadModule(const std::string& ptx, CUmodule* module, std::string* err) {
+bool CudaDriver::loadModule(const std::string& ptx, CUmodule* module, std::string* err, Jit jit) {
   std::vector<char> log(16384, '\0');
-  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize};
-  void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<size_t>(log.size()))};
-  if (check(api_->cuModuleLoadDataEx(module, ptx.c_str(), 2, options, values), "cuModuleLoadDataEx", err)) return true;
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize, kJitOptimizationLevel};
+  // Option values are passed in the pointers themselves (cuda.h).
+  void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<size_t>(log.size())), reinterpret_cast<void*>(0)};
+  const unsigned count = jit == Jit::Quick ? 3 : 2;
+  if (check(api_->cuModuleLoadDataEx(module, ptx.c_str(), count, options, values), "cuModuleLoadDataEx", err))
+    return true;
   if (log[0]) *err += "\n" + std::string(log.data());
   return false;
 }

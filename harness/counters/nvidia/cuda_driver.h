@@ -35,8 +35,17 @@ class CudaDriver {
   bool useDevice(int ordinal, std::string* err);
   /// The context useDevice made current (nullptr before).
   CUcontext context() const { return context_; }
+  /// How hard the JIT optimises a module.
+  enum class Jit {
+    Optimised,  ///< the driver's default (level 4), as NVIDIA's OpenCL compiles the kernel itself
+    /// Level 0, for the counted copies (counters/nvidia/ptx_accesses.h): their counters are read,
+    /// never timed, and count each PTX instruction as the PTX says, whatever the JIT makes of the
+    /// code around it. On an H200 the counted copies of a submission's kernels compiled in about
+    /// half the time, with every count of 60 submissions the same (docs/performance.md).
+    Quick,
+  };
   /// Loads a NUL-free PTX text; the JIT's error log is part of the message on failure.
-  bool loadModule(const std::string& ptx, CUmodule* module, std::string* err);
+  bool loadModule(const std::string& ptx, CUmodule* module, std::string* err, Jit jit = Jit::Optimised);
   bool unloadModule(CUmodule module, std::string* err);
   bool function(CUmodule module, const std::string& name, CUfunction* out, std::string* err);
   /// Address and size of a module-scope variable.

@@ -117,7 +117,7 @@ const PtxReplay::AccessModule* PtxReplay::accessModuleFor(const Runtime& rt, con
   m.source = patched;
   if (!instrumentPtxAccesses(patched, &counted, &m.sites, &m.slots, &m.error) ||
       !rebasePointerParams(counted, &ptx, &m.error)) {
-  } else if (!driver_->loadModule(ptx, &m.module.module, &m.error)) {
+  } else if (!driver_->loadModule(ptx, &m.module.module, &m.error, CudaDriver::Jit::Quick)) {
     m.error = "the PTX with the access counters does not load: " + m.error;
   }
   accessModules_.push_back(m);  // a program that cannot be counted is not tried again
@@ -239,7 +239,7 @@ const PtxReplay::Module* PtxReplay::countingModuleFor(const Runtime& rt, const c
   m.module.program = program;
   m.module.entries = ptxEntries(patched);
   m.source = patched;
-  if (!driver_->loadModule(ptx, &m.module.module, err)) {
+  if (!driver_->loadModule(ptx, &m.module.module, err, CudaDriver::Jit::Quick)) {
     *err = "the PTX with the atomics' counters does not load: " + *err;
     return nullptr;
   }
