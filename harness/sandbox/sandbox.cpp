@@ -218,8 +218,9 @@ std::map<std::string, std::string> openclEnvironment(const std::string& scratch,
                                          {"LANG", "C.UTF-8"},
                                          {"POCL_CACHE_DIR", scratch + "/pocl-cache"},
                                          {"XDG_CACHE_HOME", scratch + "/cache"}};
-  for (const char* name : {"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_MAX_CPU_CU_COUNT",
-                           "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "CUDA_DEVICE_MAX_CONNECTIONS"}) {
+  for (const char* name :
+       {"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_MAX_CPU_CU_COUNT", "CUDA_VISIBLE_DEVICES",
+        "NVIDIA_VISIBLE_DEVICES", "CUDA_DEVICE_MAX_CONNECTIONS", "GLIBC_TUNABLES"}) {  // cl/driver_settings.h
     const char* v = std::getenv(name);
     if (v && *v) env[name] = v;
   }

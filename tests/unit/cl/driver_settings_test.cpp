@@ -53,5 +53,31 @@ TEST(DriverSettings, ASandboxedRunnerGetsTheSameSetting) {
   EXPECT_EQ(env.at("CUDA_DEVICE_MAX_CONNECTIONS"), "1");
 }
 
+TEST(DriverSettings, HugePagesForTheAllocatorAddedToWhatTheUserSet) {
+  const SavedVariable saved("GLIBC_TUNABLES");
+  unsetenv("GLIBC_TUNABLES");
+  applyDriverSettings();
+  ASSERT_NE(std::getenv("GLIBC_TUNABLES"), nullptr);
+  EXPECT_STREQ(std::getenv("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=1");
+  // Another tunable of the user's is kept, the huge pages added; one applied twice changes nothing.
+  setenv("GLIBC_TUNABLES", "glibc.malloc.check=3", 1);
+  applyDriverSettings();
+  applyDriverSettings();
+  EXPECT_STREQ(std::getenv("GLIBC_TUNABLES"), "glibc.malloc.check=3:glibc.malloc.hugetlb=1");
+  // The user's own choice of huge pages stays.
+  setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=0", 1);
+  applyDriverSettings();
+  EXPECT_STREQ(std::getenv("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=0");
+}
+
+TEST(DriverSettings, ASandboxedRunnerGetsTheHugePages) {
+  const SavedVariable saved("GLIBC_TUNABLES");
+  unsetenv("GLIBC_TUNABLES");
+  applyDriverSettings();
+  const std::map<std::string, std::string> env = openclEnvironment("/tmp/scratch");
+  ASSERT_TRUE(env.count("GLIBC_TUNABLES"));
+  EXPECT_EQ(env.at("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=1");
+}
+
 }  // namespace
 }  // namespace clgrade
