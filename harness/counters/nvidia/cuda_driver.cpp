@@ -113,7 +113,7 @@ bool CudaDriver::useDevice(int ordinal, std::string* err) {
 bool CudaDriver::loadModule(const std::string& ptx, CUmodule* module, std::string* err, Jit jit) {
   std::vector<char> log(16384, '\0');
   int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSize, kJitOptimizationLevel};
-  // Option values are passed in the pointers themselves (cuda.h).
+  // An option that is a number is passed as the pointer's value (cuda.h).
   void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<size_t>(log.size())), reinterpret_cast<void*>(0)};
   const unsigned count = jit == Jit::Quick ? 3 : 2;
   if (check(api_->cuModuleLoadDataEx(module, ptx.c_str(), count, options, values), "cuModuleLoadDataEx", err))
