@@ -52,6 +52,20 @@ def main():
             at += step
         print(f"  grades at once, every {step:.0f} s: " + "".join(str(min(n, 9)) for n in line))
         print("  the last ends: " + " ".join(f"{x:.1f}" for x in ends[-8:]))
+        # A batch in three parts: its start (the trusted timings, then the first grades, to the first
+        # end), its steady state (grades a minute, from the first end to the last start) and its tail
+        # (the last start to the end). The start and the tail are as long on one GPU as on two, so
+        # they weigh twice as much in a two-GPU figure (docs/performance.md).
+        last_start = max(start(e) for e in grades)
+        steady = [x for x in ends if ends[0] <= x <= last_start]
+        if last_start > ends[0] and len(steady) > 1:
+            print(f"  start {ends[0]:.1f} s, steady state {len(steady) / (last_start - ends[0]) * 60:.1f} a minute "
+                  f"over {last_start - ends[0]:.1f} s, tail {ends[-1] - last_start:.1f} s")
+    # Each GPU's timing lock: how much of the trace some process held one (summed over all GPUs).
+    held = sum(secs(e) for e in spans if e["name"] == "holding the timing lock")
+    if held:
+        print(f"the timing locks held {held:.1f} s in all: {held * 100 / ((t1 - t0) / 1e6):.0f} % of the trace "
+              f"(one GPU's lock cannot be held more than 100 %)")
 
     # Each process the keeper started (its "process" span), against the spans the process itself wrote,
     # copied over under its own name when it ended: a process of each kind gets the next number as
