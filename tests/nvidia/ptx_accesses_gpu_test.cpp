@@ -192,5 +192,48 @@ __kernel void prints(__global float* out, __global const float* in) {
   for (size_t i = 0; i < written.size(); ++i) EXPECT_EQ(written[i], float(i / 64 * 64 + 63 - i % 64)) << i;
 }
 
+// Counted copies are JIT-compiled quickly; a launch of larger blocks than such a copy has registers
+// for is counted by the same PTX at the default level (PtxReplay::fitFor). Blocks of 64 and of 1024
+// threads, the most a block may have, of one program are counted as the model says either way.
+TEST_F(PtxAccessesOnTheGpu, BlocksOfEverySizeAreCounted) {
+  std::string err;
+  const Runtime rt(device);
+  const BuildResult build = buildProgram(rt, kSource, "");
+  ASSERT_TRUE(build.ok) << build.error << build.log;
+  std::vector<float> host(2048, 1.0f);
+  cl::Buffer in(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, host.size() * 4, host.data());
+  std::vector<float> unset(2048, -1.0f);
+  cl::Buffer out(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, unset.size() * 4, unset.data());
+  replay->setReplayLaunches(false);
+  replay->countAccessesOf([](const std::string&) { return true; });
+  cl::Kernel kernel;
+  ASSERT_TRUE(findKernel(rt, build, "stride2", &kernel, &err)) << err;
+  for (const size_t local : {size_t(64), size_t(1024)}) {
+    Geometry geometry;
+    geometry.global = {2 * local, 1};
+    geometry.local = {local, 1};
+    ASSERT_TRUE(replay->replay(rt, kernel, {RecordedArg::ofBuffer(out), RecordedArg::ofBuffer(in)}, geometry, &err))
+        << local << ": " << err;
+  }
+  ASSERT_EQ(replay->accessError(), "");
+  ASSERT_EQ(replay->accessLaunches().size(), 2u) << replay->accessSitesText();
+  const std::vector<std::string> metrics = hardwareCounterMetrics();
+  for (const CountedLaunch& l : replay->accessLaunches()) {
+    const double warps = 2.0 * l.block[0] / 32;  // two groups; each warp one store, one load, one request
+    SCOPED_TRACE("blocks of " + std::to_string(l.block[0]));
+    auto value = [&](const std::string& metric) {
+      return l.values[std::find(metrics.begin(), metrics.end(), metric) - metrics.begin()];
+    };
+    EXPECT_EQ(value("smsp__sass_inst_executed_op_shared_st.sum"), warps);
+    EXPECT_EQ(value("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), warps);  // two words a bank
+    EXPECT_EQ(value("smsp__sass_inst_executed_op_shared_ld.sum"), warps);
+    EXPECT_EQ(value("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), warps);
+    EXPECT_EQ(value("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), warps);
+    EXPECT_EQ(value("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 4 * warps);
+    EXPECT_EQ(l.grid[0], 2u);
+  }
+  EXPECT_EQ(replay->accessLaunches()[1].block[0], 1024u);
+}
+
 }  // namespace
 }  // namespace clgrade

@@ -19,6 +19,7 @@ struct CudaDriver::Api {
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
   CUresult (*cuModuleGetGlobal)(CUdeviceptr*, size_t*, CUmodule, const char*);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuFuncGetAttribute)(int*, int, CUfunction);
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
@@ -43,10 +44,11 @@ bool resolve(void* library, const char* symbol, F* out, std::string* err) {
 }
 
 // From cuda.h: CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_OPTIMIZATION_LEVEL,
-// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
+// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
 constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSize = 6;
 constexpr int kJitOptimizationLevel = 7;
+constexpr int kFuncMaxThreadsPerBlock = 0;
 constexpr int kFuncMaxDynamicShared = 8;
 
 }  // namespace
@@ -72,6 +74,7 @@ std::unique_ptr<CudaDriver> CudaDriver::load(std::string* err) {
                   resolve(library, "cuModuleGetFunction", &a.cuModuleGetFunction, err) &&
                   resolve(library, "cuModuleGetGlobal_v2", &a.cuModuleGetGlobal, err) &&
                   resolve(library, "cuFuncSetAttribute", &a.cuFuncSetAttribute, err) &&
+                  resolve(library, "cuFuncGetAttribute", &a.cuFuncGetAttribute, err) &&
                   resolve(library, "cuMemAlloc_v2", &a.cuMemAlloc, err) &&
                   resolve(library, "cuMemFree_v2", &a.cuMemFree, err) &&
                   resolve(library, "cuMemcpyHtoD_v2", &a.cuMemcpyHtoD, err) &&
@@ -132,6 +135,10 @@ bool CudaDriver::function(CUmodule module, const std::string& name, CUfunction* 
 
 bool CudaDriver::global(CUmodule module, const std::string& name, CUdeviceptr* ptr, size_t* bytes, std::string* err) {
   return check(api_->cuModuleGetGlobal(ptr, bytes, module, name.c_str()), "cuModuleGetGlobal", err);
+}
+
+bool CudaDriver::maxThreadsPerBlock(CUfunction function, int* threads, std::string* err) {
+  return check(api_->cuFuncGetAttribute(threads, kFuncMaxThreadsPerBlock, function), "cuFuncGetAttribute", err);
 }
 
 bool CudaDriver::setMaxDynamicShared(CUfunction function, int bytes, std::string* err) {

@@ -38,10 +38,13 @@ class CudaDriver {
   /// How hard the JIT optimises a module.
   enum class Jit {
     Optimised,  ///< the driver's default (level 4), as NVIDIA's OpenCL compiles the kernel itself
-    /// Level 0, for the counted copies (counters/nvidia/ptx_accesses.h): their counters are read,
-    /// never timed, and count each PTX instruction as the PTX says, whatever the JIT makes of the
-    /// code around it. On an H200 the counted copies of a submission's kernels compiled in about
-    /// half the time, with every count of 60 submissions the same (docs/performance.md).
+    /// Level 0, for the counted copies (PtxReplay::fitFor: a launch of larger blocks than such a copy
+    /// has registers for is counted at the default level): their counters are read, never timed. The atomics'
+    /// counters add once per executed PTX instruction at any level. The access counters read which
+    /// lanes run an instruction together (activemask), which is the JIT's choice and could differ
+    /// between levels: on an H200 every count of the 30 programs of .gpu's class (each twice) and of
+    /// the GPU tests' known patterns, a divergent branch among them, was the same at both levels,
+    /// and a submission's counted copies compiled in about half the time (docs/performance.md).
     Quick,
   };
   /// Loads a NUL-free PTX text; the JIT's error log is part of the message on failure.
@@ -51,6 +54,8 @@ class CudaDriver {
   /// Address and size of a module-scope variable.
   bool global(CUmodule module, const std::string& name, CUdeviceptr* ptr, size_t* bytes, std::string* err);
   /// Allows more than 48 KiB of dynamic shared memory for a function.
+  /// The most threads a block of `function` may have, as the JIT compiled it (its registers).
+  bool maxThreadsPerBlock(CUfunction function, int* threads, std::string* err);
   bool setMaxDynamicShared(CUfunction function, int bytes, std::string* err);
   bool alloc(size_t bytes, CUdeviceptr* ptr, std::string* err);
   bool free(CUdeviceptr ptr, std::string* err);

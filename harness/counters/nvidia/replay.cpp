@@ -85,6 +85,30 @@ PtxReplay::~PtxReplay() {
     if (m.owner) driver_->unloadModule(m.module.module, &ignored);
   for (const AccessModule& m : accessModules_)
     if (m.owner && m.module.module) driver_->unloadModule(m.module.module, &ignored);
+  for (const Module& m : optimised_) driver_->unloadModule(m.module, &ignored);
+}
+
+const PtxReplay::Module* PtxReplay::fitFor(const Module& module, const std::string& name, const Geometry& geometry,
+                                           std::string* err) {
+  if (!module.quick) return &module;
+  const size_t threads = (geometry.local[0] ? geometry.local[0] : 1) * (geometry.local[1] ? geometry.local[1] : 1);
+  CUfunction function = nullptr;
+  int most = 0;
+  std::string unasked;  // a kernel the module lacks is the launch's to report, as it does
+  if (!driver_->function(module.module, module.prefix + name, &function, &unasked) ||
+      !driver_->maxThreadsPerBlock(function, &most, &unasked) || threads <= size_t(std::max(most, 0)))
+    return &module;
+  for (const Module& m : optimised_)
+    if (m.ptx == module.ptx && m.prefix == module.prefix) return &m;
+  Module m = module;
+  m.quick = false;
+  m.module = nullptr;
+  if (!driver_->loadModule(m.ptx, &m.module, err)) {
+    *err = "the counted PTX does not load at the default level: " + *err;
+    return nullptr;
+  }
+  optimised_.push_back(m);
+  return &optimised_.back();
 }
 
 std::string PtxReplay::countedSource(const cl::Program& program,
@@ -115,10 +139,12 @@ const PtxReplay::AccessModule* PtxReplay::accessModuleFor(const Runtime& rt, con
   m.module.program = program;
   m.module.entries = ptxEntries(patched);
   m.source = patched;
-  if (!instrumentPtxAccesses(patched, &counted, &m.sites, &m.slots, &m.error) ||
-      !rebasePointerParams(counted, &ptx, &m.error)) {
-  } else if (!driver_->loadModule(ptx, &m.module.module, &m.error, CudaDriver::Jit::Quick)) {
-    m.error = "the PTX with the access counters does not load: " + m.error;
+  if (instrumentPtxAccesses(patched, &counted, &m.sites, &m.slots, &m.error) &&
+      rebasePointerParams(counted, &ptx, &m.error)) {
+    m.module.ptx = ptx;
+    m.module.quick = true;
+    if (!driver_->loadModule(ptx, &m.module.module, &m.error, CudaDriver::Jit::Quick))
+      m.error = "the PTX with the access counters does not load: " + m.error;
   }
   accessModules_.push_back(m);  // a program that cannot be counted is not tried again
   if (!m.error.empty()) *err = m.error;
@@ -130,11 +156,14 @@ void PtxReplay::countAccesses(const Runtime& rt, const cl::Kernel& kernel, const
   const std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
   std::string err;
   const AccessModule* m = accessModuleFor(rt, kernel.getInfo<CL_KERNEL_PROGRAM>(), &err);
+  // The counted copy for this launch's blocks (the module's own, or the same PTX optimised).
+  const Module* copy = m ? fitFor(m->module, name, geometry, &err) : nullptr;
+  if (!copy) m = nullptr;
   CUdeviceptr counters = 0;
   size_t bytes = 0;
   std::vector<unsigned long long> counts(std::max(1, m ? m->slots : 1), 0);
   const size_t countBytes = counts.size() * sizeof(unsigned long long);
-  if (m && (!driver_->global(m->module.module, kPtxAccessCounters, &counters, &bytes, &err) || bytes < countBytes ||
+  if (m && (!driver_->global(copy->module, kPtxAccessCounters, &counters, &bytes, &err) || bytes < countBytes ||
             !driver_->copyToDevice(counters, counts.data(), countBytes, &err)))
     m = nullptr, err = err.empty() ? "the access counters are not in the module" : err;
   if (m) {
@@ -144,8 +173,8 @@ void PtxReplay::countAccesses(const Runtime& rt, const cl::Kernel& kernel, const
     const bool writeBack = writeBack_;
     writeBack_ = writeBack_ && !replayLaunches_;
     countingCopy_ = true;
-    const bool ran = launch(rt, m->module, name, args, geometry, &err) &&
-                     driver_->copyToHost(counts.data(), counters, countBytes, &err);
+    const bool ran =
+        launch(rt, *copy, name, args, geometry, &err) && driver_->copyToHost(counts.data(), counters, countBytes, &err);
     countingCopy_ = false;
     writeBack_ = writeBack;
     if (!ran) {
@@ -239,6 +268,8 @@ const PtxReplay::Module* PtxReplay::countingModuleFor(const Runtime& rt, const c
   m.module.program = program;
   m.module.entries = ptxEntries(patched);
   m.source = patched;
+  m.module.ptx = ptx;
+  m.module.quick = true;
   if (!driver_->loadModule(ptx, &m.module.module, err, CudaDriver::Jit::Quick)) {
     *err = "the PTX with the atomics' counters does not load: " + *err;
     return nullptr;
@@ -259,6 +290,7 @@ AtomicTally PtxReplay::countAtomics(const Runtime& rt, const cl::Kernel& kernel,
   }
   int slots = 0;
   const Module* module = countingModuleFor(rt, kernel.getInfo<CL_KERNEL_PROGRAM>(), &tally.sites, &slots, &tally.error);
+  if (module) module = fitFor(*module, tally.kernel, geometry, &tally.error);  // this launch's blocks
   if (!module) return tally;
   CUdeviceptr counters = 0;
   size_t bytes = 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <set>
@@ -113,7 +114,17 @@ class PtxReplay {
     CUmodule module = nullptr;
     std::vector<PtxEntry> entries;
     std::string prefix;  ///< of its entries' names in the loaded module
+    /// A counted copy's: the PTX loaded, and whether it was JIT-compiled quickly (fitFor).
+    std::string ptx;
+    bool quick = false;
   };
+
+  /// The counted copy of kernel `name` for a launch of `geometry`: `module`, compiled quickly
+  /// (CudaDriver::Jit::Quick), where the JIT left its function registers for blocks that large;
+  /// else the same PTX at the default level, as the kernel's own build has it (loaded once, kept in
+  /// optimised_). Level 0 may take more registers: a copy whose launch failed for them would count
+  /// with ncu instead, or leave atomics uncounted. Null with the reason when nothing loads.
+  const Module* fitFor(const Module& module, const std::string& name, const Geometry& geometry, std::string* err);
 
   /// A program's PTX with the access counters, or why it has none. `source`: the PTX it was made
   /// from, its uncounted kernels taken out. Another program of the same PTX (a grade's drawn case
@@ -156,6 +167,7 @@ class PtxReplay {
   };
   std::vector<CountingModule> counting_;
   std::vector<AccessModule> accessModules_;
+  std::deque<Module> optimised_;  ///< fitFor's: counted copies at the default level, each loaded once
   std::function<bool(const std::string&)> countAccesses_;
   std::vector<CountedLaunch> accessLaunches_;
   std::string accessError_;
