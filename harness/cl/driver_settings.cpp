@@ -3,16 +3,16 @@
 #include <cstdlib>
 #include <string>
 
+#include "util/glibc_tunables.h"
+
 namespace clgrade {
 
 void applyDriverSettings() {
   setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", /*overwrite=*/0);
-  const std::string hugePages = "glibc.malloc.hugetlb=1";
+  if (!hugePagesTunable().empty()) return;  // the user's choice
   const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (!tunables || !*tunables)
-    setenv("GLIBC_TUNABLES", hugePages.c_str(), 1);
-  else if (std::string(tunables).find("glibc.malloc.hugetlb=") == std::string::npos)
-    setenv("GLIBC_TUNABLES", (std::string(tunables) + ":" + hugePages).c_str(), 1);
+  const std::string kept = tunables && *tunables ? std::string(tunables) + ":" : "";
+  setenv("GLIBC_TUNABLES", (kept + "glibc.malloc.hugetlb=1").c_str(), 1);
 }
 
 }  // namespace clgrade

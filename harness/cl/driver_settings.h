@@ -14,13 +14,13 @@ namespace clgrade {
 /// docs/performance.md), and the kernels' own run times are the same.
 ///
 /// GLIBC_TUNABLES gets glibc.malloc.hugetlb=1 (added to what the user set, unless it names that
-/// tunable): malloc asks for transparent huge pages (madvise) for its large blocks. A runner makes,
-/// uploads and reads back planes of up to 192 MiB, each a fresh mapping that the kernel otherwise
-/// faults in and zeroes 4 KiB at a time, charging each page to the runner's memory group under
-/// locks every runner shares. Two H200s, 24 runners at once: the runners' system time fell from
-/// 146-153 to 105-109 CPU seconds a class of 60, the class from 60.0-60.8 to 57.8-58.2 s, with the
-/// same verdicts and counts. glibc reads it as a process starts: it applies to the processes clgrade
-/// starts, not to the one that sets it. glibc before 2.35 ignores it.
+/// tunable; a sandbox gets that entry alone, util/glibc_tunables.h): malloc asks for transparent huge pages (madvise)
+/// for its large blocks. A runner makes, uploads and reads back planes of up to 192 MiB, each a fresh mapping that the
+/// kernel otherwise faults in and zeroes 4 KiB at a time, charging each page to the runner's memory group under locks
+/// every runner shares. Two H200s, 24 runners at once: the runners' system time fell from 146-153 to 105-109 CPU
+/// seconds a class of 60, the class from 60.0-60.8 to 57.8-58.2 s, with the same verdicts and counts. glibc reads it as
+/// a process starts: it applies to the processes clgrade starts, not to the one that sets it. glibc before 2.35 ignores
+/// it.
 void applyDriverSettings();
 
 }  // namespace clgrade

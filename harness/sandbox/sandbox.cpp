@@ -20,6 +20,7 @@
 #include "sandbox/cgroup.h"
 #include "sandbox/seccomp_filter.h"
 #include "util/files.h"
+#include "util/glibc_tunables.h"
 
 namespace fs = std::filesystem;
 
@@ -218,12 +219,13 @@ std::map<std::string, std::string> openclEnvironment(const std::string& scratch,
                                          {"LANG", "C.UTF-8"},
                                          {"POCL_CACHE_DIR", scratch + "/pocl-cache"},
                                          {"XDG_CACHE_HOME", scratch + "/cache"}};
-  for (const char* name :
-       {"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_MAX_CPU_CU_COUNT", "CUDA_VISIBLE_DEVICES",
-        "NVIDIA_VISIBLE_DEVICES", "CUDA_DEVICE_MAX_CONNECTIONS", "GLIBC_TUNABLES"}) {  // cl/driver_settings.h
+  for (const char* name : {"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_MAX_CPU_CU_COUNT",
+                           "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "CUDA_DEVICE_MAX_CONNECTIONS"}) {
     const char* v = std::getenv(name);
     if (v && *v) env[name] = v;
   }
+  // The huge pages of cl/driver_settings.h, and none of the user's other tunables.
+  if (const std::string hugePages = hugePagesTunable(); !hugePages.empty()) env["GLIBC_TUNABLES"] = hugePages;
   for (const auto& [k, v] : extra) env[k] = v;
   return env;
 }

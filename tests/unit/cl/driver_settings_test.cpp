@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sandbox/sandbox.h"
+#include "util/glibc_tunables.h"
 
 namespace clgrade {
 namespace {
@@ -65,13 +66,27 @@ TEST(DriverSettings, ASandboxedRunnerGetsTheSameSettings) {
   // planes in 4 KiB at a time.
   const SavedVariable connections("CUDA_DEVICE_MAX_CONNECTIONS"), tunables("GLIBC_TUNABLES");
   unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
-  unsetenv("GLIBC_TUNABLES");
+  setenv("GLIBC_TUNABLES", "glibc.malloc.check=3", 1);
   applyDriverSettings();
   const std::map<std::string, std::string> env = openclEnvironment("/tmp/scratch");
   ASSERT_TRUE(env.count("CUDA_DEVICE_MAX_CONNECTIONS"));
   EXPECT_EQ(env.at("CUDA_DEVICE_MAX_CONNECTIONS"), "1");
+  // The huge pages alone: the user's other tunables stay outside the sandbox.
   ASSERT_TRUE(env.count("GLIBC_TUNABLES"));
   EXPECT_EQ(env.at("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=1");
+  setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=0:glibc.malloc.check=3", 1);
+  applyDriverSettings();
+  EXPECT_EQ(openclEnvironment("/tmp/scratch").at("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=0");
+}
+
+TEST(DriverSettings, TheHugePagesEntryIsFoundByItsWholeName) {
+  const SavedVariable saved("GLIBC_TUNABLES");
+  unsetenv("GLIBC_TUNABLES");
+  EXPECT_EQ(hugePagesTunable(), "");
+  setenv("GLIBC_TUNABLES", "x.glibc.malloc.hugetlb=0", 1);  // another name that ends so
+  EXPECT_EQ(hugePagesTunable(), "");
+  setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=0:glibc.malloc.check=3:glibc.malloc.hugetlb=1", 1);
+  EXPECT_EQ(hugePagesTunable(), "glibc.malloc.hugetlb=1") << "the last, as glibc applies it";
 }
 
 }  // namespace
