@@ -24,22 +24,31 @@ std::string tracePath() {
   return std::string(v && *v == '/' ? v : "");
 }
 
-/// Appends one event; a trace file is a JSON array whose closing bracket may be left out.
-void append(const nlohmann::json& event) {
-  const int fd = ::open(tracePath().c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return;
+/// One event as a line of the trace file.
+std::string lineOf(const nlohmann::json& event) {
   // A span may be named after a submission folder, whose name need not be valid UTF-8: replaced, never thrown
   // (a span ends in a destructor).
-  std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ",\n";
+  return event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ",\n";
+}
+
+/// Appends whole lines; a trace file is a JSON array whose closing bracket may be left out.
+void appendLines(std::string lines) {
+  const int fd = ::open(tracePath().c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;
   // The opening bracket from whoever finds the file empty; O_APPEND keeps each line whole. The lock
   // makes the look and the write one step: two first spans at once (a batch's sandbox probes, one a
   // GPU) each wrote a bracket, and the file was no longer JSON.
   ::flock(fd, LOCK_EX);
-  if (::lseek(fd, 0, SEEK_END) == 0) line = "[\n" + line;
-  const ssize_t written = ::write(fd, line.data(), line.size());
-  (void)written;
+  if (::lseek(fd, 0, SEEK_END) == 0) lines = "[\n" + lines;
+  for (size_t at = 0; at < lines.size();) {  // a large write may be cut short
+    const ssize_t written = ::write(fd, lines.data() + at, lines.size() - at);
+    if (written <= 0) break;
+    at += static_cast<size_t>(written);
+  }
   ::close(fd);  // and its lock with it
 }
+
+void append(const nlohmann::json& event) { appendLines(lineOf(event)); }
 
 long long threadId() { return static_cast<long long>(::syscall(SYS_gettid)); }
 
@@ -98,7 +107,9 @@ void adoptChildTrace(const std::string& file, const std::string& label, long lon
   // A child runs in a PID namespace of its own (its pid may be anyone's): one number per adopted trace.
   static std::atomic<long long> next{1000000};
   const long long pid = next++;
-  append({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", label}}}});
+  // Written in one piece: a runner's trace holds thousands of spans, and a step each (open, lock,
+  // write, close) kept the batch's process, and every job's span waiting on the file's lock, busy.
+  std::string lines = lineOf({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", label}}}});
   std::string line;
   int kept = 0;
   while (kept < 100000 && std::getline(in, line)) {
@@ -112,15 +123,16 @@ void adoptChildTrace(const std::string& file, const std::string& label, long lon
       continue;
     const long long ts = e["ts"].get<long long>(), dur = e["dur"].get<long long>();
     if ((fromMicros >= 0 && ts < fromMicros) || (toMicros >= 0 && (dur > toMicros || ts > toMicros - dur))) continue;
-    append({{"name", e["name"]},
-            {"cat", "sandboxed:" + e["cat"].get<std::string>()},
-            {"ph", "X"},
-            {"ts", e["ts"]},
-            {"dur", e["dur"]},
-            {"pid", pid},
-            {"tid", e["tid"]}});
+    lines += lineOf({{"name", e["name"]},
+                     {"cat", "sandboxed:" + e["cat"].get<std::string>()},
+                     {"ph", "X"},
+                     {"ts", e["ts"]},
+                     {"dur", e["dur"]},
+                     {"pid", pid},
+                     {"tid", e["tid"]}});
     ++kept;
   }
+  appendLines(std::move(lines));
 }
 
 }  // namespace clgrade::trace

@@ -135,6 +135,42 @@ TEST_F(Trace, AChildsSpansAreCheckedBeforeTheyAreTakenOver) {
   EXPECT_FALSE(e[2].contains("args"));
 }
 
+// A runner's trace is taken over in one write: its spans stay together however many other jobs end
+// spans meanwhile (one write a span made the batch's process a step of the file's lock per span).
+TEST_F(Trace, AChildsSpansArriveInOnePiece) {
+  setenv(trace::kVariable, file_.c_str(), 1);
+  const std::string child = (dir_ / "child.json").string();
+  constexpr int kSpans = 2000;
+  {
+    std::ofstream out(child);
+    out << "[\n";
+    for (int i = 0; i < kSpans; ++i)
+      out << R"({"name":"step","cat":"device","ph":"X","ts":)" << 10 + i << R"(,"dur":1,"pid":1,"tid":2},)"
+          << "\n";
+  }
+  std::atomic<bool> adopted{false};
+  std::thread others([&] {
+    while (!adopted) {
+      const trace::Span span("judging", "work");
+    }
+  });
+  trace::adoptChildTrace(child, "runner");
+  adopted = true;
+  others.join();
+  const nlohmann::json e = events(file_);
+  size_t first = e.size(), last = 0, steps = 0;
+  for (size_t i = 0; i < e.size(); ++i)
+    if (e[i]["name"] == "step") {
+      first = std::min(first, i);
+      last = i;
+      ++steps;
+    }
+  ASSERT_EQ(steps, size_t(kSpans));
+  EXPECT_EQ(last - first + 1, size_t(kSpans)) << "another span came between the child's";
+  ASSERT_GT(first, 0u);
+  EXPECT_EQ(e[first - 1]["ph"], "M");  // its process's name just before them
+}
+
 TEST_F(Trace, AChildsLinkIsNotFollowed) {
   setenv(trace::kVariable, file_.c_str(), 1);
   const std::string target = (dir_ / "elsewhere.json").string();
