@@ -12,7 +12,7 @@ namespace {
 // Share of each category's band the bar fills; the rest keeps neighbouring bars apart.
 constexpr double kBarShare = 0.7;
 // Headroom beyond the longest bars for their value labels, as a share of the y span.
-constexpr double kYPad = 0.1;
+constexpr double kValueLabelPad = 0.1;
 // Least space between two category labels.
 constexpr double kLabelGap = 8.0;
 // The most categories whose labels are staggered rather than thinned out.
@@ -30,7 +30,7 @@ void drawChart(Canvas& c, const BarChart& chart, const Rect& panel, int minLegen
   for (size_t i = 0; i < n; ++i) yr.add(valueAt(chart, i));
   const bool noData = yr.empty;
   yr.add(0.0);  // bars start at zero, so zero is always on the axis
-  padRange(&yr, kYPad, true);
+  padRange(&yr, kValueLabelPad, true);
 
   PanelSpec spec;
   spec.title = chart.title;

@@ -2,6 +2,7 @@
 // SVG and the PNG of a chart come from the same drawing code and cannot drift apart.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ namespace clgrade::chart {
 struct Point {
   double x = 0.0, y = 0.0;
 };
+
+/// Both coordinates finite: a point each backend can draw (the others are dropped).
+inline bool finite(Point p) { return std::isfinite(p.x) && std::isfinite(p.y); }
 
 /// An axis-aligned rectangle in pixels.
 struct Rect {

@@ -11,8 +11,6 @@
 namespace clgrade::chart {
 namespace {
 
-bool finite(Point p) { return std::isfinite(p.x) && std::isfinite(p.y); }
-
 // Clips segment a-b to the box [lo, hi]^2 (Liang-Barsky). Returns false if nothing is inside,
 // else the parameters t0 <= t1 of the part inside.
 bool clipSegment(Point a, Point b, double xlo, double ylo, double xhi, double yhi, double* t0, double* t1) {

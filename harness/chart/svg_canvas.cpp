@@ -27,8 +27,6 @@ std::string num(double v) {
   return s;
 }
 
-bool finite(Point p) { return std::isfinite(p.x) && std::isfinite(p.y); }
-
 }  // namespace
 
 std::string hexColour(RgbColour c) {

@@ -27,7 +27,7 @@ struct Test {
   std::string name;
 };
 
-std::string dump(const ordered_json& j) {
+std::string resultsJson(const ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -51,12 +51,12 @@ struct Results {
       j["images"] = t.images;
       list.push_back(j);
     }
-    return dump({{"gradable", true},
-                 {"score", std::isfinite(score) ? score : 0.0},
-                 {"message", "clgrade: " + formatPoints(r.total) + " of " + formatPoints(r.max) + " points (rubric " +
-                                 r.rubricTitle + ", device " + r.device.name + ")"},
-                 {"output", output},
-                 {"tests", list}});
+    return resultsJson({{"gradable", true},
+                        {"score", std::isfinite(score) ? score : 0.0},
+                        {"message", "clgrade: " + formatPoints(r.total) + " of " + formatPoints(r.max) +
+                                        " points (rubric " + r.rubricTitle + ", device " + r.device.name + ")"},
+                        {"output", output},
+                        {"tests", list}});
   }
 };
 

@@ -14,7 +14,7 @@ size_t indexOf(std::vector<std::string>* names, const std::string& name) {
   return names->size() - 1;
 }
 
-std::string seconds(double s) {
+std::string roundedSeconds(double s) {
   char text[32];
   std::snprintf(text, sizeof text, s >= 100 ? "%.0f" : "%.1f", s);
   return text;
@@ -98,8 +98,8 @@ std::string renderProfile(const ProfileTable& t) {
   if (!t.device.empty()) out += " on " + t.device;
   out += "\n";
   if (t.reports == 0) return out;
-  out += "grade: " + seconds(t.meanGradeSeconds) + " s mean, " + seconds(t.longestGradeSeconds) + " s longest, " +
-         seconds(t.totalGradeSeconds) + " s in all\n";
+  out += "grade: " + roundedSeconds(t.meanGradeSeconds) + " s mean, " + roundedSeconds(t.longestGradeSeconds) +
+         " s longest, " + roundedSeconds(t.totalGradeSeconds) + " s in all\n";
   out +=
       "mean seconds per task and report; in brackets the program builds within a phase; 'process' is the\n"
       "task's grading process from start to end (device set-up and inputs included), 'waited' the part of it\n"
@@ -113,13 +113,13 @@ std::string renderProfile(const ProfileTable& t) {
   for (const ProfileRow& row : t.rows) {
     std::string line = padded(row.task, first);
     for (size_t i = 0; i < t.phases.size(); ++i) {
-      std::string cell = seconds(row.phaseSeconds[i]);
-      if (row.buildSeconds[i] >= 0.05) cell += " (" + seconds(row.buildSeconds[i]) + ")";
+      std::string cell = roundedSeconds(row.phaseSeconds[i]);
+      if (row.buildSeconds[i] >= 0.05) cell += " (" + roundedSeconds(row.buildSeconds[i]) + ")";
       line += padded(cell, column);
     }
-    line += padded(row.processSeconds > 0 ? seconds(row.processSeconds) : "-", 10);
-    line += padded(row.processSeconds > 0 ? seconds(row.waitedSeconds) : "-", 9);
-    line += row.processSeconds > 0 ? seconds(row.replaySeconds) : "-";
+    line += padded(row.processSeconds > 0 ? roundedSeconds(row.processSeconds) : "-", 10);
+    line += padded(row.processSeconds > 0 ? roundedSeconds(row.waitedSeconds) : "-", 9);
+    line += row.processSeconds > 0 ? roundedSeconds(row.replaySeconds) : "-";
     out += line + "\n";
   }
   if (t.work.empty()) return out;
@@ -130,7 +130,7 @@ std::string renderProfile(const ProfileTable& t) {
   out += header + "\n";
   for (const ProfileRow& row : t.rows) {
     std::string line = padded(row.task, first);
-    for (double s : row.workSeconds) line += padded(seconds(s), column);
+    for (double s : row.workSeconds) line += padded(roundedSeconds(s), column);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }

@@ -73,7 +73,7 @@ std::vector<std::string> bitReport(const std::vector<int32_t>& expected, const s
 }
 
 /// The CPU side of a case: flags, horizontal and final result.
-struct Expected {
+struct BilateralExpected {
   const Scene* scene = nullptr;
   std::vector<int32_t> flags;
   Image horizontal;
@@ -82,8 +82,8 @@ struct Expected {
 
 /// `output`: the final result too (a runner only uploads: flags and the horizontal result are the
 /// inputs of the passes run alone, the final one is only compared with).
-Expected expectedFor(CaseInputs inputs, const SeparableConfig& c, bool output = true) {
-  Expected e;
+BilateralExpected expectedFor(CaseInputs inputs, const SeparableConfig& c, bool output = true) {
+  BilateralExpected e;
   e.scene = &inputs.scene(c.width, c.height);
   e.flags = ref::discontinuityFlags(e.scene->normals, e.scene->depth);
   e.horizontal = ref::bilateralHorizontal(e.scene->colour, e.flags, c.hWeights);
@@ -215,7 +215,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
            std::map<std::string, CaseOutcome>* out) const override {
     // What the launches need: the scene, the CPU's flags and horizontal result (the inputs of the
     // passes run alone).
-    const Expected e = expectedFor(ctx.inputs().forCase(spec), c, false);
+    const BilateralExpected e = expectedFor(ctx.inputs().forCase(spec), c, false);
     const Scene& scene = *e.scene;
     const std::vector<int32_t>& flagsExpected = e.flags;
     const Image& tmpExpected = e.horizontal;
@@ -428,7 +428,7 @@ class BilateralTask : public TypedTask<SeparableConfig> {
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                    const SeparableConfig& c) const override {
-    const Expected e = expectedFor(inputs.forCase(spec), c);
+    const BilateralExpected e = expectedFor(inputs.forCase(spec), c);
     const std::string flags(reinterpret_cast<const char*>(e.flags.data()), e.flags.size() * sizeof(int32_t));
     return {{"flags", flags}, {"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
   }

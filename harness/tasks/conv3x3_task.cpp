@@ -38,15 +38,15 @@ bool readCaseParams(const CaseSpec& spec, Conv3x3Case* c, std::string* err) {
 }
 
 /// The CPU side of a case: the grayscale input, the constant buffer and the expected output.
-struct Expected {
+struct Conv3x3Expected {
   Image gray;
   std::array<float, 11> constants{};
   Image output;
 };
 
 /// `output`: the CPU's result too (a runner, which only uploads the inputs, does without it).
-Expected expectedFor(CaseInputs inputs, const Conv3x3Case& c, bool output = true) {
-  Expected e;
+Conv3x3Expected expectedFor(CaseInputs inputs, const Conv3x3Case& c, bool output = true) {
+  Conv3x3Expected e;
   // The course filters one grayscale channel, computed here for real (spec section 8).
   e.gray = ref::grayscale(inputs.colour(c.input, c.width, c.height));
   e.constants = ref::conv3x3Constants(c.weights, c.offset);
@@ -116,7 +116,7 @@ class Conv3x3Task : public TypedTask<Conv3x3Case> {
            std::map<std::string, CaseOutcome>* out) const override {
     ctx.runCheck(spec, "output", out, [&](CaseOutcome& o) {
       const Runtime& rt = ctx.runtime();
-      const Expected e = expectedFor(ctx.inputs().forCase(spec), c, false);  // what the launch needs
+      const Conv3x3Expected e = expectedFor(ctx.inputs().forCase(spec), c, false);  // what the launch needs
       const Image& gray = e.gray;
 
       Prepared run = prepare(ctx, c, gray, e.constants, &o);

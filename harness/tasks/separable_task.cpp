@@ -27,15 +27,15 @@ bool readCaseParams(const CaseSpec& spec, SeparableConfig* c, std::string* err) 
 }
 
 /// The CPU side of a case: the source, the horizontal result and the final result.
-struct Expected {
+struct SeparableExpected {
   const Image* source = nullptr;
   Image horizontal;
   Image output;
 };
 
 /// For the expected outputs the report offers (expectedOutputs).
-Expected expectedFor(CaseInputs inputs, const SeparableConfig& c) {
-  Expected e;
+SeparableExpected expectedFor(CaseInputs inputs, const SeparableConfig& c) {
+  SeparableExpected e;
   e.source = &inputs.colour(c.input, c.width, c.height);
   e.horizontal = ref::convolveHorizontal(*e.source, c.hWeights);
   e.output = ref::convolveVertical(e.horizontal, c.vWeights);
@@ -296,7 +296,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                    const SeparableConfig& c) const override {
-    const Expected e = expectedFor(inputs.forCase(spec), c);
+    const SeparableExpected e = expectedFor(inputs.forCase(spec), c);
     return {{"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
   }
 };

@@ -20,7 +20,7 @@ bool discontinuous(const Image& n, const Image& d, int px, int py, int qx, int q
   return std::fabs(dotNormals) < 0.9f || std::fabs(depthStep) > 0.025f;
 }
 
-int radiusOf(const std::vector<float>& w) {
+int bilateralRadius(const std::vector<float>& w) {
   if (w.empty() || w.size() % 2 == 0) {
     throw std::invalid_argument("bilateral reference: need an odd number of weights, got " + std::to_string(w.size()));
   }
@@ -57,7 +57,7 @@ std::vector<int32_t> discontinuityFlags(const Image& normals, const Image& depth
 }
 
 Image bilateralHorizontal(const Image& src, const std::vector<int32_t>& flags, const std::vector<float>& w) {
-  const int r = radiusOf(w);
+  const int r = bilateralRadius(w);
   checkFlags(src, flags);
   const int width = src.width;
   Image out(src.width, src.height, src.channels);
@@ -94,7 +94,7 @@ Image bilateralHorizontal(const Image& src, const std::vector<int32_t>& flags, c
 }
 
 Image bilateralVertical(const Image& src, const std::vector<int32_t>& flags, const std::vector<float>& w) {
-  const int r = radiusOf(w);
+  const int r = bilateralRadius(w);
   checkFlags(src, flags);
   const int width = src.width, height = src.height;
   Image out(src.width, src.height, src.channels);

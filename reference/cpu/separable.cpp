@@ -10,7 +10,7 @@ namespace clgrade::ref {
 namespace {
 
 // The radius R of a weight vector of 2R + 1 taps.
-int radiusOf(const std::vector<float>& w) {
+int separableRadius(const std::vector<float>& w) {
   if (w.empty() || w.size() % 2 == 0) {
     throw std::invalid_argument("separable reference: need an odd number of weights, got " + std::to_string(w.size()));
   }
@@ -20,7 +20,7 @@ int radiusOf(const std::vector<float>& w) {
 }  // namespace
 
 Image convolveHorizontal(const Image& src, const std::vector<float>& w) {
-  const int r = radiusOf(w);
+  const int r = separableRadius(w);
   Image out(src.width, src.height, src.channels);
   for (int c = 0; c < src.channels; ++c) {
     for (int y = 0; y < src.height; ++y) {
@@ -41,7 +41,7 @@ Image convolveHorizontal(const Image& src, const std::vector<float>& w) {
 }
 
 Image convolveVertical(const Image& src, const std::vector<float>& w) {
-  const int r = radiusOf(w);
+  const int r = separableRadius(w);
   Image out(src.width, src.height, src.channels);
   for (int c = 0; c < src.channels; ++c) {
     for (int y = 0; y < src.height; ++y) {

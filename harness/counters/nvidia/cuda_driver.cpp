@@ -33,7 +33,7 @@ struct CudaDriver::Api {
 namespace {
 
 template <typename F>
-bool resolve(void* library, const char* symbol, F* out, std::string* err) {
+bool resolveCuda(void* library, const char* symbol, F* out, std::string* err) {
   void* address = dlsym(library, symbol);
   if (!address) {
     *err = std::string("libcuda.so.1 has no ") + symbol;
@@ -64,24 +64,25 @@ std::unique_ptr<CudaDriver> CudaDriver::load(std::string* err) {
   driver->library_ = library;
   driver->api_ = std::make_unique<Api>();
   Api& a = *driver->api_;
-  const bool ok = resolve(library, "cuInit", &a.cuInit, err) && resolve(library, "cuDeviceGet", &a.cuDeviceGet, err) &&
-                  resolve(library, "cuDevicePrimaryCtxRetain", &a.cuDevicePrimaryCtxRetain, err) &&
-                  resolve(library, "cuDevicePrimaryCtxRelease_v2", &a.cuDevicePrimaryCtxRelease, err) &&
-                  resolve(library, "cuCtxSetCurrent", &a.cuCtxSetCurrent, err) &&
-                  resolve(library, "cuCtxSynchronize", &a.cuCtxSynchronize, err) &&
-                  resolve(library, "cuModuleLoadDataEx", &a.cuModuleLoadDataEx, err) &&
-                  resolve(library, "cuModuleUnload", &a.cuModuleUnload, err) &&
-                  resolve(library, "cuModuleGetFunction", &a.cuModuleGetFunction, err) &&
-                  resolve(library, "cuModuleGetGlobal_v2", &a.cuModuleGetGlobal, err) &&
-                  resolve(library, "cuFuncSetAttribute", &a.cuFuncSetAttribute, err) &&
-                  resolve(library, "cuFuncGetAttribute", &a.cuFuncGetAttribute, err) &&
-                  resolve(library, "cuMemAlloc_v2", &a.cuMemAlloc, err) &&
-                  resolve(library, "cuMemFree_v2", &a.cuMemFree, err) &&
-                  resolve(library, "cuMemcpyHtoD_v2", &a.cuMemcpyHtoD, err) &&
-                  resolve(library, "cuMemcpyDtoH_v2", &a.cuMemcpyDtoH, err) &&
-                  resolve(library, "cuLaunchKernel", &a.cuLaunchKernel, err) &&
-                  resolve(library, "cuGetErrorName", &a.cuGetErrorName, err) &&
-                  resolve(library, "cuGetErrorString", &a.cuGetErrorString, err);
+  const bool ok = resolveCuda(library, "cuInit", &a.cuInit, err) &&
+                  resolveCuda(library, "cuDeviceGet", &a.cuDeviceGet, err) &&
+                  resolveCuda(library, "cuDevicePrimaryCtxRetain", &a.cuDevicePrimaryCtxRetain, err) &&
+                  resolveCuda(library, "cuDevicePrimaryCtxRelease_v2", &a.cuDevicePrimaryCtxRelease, err) &&
+                  resolveCuda(library, "cuCtxSetCurrent", &a.cuCtxSetCurrent, err) &&
+                  resolveCuda(library, "cuCtxSynchronize", &a.cuCtxSynchronize, err) &&
+                  resolveCuda(library, "cuModuleLoadDataEx", &a.cuModuleLoadDataEx, err) &&
+                  resolveCuda(library, "cuModuleUnload", &a.cuModuleUnload, err) &&
+                  resolveCuda(library, "cuModuleGetFunction", &a.cuModuleGetFunction, err) &&
+                  resolveCuda(library, "cuModuleGetGlobal_v2", &a.cuModuleGetGlobal, err) &&
+                  resolveCuda(library, "cuFuncSetAttribute", &a.cuFuncSetAttribute, err) &&
+                  resolveCuda(library, "cuFuncGetAttribute", &a.cuFuncGetAttribute, err) &&
+                  resolveCuda(library, "cuMemAlloc_v2", &a.cuMemAlloc, err) &&
+                  resolveCuda(library, "cuMemFree_v2", &a.cuMemFree, err) &&
+                  resolveCuda(library, "cuMemcpyHtoD_v2", &a.cuMemcpyHtoD, err) &&
+                  resolveCuda(library, "cuMemcpyDtoH_v2", &a.cuMemcpyDtoH, err) &&
+                  resolveCuda(library, "cuLaunchKernel", &a.cuLaunchKernel, err) &&
+                  resolveCuda(library, "cuGetErrorName", &a.cuGetErrorName, err) &&
+                  resolveCuda(library, "cuGetErrorString", &a.cuGetErrorString, err);
   if (!ok || !driver->check(a.cuInit(0), "cuInit", err)) return nullptr;
   return driver;
 }

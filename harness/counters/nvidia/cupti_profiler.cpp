@@ -52,7 +52,7 @@ std::vector<std::string> candidates() {
 }
 
 template <typename F>
-bool resolve(void* handle, const char* symbol, F* out, std::string* missing) {
+bool resolveCupti(void* handle, const char* symbol, F* out, std::string* missing) {
   *out = reinterpret_cast<F>(dlsym(handle, symbol));
   if (!*out && missing->empty()) *missing = symbol;
   return *out != nullptr;
@@ -95,27 +95,27 @@ std::unique_ptr<CuptiRangeProfiler> CuptiRangeProfiler::start(CUcontext context,
   p->api_ = std::make_unique<Api>();
   Api& a = *p->api_;
   std::string missing;
-  resolve(p->handle_, "cuptiGetResultString", &a.getResultString, &missing);
-  resolve(p->handle_, "cuptiProfilerInitialize", &a.profilerInitialize, &missing);
-  resolve(p->handle_, "cuptiDeviceGetChipName", &a.deviceGetChipName, &missing);
-  resolve(p->handle_, "cuptiProfilerGetCounterAvailability", &a.getCounterAvailability, &missing);
-  resolve(p->handle_, "cuptiProfilerHostInitialize", &a.hostInitialize, &missing);
-  resolve(p->handle_, "cuptiProfilerHostDeinitialize", &a.hostDeinitialize, &missing);
-  resolve(p->handle_, "cuptiProfilerHostConfigAddMetrics", &a.hostConfigAddMetrics, &missing);
-  resolve(p->handle_, "cuptiProfilerHostGetConfigImageSize", &a.hostGetConfigImageSize, &missing);
-  resolve(p->handle_, "cuptiProfilerHostGetConfigImage", &a.hostGetConfigImage, &missing);
-  resolve(p->handle_, "cuptiProfilerHostGetNumOfPasses", &a.hostGetNumOfPasses, &missing);
-  resolve(p->handle_, "cuptiProfilerHostEvaluateToGpuValues", &a.hostEvaluateToGpuValues, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerEnable", &a.enable, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerDisable", &a.disable, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerSetConfig", &a.setConfig, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerStart", &a.startRanges, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerStop", &a.stop, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerDecodeData", &a.decodeData, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerGetCounterDataSize", &a.getCounterDataSize, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerCounterDataImageInitialize", &a.counterDataImageInitialize, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerGetCounterDataInfo", &a.getCounterDataInfo, &missing);
-  resolve(p->handle_, "cuptiRangeProfilerCounterDataGetRangeInfo", &a.getRangeInfo, &missing);
+  resolveCupti(p->handle_, "cuptiGetResultString", &a.getResultString, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerInitialize", &a.profilerInitialize, &missing);
+  resolveCupti(p->handle_, "cuptiDeviceGetChipName", &a.deviceGetChipName, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerGetCounterAvailability", &a.getCounterAvailability, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerHostInitialize", &a.hostInitialize, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerHostDeinitialize", &a.hostDeinitialize, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerHostConfigAddMetrics", &a.hostConfigAddMetrics, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerHostGetConfigImageSize", &a.hostGetConfigImageSize, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerHostGetConfigImage", &a.hostGetConfigImage, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerHostGetNumOfPasses", &a.hostGetNumOfPasses, &missing);
+  resolveCupti(p->handle_, "cuptiProfilerHostEvaluateToGpuValues", &a.hostEvaluateToGpuValues, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerEnable", &a.enable, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerDisable", &a.disable, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerSetConfig", &a.setConfig, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerStart", &a.startRanges, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerStop", &a.stop, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerDecodeData", &a.decodeData, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerGetCounterDataSize", &a.getCounterDataSize, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerCounterDataImageInitialize", &a.counterDataImageInitialize, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerGetCounterDataInfo", &a.getCounterDataInfo, &missing);
+  resolveCupti(p->handle_, "cuptiRangeProfilerCounterDataGetRangeInfo", &a.getRangeInfo, &missing);
   if (!missing.empty()) {
     *err = p->library_ + " has no " + missing + " (the range profiler needs CUDA 12.6 or later)";
     return nullptr;

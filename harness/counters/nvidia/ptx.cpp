@@ -350,4 +350,9 @@ bool declareAfterAddressSize(std::string* ptx, const std::string& decls, std::st
   return true;
 }
 
+std::string trimmedLine(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
 }  // namespace clgrade

@@ -72,4 +72,7 @@ constexpr size_t kConstantBytes = 32768;        ///< size of kConstantSymbol; ha
 /// False with a message when a parameter is used in a way other than one plain `ld.param`.
 bool rebasePointerParams(const std::string& ptx, std::string* out, std::string* err);
 
+/// A line of PTX without the blanks around it (spaces, tabs, a carriage return).
+std::string trimmedLine(const std::string& s);
+
 }  // namespace clgrade

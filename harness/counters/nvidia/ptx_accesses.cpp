@@ -18,15 +18,12 @@ const char* const kPtxCountersNote =
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+std::string accessCounter(int slot) {
+  return "[" + std::string(kPtxAccessCounters) + "+" + std::to_string(8 * slot) + "]";
 }
 
-std::string counter(int slot) { return "[" + std::string(kPtxAccessCounters) + "+" + std::to_string(8 * slot) + "]"; }
-
 /// Bytes of one element of a load or store type; 0 for a type not known here.
-int typeBytes(const std::string& type) {
+int elementBytes(const std::string& type) {
   static const std::map<std::string, int> bytes{{"b8", 1},  {"u8", 1},  {"s8", 1},    {"b16", 2},    {"u16", 2},
                                                 {"s16", 2}, {"f16", 2}, {"bf16", 2},  {"b32", 4},    {"u32", 4},
                                                 {"s32", 4}, {"f32", 4}, {"f16x2", 4}, {"bf16x2", 4}, {"b64", 8},
@@ -41,7 +38,7 @@ int laneBytes(const std::vector<std::string>& qualifiers) {
   int vector = 1, element = 0;
   for (const std::string& part : qualifiers) {
     if (part == "v2" || part == "v4" || part == "v8") vector = std::stoi(part.substr(1));
-    if (typeBytes(part)) element = typeBytes(part);
+    if (elementBytes(part)) element = elementBytes(part);
   }
   return vector * element;
 }
@@ -72,7 +69,7 @@ bool globalLoadParts(const std::string& line, GlobalLoadParts* g) {
   if (std::find(q.begin(), q.end(), "global") == q.end()) return false;
   std::string offset = m[5].matched ? m[5].str() : "0";
   offset.erase(std::remove(offset.begin(), offset.end(), ' '), offset.end());
-  g->guard = trim(m[1]);
+  g->guard = trimmedLine(m[1]);
   g->dest = m[3];
   g->base = m[4];
   g->offset = std::stoll(offset, nullptr, 0);
@@ -145,7 +142,7 @@ std::map<std::string, int> registerWidths(const std::string& ptx) {
     // `%rd<39>` declares %rd0 to %rd38: kept as "%rd<>"; a name alone as itself.
     for (std::string name; std::getline(names, name, ',');) {
       const bool ranged = name.find('<') != std::string::npos;
-      name = trim(name.substr(0, name.find('<')));
+      name = trimmedLine(name.substr(0, name.find('<')));
       if (!name.empty() && bits) widths[ranged ? name + "<>" : name] = bits;
     }
   }
@@ -167,7 +164,7 @@ std::string addressInto(const std::string& operand, const std::map<std::string, 
                         std::string* err) {
   static const std::regex form(R"(^\[\s*(%?[\w$.]+)\s*(?:\+\s*(-?\s*(?:0[xX][0-9a-fA-F]+|\d+)))?\s*\]$)");
   std::smatch m;
-  const std::string text = trim(operand);
+  const std::string text = trimmedLine(operand);
   if (!std::regex_match(text, m, form)) {
     *err = "the address " + text + " is not a register or symbol with an offset";
     return "";
@@ -203,7 +200,7 @@ std::string firstLaneAdds(int slot) {
          "\tsetp.eq.and.b32 \t%clg_first, %clg_first0, 1, %clg_q;\n"
          "\tcvt.u64.u32 \t%clg_v, %clg_c;\n"
          "\t@%clg_first red.global.add.u64 \t" +
-         counter(slot) + ", 1;\n\t@%clg_first red.global.add.u64 \t" + counter(slot + 1) + ", %clg_v;\n";
+         accessCounter(slot) + ", 1;\n\t@%clg_first red.global.add.u64 \t" + accessCounter(slot + 1) + ", %clg_v;\n";
 }
 
 /// A warp's shared access at %clg_sa (its lanes in %clg_on): one instruction and its bank conflicts
@@ -386,12 +383,12 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
     const bool atomic = op == "atom";
     if (op != "ld" && op != "st" && !atomic) {
       if (accessHere && (!plain || uncountedMemoryOpcode(op))) {
-        *err = where + "a memory instruction the counters do not follow: " + trim(line);
+        *err = where + "a memory instruction the counters do not follow: " + trimmedLine(line);
         return false;
       }
       continue;
     }
-    const std::string guard = trim(m[1]), qualifiers = m[3], operands = m[4];
+    const std::string guard = trimmedLine(m[1]), qualifiers = m[3], operands = m[4];
     const std::vector<std::string> q = qualifierList(qualifiers);
     auto has = [&](const std::string& name) { return std::find(q.begin(), q.end(), name) != q.end(); };
     // Private and parameter memory have no banks and no global sectors.
@@ -406,7 +403,7 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
     const bool shared = has("shared") || has("shared::cta"), global = has("global") || constant;
     for (const std::string& part : q)
       if (part.find("::cluster") != std::string::npos || part == "async" || part.rfind("bulk", 0) == 0) {
-        *err = where + "a memory instruction the counters do not follow: " + trim(line);
+        *err = where + "a memory instruction the counters do not follow: " + trimmedLine(line);
         return false;
       }
     const bool load = op == "ld" || (atomic && !shared);
@@ -414,7 +411,7 @@ bool instrumentCode(const std::string& ptx, std::string* out, std::vector<PtxAcc
     PtxAccessSite site;
     site.entry = current;
     site.line = number;
-    site.text = trim(line.substr(0, line.find(';') + 1));
+    site.text = trimmedLine(line.substr(0, line.find(';') + 1));
     site.bytes = laneBytes(q);
     site.kind = shared   ? (load ? PtxAccessKind::SharedLoad : PtxAccessKind::SharedStore)
                 : global ? PtxAccessKind::GlobalLoad

@@ -14,12 +14,9 @@ const char* const kPtxAtomicCounters = "__clgrade_atomics";
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+std::string atomicCounter(int slot) {
+  return "[" + std::string(kPtxAtomicCounters) + "+" + std::to_string(8 * slot) + "]";
 }
-
-std::string counter(int slot) { return "[" + std::string(kPtxAtomicCounters) + "+" + std::to_string(8 * slot) + "]"; }
 
 /// Where the added values' slots go until they are numbered (after every site's counting slots).
 std::string addedPlaceholder(size_t site) { return "@@clgrade_added_" + std::to_string(site) + "@@"; }
@@ -37,7 +34,7 @@ std::string addedLines(const std::string& qualifiers, const std::string& operand
   const std::string type = dot == std::string::npos ? "" : qualifiers.substr(dot);
   const bool wide = type == ".u64" || type == ".s64", narrow = type == ".u32" || type == ".s32";
   if (!wide && !narrow) return "";  // a float add counts no pixels
-  const std::string value = trim(operands.substr(operands.rfind(',') + 1));
+  const std::string value = trimmedLine(operands.substr(operands.rfind(',') + 1));
   static const std::regex reg(R"(%[\w$]+)"), literal(R"(-?(0[xX][0-9a-fA-F]+|\d+)[uU]?)");
   std::string widen;
   if (std::regex_match(value, reg)) {
@@ -93,16 +90,17 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
     const std::string op = plain ? m[2].str() : "";
     if (op != "atom" && op != "red") {
       if (atomicHere) {
-        *err = "PTX line " + std::to_string(number) + " holds an atomic written in a way not understood: " + trim(line);
+        *err = "PTX line " + std::to_string(number) +
+               " holds an atomic written in a way not understood: " + trimmedLine(line);
         return false;
       }
       continue;
     }
-    const std::string guard = trim(m[1]), qualifiers = m[3], operands = m[4];
+    const std::string guard = trimmedLine(m[1]), qualifiers = m[3], operands = m[4];
     PtxAtomicSite site;
     site.entry = current;
     site.line = number;
-    site.text = trim(line.substr(0, line.find(';') + 1));
+    site.text = trimmedLine(line.substr(0, line.find(';') + 1));
     site.slot = *slots;
     const bool shared = qualifiers.find(".shared") != std::string::npos;
     const bool global = qualifiers.find(".global") != std::string::npos;
@@ -110,7 +108,7 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
     std::ostringstream add;
     std::string added;
     if (site.space != PtxAtomicSpace::Generic) {
-      add << "\t{ " << guard << (guard.empty() ? "" : " ") << "red.global.add.u64 \t" << counter(site.slot)
+      add << "\t{ " << guard << (guard.empty() ? "" : " ") << "red.global.add.u64 \t" << atomicCounter(site.slot)
           << ", 1; }\n";
       *slots += 1;
       if (site.space == PtxAtomicSpace::Shared)
@@ -131,11 +129,11 @@ bool instrumentPtxAtomics(const std::string& ptx, std::string* out, std::vector<
         add << "\tand.pred %clg_s, %clg_s, " << (negated ? "!" : "") << p << ";\n"
             << "\tand.pred %clg_g, %clg_g, " << (negated ? "!" : "") << p << ";\n";
       }
-      add << "\t@%clg_s red.global.add.u64 \t" << counter(site.slot) << ", 1;\n";
+      add << "\t@%clg_s red.global.add.u64 \t" << atomicCounter(site.slot) << ", 1;\n";
       added = addedLines(qualifiers, operands, "@%clg_s ", sites->size(), &site.addedKnown);
       if (!added.empty()) add << added;  // inside the block: %clg_s is its own
       added.clear();
-      add << "\t@%clg_g red.global.add.u64 \t" << counter(site.slot + 1) << ", 1; }\n";
+      add << "\t@%clg_g red.global.add.u64 \t" << atomicCounter(site.slot + 1) << ", 1; }\n";
       *slots += 2;
     }
     add << added;

@@ -75,7 +75,7 @@ void setCriterion(GradeReport* r, size_t task, size_t crit, Status status, doubl
 ///  carol: everything passed but hist.stray_writes, not measured; another device and clgrade version;
 ///  dave: not graded.
 /// conv.output fails in 2 of 3 (67%), the others in 1 of 3 (33%).
-std::vector<ClassEntry> classOf() {
+std::vector<ClassEntry> summaryClass() {
   ClassEntry alice{"alice", true, passingReport("NVIDIA H100", "550.1", "0.3.0", "2025-05-02T08:00:00Z"), "",
                    "alice/report.html", {}, {}};
   setCriterion(&alice.report, 0, 0, Status::Failed, 0, "output: case edge: 719 of 920320 values wrong");
@@ -110,14 +110,14 @@ std::string rowWith(const std::string& text, const std::string& needle) {
   return text.substr(start, end - start);
 }
 
-size_t count(const std::string& text, const std::string& needle) {
+size_t occurrences(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
   return n;
 }
 
 TEST(SummaryGlance, IsWellFormedWithNoScriptAndNothingExternal) {
-  const std::string html = summaryHtml(classOf());
+  const std::string html = summaryHtml(summaryClass());
   const reporttest::HtmlDoc doc = checkHtml(html);
   EXPECT_EQ(joinLines(doc.problems), "");
   std::string lower = html;
@@ -129,7 +129,7 @@ TEST(SummaryGlance, IsWellFormedWithNoScriptAndNothingExternal) {
 }
 
 TEST(SummaryGlance, HeaderNamesDeviceVersionRubricDatesAndLinksTheGradebook) {
-  const std::string html = summaryHtml(classOf());
+  const std::string html = summaryHtml(summaryClass());
   const size_t headerEnd = html.find("</header>");
   ASSERT_NE(headerEnd, std::string::npos);
   const std::string header = html.substr(0, headerEnd);
@@ -151,7 +151,7 @@ TEST(SummaryGlance, HeaderNamesDeviceVersionRubricDatesAndLinksTheGradebook) {
       doc.urls.end());
 
   // One device and one version: said once, not "mixed".
-  std::vector<ClassEntry> same = classOf();
+  std::vector<ClassEntry> same = summaryClass();
   same[2].report.device = same[0].report.device;
   same[2].report.version = "0.3.0";
   const std::string one = summaryHtml(same);
@@ -162,11 +162,11 @@ TEST(SummaryGlance, HeaderNamesDeviceVersionRubricDatesAndLinksTheGradebook) {
   // No gradebook next to the page: no link.
   SummaryOptions options;
   options.gradebook = "";
-  EXPECT_EQ(summaryHtml(classOf(), options).find("gradebook.csv"), std::string::npos);
+  EXPECT_EQ(summaryHtml(summaryClass(), options).find("gradebook.csv"), std::string::npos);
 }
 
 TEST(SummaryGlance, FailureRatePerCriterionInRubricOrder) {
-  const std::string html = summaryHtml(classOf());
+  const std::string html = summaryHtml(summaryClass());
   EXPECT_NE(html.find("failure rate"), std::string::npos);
   const std::string rates = section(html, "failure-rates");
   ASSERT_FALSE(rates.empty()) << "no section failure-rates";
@@ -203,7 +203,7 @@ TEST(SummaryGlance, FailureRatePerCriterionInRubricOrder) {
       << stray;  // 1 not measured
 
   // A criterion nobody failed is not marked.
-  std::vector<ClassEntry> entries = classOf();
+  std::vector<ClassEntry> entries = summaryClass();
   setCriterion(&entries[1].report, 0, 1, Status::Passed, 2, "0 conflicts");
   const std::string tile = rowWith(section(summaryHtml(entries), "failure-rates"), "<code>conv.tile</code>");
   EXPECT_NE(tile.find("0 / 3"), std::string::npos) << tile;
@@ -212,7 +212,7 @@ TEST(SummaryGlance, FailureRatePerCriterionInRubricOrder) {
 }
 
 TEST(SummaryGlance, FailureRateChart) {
-  const std::string html = summaryHtml(classOf());
+  const std::string html = summaryHtml(summaryClass());
   const std::string rates = section(html, "failure-rates");
   ASSERT_FALSE(rates.empty());
   EXPECT_NE(rates.find("aria-label=\"failure rate per criterion\""), std::string::npos);
@@ -221,16 +221,16 @@ TEST(SummaryGlance, FailureRateChart) {
   EXPECT_NE(rates.find("<title>conv.tile: 1 of 3 graded submissions failed or error (33%)</title>"), std::string::npos);
   // The score distribution charts stay: the total and one per task.
   const std::string distribution = section(html, "distribution");
-  EXPECT_EQ(count(distribution, "<svg"), 3u);
+  EXPECT_EQ(occurrences(distribution, "<svg"), 3u);
 }
 
 TEST(SummaryGlance, CommonFirstFailuresGroupMessagesThatDifferOnlyInNumbers) {
-  const std::string html = summaryHtml(classOf());
+  const std::string html = summaryHtml(summaryClass());
   const std::string common = section(html, "common-failures");
   ASSERT_FALSE(common.empty()) << "no section common-failures";
   EXPECT_NE(common.find("<h2>Most common first failures</h2>"), std::string::npos);
   // alice's "719 of 920320" and bob's "12 of 100" (with a double space) are one kind, counted twice.
-  EXPECT_EQ(count(common, "output: case edge: N of N values wrong"), 1u) << common;
+  EXPECT_EQ(occurrences(common, "output: case edge: N of N values wrong"), 1u) << common;
   const std::string row = rowWith(common, "output: case edge: N of N values wrong");
   EXPECT_NE(row.find("<code>conv.output</code>"), std::string::npos) << row;
   EXPECT_NE(row.find("<td class=\"num\">2</td>"), std::string::npos) << row;
@@ -245,7 +245,7 @@ TEST(SummaryGlance, CommonFirstFailuresGroupMessagesThatDifferOnlyInNumbers) {
 }
 
 TEST(SummaryGlance, SubmissionNamesAndMessagesAreEscaped) {
-  std::vector<ClassEntry> entries = classOf();
+  std::vector<ClassEntry> entries = summaryClass();
   setCriterion(&entries[2].report, 1, 0, Status::Failed, 0,
                "bins <script>alert(1)</script> & \"q\" " + std::string(300, 'z'));
   const std::string html = summaryHtml(entries);
@@ -288,7 +288,7 @@ TEST(SummaryGlance, TopTenKindsAndEightNamesEach) {
   EXPECT_NE(common.find("conflict kind i"), std::string::npos);
   EXPECT_EQ(common.find("conflict kind j"), std::string::npos);
   EXPECT_NE(common.find("2 more kinds of first failure (2 submissions) not listed."), std::string::npos) << common;
-  EXPECT_EQ(count(common, "<tr class="), 10u);
+  EXPECT_EQ(occurrences(common, "<tr class="), 10u);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 const char kFile[] = "ConvolutionSeparable.cl";
 
-std::string read(const fs::path& path) {
+std::string sampleText(const fs::path& path) {
   std::string text, err;
   EXPECT_TRUE(readFile(path.string(), &text, &err)) << err;
   return text;
@@ -37,7 +37,7 @@ std::vector<SimilarityText> samplesWithTheirOwnFile() {
     const std::string name = entry.path().filename().string();
     const bool own = fs::exists(source / name / "kernels" / kFile);
     if (!own && name != "reference" && name != "template") continue;
-    texts.push_back({name, read(entry.path() / "kernels" / kFile)});
+    texts.push_back({name, sampleText(entry.path() / "kernels" / kFile)});
   }
   std::sort(texts.begin(), texts.end(),
             [](const SimilarityText& a, const SimilarityText& b) { return a.submission < b.submission; });
@@ -49,8 +49,8 @@ TEST(SamplesSimilarity, ADisguisedCopyOfTheReferenceRanksFirstAndTheTemplateIsAl
   std::vector<SimilarityText> texts = samplesWithTheirOwnFile();
   ASSERT_GE(texts.size(), 6u) << "the samples are made at configure time in " << test::samplesDir();
   texts.push_back({"renamed_reference",
-                   read(fs::path(test::sourceDir()) / "tests/data/similarity/renamed_reference" / kFile)});
-  const std::string templateText = read(fs::path(test::sourceDir()) / "kernels_template" / kFile);
+                   sampleText(fs::path(test::sourceDir()) / "tests/data/similarity/renamed_reference" / kFile)});
+  const std::string templateText = sampleText(fs::path(test::sourceDir()) / "kernels_template" / kFile);
   const TaskSimilarity t = compareTask({"separable", kFile}, texts, templateText);
   ASSERT_TRUE(t.problem.empty()) << t.problem;
   EXPECT_EQ(t.compared, int(texts.size()));
