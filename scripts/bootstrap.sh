@@ -57,10 +57,14 @@ install_missing() {
 
 build() {
   # CI (CI=true) builds without debug information: the same -O2 and NDEBUG, about 40 % less time per
-  # file and a far smaller link, on a run whose build was 12 of its 20 minutes.
+  # file and a far smaller link, on a run whose build was 12 of its 20 minutes. And as a unity build
+  # (CMake compiles a target's files eight to a file): the JSON, CLI and test headers are read, and
+  # their templates made, once for eight files, not for each; 5m50s in all instead of 11-13.5 min on
+  # 2 cores. A file's own helpers therefore need names no other file of its target gives its own.
   local flags=()
   if [ "${CI:-}" = true ]; then
-    flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
+    flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
+           -DCMAKE_UNITY_BUILD=ON)
   fi
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo "${flags[@]}"
   cmake --build build -j"$(nproc)"
