@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The batch benchmark of issue 29 (docs/performance.md): one class graded on one GPU and on every GPU
 # of the machine, each from cold compiler caches, with the same seed; prints the wall times, the
-# submissions a minute, the two against one, the CPU seconds by kind of process, the batch's
-# timeline in brief (scripts/trace_batch.py) and whether any verdict differs between the runs.
+# submissions a minute, the two against one, the CPU seconds by kind of process, how busy each GPU
+# was (scripts/gpu_busy.py, from nvidia-smi dmon), the batch's timeline in brief
+# (scripts/trace_batch.py) and whether any verdict differs between the runs. The batches are traced,
+# which makes each a few seconds slower than an untraced one: compare its figures with each other.
 #
 #   bash scripts/bench_batch.sh [--clgrade PATH] [--copies N] [--out DIR] [--device D] SUBMISSIONS_DIR
 #
@@ -49,18 +51,24 @@ run() {  # NAME, then batch options
   shift
   rm -rf "$cache/pocl" "$out/$name"
   python3 "$here/cpu_by_process.py" "$out/$name.cpu" &
-  local sampler=$!
+  local sampler=$! dmon=
+  # How busy the GPUs were: paced by the GPU's own work, or by the host feeding it.
+  if [ "$device" = gpu ] && command -v nvidia-smi > /dev/null; then
+    nvidia-smi dmon -s u -d 1 > "$out/$name.dmon" 2>&1 &
+    dmon=$!
+  fi
   local t0 t1
   t0=$(date +%s.%N)
   CLGRADE_TRACE=$out/$name.trace.json "$clgrade" batch "$class" --out "$out/$name" --device "$device" --seed 42 "$@" \
     > "$out/$name.log" 2>&1 || echo "$name: batch exited $?"
   t1=$(date +%s.%N)
-  kill "$sampler" 2> /dev/null || true
-  wait "$sampler" || true
+  kill "$sampler" $dmon 2> /dev/null || true
+  wait "$sampler" $dmon || true
   awk -v a="$t0" -v b="$t1" -v n="$count" -v name="$name" \
     'BEGIN { printf "%s: %.1f s, %.1f submissions a minute\n", name, b - a, n * 60 / (b - a) }' | tee -a "$out/figures"
   grep -m1 "submissions in" "$out/$name.log" || true
   if [ -f "$out/$name.cpu" ]; then head -4 "$out/$name.cpu"; fi
+  if [ -n "$dmon" ]; then python3 "$here/gpu_busy.py" "$out/$name.dmon" | sed 's/^/  /' || true; fi
   if [ -f "$out/$name.trace.json" ]; then python3 "$here/trace_batch.py" "$out/$name.trace.json" | sed 's/^/  /' || true; fi
 }
 
