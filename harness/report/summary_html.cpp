@@ -14,7 +14,7 @@
 namespace clgrade {
 namespace {
 
-std::string esc(const std::string& s) { return htmlEscape(s); }
+std::string summaryEsc(const std::string& s) { return htmlEscape(s); }
 
 std::string fixed(double v, int decimals = 1) {
   char buffer[64];
@@ -53,8 +53,8 @@ std::string chart(const std::string& title, const std::vector<double>& scores, d
   const int width = left + barW * static_cast<int>(h.counts.size()) + 10, height = top + plotH + bottom;
   std::string svg = "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
                     std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" +
-                    esc("score distribution of " + title) + "\">\n<title>" + esc("score distribution of " + title) +
-                    "</title>\n";
+                    summaryEsc("score distribution of " + title) + "\">\n<title>" +
+                    summaryEsc("score distribution of " + title) + "</title>\n";
   svg += "<line x1=\"" + std::to_string(left) + "\" y1=\"" + std::to_string(top + plotH) + "\" x2=\"" +
          std::to_string(width - 5) + "\" y2=\"" + std::to_string(top + plotH) + "\" stroke=\"#57606a\"/>\n";
   svg += "<text x=\"2\" y=\"" + std::to_string(top + 4) + "\">" + std::to_string(peak) + "</text>\n";
@@ -64,22 +64,22 @@ std::string chart(const std::string& title, const std::vector<double>& scores, d
     const int barH = static_cast<int>(std::lround(double(h.counts[i]) / peak * plotH));
     svg += "<rect class=\"bar\" x=\"" + std::to_string(x + 1) + "\" y=\"" + std::to_string(top + plotH - barH) +
            "\" width=\"" + std::to_string(barW - 2) + "\" height=\"" + std::to_string(barH) + "\"><title>" +
-           esc(h.labels[i] + " points: " + std::to_string(h.counts[i]) + " submissions") + "</title></rect>\n";
+           summaryEsc(h.labels[i] + " points: " + std::to_string(h.counts[i]) + " submissions") + "</title></rect>\n";
     if (h.counts[i])
       svg += "<text x=\"" + std::to_string(x + barW / 2) + "\" y=\"" + std::to_string(top + plotH - barH - 3) +
              "\" text-anchor=\"middle\">" + std::to_string(h.counts[i]) + "</text>\n";
     const bool label = h.counts.size() <= 12 || i % 2 == 0 || i + 1 == h.counts.size();
     if (label)
       svg += "<text x=\"" + std::to_string(x + barW / 2) + "\" y=\"" + std::to_string(top + plotH + 14) +
-             "\" text-anchor=\"middle\">" + esc(h.labels[i]) + "</text>\n";
+             "\" text-anchor=\"middle\">" + summaryEsc(h.labels[i]) + "</text>\n";
   }
   svg += "<text x=\"" + std::to_string(width / 2) + "\" y=\"" + std::to_string(height - 4) +
-         "\" text-anchor=\"middle\">points (of " + esc(formatPoints(max)) + ")</text>\n</svg>";
-  return "<figure class=\"chart\">" + svg + "<figcaption>" + esc(title) + "</figcaption></figure>\n";
+         "\" text-anchor=\"middle\">points (of " + summaryEsc(formatPoints(max)) + ")</text>\n</svg>";
+  return "<figure class=\"chart\">" + svg + "<figcaption>" + summaryEsc(title) + "</figcaption></figure>\n";
 }
 
 std::string statsRow(const std::string& name, std::vector<double> scores, double max) {
-  std::string row = "<tr><td>" + esc(name) + "</td><td class=\"num\">" + esc(formatPoints(max)) +
+  std::string row = "<tr><td>" + summaryEsc(name) + "</td><td class=\"num\">" + summaryEsc(formatPoints(max)) +
                     "</td><td class=\"num\">" + std::to_string(scores.size()) + "</td>";
   if (scores.empty()) return row + "<td></td><td></td><td></td><td></td><td></td></tr>\n";
   std::sort(scores.begin(), scores.end());
@@ -91,9 +91,9 @@ std::string statsRow(const std::string& name, std::vector<double> scores, double
   }
   const size_t n = scores.size();
   const double median = n % 2 ? scores[n / 2] : (scores[n / 2 - 1] + scores[n / 2]) / 2;
-  return row + "<td class=\"num\">" + fixed(sum / n, 2) + "</td><td class=\"num\">" + esc(formatPoints(median)) +
-         "</td><td class=\"num\">" + esc(formatPoints(scores.front())) + "</td><td class=\"num\">" +
-         esc(formatPoints(scores.back())) + "</td><td class=\"num\">" + std::to_string(full) + "</td></tr>\n";
+  return row + "<td class=\"num\">" + fixed(sum / n, 2) + "</td><td class=\"num\">" + summaryEsc(formatPoints(median)) +
+         "</td><td class=\"num\">" + summaryEsc(formatPoints(scores.front())) + "</td><td class=\"num\">" +
+         summaryEsc(formatPoints(scores.back())) + "</td><td class=\"num\">" + std::to_string(full) + "</td></tr>\n";
 }
 
 /// At most `limit` characters (UTF-8 code points) of `s`, then "…" when something was cut.
@@ -130,11 +130,11 @@ std::string agreed(const std::vector<std::string>& values) {
 /// A submission's name, a link to its report.html when it has a safe one.
 std::string submissionLink(const ClassEntry& e) {
   const std::string name = e.submission.empty() ? std::string("(unnamed)") : e.submission;
-  if (e.reportHtml.empty() || !isSafeRelativePath(e.reportHtml)) return esc(name);
-  return "<a href=\"" + esc(urlPath(e.reportHtml)) + "\">" + esc(name) + "</a>";
+  if (e.reportHtml.empty() || !isSafeRelativePath(e.reportHtml)) return summaryEsc(name);
+  return "<a href=\"" + summaryEsc(urlPath(e.reportHtml)) + "\">" + summaryEsc(name) + "</a>";
 }
 
-bool failing(Status s) { return s == Status::Failed || s == Status::Error; }
+bool failedOrError(Status s) { return s == Status::Failed || s == Status::Error; }
 
 /// "67%"; "<1%" and ">99%" where rounding would hide that some (or not all) failed.
 std::string percent(size_t k, size_t n) {
@@ -176,7 +176,7 @@ std::vector<CriterionStats> criterionStats(const std::vector<ClassEntry>& entrie
             if (first) s.min = c.min, s.max = c.max, first = false;
             if (s.title.empty()) s.title = c.title;
             ++s.graded;
-            if (failing(c.status)) ++s.failedOrError;
+            if (failedOrError(c.status)) ++s.failedOrError;
             if (c.status == Status::Error) ++s.errors;
             if (c.status == Status::NotMeasured) ++s.notMeasured;
             s.pointsLost += std::max(0.0, c.max - c.points);
@@ -203,7 +203,7 @@ std::string rateBar(const CriterionStats& s) {
   const int w = static_cast<int>(std::lround(s.rate() * width));
   return "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
          std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" +
-         esc("failure rate " + percent(s.failedOrError, s.graded)) + "\"><rect x=\"0\" y=\"0\" width=\"" +
+         summaryEsc("failure rate " + percent(s.failedOrError, s.graded)) + "\"><rect x=\"0\" y=\"0\" width=\"" +
          std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" fill=\"#eaeef2\"/><rect " +
          (marked(s) ? std::string("fill=\"") + kWorst + "\"" : std::string("class=\"bar\"")) +
          " x=\"0\" y=\"0\" width=\"" + std::to_string(w) + "\" height=\"" + std::to_string(height) + "\"/></svg>";
@@ -224,7 +224,7 @@ std::string rateChart(const std::vector<CriterionStats>& stats) {
   const std::string title = "failure rate per criterion";
   std::string svg = "<svg viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
                     std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" role=\"img\" aria-label=\"" +
-                    esc(title) + "\">\n<title>" + esc(title) + "</title>\n";
+                    summaryEsc(title) + "\">\n<title>" + summaryEsc(title) + "</title>\n";
   const int axisY = top + rowH * static_cast<int>(stats.size());
   for (int pct : {0, 50, 100}) {
     const int x = labelW + plotW * pct / 100;
@@ -238,19 +238,19 @@ std::string rateChart(const std::vector<CriterionStats>& stats) {
     const int y = top + static_cast<int>(i) * rowH;
     const int w = static_cast<int>(std::lround(s.rate() * plotW));
     svg += "<text x=\"" + std::to_string(labelW - 6) + "\" y=\"" + std::to_string(y + rowH - 5) +
-           "\" text-anchor=\"end\">" + esc(labels[i]) + "</text>\n";
+           "\" text-anchor=\"end\">" + summaryEsc(labels[i]) + "</text>\n";
     svg += "<rect " + (marked(s) ? std::string("fill=\"") + kWorst + "\"" : std::string("class=\"bar\"")) + " x=\"" +
            std::to_string(labelW) + "\" y=\"" + std::to_string(y + 3) + "\" width=\"" + std::to_string(w) +
            "\" height=\"" + std::to_string(rowH - 6) + "\"><title>" +
-           esc(s.name() + ": " + std::to_string(s.failedOrError) + " of " + std::to_string(s.graded) +
-               " graded submissions failed or error (" + percent(s.failedOrError, s.graded) + ")") +
+           summaryEsc(s.name() + ": " + std::to_string(s.failedOrError) + " of " + std::to_string(s.graded) +
+                      " graded submissions failed or error (" + percent(s.failedOrError, s.graded) + ")") +
            "</title></rect>\n";
     svg += "<text x=\"" + std::to_string(labelW + w + 4) + "\" y=\"" + std::to_string(y + rowH - 5) + "\">" +
-           esc(percent(s.failedOrError, s.graded)) + "</text>\n";
+           summaryEsc(percent(s.failedOrError, s.graded)) + "</text>\n";
   }
   svg += "<text x=\"" + std::to_string(labelW + plotW / 2) + "\" y=\"" + std::to_string(height - 4) +
          "\" text-anchor=\"middle\">failed or error, of the graded submissions</text>\n</svg>";
-  return "<figure class=\"chart\">" + svg + "<figcaption>" + esc(title) + "</figcaption></figure>\n";
+  return "<figure class=\"chart\">" + svg + "<figcaption>" + summaryEsc(title) + "</figcaption></figure>\n";
 }
 
 std::string failureRateSection(const std::vector<CriterionStats>& stats) {
@@ -269,17 +269,19 @@ std::string failureRateSection(const std::vector<CriterionStats>& stats) {
       "<th class=\"num\">points lost (mean)</th></tr></thead>\n<tbody>\n";
   for (const CriterionStats& s : stats) {
     const bool deduction = s.max == 0 && s.min < 0;
-    out += std::string("<tr") + (marked(s) ? " class=\"st-failed\"" : "") + "><td><code>" + esc(s.name()) + "</code>" +
-           (marked(s) ? " <span class=\"badge st-failed\">" + esc(rankLabel(s.rank)) + "</span>" : std::string()) +
-           (s.title.empty() ? std::string() : "<div><small>" + esc(s.title) + "</small></div>") + "</td>";
-    out += "<td class=\"num\">" + esc(deduction ? "deduction up to " + formatPoints(-s.min) : formatPoints(s.max)) +
-           "</td>";
+    out +=
+        std::string("<tr") + (marked(s) ? " class=\"st-failed\"" : "") + "><td><code>" + summaryEsc(s.name()) +
+        "</code>" +
+        (marked(s) ? " <span class=\"badge st-failed\">" + summaryEsc(rankLabel(s.rank)) + "</span>" : std::string()) +
+        (s.title.empty() ? std::string() : "<div><small>" + summaryEsc(s.title) + "</small></div>") + "</td>";
+    out += "<td class=\"num\">" +
+           summaryEsc(deduction ? "deduction up to " + formatPoints(-s.min) : formatPoints(s.max)) + "</td>";
     out += "<td class=\"num\">" + std::to_string(s.graded) + "</td>";
     out += "<td class=\"num\">" + std::to_string(s.failedOrError) + " / " + std::to_string(s.graded) +
            (s.errors ? " <small>(" + std::to_string(s.errors) + (s.errors == 1 ? " error" : " errors") + ")</small>"
                      : std::string()) +
            "</td>";
-    out += "<td class=\"num\">" + esc(percent(s.failedOrError, s.graded)) + " " + rateBar(s) + "</td>";
+    out += "<td class=\"num\">" + summaryEsc(percent(s.failedOrError, s.graded)) + " " + rateBar(s) + "</td>";
     out += "<td class=\"num\">" + std::to_string(s.notMeasured) + "</td>";
     out += "<td class=\"num\">" + (s.graded ? fixed(s.pointsLost / s.graded, 2) : std::string()) + "</td></tr>\n";
   }
@@ -302,7 +304,7 @@ std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
     const CriterionResult* first = nullptr;
     for (const TaskReport& t : e.report.tasks) {
       for (const CriterionResult& c : t.criteria)
-        if (failing(c.status)) {
+        if (failedOrError(c.status)) {
           task = &t, first = &c;
           break;
         }
@@ -327,11 +329,12 @@ std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
 
   std::string out =
       "<section id=\"common-failures\">\n<h2>Most common first failures</h2>\n<div class=\"muted\">" +
-      esc("Each graded submission's first failing criterion (tasks and criteria in rubric order, failed or "
+      summaryEsc(
+          "Each graded submission's first failing criterion (tasks and criteria in rubric order, failed or "
           "error) with its message; messages that differ only in numbers (shown as N) are one kind.") +
       "</div>\n<div>" +
-      (graded ? esc(std::to_string(graded - clean) + " of " + std::to_string(graded) +
-                    " graded submissions failed at least one criterion.")
+      (graded ? summaryEsc(std::to_string(graded - clean) + " of " + std::to_string(graded) +
+                           " graded submissions failed at least one criterion.")
               : std::string("No graded submission.")) +
       "</div>\n";
   if (groups.empty()) return out + "</section>\n";
@@ -341,9 +344,9 @@ std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
       "class=\"num\">submissions</th><th>who</th></tr></thead>\n<tbody>\n";
   for (size_t g = 0; g < shown; ++g) {
     const Group& group = groups[g];
-    out += "<tr class=\"" + statusClass(group.status) + "\"><td><code>" + esc(group.criterion) + "</code> " +
+    out += "<tr class=\"" + statusClass(group.status) + "\"><td><code>" + summaryEsc(group.criterion) + "</code> " +
            statusBadge(group.status) + "</td><td><code>" +
-           esc(group.message.empty() ? std::string("(no message)") : clipText(group.message, 200)) +
+           summaryEsc(group.message.empty() ? std::string("(no message)") : clipText(group.message, 200)) +
            "</code></td><td class=\"num\">" + std::to_string(group.members.size()) + "</td><td>";
     for (size_t m = 0; m < group.members.size() && m < namesShown; ++m)
       out += (m ? ", " : "") + submissionLink(*group.members[m]);
@@ -355,8 +358,8 @@ std::string commonFailureSection(const std::vector<ClassEntry>& entries) {
     size_t rest = 0;
     for (size_t g = shown; g < groups.size(); ++g) rest += groups[g].members.size();
     out += "<div class=\"muted\">" +
-           esc(std::to_string(groups.size() - shown) + " more kinds of first failure (" + submissions(rest) +
-               ") not listed.") +
+           summaryEsc(std::to_string(groups.size() - shown) + " more kinds of first failure (" + submissions(rest) +
+                      ") not listed.") +
            "</div>\n";
   }
   return out + "</section>\n";
@@ -400,20 +403,21 @@ std::string summaryHtml(const std::vector<ClassEntry>& all, const SummaryOptions
                             : earliest == latest ? earliest
                                                  : earliest + " to " + latest;
   std::string out = htmlPageStart(options.title);
-  out += "<header>\n<h1>" + esc(options.title) + "</h1>\n<dl class=\"meta\">\n<dt>Submissions</dt><dd>" +
+  out += "<header>\n<h1>" + summaryEsc(options.title) + "</h1>\n<dl class=\"meta\">\n<dt>Submissions</dt><dd>" +
          std::to_string(entries.size()) + " (" + std::to_string(graded) + " graded" +
          (graded < entries.size()
               ? ", <span class=\"problem\">" + std::to_string(entries.size() - graded) + " not graded</span>"
               : "") +
-         ")</dd>\n<dt>Rubric</dt><dd>" + esc(agreed(rubrics)) + "</dd>\n<dt>Device</dt><dd>" + esc(agreed(devices)) +
-         "</dd>\n<dt>clgrade</dt><dd>" + esc(agreed(versions)) + "</dd>\n<dt>Graded</dt><dd>" + esc(dates) + "</dd>\n";
+         ")</dd>\n<dt>Rubric</dt><dd>" + summaryEsc(agreed(rubrics)) + "</dd>\n<dt>Device</dt><dd>" +
+         summaryEsc(agreed(devices)) + "</dd>\n<dt>clgrade</dt><dd>" + summaryEsc(agreed(versions)) +
+         "</dd>\n<dt>Graded</dt><dd>" + summaryEsc(dates) + "</dd>\n";
   if (!options.gradebook.empty() && isSafeRelativePath(options.gradebook))
-    out += "<dt>Gradebook</dt><dd><a href=\"" + esc(urlPath(options.gradebook)) + "\">" + esc(options.gradebook) +
-           "</a></dd>\n";
+    out += "<dt>Gradebook</dt><dd><a href=\"" + summaryEsc(urlPath(options.gradebook)) + "\">" +
+           summaryEsc(options.gradebook) + "</a></dd>\n";
   out += "</dl>\n</header>\n<main>\n";
   if (!options.notes.empty()) {
     out += "<section id=\"notes\">\n<h2>Notes</h2>\n<ul>\n";
-    for (const std::string& n : options.notes) out += "<li class=\"problem\">" + esc(n) + "</li>\n";
+    for (const std::string& n : options.notes) out += "<li class=\"problem\">" + summaryEsc(n) + "</li>\n";
     out += "</ul>\n</section>\n";
   }
 
@@ -447,12 +451,14 @@ std::string summaryHtml(const std::vector<ClassEntry>& all, const SummaryOptions
 
   out += "<section id=\"submissions\">\n<h2>Submissions</h2>\n<table>\n<thead><tr>" +
          std::string(roster ? "<th>Student</th>" : "") + "<th>Submission</th>";
-  for (const ClassColumn& c : columns) out += "<th class=\"num\">" + esc(c.task) + "</th>";
+  for (const ClassColumn& c : columns) out += "<th class=\"num\">" + summaryEsc(c.task) + "</th>";
   out += "<th class=\"num\">Total</th><th>Notes</th></tr></thead>\n<tbody>\n";
   for (const ClassEntry& e : all) {
     out += "<tr>";
     if (roster)
-      out += "<td>" + (e.student ? esc(e.student->id) + (e.student->name.empty() ? "" : " " + esc(e.student->name)) : "") +
+      out += "<td>" +
+             (e.student ? summaryEsc(e.student->id) + (e.student->name.empty() ? "" : " " + summaryEsc(e.student->name))
+                        : "") +
              "</td>";
     out += "<td>" + (e.handedIn && !e.submission.empty() ? submissionLink(e) : std::string()) + "</td>";
     std::string notes;
@@ -461,27 +467,28 @@ std::string summaryHtml(const std::vector<ClassEntry>& all, const SummaryOptions
       if (e.graded)
         for (const TaskReport& t : e.report.tasks)
           if (t.id == c.task) task = &t;
-      out += "<td class=\"num\">" + (task ? esc(formatPoints(task->points)) : std::string()) + "</td>";
+      out += "<td class=\"num\">" + (task ? summaryEsc(formatPoints(task->points)) : std::string()) + "</td>";
       if (const std::string problem = task ? taskProblem(*task) : ""; !problem.empty())
-        notes += "<div><small>" + esc(task->id + ": " + problem) + "</small></div>";
+        notes += "<div><small>" + summaryEsc(task->id + ": " + problem) + "</small></div>";
       if (task)
         for (const CriterionResult& cr : task->criteria)
           if (cr.overridden)
-            notes += "<div><span class=\"badge override\">overridden</span> " + esc(task->id + "." + cr.id) + ": " +
-                     esc(formatPoints(cr.points)) + " (measured " + esc(formatPoints(cr.originalPoints)) + ")" +
-                     (cr.overrideComment.empty() ? "" : " " + esc(cr.overrideComment)) + "</div>";
+            notes += "<div><span class=\"badge override\">overridden</span> " + summaryEsc(task->id + "." + cr.id) +
+                     ": " + summaryEsc(formatPoints(cr.points)) + " (measured " +
+                     summaryEsc(formatPoints(cr.originalPoints)) + ")" +
+                     (cr.overrideComment.empty() ? "" : " " + summaryEsc(cr.overrideComment)) + "</div>";
     }
     for (const std::string& stale : e.staleOverrides)
-      notes += "<div><span class=\"badge stale\">stale override</span> " + esc(stale) + "</div>";
+      notes += "<div><span class=\"badge stale\">stale override</span> " + summaryEsc(stale) + "</div>";
     if (!e.handedIn)
-      notes = "<span class=\"problem\">" + esc(e.problem) + "</span>";
+      notes = "<span class=\"problem\">" + summaryEsc(e.problem) + "</span>";
     else if (!e.graded)
-      notes = "<span class=\"problem\">not graded: " + esc(e.problem) + "</span>" + notes;
+      notes = "<span class=\"problem\">not graded: " + summaryEsc(e.problem) + "</span>" + notes;
     else if (!e.problem.empty())  // graded, but not on the roster
-      notes = "<div><span class=\"problem\">" + esc(e.problem) + "</span></div>" + notes;
+      notes = "<div><span class=\"problem\">" + summaryEsc(e.problem) + "</span></div>" + notes;
     out += "<td class=\"num\"><strong>" +
-           (e.graded      ? esc(formatPoints(e.report.total)) + " / " + esc(formatPoints(e.report.max))
-            : !e.handedIn ? "0 / " + esc(formatPoints(max))  // handed in nothing: 0, as in the gradebook
+           (e.graded      ? summaryEsc(formatPoints(e.report.total)) + " / " + summaryEsc(formatPoints(e.report.max))
+            : !e.handedIn ? "0 / " + summaryEsc(formatPoints(max))  // handed in nothing: 0, as in the gradebook
                           : std::string()) +
            "</strong></td><td>" + notes + "</td></tr>\n";
   }

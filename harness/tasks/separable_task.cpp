@@ -16,14 +16,14 @@
 namespace clgrade {
 namespace {
 
-SeparableConfig defaults() {
+SeparableConfig separableDefaults() {
   SeparableConfig d;
   findPreset("box_4x4", &d.hWeights);
   return d;
 }
 
-bool readCaseParams(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
-  return readSeparableCase(spec, defaults(), c, err);
+bool readSeparableCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) {
+  return readSeparableCase(spec, separableDefaults(), c, err);
 }
 
 /// The CPU side of a case: the source, the horizontal result and the final result.
@@ -34,7 +34,7 @@ struct SeparableExpected {
 };
 
 /// For the expected outputs the report offers (expectedOutputs).
-SeparableExpected expectedFor(CaseInputs inputs, const SeparableConfig& c) {
+SeparableExpected separableExpectedFor(CaseInputs inputs, const SeparableConfig& c) {
   SeparableExpected e;
   e.source = &inputs.colour(c.input, c.width, c.height);
   e.horizontal = ref::convolveHorizontal(*e.source, c.hWeights);
@@ -102,7 +102,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
   }
 
   bool readCase(const CaseSpec& spec, SeparableConfig* c, std::string* err) const override {
-    return readCaseParams(spec, c, err);
+    return readSeparableCase(spec, c, err);
   }
 
   void run(TaskContext& ctx, const CaseSpec& spec, const SeparableConfig& c,
@@ -296,7 +296,7 @@ class SeparableTask : public TypedTask<SeparableConfig> {
 
   std::vector<std::pair<std::string, std::string>> expectedOutputs(InputCache& inputs, const CaseSpec& spec,
                                                                    const SeparableConfig& c) const override {
-    const SeparableExpected e = expectedFor(inputs.forCase(spec), c);
+    const SeparableExpected e = separableExpectedFor(inputs.forCase(spec), c);
     return {{"horizontal", pfmBytes(e.horizontal)}, {"output", pfmBytes(e.output)}};
   }
 };

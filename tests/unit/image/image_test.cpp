@@ -20,7 +20,7 @@ namespace clgrade {
 namespace {
 
 /// In this test process's own folder: two runs of the tests at once never share a file.
-std::string tempPath(const std::string& name) {
+std::string imageTempPath(const std::string& name) {
   static const std::filesystem::path folder = test::freshFolder("clgrade_image_test", "files");
   return (folder / name).string();
 }
@@ -30,7 +30,7 @@ void writeFile(const std::string& path, const std::string& bytes) {
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-std::string readFile(const std::string& path) {
+std::string fileText(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
 }
@@ -49,7 +49,7 @@ bool sameBits(const Image& a, const Image& b) {
          std::memcmp(a.pixels.data(), b.pixels.data(), a.pixels.size() * sizeof(float)) == 0;
 }
 
-Image ramp(int w, int h, int c) {
+Image imageRamp(int w, int h, int c) {
   Image img(w, h, c);
   for (size_t i = 0; i < img.pixels.size(); ++i) img.pixels[i] = 0.25f * static_cast<float>(i) - 3.0f;
   return img;
@@ -70,23 +70,23 @@ TEST(Image, ConstructorFillsAndChannelCopies) {
 }
 
 TEST(Pfm, RoundTripThreeChannels) {
-  const Image img = ramp(5, 3, 3);
+  const Image img = imageRamp(5, 3, 3);
   std::string err;
-  ASSERT_TRUE(writePfm(tempPath("rgb.pfm"), img, &err)) << err;
+  ASSERT_TRUE(writePfm(imageTempPath("rgb.pfm"), img, &err)) << err;
   Image back;
-  ASSERT_TRUE(readPfm(tempPath("rgb.pfm"), &back, &err)) << err;
+  ASSERT_TRUE(readPfm(imageTempPath("rgb.pfm"), &back, &err)) << err;
   EXPECT_TRUE(sameBits(img, back));
 }
 
 TEST(Pfm, RoundTripOneChannelWithSpecialValues) {
-  Image img = ramp(4, 4, 1);
+  Image img = imageRamp(4, 4, 1);
   img.at(0, 1, 1) = std::numeric_limits<float>::quiet_NaN();
   img.at(0, 2, 1) = -std::numeric_limits<float>::infinity();
   img.at(0, 3, 3) = -0.0f;
   std::string err;
-  ASSERT_TRUE(writePfm(tempPath("gray.pfm"), img, &err)) << err;
+  ASSERT_TRUE(writePfm(imageTempPath("gray.pfm"), img, &err)) << err;
   Image back;
-  ASSERT_TRUE(readPfm(tempPath("gray.pfm"), &back, &err)) << err;
+  ASSERT_TRUE(readPfm(imageTempPath("gray.pfm"), &back, &err)) << err;
   EXPECT_TRUE(sameBits(img, back));  // bit-exact, NaN and -0 included
 }
 
@@ -101,8 +101,8 @@ TEST(Pfm, BytesAreHeaderThenRowZeroFirstInterleaved) {
   for (float v : {0.f, 1.f, 2.f, 10.f, 11.f, 12.f, 100.f, 101.f, 102.f, 110.f, 111.f, 112.f}) expected += le(v);
   EXPECT_EQ(pfmBytes(img), expected);
   std::string err;
-  ASSERT_TRUE(writePfm(tempPath("order.pfm"), img, &err)) << err;
-  EXPECT_EQ(readFile(tempPath("order.pfm")), expected);
+  ASSERT_TRUE(writePfm(imageTempPath("order.pfm"), img, &err)) << err;
+  EXPECT_EQ(fileText(imageTempPath("order.pfm")), expected);
   EXPECT_EQ(pfmBytes(Image(1, 1, 1, 1.0f)), std::string("Pf\n1 1\n-1.0\n") + le(1.0f));
 }
 
@@ -110,28 +110,28 @@ TEST(Pfm, ReadsHandWrittenFileWithoutFlip) {
   // Stored rows: first 1 2 3, then 4 5 6; the first stored row is y = 0.
   std::string bytes = "Pf\n3 2\n-1\n";
   for (float v : {1.f, 2.f, 3.f, 4.f, 5.f, 6.f}) bytes += le(v);
-  writeFile(tempPath("hand.pfm"), bytes);
+  writeFile(imageTempPath("hand.pfm"), bytes);
   Image img;
   std::string err;
-  ASSERT_TRUE(readPfm(tempPath("hand.pfm"), &img, &err)) << err;
+  ASSERT_TRUE(readPfm(imageTempPath("hand.pfm"), &img, &err)) << err;
   EXPECT_EQ(img.channels, 1);
   EXPECT_EQ(img.at(0, 0, 0), 1.0f);
   EXPECT_EQ(img.at(0, 2, 0), 3.0f);
   EXPECT_EQ(img.at(0, 0, 1), 4.0f);
   // Any negative scale is little-endian; other whitespace between header tokens is fine.
   bytes = "PF 1 1 -0.5\n" + le(0.5f) + le(0.25f) + le(0.125f);
-  writeFile(tempPath("hand2.pfm"), bytes);
-  ASSERT_TRUE(readPfm(tempPath("hand2.pfm"), &img, &err)) << err;
+  writeFile(imageTempPath("hand2.pfm"), bytes);
+  ASSERT_TRUE(readPfm(imageTempPath("hand2.pfm"), &img, &err)) << err;
   EXPECT_EQ(img.channels, 3);
   EXPECT_EQ(img.at(2, 0, 0), 0.125f);
 }
 
 // Writes `bytes`, reads it back, and expects a failure whose message contains `what`.
 void expectRejected(const std::string& name, const std::string& bytes, const std::string& what) {
-  writeFile(tempPath(name), bytes);
+  writeFile(imageTempPath(name), bytes);
   Image img(1, 1, 1, 42.0f);
   std::string err;
-  EXPECT_FALSE(readPfm(tempPath(name), &img, &err)) << name;
+  EXPECT_FALSE(readPfm(imageTempPath(name), &img, &err)) << name;
   EXPECT_NE(err.find(what), std::string::npos) << name << ": " << err;
   EXPECT_EQ(img.at(0, 0, 0), 42.0f) << name << ": output changed on failure";
 }
@@ -160,13 +160,13 @@ TEST(Pfm, RejectsMalformedTruncatedAndBigEndianFiles) {
 
   Image img;
   std::string err;
-  EXPECT_FALSE(readPfm(tempPath("does_not_exist.pfm"), &img, &err));
+  EXPECT_FALSE(readPfm(imageTempPath("does_not_exist.pfm"), &img, &err));
   EXPECT_NE(err.find("cannot open"), std::string::npos) << err;
 }
 
 TEST(Pfm, WriteRejectsOtherChannelCounts) {
   std::string err;
-  EXPECT_FALSE(writePfm(tempPath("two.pfm"), Image(2, 2, 2), &err));
+  EXPECT_FALSE(writePfm(imageTempPath("two.pfm"), Image(2, 2, 2), &err));
   EXPECT_NE(err.find("1 or 3 channels"), std::string::npos) << err;
   EXPECT_FALSE(writePfm("/nonexistent-dir/x.pfm", Image(2, 2, 1), &err));
   EXPECT_NE(err.find("/nonexistent-dir/x.pfm: No such file or directory"), std::string::npos) << err;
@@ -195,11 +195,11 @@ TEST(Png, WritesRgbThatLibpngReadsBack) {
   img.at(0, 0, 1) = -1.0f;                                    // clamped to 0
   img.at(1, 1, 0) = std::numeric_limits<float>::quiet_NaN();  // pixel (1,0) magenta
   std::string err;
-  ASSERT_TRUE(writePng(tempPath("rgb.png"), img, 0.0f, 1.0f, &err)) << err;
+  ASSERT_TRUE(writePng(imageTempPath("rgb.png"), img, 0.0f, 1.0f, &err)) << err;
   int w = 0, h = 0;
   uint32_t format = 0;
   std::vector<uint8_t> rgb;
-  ASSERT_TRUE(readPngRgb(tempPath("rgb.png"), &w, &h, &rgb, &format));
+  ASSERT_TRUE(readPngRgb(imageTempPath("rgb.png"), &w, &h, &rgb, &format));
   EXPECT_EQ(w, 3);
   EXPECT_EQ(h, 2);
   const uint8_t* p = &rgb[(1 * 3 + 2) * 3];
@@ -218,17 +218,17 @@ TEST(Png, WritesGrayWithRange) {
   img.at(0, 0, 0) = -1.0f;  // lo -> 0
   img.at(0, 1, 0) = 0.0f;   // middle of [-1, 1] -> 128
   std::string err;
-  ASSERT_TRUE(writePng(tempPath("gray.png"), img, -1.0f, 1.0f, &err)) << err;
+  ASSERT_TRUE(writePng(imageTempPath("gray.png"), img, -1.0f, 1.0f, &err)) << err;
   int w = 0, h = 0;
   uint32_t format = 0;
   std::vector<uint8_t> rgb;
-  ASSERT_TRUE(readPngRgb(tempPath("gray.png"), &w, &h, &rgb, &format));
+  ASSERT_TRUE(readPngRgb(imageTempPath("gray.png"), &w, &h, &rgb, &format));
   EXPECT_EQ(format & PNG_FORMAT_FLAG_COLOR, 0u);  // stored as gray
   EXPECT_EQ(w, 2);
   EXPECT_EQ(rgb[0], 0);
   EXPECT_EQ(rgb[3], 128);
-  EXPECT_FALSE(writePng(tempPath("bad.png"), img, 1.0f, 1.0f, &err));
-  EXPECT_FALSE(writePng(tempPath("bad.png"), Image(2, 2, 2), 0.0f, 1.0f, &err));
+  EXPECT_FALSE(writePng(imageTempPath("bad.png"), img, 1.0f, 1.0f, &err));
+  EXPECT_FALSE(writePng(imageTempPath("bad.png"), Image(2, 2, 2), 0.0f, 1.0f, &err));
   EXPECT_FALSE(writePng("/nonexistent-dir/x.png", img, 0.0f, 1.0f, &err));
   EXPECT_NE(err.find("/nonexistent-dir/x.png: No such file or directory"), std::string::npos) << err;
 }
@@ -240,11 +240,11 @@ TEST(Png, DifferenceMapColours) {
   e.at(0, 2, 0) = 1e-4f;                                    // fails: red to yellow
   e.at(0, 3, 0) = std::numeric_limits<float>::quiet_NaN();  // magenta
   std::string err;
-  ASSERT_TRUE(writeDifferencePng(tempPath("diff.png"), e, 1e-8f, &err)) << err;
+  ASSERT_TRUE(writeDifferencePng(imageTempPath("diff.png"), e, 1e-8f, &err)) << err;
   int w = 0, h = 0;
   uint32_t format = 0;
   std::vector<uint8_t> rgb;
-  ASSERT_TRUE(readPngRgb(tempPath("diff.png"), &w, &h, &rgb, &format));
+  ASSERT_TRUE(readPngRgb(imageTempPath("diff.png"), &w, &h, &rgb, &format));
   ASSERT_EQ(w, 4);
   EXPECT_EQ(rgb[0] + rgb[1] + rgb[2], 0);
   EXPECT_EQ(rgb[3], 0);
@@ -254,8 +254,8 @@ TEST(Png, DifferenceMapColours) {
   EXPECT_EQ(rgb[9], 255);
   EXPECT_EQ(rgb[10], 0);
   EXPECT_EQ(rgb[11], 255);
-  EXPECT_FALSE(writeDifferencePng(tempPath("diff2.png"), e, 0.0f, &err));
-  EXPECT_FALSE(writeDifferencePng(tempPath("diff3.png"), Image(2, 2, 3), 1e-8f, &err));
+  EXPECT_FALSE(writeDifferencePng(imageTempPath("diff2.png"), e, 0.0f, &err));
+  EXPECT_FALSE(writeDifferencePng(imageTempPath("diff3.png"), Image(2, 2, 3), 1e-8f, &err));
 }
 
 TEST(SquaredError, ValuesNanAndInfinity) {

@@ -28,14 +28,14 @@ namespace fs = std::filesystem;
 namespace clgrade {
 namespace {
 
-std::string tempPath(const std::string& name) {
+std::string tapeTempPath(const std::string& name) {
   return (fs::path(::testing::TempDir()) / ("clgrade_tape_" + std::to_string(getpid()) + "_" + name)).string();
 }
 
 /// A record of `entries` (op, payload), with or without its end mark.
 std::string writeRecord(const std::string& name, const std::vector<std::pair<std::string, std::string>>& entries,
                         bool end = true) {
-  const std::string path = tempPath(name);
+  const std::string path = tapeTempPath(name);
   std::string err;
   auto tape = Tape::recorder(path, &err);
   EXPECT_TRUE(tape) << err;
@@ -113,7 +113,7 @@ TEST(Tape, DamagedRecordsAreRefused) {
 
 TEST(Tape, ALinkIsNeverFollowed) {
   const std::string target = writeRecord("target", {{"build", ""}});
-  const std::string link = tempPath("link");
+  const std::string link = tapeTempPath("link");
   fs::remove(link);
   fs::create_symlink(target, link);
   std::string err;
@@ -136,7 +136,7 @@ TEST(DeviceStep, ReplayGivesTheRecordedResultsWithoutTheDevice) {
   std::string err;
   DeviceEntry entry;
   ASSERT_TRUE(chooseDevice(test::deviceSpec(), &entry, &err)) << err;
-  const std::string path = tempPath("device");
+  const std::string path = tapeTempPath("device");
   const char* source = "__kernel void fill(__global float* d) { d[get_global_id(0)] = get_global_id(0); }";
   std::vector<float> recorded;
   {
@@ -248,7 +248,7 @@ namespace {
 /// The keeper follows a record while the runner writes it: every entry is taken as it comes, and
 /// the end of the file is the end only once the runner has stopped writing.
 TEST(Tape, AFollowedRecordIsReplayedWhileItIsWritten) {
-  const std::string path = tempPath("followed");
+  const std::string path = tapeTempPath("followed");
   std::remove(path.c_str());
   std::atomic<bool> writing{true};
   std::atomic<int> written{0};
@@ -274,7 +274,7 @@ TEST(Tape, AFollowedRecordIsReplayedWhileItIsWritten) {
 }
 
 TEST(Tape, AFollowedRecordThatStopsMidWayDoesNotFit) {
-  const std::string path = tempPath("followed_stopped");
+  const std::string path = tapeTempPath("followed_stopped");
   std::atomic<bool> writing{true};
   std::thread runner([&] {
     std::FILE* f = std::fopen(path.c_str(), "wb");
@@ -292,13 +292,13 @@ TEST(Tape, AFollowedRecordThatStopsMidWayDoesNotFit) {
   runner.join();
   // No record at all once the runner has ended: said, not waited for.
   std::string none;
-  EXPECT_FALSE(Tape::player(tempPath("never_written"), &none, [] { return false; }));
+  EXPECT_FALSE(Tape::player(tapeTempPath("never_written"), &none, [] { return false; }));
   EXPECT_EQ(none, "the runner left no record");
 }
 
 /// A FIFO in the record's place never holds the keeper, followed or not.
 TEST(Tape, AFifoInsteadOfARecordIsRefusedWithoutWaiting) {
-  const std::string path = tempPath("fifo");
+  const std::string path = tapeTempPath("fifo");
   std::remove(path.c_str());
   ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
   std::string err;

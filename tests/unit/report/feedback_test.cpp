@@ -18,7 +18,7 @@
 namespace clgrade {
 namespace {
 
-Image ramp(int w, int h) {
+Image feedbackRamp(int w, int h) {
   Image img(w, h, 1);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) img.at(0, x, y) = 0.01f * float((x * 7 + y * 3) % 50);
@@ -27,13 +27,13 @@ Image ramp(int w, int h) {
 
 TEST(Finding, SaysWhereTheWrongValuesAreWhateverTheSize) {
   for (int w : {100, 1280}) {
-    const Image expected = ramp(w, 37);
+    const Image expected = feedbackRamp(w, 37);
     Image actual = expected;
     for (int y = 0; y < 37; ++y) actual.at(0, w - 1, y) += 0.5f;
     const Comparison c = compareImages(expected, actual, CompareRule{}, RegionModel{});
     EXPECT_EQ(c.finding(), "wrong values in the last column (x = W-1)") << w;
   }
-  const Image expected = ramp(64, 40);
+  const Image expected = feedbackRamp(64, 40);
   Image shifted = expected;
   for (float& v : shifted.pixels) v += 0.25f;
   EXPECT_EQ(compareImages(expected, shifted, CompareRule{}, RegionModel{}).finding(), "wrong values nearly everywhere");
@@ -51,7 +51,7 @@ TEST(Finding, SaysWhereTheWrongValuesAreWhateverTheSize) {
   everyRow.skipLastRow = false;
   EXPECT_EQ(compareImages(expected, bottom, everyRow, RegionModel{}).finding(), "wrong values in one row");
   // On an image a few columns wide, "the last 3 columns" would say nothing.
-  const Image narrow = ramp(4, 40);
+  const Image narrow = feedbackRamp(4, 40);
   Image wrong = narrow;
   for (int y = 10; y < 20; ++y) wrong.at(0, 1, y) += 0.5f, wrong.at(0, 2, y) += 0.5f;
   EXPECT_EQ(compareImages(narrow, wrong, CompareRule{}, RegionModel{}).finding().find("columns"), std::string::npos);
@@ -61,7 +61,7 @@ TEST(Finding, SaysWhereTheWrongValuesAreWhateverTheSize) {
 // values in parts of the image" (the band rule knew the last 4 columns only), and the summary counted
 // "inside tiles" what the coordinates put at the right edge.
 TEST(Finding, ABandAtAnEdgeIsNamedWhateverTheRadius) {
-  const Image expected = ramp(780, 575);
+  const Image expected = feedbackRamp(780, 575);
   Image actual = expected;
   for (int y = 0; y < 574; ++y)
     for (int x = 775; x < 780; ++x) actual.at(0, x, y) += 0.5f;
@@ -283,7 +283,7 @@ TEST(Terminal, WhatToFixIsOneLinePerFailingCriterion) {
 
 TEST(FailureCrop, AOnePixelColumnAtTheBorderIsSeenMagnified) {
   const int W = 1280, H = 40;
-  const Image expected = ramp(W, H);
+  const Image expected = feedbackRamp(W, H);
   Image actual = expected;
   for (int y = 0; y < H; ++y) actual.at(0, W - 1, y) = 0.9f;
   const Image e = squaredError(expected, actual);

@@ -12,7 +12,7 @@ namespace {
 using reporttest::overriddenReport;
 using reporttest::richReport;
 
-std::vector<std::vector<std::string>> parse(const std::string& text) {
+std::vector<std::vector<std::string>> csvRows(const std::string& text) {
   std::vector<CsvRecord> records;
   std::string err;
   EXPECT_TRUE(parseCsv(text, &records, &err)) << err;
@@ -56,13 +56,13 @@ TEST(Csv, FieldsRoundTrip) {
                                            "cr\rhere", " padded ", "",        "\xff"};
   EXPECT_EQ(csvField("plain"), "plain");
   EXPECT_EQ(csvField("q\"uote"), "\"q\"\"uote\"");
-  const auto rows = parse(csvRow(fields) + csvRow(fields));
+  const auto rows = csvRows(csvRow(fields) + csvRow(fields));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0], fields);
   EXPECT_EQ(rows[1], fields);
 }
 
-std::vector<ClassEntry> classOf() {
+std::vector<ClassEntry> classEntries() {
   ClassEntry alice{"alice", true, overriddenReport(), "", "", {}, {}};
   ClassEntry odd{"o'brien, \"the\" builder\nline 2", true, richReport(), "", "", {}, {}};
   ClassEntry broken{"carol", false, GradeReport{}, "timed out, then \"killed\"", "", {}, {}};
@@ -71,7 +71,7 @@ std::vector<ClassEntry> classOf() {
 }
 
 TEST(Gradebook, HeaderHasEveryCriterionTaskTotalAndMax) {
-  const auto rows = parse(gradebookCsv(classOf()));
+  const auto rows = csvRows(gradebookCsv(classEntries()));
   ASSERT_EQ(rows.size(), 5u);
   EXPECT_EQ(rows[0],
             (std::vector<std::string>{"submission", "conv3x3.convolution", "conv3x3.tile_load", "separable.horizontal",
@@ -81,9 +81,9 @@ TEST(Gradebook, HeaderHasEveryCriterionTaskTotalAndMax) {
 }
 
 TEST(Gradebook, RowsHoldPointsWithQuotingAndOverrides) {
-  const std::string csv = gradebookCsv(classOf());
+  const std::string csv = gradebookCsv(classEntries());
   EXPECT_NE(csv.find("\r\n"), std::string::npos);
-  const auto rows = parse(csv);
+  const auto rows = csvRows(csv);
   ASSERT_EQ(rows.size(), 5u);
   // alice: the overridden value, the override named; what kept her tasks from running is the problem
   // (issue 28: a kernel that did not compile was invisible in the gradebook).
@@ -105,11 +105,11 @@ TEST(Gradebook, RowsHoldPointsWithQuotingAndOverrides) {
   EXPECT_EQ(rows[4][0], "'=HYPERLINK(\"x\")");
   GradebookOptions raw;
   raw.guardFormulas = false;
-  EXPECT_EQ(parse(gradebookCsv(classOf(), raw))[4][0], "=HYPERLINK(\"x\")");
+  EXPECT_EQ(csvRows(gradebookCsv(classEntries(), raw))[4][0], "=HYPERLINK(\"x\")");
 }
 
 TEST(Gradebook, EmptyClassIsAHeader) {
-  const auto rows = parse(gradebookCsv({}));
+  const auto rows = csvRows(gradebookCsv({}));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"submission", "total", "max", "overrides", "problem"}));
 }
@@ -118,7 +118,7 @@ TEST(Gradebook, FractionalPointsAreNumbers) {
   std::vector<ClassEntry> entries = {{"a", true, richReport(), "", "", {}, {}}};
   entries[0].report.tasks[0].criteria[1].points = 1.0 / 3;
   entries[0].report.total = 2.5;
-  const auto rows = parse(gradebookCsv(entries));
+  const auto rows = csvRows(gradebookCsv(entries));
   EXPECT_EQ(rows[1][2], "0.3333");
   EXPECT_EQ(rows[1][10], "2.5");
 }

@@ -21,7 +21,7 @@ Roster parsed(const std::string& text, std::vector<std::string>* errors = nullpt
   return r;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
+std::string joinedNames(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& l : lines) out += l + "\n";
   return out;
@@ -34,7 +34,7 @@ TEST(Roster, ReadsItsColumnsByTheirUsualNamesInAnyOrder) {
       "ada@uni.example,4711,Ada,Lovelace,alovelace,A\r\n"
       "\"bob@uni.example\",4712,Bob,\"Smith, Jr.\",bsmith,B\r\n",
       &errors);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
+  EXPECT_TRUE(errors.empty()) << joinedNames(errors);
   ASSERT_EQ(r.students.size(), 2u);
   EXPECT_EQ(r.students[0].id, "4711");
   EXPECT_EQ(r.students[0].name, "Ada Lovelace");
@@ -47,7 +47,7 @@ TEST(Roster, ReadsItsColumnsByTheirUsualNamesInAnyOrder) {
 TEST(Roster, NamesEveryProblemWithItsLineAndKeepsTheValidRows) {
   std::vector<std::string> errors;
   const Roster r = parsed("id,name,login\n1,Ada,ada\n,Nobody,x\n1,Again,y\n2,Bob,ada\n3,Cy,cy\n", &errors);
-  EXPECT_EQ(joined(errors),
+  EXPECT_EQ(joinedNames(errors),
             "roster.csv:3: no student id for Nobody\n"
             "roster.csv:4: student id '1' is given twice (first on line 2)\n"
             "roster.csv:5: login 'ada' is given twice (first on line 2)\n");
@@ -73,7 +73,7 @@ TEST(Roster, ReadsCanvasGradebookExportAsItIs) {
       "    Points Possible,,,,,20\n"
       "\"Lovelace, Ada\",98765,4711,alovelace,Sec 1,\n",
       &errors);
-  EXPECT_TRUE(errors.empty()) << joined(errors);
+  EXPECT_TRUE(errors.empty()) << joinedNames(errors);
   ASSERT_EQ(r.students.size(), 1u);
   EXPECT_EQ(r.students[0].id, "4711");  // the SIS User ID, not Canvas's own user id
   EXPECT_EQ(r.students[0].login, "alovelace");
@@ -92,7 +92,7 @@ TEST(Roster, SaysWhatIsWrongWithAFileFromASpreadsheet) {
   EXPECT_EQ(latin1.students.size(), 1u);
   errors.clear();
   parsed("id,login,submission\n1,Alice,a\n2,alice,b\n3,c,a.zip\n", &errors);
-  EXPECT_EQ(joined(errors),
+  EXPECT_EQ(joinedNames(errors),
             "roster.csv:3: login 'alice' is given twice (first on line 2)\n"
             "roster.csv:4: submission 'a' is given twice (first on line 2)\n");
 }
@@ -130,7 +130,7 @@ TEST(RosterMatch, FindsStudentsInTheFolderNamesOfLmsDownloads) {
   EXPECT_EQ(m.studentOf.at("TURING ALAN"), 3u);
   EXPECT_EQ(m.unmatched, std::vector<std::string>{"zed"});
   EXPECT_EQ(m.missing, std::vector<size_t>{4});
-  EXPECT_TRUE(m.problems.empty()) << joined(m.problems);
+  EXPECT_TRUE(m.problems.empty()) << joinedNames(m.problems);
 }
 
 TEST(RosterMatch, TheNumbersAnLmsAddsAreNoStudentIds) {
@@ -140,7 +140,7 @@ TEST(RosterMatch, TheNumbersAnLmsAddsAreNoStudentIds) {
   const RosterMatch m = matchRoster(r, {"Ada Lovelace_4712_assignsubmission_file_", "Garcia_Jose_jgarcia_4711"});
   EXPECT_EQ(m.studentOf.at("Ada Lovelace_4712_assignsubmission_file_"), 2u);
   EXPECT_EQ(m.studentOf.at("Garcia_Jose_jgarcia_4711"), 3u);  // by login: the name is spelled otherwise
-  EXPECT_TRUE(m.problems.empty()) << joined(m.problems);
+  EXPECT_TRUE(m.problems.empty()) << joinedNames(m.problems);
   EXPECT_EQ(m.missing, (std::vector<size_t>{0, 1}));
 }
 
@@ -159,7 +159,7 @@ TEST(RosterMatch, ALoginThatIsAWordOfAnothersNameIsNoMatch) {
   ASSERT_GE(m.problems.size(), 1u);
   EXPECT_NE(m.problems[0].find("has the login or email of 1001 (Tom Lee) but the name of 1002 (Bruce Lee)"),
             std::string::npos)
-      << joined(m.problems);
+      << joinedNames(m.problems);
   // Neither is missing (a 0): both are uncertain (no grade until the instructor says whose it is).
   EXPECT_EQ(m.uncertain, (std::set<size_t>{0, 1}));
   EXPECT_TRUE(m.missing.empty());

@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path freshDir(const std::string& name) { return test::freshFolder("clgrade_similarity", name); }
+fs::path freshSimilarityDir(const std::string& name) { return test::freshFolder("clgrade_similarity", name); }
 
 void write(const fs::path& path, const std::string& text) {
   std::string err;
@@ -73,7 +73,7 @@ nlohmann::ordered_json makeClass(const fs::path& out) {
 
 TEST(ClassOutputsSimilarity, ClassJsonAndSummaryHaveTheSimilarity) {
   if (findSimC().empty()) GTEST_SKIP() << "sim_c is not installed (similarity-tester)";
-  const fs::path out = freshDir("measured");
+  const fs::path out = freshSimilarityDir("measured");
   const nlohmann::ordered_json cls = makeClass(out);
   EXPECT_TRUE(fs::exists(out / "s0" / kSourcesFolder / "histogram.cl"));
   EXPECT_FALSE(fs::exists(out / "s0" / kSourcesFolder / "Convolution3x3.cl")) << "only files the folder has";
@@ -97,7 +97,7 @@ TEST(ClassOutputsSimilarity, ClassJsonAndSummaryHaveTheSimilarity) {
 }
 
 TEST(ClassOutputsSimilarity, TurnedOffIsSaidInBoth) {
-  const fs::path out = freshDir("off");
+  const fs::path out = freshSimilarityDir("off");
   const nlohmann::ordered_json cls = makeClass(out);
   std::vector<std::string> errors;
   ASSERT_TRUE(writeClassOutputs(out.string(), cls, &errors, {}, nullptr, std::nullopt, false)) << errors.front();

@@ -20,7 +20,7 @@ namespace {
 
 using testing_cases::caseOf;
 
-std::string hashOf(const Image& image) { return sha256Hex(pfmBytes(image)); }
+std::string pfmHash(const Image& image) { return sha256Hex(pfmBytes(image)); }
 
 TEST(HiddenSeed, DrawnSeedsFitAJsonNumberAndDiffer) {
   std::set<uint64_t> seeds;
@@ -51,7 +51,7 @@ TEST(HiddenSeed, EachKindAndRunSeedGetsItsOwnStream) {
 // the run's seed back the way the old mix (an invertible splitmix finaliser) did.
 TEST(HiddenSeed, ARunnersCacheMakesTheSameInputsWithoutTheRunSeed) {
   InputCache keeper(42), runner(hiddenSeedsOf(42));
-  EXPECT_EQ(hashOf(keeper.forCase(caseOf(false)).photo(64, 48)), hashOf(runner.forCase(caseOf(false)).photo(64, 48)));
+  EXPECT_EQ(pfmHash(keeper.forCase(caseOf(false)).photo(64, 48)), pfmHash(runner.forCase(caseOf(false)).photo(64, 48)));
   EXPECT_EQ(keeper.rowsSeed(), runner.rowsSeed());
   ASSERT_TRUE(keeper.runSeed().has_value());
   EXPECT_EQ(*keeper.runSeed(), 42u);
@@ -65,19 +65,19 @@ TEST(InputCache, VisibleCasesKeepTheCourseImagesWhateverTheSeed) {
   InputCache one(1), other(2);
   const Image& a = one.forCase(caseOf(true)).photo(100, 37);
   const Image& b = other.forCase(caseOf(true)).photo(100, 37);
-  EXPECT_EQ(hashOf(a), hashOf(makePhoto(100, 37, kPhotoSeed)));
-  EXPECT_EQ(hashOf(a), hashOf(b));
+  EXPECT_EQ(pfmHash(a), pfmHash(makePhoto(100, 37, kPhotoSeed)));
+  EXPECT_EQ(pfmHash(a), pfmHash(b));
   ASSERT_EQ(one.records().size(), 1u);
   EXPECT_EQ(one.records()[0].name, "photo_100x37");
 }
 
 TEST(InputCache, HiddenCasesFollowTheRunSeed) {
   InputCache one(1), again(1), other(2);
-  const std::string a = hashOf(one.forCase(caseOf(false)).photo(100, 37));
-  EXPECT_EQ(a, hashOf(again.forCase(caseOf(false)).photo(100, 37)));
-  EXPECT_NE(a, hashOf(other.forCase(caseOf(false)).photo(100, 37)));
-  EXPECT_EQ(a, hashOf(makePhoto(100, 37, hiddenSeedsOf(1).photo)));
-  EXPECT_NE(a, hashOf(makePhoto(100, 37, kPhotoSeed)));
+  const std::string a = pfmHash(one.forCase(caseOf(false)).photo(100, 37));
+  EXPECT_EQ(a, pfmHash(again.forCase(caseOf(false)).photo(100, 37)));
+  EXPECT_NE(a, pfmHash(other.forCase(caseOf(false)).photo(100, 37)));
+  EXPECT_EQ(a, pfmHash(makePhoto(100, 37, hiddenSeedsOf(1).photo)));
+  EXPECT_NE(a, pfmHash(makePhoto(100, 37, kPhotoSeed)));
   ASSERT_EQ(one.records().size(), 1u);
   EXPECT_EQ(one.records()[0].name, "hidden_photo_100x37");
   EXPECT_EQ(one.records()[0].sha256, a);
@@ -91,7 +91,7 @@ TEST(InputCache, AVisibleAndAHiddenCaseOfOneKindAndSizeAreBothKept) {
   const Image& v = visible.colour("photo", 64, 48);
   const Image& h = hidden.colour("photo", 64, 48);
   EXPECT_NE(&v, &h);
-  EXPECT_NE(hashOf(v), hashOf(h));
+  EXPECT_NE(pfmHash(v), pfmHash(h));
   // Asked again, each is the one already made (no new record).
   EXPECT_EQ(&visible.colour("photo", 64, 48), &v);
   EXPECT_EQ(&hidden.colour("photo", 64, 48), &h);
@@ -112,7 +112,7 @@ TEST(InputCache, HiddenScenesAndExtremesAreRecordedAndFound) {
   EXPECT_EQ(inputs.find("hidden_scene_48x24.normals"), &scene.normals);
   EXPECT_EQ(inputs.find("hidden_extremes_48x24"), &extremes);
   EXPECT_EQ(inputs.find("scene_48x24.normals"), nullptr);
-  EXPECT_NE(hashOf(scene.depth), hashOf(makeScene(48, 24, kSceneSeed).depth));
+  EXPECT_NE(pfmHash(scene.depth), pfmHash(makeScene(48, 24, kSceneSeed).depth));
   // The histogram's clamping still has exact 0 and 1 to count, whatever the seed.
   bool zero = false, one = false;
   for (float v : extremes.pixels) zero = zero || v == 0.0f, one = one || v == 1.0f;
